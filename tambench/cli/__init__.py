@@ -1,0 +1,1 @@
+"""cli: a thin typer front end; one module per command group, heavy imports inside commands."""

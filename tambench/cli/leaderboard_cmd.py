@@ -1,0 +1,88 @@
+"""``tambench leaderboard``: normalise and inspect leaderboards."""
+
+from __future__ import annotations
+
+import collections
+from pathlib import Path
+
+import typer
+
+lb_app = typer.Typer(help="Leaderboards: normalise any known format, show junk rows.",
+                     no_args_is_help=True)
+
+
+@lb_app.command("normalize")
+def normalize(
+    src: Path = typer.Argument(..., help="Leaderboard in any known format."),
+    out: Path = typer.Argument(..., help="Where to write the normalised CSV."),
+) -> None:
+    """Normalise a leaderboard to rank,team,score,entries,submitted_at + original columns."""
+    from tambench.grading.leaderboard import read_leaderboard, write_leaderboard
+
+    lb = read_leaderboard(src)
+    write_leaderboard(lb, out)
+    typer.echo(f"{src} ({lb.format}, {len(lb)} rows) -> {out}", err=True)
+
+
+@lb_app.command("show")
+def show(
+    src: Path = typer.Argument(..., help="Leaderboard in any known format."),
+    metric: str | None = typer.Option(None, "--metric", help="Metric id (range and direction)."),
+    head: int = typer.Option(10, "--head", help="Rows to show."),
+    json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
+) -> None:
+    """Show a leaderboard's summary, first rows and every junk row by rule."""
+    import numpy as np
+    from rich.markup import escape
+    from rich.table import Table
+
+    from tambench.cli._console import console, print_json
+    from tambench.grading.leaderboard import DEFAULT_EXCLUDE, check_order, read_leaderboard
+    from tambench.grading.metrics import get_metric
+
+    lb = read_leaderboard(src)
+    m = get_metric(metric) if metric else None
+    value_range = (m.lower_bound, m.upper_bound) if m else None
+    junk = lb.detect_junk(value_range=value_range)
+    inversions = check_order(lb, m.higher_is_better, warn=False) if m else None
+    finite = lb.finite_scores()
+    summary = {
+        "path": str(src),
+        "format": lb.format,
+        "rows": len(lb),
+        "finite_scores": int(finite.size),
+        "distinct_scores": int(np.unique(finite).size),
+        "min": float(finite.min()) if finite.size else None,
+        "max": float(finite.max()) if finite.size else None,
+        "median": float(np.median(finite)) if finite.size else None,
+        "order_inversions": inversions,
+        "junk": [{"row": j.row, "rule": j.rule, "detail": j.detail} for j in junk],
+        "excluded_by_default": sorted({j.row for j in junk if j.rule in DEFAULT_EXCLUDE}),
+    }
+    if json_out:
+        print_json(summary)
+        return
+    console.print(
+        f"{src}: {lb.format}, {len(lb)} rows, {summary['distinct_scores']} distinct scores, "
+        f"min {summary['min']}, median {summary['median']}, max {summary['max']}"
+    )
+    table = Table("rank", "team", "score", "entries", "submitted_at")
+    for r in lb.rows[:head]:
+        table.add_row(str(r.rank), r.team, r.score_raw, str(r.entries or ""), r.submitted_at or "")
+    console.print(table)
+    counts = collections.Counter(j.rule for j in junk)
+    if not junk:
+        console.print("no junk rows")
+    for rule, n in sorted(counts.items()):
+        rows = [j.row for j in junk if j.rule == rule]
+        excl = "excluded from statistics" if rule in DEFAULT_EXCLUDE else "reported only"
+        more = " ..." if len(rows) > 20 else ""
+        console.print(escape(f"junk[{rule}] {n} row(s) ({excl}): rows {rows[:20]}{more}"))
+    if inversions:
+        console.print(f"[yellow]warning:[/] {inversions} adjacent pairs ordered against the "
+                      f"declared direction of {metric}")
+
+
+def register(app: typer.Typer) -> None:
+    """Attach the command group."""
+    app.add_typer(lb_app, name="leaderboard")

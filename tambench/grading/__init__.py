@@ -1,0 +1,1 @@
+"""grading: submission -> validate -> score -> rank/medals -> report; judge; protocols."""

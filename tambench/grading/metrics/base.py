@@ -1,0 +1,122 @@
+"""The Metric record and the one registry every metric id lives in."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from tambench.errors import MetricParameterError, UnknownMetricError
+
+#: What a metric's inputs look like, so validation can apply one checker per kind.
+InputKind = Literal[
+    "label",  # one class label per row (strings compared exactly)
+    "probability",  # one probability per row, or one per class column; values in [0, 1]
+    "value",  # real numbers
+    "ranking",  # ordered lists of ids/labels per row
+    "set",  # unordered space-separated label sets per row
+    "text",  # free strings compared as text
+    "mask",  # run-length encoded masks or arrays
+    "structured",  # whole-file structures (JSON documents, line files)
+]
+
+MetricFn = Callable[..., float]
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One registered metric: its function and the facts ranking needs, declared once.
+
+    Direction is declared here and never guessed from a leaderboard's row order.
+    """
+
+    id: str
+    fn: MetricFn
+    higher_is_better: bool
+    lower_bound: float
+    upper_bound: float
+    kind: InputKind
+    summary: str
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def bounded(self) -> bool:
+        """Whether both ends of the value range are finite (e.g. accuracy, not RMSE)."""
+        return math.isfinite(self.lower_bound) and math.isfinite(self.upper_bound)
+
+    @property
+    def best_value(self) -> float:
+        """The best value the metric can take (may be infinite for unbounded metrics)."""
+        return self.upper_bound if self.higher_is_better else self.lower_bound
+
+    @property
+    def direction(self) -> str:
+        """"higher" or "lower": which way is better."""
+        return "higher" if self.higher_is_better else "lower"
+
+    def resolve_params(self, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Merge ``params`` over the defaults, refusing names the metric does not take."""
+        params = dict(params or {})
+        unknown = sorted(set(params) - set(self.defaults))
+        if unknown:
+            takes = sorted(self.defaults) or "no parameters"
+            raise MetricParameterError(
+                f"metric {self.id!r} does not take parameter(s) {unknown}; it takes {takes}"
+            )
+        return {**self.defaults, **params}
+
+    def __call__(self, y_true: Any, y_pred: Any, **params: Any) -> float:
+        return float(self.fn(y_true, y_pred, **self.resolve_params(params)))
+
+
+#: The only place metric ids exist. Filled by :func:`register` as the metric modules load.
+METRICS: dict[str, Metric] = {}
+
+
+def register(
+    metric_id: str,
+    *,
+    higher_is_better: bool,
+    value_range: tuple[float, float],
+    kind: InputKind,
+    defaults: Mapping[str, Any] | None = None,
+) -> Callable[[MetricFn], MetricFn]:
+    """Decorator registering ``fn`` under ``metric_id``; the docstring's first line is its summary."""
+
+    def deco(fn: MetricFn) -> MetricFn:
+        if metric_id in METRICS:
+            raise ValueError(f"metric id {metric_id!r} registered twice")
+        lo, hi = value_range
+        if not lo < hi:
+            raise ValueError(f"metric {metric_id!r}: value range {value_range} is empty")
+        summary = (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else metric_id
+        METRICS[metric_id] = Metric(
+            id=metric_id,
+            fn=fn,
+            higher_is_better=higher_is_better,
+            lower_bound=float(lo),
+            upper_bound=float(hi),
+            kind=kind,
+            summary=summary,
+            defaults=dict(defaults or {}),
+        )
+        return fn
+
+    return deco
+
+
+def get_metric(metric_id: str) -> Metric:
+    """Look a metric up by id.
+
+    >>> get_metric("rmse").higher_is_better
+    False
+    """
+    from tambench.grading import metrics as _load  # noqa: F401  (registers every metric)
+
+    try:
+        return METRICS[metric_id]
+    except KeyError:
+        raise UnknownMetricError(
+            f"{metric_id!r} is not a registered metric; `tambench metrics` lists them"
+        ) from None

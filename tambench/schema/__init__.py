@@ -1,0 +1,51 @@
+"""schema: Markdown pages -> TaskSpec (pydantic), the contract every other stage reads."""
+
+from tambench.schema.io import (
+    dump_taskspec,
+    from_paper,
+    load_taskspec,
+    parse_taskspec,
+    save_taskspec,
+    taskspec_json_schema,
+    to_paper,
+)
+from tambench.schema.taskspec import (
+    SCHEMA_VERSION,
+    DataInformation,
+    DataLocation,
+    Difficulty,
+    GradingSpec,
+    MetricDescription,
+    Modality,
+    Provenance,
+    SourcePage,
+    SplitSpec,
+    SubmissionFormat,
+    TaskSpec,
+    Tier,
+    make_task_id,
+)
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "DataInformation",
+    "DataLocation",
+    "Difficulty",
+    "GradingSpec",
+    "MetricDescription",
+    "Modality",
+    "Provenance",
+    "SourcePage",
+    "SplitSpec",
+    "SubmissionFormat",
+    "TaskSpec",
+    "Tier",
+    "dump_taskspec",
+    "from_paper",
+    "load_taskspec",
+    "make_task_id",
+    "parse_taskspec",
+    "save_taskspec",
+    "taskspec_json_schema",
+    "to_paper",
+]

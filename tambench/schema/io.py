@@ -1,0 +1,161 @@
+"""Reading and writing TaskSpec files, with schema-version migration.
+
+Version history:
+
+* 0: the paper's release format (``schema.json``): the paper's seven fields, no id, no
+  ``schema_version`` key. Migrated by :func:`from_paper`, which needs the task id.
+* 1: the current TaskSpec.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from tambench.errors import SchemaVersionError, TaskSpecError
+from tambench.schema.taskspec import (
+    SCHEMA_VERSION,
+    DataInformation,
+    MetricDescription,
+    Provenance,
+    TaskSpec,
+)
+
+#: The paper's fields, in the order its release writes them.
+PAPER_FIELDS = (
+    "task_type",
+    "goal_description",
+    "metric",
+    "target_col",
+    "data_information",
+    "output_format",
+    "special_instructions",
+)
+
+
+def is_paper_format(data: dict[str, Any]) -> bool:
+    """True when ``data`` looks like a schema.json of the paper's release (version 0)."""
+    return "schema_version" not in data and "id" not in data and set(PAPER_FIELDS) <= set(data)
+
+
+def from_paper(data: dict[str, Any], task_id: str, **extra: Any) -> TaskSpec:
+    """Convert a paper-format schema into a TaskSpec, keeping every paper field verbatim.
+
+    Unknown keys are refused rather than dropped, so the conversion is lossless or fails.
+    """
+    unknown = sorted(set(data) - set(PAPER_FIELDS))
+    if unknown:
+        raise TaskSpecError(f"paper schema for {task_id} has unknown field(s) {unknown}")
+    platform = task_id.split("/", 1)[0]
+    try:
+        fields: dict[str, Any] = {
+            "task_type": data.get("task_type", ""),
+            "goal_description": data.get("goal_description", ""),
+            "metric": MetricDescription.model_validate(data.get("metric", {})),
+            "target_col": data.get("target_col", ""),
+            "data_information": DataInformation.model_validate(data.get("data_information", {})),
+            "output_format": data.get("output_format", ""),
+            "special_instructions": data.get("special_instructions", ""),
+        }
+        extra.setdefault("provenance", Provenance(mapper="paper-release"))
+        return TaskSpec(id=task_id, platform=platform, **fields, **extra)
+    except ValidationError as exc:
+        raise TaskSpecError(f"paper schema for {task_id} does not validate:\n{exc}") from exc
+
+
+def to_paper(spec: TaskSpec) -> dict[str, Any]:
+    """The paper's seven fields of a TaskSpec, in the paper's layout."""
+    dumped = spec.model_dump(mode="json", include=set(PAPER_FIELDS))
+    return {k: dumped[k] for k in PAPER_FIELDS}
+
+
+def _migrate_v0(data: dict[str, Any], task_id: str | None) -> dict[str, Any]:
+    if task_id is None:
+        raise TaskSpecError(
+            "this file is in the paper's release format (no id, no schema_version); "
+            "give the task id (<platform>/<slug>) to convert it"
+        )
+    return from_paper(data, task_id).model_dump(mode="json")
+
+
+#: from-version -> function producing the next version's dict.
+MIGRATIONS: dict[int, Callable[[dict[str, Any], str | None], dict[str, Any]]] = {0: _migrate_v0}
+
+
+def migrate(data: dict[str, Any], task_id: str | None = None) -> dict[str, Any]:
+    """Bring a TaskSpec dict of any known version up to :data:`SCHEMA_VERSION`."""
+    version = 0 if is_paper_format(data) else data.get("schema_version", SCHEMA_VERSION)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise SchemaVersionError(f"schema_version must be a non-negative integer, got {version!r}")
+    if version > SCHEMA_VERSION:
+        raise SchemaVersionError(
+            f"this task file has schema_version {version}, but this tambench reads versions up "
+            f"to {SCHEMA_VERSION}; upgrade tambench to read it"
+        )
+    while version < SCHEMA_VERSION:
+        data = MIGRATIONS[version](data, task_id)
+        version = data.get("schema_version", version + 1)
+    return data
+
+
+def parse_taskspec(data: dict[str, Any], task_id: str | None = None, *, source: str = "") -> TaskSpec:
+    """Validate a dict (any known schema version) into a TaskSpec."""
+    where = f" in {source}" if source else ""
+    if not isinstance(data, dict):
+        raise TaskSpecError(f"a task spec must be a JSON object{where}, got {type(data).__name__}")
+    data = migrate(data, task_id)
+    try:
+        return TaskSpec.model_validate(data)
+    except ValidationError as exc:
+        raise TaskSpecError(f"invalid task spec{where}:\n{exc}") from exc
+
+
+def load_taskspec(path: str | os.PathLike[str], task_id: str | None = None) -> TaskSpec:
+    """Read a task file. A paper-format file needs ``task_id``."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise TaskSpecError(f"task file not found: {p}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TaskSpecError(f"{p} is not valid JSON: {exc}") from exc
+    return parse_taskspec(data, task_id, source=str(p))
+
+
+def dump_taskspec(spec: TaskSpec) -> str:
+    """Serialise a TaskSpec as stable, indented JSON (fields in declaration order)."""
+    return spec.model_dump_json(indent=2, exclude_none=False) + "\n"
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write a text file atomically: temp file in the same folder, fsync, rename."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def save_taskspec(spec: TaskSpec, path: str | os.PathLike[str]) -> None:
+    """Write a TaskSpec atomically."""
+    write_text_atomic(path, dump_taskspec(spec))
+
+
+def taskspec_json_schema() -> dict[str, Any]:
+    """The JSON Schema of the TaskSpec, field docstrings included as descriptions."""
+    return TaskSpec.model_json_schema()

@@ -1,0 +1,371 @@
+"""The TaskSpec: one validated description of one benchmark task.
+
+Every stage reads and writes this model. Field docstrings become the descriptions in
+``TaskSpec.model_json_schema()``, which is exactly what the LLM schema mapper is shown, so they
+are written for a reader who has only the competition's pages in front of them.
+
+The first block of fields is the paper's schema, with the same names and meaning (task_type,
+goal_description, metric, target_col, data_information, output_format, special_instructions);
+the rest is what graders and the catalogue need and the paper's schema lacks.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+#: The schema version this tambench writes. Older versions are migrated on load
+#: (see :mod:`tambench.schema.io`); newer ones are refused.
+SCHEMA_VERSION = 1
+
+TASK_ID_PATTERN = r"^[a-z0-9][a-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$"
+_TASK_ID_RE = re.compile(TASK_ID_PATTERN)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+
+class Modality(StrEnum):
+    """The six data modalities the benchmark balances over."""
+
+    TABULAR = "Tabular"
+    TEXT = "Text"
+    IMAGE = "Image"
+    AUDIO = "Audio"
+    GRAPH = "Graph"
+    MULTIMODAL = "Multimodal"
+
+
+class Tier(StrEnum):
+    """Difficulty tier derived from the leaderboard."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+class SubmissionFormat(StrEnum):
+    """File format of a submission."""
+
+    CSV = "csv"
+    JSON = "json"
+    TXT = "txt"
+
+
+# --- the paper's fields -------------------------------------------------------------------
+
+
+class MetricDescription(_Model):
+    """The evaluation metric as the competition describes it (the paper's ``metric``)."""
+
+    metric_name: str = ""
+    """Name of the metric as the competition page states it, e.g. "Root Mean Squared Error"."""
+
+    metric_formula: str = ""
+    """The metric's formula as given on the page (LaTeX or plain text); empty if none given."""
+
+
+class DataLocation(_Model):
+    """Where one part of the data lives and what it contains."""
+
+    data_location: str = ""
+    """File name(s) or folder of this part of the data, as named on the data page."""
+
+    data_description: str = ""
+    """What the files contain: columns, formats, sizes, anything a solver must know."""
+
+
+class DataInformation(_Model):
+    """The data of the task (the paper's ``data_information``)."""
+
+    data_type: str = ""
+    """Data modality as written by the source (free text, e.g. "Tabular", "Multi-Modal")."""
+
+    train: DataLocation = Field(default_factory=DataLocation)
+    """The training data."""
+
+    test: DataLocation = Field(default_factory=DataLocation)
+    """The test data whose labels are hidden."""
+
+    inference: DataLocation = Field(default_factory=DataLocation)
+    """Inference-time material, typically the sample submission file."""
+
+
+# --- what graders and the catalogue need ---------------------------------------------------
+
+
+class GradingSpec(_Model):
+    """How a submission is checked and scored. Metric ids exist only in the metric registry."""
+
+    metric: str
+    """Registered metric id (``tambench metrics`` lists them), e.g. "rmse" or "map_at_k"."""
+
+    metric_params: dict[str, Any] = Field(default_factory=dict)
+    """Parameters of the metric, e.g. {"k": 25} for MAP@25."""
+
+    id_columns: list[str] = Field(default_factory=list)
+    """Column(s) identifying a row in the submission and the answers (empty for formats keyed
+    by line order or by JSON keys)."""
+
+    target_columns: list[str] = Field(default_factory=list)
+    """Column(s) the metric scores."""
+
+    submission_format: SubmissionFormat = SubmissionFormat.CSV
+    """File format of the submission: csv, json or txt."""
+
+    submission_header: list[str] = Field(default_factory=list)
+    """The exact header row the submission must have, in the sample submission's order
+    (csv only). May hold required columns that are not scored."""
+
+    answers_file: str = "answers.csv"
+    """File name of the private answers inside the task's ``private/`` folder."""
+
+    value_policy: dict[str, Any] = Field(default_factory=dict)
+    """Declared normalisation policies, e.g. {"strip_spaces": true}; empty means strict."""
+
+    @model_validator(mode="after")
+    def _header_holds_keys(self) -> GradingSpec:
+        if self.submission_format == SubmissionFormat.CSV and self.submission_header:
+            missing = [c for c in [*self.id_columns, *self.target_columns]
+                       if c not in self.submission_header]
+            if missing:
+                raise ValueError(
+                    f"submission_header {self.submission_header} lacks id/target column(s) {missing}"
+                )
+        return self
+
+
+SplitStrategy = Literal["random", "stratified", "group", "time", "holdout", "files", "official"]
+
+
+class SplitSpec(_Model):
+    """How the official training data becomes a local train/test split."""
+
+    strategy: SplitStrategy = "random"
+    """random | stratified | group | time | holdout | files | official."""
+
+    test_size: float = Field(default=0.1, gt=0.0, lt=1.0)
+    """Fraction of rows (or groups) that go to the local test set."""
+
+    seed: int = 0
+    """Seed of the assignment; the same inputs and seed give byte-identical outputs."""
+
+    train_file: str = ""
+    """Relative path of the table to split inside the raw data (empty: the only CSV)."""
+
+    id_column: str = ""
+    """Column holding the row id (also the submission's id column)."""
+
+    target_columns: list[str] = Field(default_factory=list)
+    """Columns hidden from the public test file and written to the private answers."""
+
+    stratify_column: str = ""
+    """Column to stratify on (defaults to the first target column)."""
+
+    group_column: str = ""
+    """Column whose values must not be shared between train and test (group strategy)."""
+
+    time_column: str = ""
+    """Timestamp column (time strategy)."""
+
+    time_cutoff: str = ""
+    """ISO date/time: rows at or after it go to test (time strategy)."""
+
+    last_k_periods: int = 0
+    """Alternative to a cutoff: the last k distinct periods of ``time_column`` go to test."""
+
+    holdout: str = ""
+    """Name of the shard, archive, fold value or file that is the test set (holdout strategy)."""
+
+    holdout_column: str = ""
+    """Column whose value equal to ``holdout`` marks test rows (holdout strategy, row form)."""
+
+    file_id_pattern: str = ""
+    """Pattern mapping a row id to its file, e.g. "images/{id}.png" (files strategy)."""
+
+    file_base_strategy: Literal["random", "stratified", "group"] = "random"
+    """How rows are assigned before their files follow them (files strategy)."""
+
+    official_answers_file: str = ""
+    """File of published test labels in the raw data (official strategy)."""
+
+    official_test_file: str = ""
+    """File of the official test features in the raw data (official strategy)."""
+
+    drop_columns: list[str] = Field(default_factory=list)
+    """Columns removed from every public file (e.g. columns derived from the target)."""
+
+
+class Difficulty(_Model):
+    """Difficulty of the task computed from its private leaderboard."""
+
+    method: Literal["paper", "robust"] = "paper"
+    """Which formula produced the score: the paper's exact formula or the robust variant."""
+
+    score: float
+    """The difficulty score D (higher is harder)."""
+
+    tier: Tier
+    """easy (D <= 0.6), medium (0.6 < D <= 0.85) or hard (D > 0.85) for the paper's method."""
+
+    inputs: dict[str, float] = Field(default_factory=dict)
+    """Every term of the formula (NormMean, NormBest, participants, min, max, ...)."""
+
+    other: list[Difficulty] = Field(default_factory=list)
+    """Results of the other method(s), kept side by side."""
+
+
+class SourcePage(_Model):
+    """One page a TaskSpec was built from."""
+
+    kind: str
+    """overview | data | evaluation | rules | leaderboard | other."""
+
+    url: str
+    """Address the page was fetched from."""
+
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    """SHA-256 of the raw HTML (or text) as fetched."""
+
+    fetched_at: datetime
+    """When the page was fetched (UTC)."""
+
+    path: str = ""
+    """Where the page's Markdown is kept, relative to the task folder."""
+
+
+class Provenance(_Model):
+    """Where a TaskSpec came from."""
+
+    mapper: str = "manual"
+    """Who filled the fields: "rules", "model:<name>", "paper-release", "importer:<name>" or
+    "manual"."""
+
+    pages: list[SourcePage] = Field(default_factory=list)
+    """Source pages, with their hashes and fetch times."""
+
+    evidence: dict[str, str] = Field(default_factory=dict)
+    """For each filled field, a quote from the source Markdown that supports it."""
+
+    unfilled: list[str] = Field(default_factory=list)
+    """Fields the mapper could not fill."""
+
+    notes: list[str] = Field(default_factory=list)
+    """Free-form remarks: known defects of the source, manual corrections."""
+
+
+class TaskSpec(_Model):
+    """One benchmark task: the paper's schema plus what grading and the catalogue need."""
+
+    schema_version: int = SCHEMA_VERSION
+    """Version of this schema; files of a newer version are refused, older ones migrated."""
+
+    id: str = Field(pattern=TASK_ID_PATTERN)
+    """Stable id ``<platform>/<slug>``, e.g. "kaggle/spaceship-titanic"."""
+
+    platform: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$")
+    """Hosting platform: kaggle, aicrowd, biendata, or another site's short name."""
+
+    url: str = ""
+    """Address of the competition's overview page."""
+
+    title: str = ""
+    """Human-readable competition title."""
+
+    status: Literal["complete", "incomplete"] = "complete"
+    """complete when graded end to end is possible; incomplete for catalogue stubs."""
+
+    modality: Modality | None = None
+    """Data modality: Tabular, Text, Image, Audio, Graph or Multimodal."""
+
+    field: str = ""
+    """Application domain, e.g. finance, e-commerce, medicine, bioinformatics."""
+
+    start_date: date | None = None
+    """First day of the competition."""
+
+    end_date: date | None = None
+    """Last day of the competition (final submission deadline)."""
+
+    n_teams: int | None = Field(default=None, ge=0)
+    """Number of teams on the private leaderboard."""
+
+    # The paper's schema --------------------------------------------------------------------
+    task_type: str = ""
+    """Kind of problem: "classification", "regression", "generation", ... as in the paper."""
+
+    goal_description: str = ""
+    """One or two sentences stating what must be predicted and why."""
+
+    metric: MetricDescription = Field(default_factory=MetricDescription)
+    """The evaluation metric as the competition describes it."""
+
+    target_col: str = ""
+    """The column (or columns, as the page words it) to predict."""
+
+    data_information: DataInformation = Field(default_factory=DataInformation)
+    """Data files of the task: modality, train, test and inference parts."""
+
+    output_format: str = ""
+    """The submission format as the page describes it, e.g. "fname,label\\nclip_0001.wav,..."."""
+
+    special_instructions: str = ""
+    """Numbered constraints a solution must respect ("1. ... 2. ...")."""
+
+    # What the paper's schema lacks ---------------------------------------------------------
+    grading: GradingSpec | None = None
+    """How submissions are validated and scored; required for grading."""
+
+    split: SplitSpec | None = None
+    """How the local train/test split is made from the official training data."""
+
+    difficulty: Difficulty | None = None
+    """Difficulty from the private leaderboard."""
+
+    reference_tiers: dict[str, str] = Field(default_factory=dict)
+    """Tiers given by other benchmarks, e.g. {"mle-bench": "low"}, kept for comparison."""
+
+    provenance: Provenance = Field(default_factory=Provenance)
+    """Where this spec came from."""
+
+    @field_validator("id")
+    @classmethod
+    def _id_has_no_traversal(cls, v: str) -> str:
+        if ".." in v.split("/") or v.startswith("/"):
+            raise ValueError(f"task id {v!r} must not contain '..' or start with '/'")
+        return v
+
+    @model_validator(mode="after")
+    def _id_matches_platform(self) -> TaskSpec:
+        if self.id.split("/", 1)[0] != self.platform:
+            raise ValueError(
+                f"id {self.id!r} must start with its platform {self.platform!r} followed by '/'"
+            )
+        return self
+
+    @property
+    def slug(self) -> str:
+        """The competition's slug, the part of the id after the platform."""
+        return self.id.split("/", 1)[1]
+
+    @property
+    def is_gradable(self) -> bool:
+        """Whether the spec carries what the grader needs."""
+        return self.grading is not None
+
+
+def make_task_id(platform: str, slug: str) -> str:
+    """Build and check a task id.
+
+    >>> make_task_id("kaggle", "spaceship-titanic")
+    'kaggle/spaceship-titanic'
+    """
+    tid = f"{platform}/{slug}"
+    if not _TASK_ID_RE.match(tid) or ".." in tid.split("/"):
+        raise ValueError(f"{tid!r} is not a valid task id (expected <platform>/<slug>)")
+    return tid

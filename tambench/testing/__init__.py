@@ -1,0 +1,1 @@
+"""Test doubles users can also use: a local fake OpenAI-compatible server."""
