@@ -1,4 +1,27 @@
-"""The Metric record and the one registry every metric id lives in."""
+"""The Metric record and the one registry every metric id lives in.
+
+Calling contract between the grader and a metric (``Metric.__call__(y_true, y_pred, **params)``):
+
+* The grader validates the submission completely first (file, format, columns, rows, ids,
+  types and ranges, missing values), so metrics may assume clean, aligned input and only raise
+  for their own preconditions.
+* CSV tasks: rows are matched by id, never by position; the metric receives both sides in the
+  answers' row order. One target column -> 1-D numpy arrays; several target columns -> 2-D
+  arrays of shape (n_rows, n_target_columns), columns in ``GradingSpec.target_columns`` order.
+  dtype float64 for kinds ``value`` and ``probability``; dtype object (Python ``str``) for
+  ``label``, ``text``, ``set``, ``ranking`` and ``mask`` (the metric parses space-separated
+  sets, rankings and run-length encodings itself).
+* Auxiliary answer-only columns (groups, per-row weights, a "scored" mask...): a metric that
+  needs one declares a default parameter named ``<name>_column``; the grader reads that column
+  from the ANSWERS file and passes it as the keyword argument ``<name>`` (a 1-D array), and does
+  not pass ``<name>_column`` itself. Example: ``mean_log_mae`` with
+  ``defaults={"groups_column": "type"}`` is called as ``fn(y_true, y_pred, groups=array)``.
+* ``structured`` metrics (JSON / plain-text line submissions) receive the parsed answers and the
+  parsed submission objects (``dict`` for JSON, ``list[str]`` of lines for txt) after the
+  grader's structural validation.
+* A metric returns a finite Python float. A NaN or infinite result is a grader error that
+  makes the submission invalid; it is never ranked.
+
 
 from __future__ import annotations
 
