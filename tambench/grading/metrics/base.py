@@ -21,7 +21,7 @@ Calling contract between the grader and a metric (``Metric.__call__(y_true, y_pr
   grader's structural validation.
 * A metric returns a finite Python float. A NaN or infinite result is a grader error that
   makes the submission invalid; it is never ranked.
-
+"""
 
 from __future__ import annotations
 
