@@ -51,31 +51,20 @@ for _name in COMMAND_MODULES:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: run the app, turning our own errors into a message and exit code 1."""
+    """Entry point: run the app; our own errors become a message on stderr and exit code 1."""
     try:
-        rc = app(args=argv, standalone_mode=False)
+        app(args=argv, prog_name="tambench")
+    except SystemExit as exc:  # click ends every standalone run this way (usage errors: 2)
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
     except TambenchError as exc:
+        from rich.markup import escape
+
         from tambench.cli._console import err_console
 
-        err_console.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True)
+        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
         return 1
-    except typer.Exit as exc:
-        return int(exc.exit_code or 0)
-    except typer.Abort:
-        return 1
-    except SystemExit as exc:  # click usage errors in non-standalone mode
-        return int(exc.code or 0) if isinstance(exc.code, int) else 2
-    except Exception as exc:  # noqa: BLE001 - only to map click's usage errors to exit 2
-        import click
-
-        if isinstance(exc, click.exceptions.UsageError):
-            exc.show()
-            return 2
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
-            return exc.exit_code
-        raise
-    return rc if isinstance(rc, int) else 0
+    return 0
 
 
 if __name__ == "__main__":
