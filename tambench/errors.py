@@ -52,6 +52,14 @@ class MetricParameterError(TambenchError, ValueError):
     """A metric was given a parameter it does not take, or an invalid value for one."""
 
 
+class MetricInputError(TambenchError, ValueError):
+    """A metric received arrays that break its own preconditions (shapes, lengths, NaN).
+
+    The grader validates submissions before scoring, so this signals a bug in the caller, not
+    a bad submission.
+    """
+
+
 class LeaderboardError(TambenchError):
     """A leaderboard file cannot be read: unknown format, no score column, or no usable rows."""
 

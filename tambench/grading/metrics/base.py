@@ -19,6 +19,15 @@ Calling contract between the grader and a metric (``Metric.__call__(y_true, y_pr
 * ``structured`` metrics (JSON / plain-text line submissions) receive the parsed answers and the
   parsed submission objects (``dict`` for JSON, ``list[str]`` of lines for txt) after the
   grader's structural validation.
+* A ``<name>_column`` parameter set to ``None`` means "no such column": the grader passes
+  nothing for it (``mcrmse`` scores every row unless ``scored_column`` names a 0/1 mask).
+  :meth:`Metric.aux_columns` lists the columns to read for given parameters; call the metric
+  through :meth:`Metric.__call__`, which drops the ``*_column`` parameters before calling the
+  function.
+* A metric whose submission structure the grader cannot know (``structured`` metrics) declares
+  a ``check`` function: ``check(y_true, y_pred, **params) -> list[str]`` returns every problem
+  of the submission (empty when valid). The metric also runs it itself and raises
+  :class:`~tambench.errors.InvalidSubmissionError`, so a malformed structure is never scored.
 * A metric returns a finite Python float. A NaN or infinite result is a grader error that
   makes the submission invalid; it is never ranked.
 """
@@ -45,6 +54,10 @@ InputKind = Literal[
 ]
 
 MetricFn = Callable[..., float]
+CheckFn = Callable[..., list[str]]
+
+#: Suffix of a parameter naming an auxiliary answers column (see the module docstring).
+AUX_SUFFIX = "_column"
 
 
 @dataclass(frozen=True)
@@ -62,6 +75,25 @@ class Metric:
     kind: InputKind
     summary: str
     defaults: Mapping[str, Any] = field(default_factory=dict)
+    check: CheckFn | None = None
+    """Structural checker of a submission (structured metrics); None when the grader's
+    per-kind checks are enough."""
+
+    @property
+    def aux_names(self) -> tuple[str, ...]:
+        """Keyword names of the auxiliary arrays this metric can take (``groups`` for a
+        ``groups_column`` parameter)."""
+        return tuple(k[: -len(AUX_SUFFIX)] for k in self.defaults if k.endswith(AUX_SUFFIX))
+
+    def aux_columns(self, params: Mapping[str, Any] | None = None) -> dict[str, str]:
+        """Which answers column feeds which keyword: ``{"groups": "type"}``; None-valued
+        ``*_column`` parameters are left out."""
+        resolved = self.resolve_params(params)
+        return {
+            k[: -len(AUX_SUFFIX)]: str(v)
+            for k, v in resolved.items()
+            if k.endswith(AUX_SUFFIX) and v is not None
+        }
 
     @property
     def bounded(self) -> bool:
@@ -81,7 +113,7 @@ class Metric:
     def resolve_params(self, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Merge ``params`` over the defaults, refusing names the metric does not take."""
         params = dict(params or {})
-        unknown = sorted(set(params) - set(self.defaults))
+        unknown = sorted(set(params) - set(self.defaults) - set(self.aux_names))
         if unknown:
             takes = sorted(self.defaults) or "no parameters"
             raise MetricParameterError(
@@ -90,7 +122,10 @@ class Metric:
         return {**self.defaults, **params}
 
     def __call__(self, y_true: Any, y_pred: Any, **params: Any) -> float:
-        return float(self.fn(y_true, y_pred, **self.resolve_params(params)))
+        resolved = self.resolve_params(params)
+        # The column names are the grader's business; the function takes the arrays.
+        kwargs = {k: v for k, v in resolved.items() if not k.endswith(AUX_SUFFIX)}
+        return float(self.fn(y_true, y_pred, **kwargs))
 
 
 #: The only place metric ids exist. Filled by :func:`register` as the metric modules load.
@@ -104,6 +139,7 @@ def register(
     value_range: tuple[float, float],
     kind: InputKind,
     defaults: Mapping[str, Any] | None = None,
+    check: CheckFn | None = None,
 ) -> Callable[[MetricFn], MetricFn]:
     """Decorator registering ``fn`` under ``metric_id``; the docstring's first line is its summary."""
 
@@ -123,6 +159,7 @@ def register(
             kind=kind,
             summary=summary,
             defaults=dict(defaults or {}),
+            check=check,
         )
         return fn
 
