@@ -1,42 +1,71 @@
 """Pluggable executors: every parallel job in tambench runs on a ``concurrent.futures.Executor``.
 
-``local`` (the default) is a process pool; ``thread`` a thread pool; ``serial`` runs in the
-calling process (debugging, tiny jobs). A cluster backend registers itself in
-:data:`EXECUTOR_FACTORIES` with the same interface.
+``local`` (the default) is a process pool that replaces dead workers; ``thread`` a thread pool;
+``serial`` runs in the calling process (debugging, tiny jobs); ``ray`` runs on a Ray cluster
+(``pip install 'tambench[ray]'``; imported only when chosen). A backend registers a factory in
+:data:`EXECUTOR_FACTORIES`.
+
+Batch jobs go through :func:`run_items`, which retries failed items a bounded number of times
+and returns one status per item on every backend. Work that must respect one limit across all
+workers (the per-domain crawl rate) uses :func:`shared_rate_limiter`.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any
+from concurrent.futures import Executor
+from typing import TYPE_CHECKING, Any
 
 from tambench.errors import ConfigError
+from tambench.executors.limiter import GlobalRateLimiter, SlotBook, shared_rate_limiter
+from tambench.executors.pools import (
+    LocalExecutor,
+    SerialExecutor,
+    ThreadExecutor,
+    default_workers,
+    worker_count,
+)
+from tambench.executors.retry import DEFAULT_RETRIES, ItemResult, run_chunk, run_items
 
+if TYPE_CHECKING:
+    from tambench.config import Settings
 
-class SerialExecutor(Executor):
-    """Runs each task immediately in the calling process (same interface as the pools)."""
-
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        fut: Future[Any] = Future()
-        try:
-            fut.set_result(fn(*args, **kwargs))
-        except BaseException as exc:  # delivered through the future, as a pool would
-            fut.set_exception(exc)
-        return fut
+__all__ = [
+    "DEFAULT_RETRIES",
+    "EXECUTOR_FACTORIES",
+    "GlobalRateLimiter",
+    "ItemResult",
+    "LocalExecutor",
+    "SerialExecutor",
+    "SlotBook",
+    "ThreadExecutor",
+    "default_workers",
+    "executor_from_settings",
+    "get_executor",
+    "run_chunk",
+    "run_items",
+    "shared_rate_limiter",
+    "worker_count",
+]
 
 
 def _local(max_workers: int | None, **_: Any) -> Executor:
-    return ProcessPoolExecutor(max_workers=max_workers or os.cpu_count() or 1)
+    return LocalExecutor(max_workers=max_workers)
 
 
 def _thread(max_workers: int | None, **_: Any) -> Executor:
-    return ThreadPoolExecutor(max_workers=max_workers or os.cpu_count() or 1)
+    return ThreadExecutor(max_workers=max_workers)
 
 
 def _serial(max_workers: int | None, **_: Any) -> Executor:
     return SerialExecutor()
+
+
+def _ray(max_workers: int | None, **options: Any) -> Executor:
+    # Imported here: ray is an optional extra, loaded only when this backend is chosen.
+    from tambench.executors.ray_backend import RayExecutor
+
+    return RayExecutor(max_workers=max_workers, **options)
 
 
 #: name -> factory(max_workers, **options) returning an Executor.
@@ -44,11 +73,23 @@ EXECUTOR_FACTORIES: dict[str, Callable[..., Executor]] = {
     "local": _local,
     "thread": _thread,
     "serial": _serial,
+    "ray": _ray,
 }
 
 
 def get_executor(kind: str = "local", max_workers: int | None = None, **options: Any) -> Executor:
-    """Create an executor by name ("local", "thread", "serial", or a registered backend)."""
+    """Create an executor by name ("local", "thread", "serial", "ray", or a registered backend).
+
+    Args:
+        kind: The backend's name in :data:`EXECUTOR_FACTORIES`.
+        max_workers: Parallel workers (default: one per CPU; for ``ray`` with an address,
+            the cluster's CPUs).
+        **options: Backend options; ``ray`` takes ``address`` ("auto", "ray://host:10001"),
+            ``num_cpus``, ``runtime_env`` and ``temp_dir``. Other backends ignore them.
+
+    Raises:
+        ConfigError: ``kind`` is not registered.
+    """
     try:
         factory = EXECUTOR_FACTORIES[kind]
     except KeyError:
@@ -56,3 +97,25 @@ def get_executor(kind: str = "local", max_workers: int | None = None, **options:
             f"unknown executor {kind!r}; known: {sorted(EXECUTOR_FACTORIES)}"
         ) from None
     return factory(max_workers, **options)
+
+
+def executor_from_settings(settings: Settings) -> Executor:
+    """The executor that resolved settings ask for (``executor``, ``executor_address``,
+    ``max_workers``; see :mod:`tambench.config`).
+
+    ``executor_address`` is only meaningful for ``ray``; an empty address starts a local Ray.
+
+    Raises:
+        ConfigError: The executor name is unknown, or an address is given for a backend
+            that runs on this machine only.
+    """
+    options: dict[str, Any] = {}
+    if settings.executor_address:
+        if settings.executor != "ray":
+            raise ConfigError(
+                f"executor_address {settings.executor_address!r} is only used by the ray "
+                f"executor; got executor={settings.executor!r} (set executor to 'ray', or clear "
+                "the address with --executor-address '')"
+            )
+        options["address"] = settings.executor_address
+    return get_executor(settings.executor, settings.max_workers or None, **options)

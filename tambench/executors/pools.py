@@ -1,0 +1,100 @@
+"""In-process and local process-pool executors.
+
+:class:`LocalExecutor` is a process pool that survives a dead worker: when a worker process is
+killed (``os._exit``, a segfault, the OOM killer) the standard pool marks itself broken and
+refuses all further work; this one replaces the broken pool on the next ``submit`` so that
+:func:`tambench.executors.run_items` can retry the items that were lost.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.context import BaseContext
+from typing import Any
+
+
+def default_workers() -> int:
+    """One worker per CPU (at least one)."""
+    return os.cpu_count() or 1
+
+
+class SerialExecutor(Executor):
+    """Runs each task immediately in the calling process (same interface as the pools)."""
+
+    #: A serial executor runs one task at a time.
+    max_workers = 1
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        """Run ``fn(*args, **kwargs)`` now and return its already-finished future."""
+        fut: Future[Any] = Future()
+        try:
+            fut.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # delivered through the future, as a pool would
+            fut.set_exception(exc)
+        return fut
+
+
+class ThreadExecutor(ThreadPoolExecutor):
+    """A thread pool that states its size (``max_workers``) like the other backends."""
+
+    def __init__(self, max_workers: int | None = None) -> None:
+        self.max_workers = max_workers or default_workers()
+        super().__init__(max_workers=self.max_workers)
+
+
+class LocalExecutor(Executor):
+    """A process pool that replaces itself when a worker process dies.
+
+    Futures already submitted to a broken pool fail with ``BrokenProcessPool`` (the caller
+    decides whether to retry them); the next ``submit`` starts a fresh pool.
+
+    Args:
+        max_workers: Number of worker processes (default: one per CPU).
+        mp_context: A multiprocessing context (default: the platform's).
+    """
+
+    def __init__(self, max_workers: int | None = None, mp_context: BaseContext | None = None) -> None:
+        self.max_workers = max_workers or default_workers()
+        self._mp_context = mp_context
+        self._lock = threading.Lock()
+        self._shut = False
+        #: How many times a broken pool was replaced.
+        self.restarts = 0
+        self._pool = self._start_pool()
+
+    def _start_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=self.max_workers, mp_context=self._mp_context)
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        """Schedule ``fn(*args, **kwargs)`` on a worker process, restarting a broken pool."""
+        with self._lock:
+            if self._shut:
+                raise RuntimeError("cannot schedule new futures after shutdown")
+            try:
+                return self._pool.submit(fn, *args, **kwargs)
+            except BrokenProcessPool:
+                # The dead pool's futures have already failed; nothing of it is reusable.
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = self._start_pool()
+                self.restarts += 1
+                return self._pool.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Stop the worker processes (waiting for running tasks when ``wait``)."""
+        with self._lock:
+            self._shut = True
+            pool = self._pool
+        pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+def worker_count(executor: Executor) -> int:
+    """How many tasks ``executor`` runs at once (its ``max_workers``, else one per CPU)."""
+    n = getattr(executor, "max_workers", None)
+    if n is None:
+        # Standard-library pools keep their size in a private attribute only.
+        n = getattr(executor, "_max_workers", None)
+    return int(n) if isinstance(n, int) and n > 0 else default_workers()
