@@ -8,6 +8,7 @@ The config file is TOML: ``./tambench.toml`` if present, else ``$TAMBENCH_CONFIG
     executor = "local"                  # local | thread | serial | ray
     executor_address = ""               # for ray: "auto", "ray://host:10001", or "" (start local)
     max_workers = 0                     # 0: one per CPU
+    retries = 2                         # extra attempts for a failed batch item (0: none)
     llm_model = ""                      # model name for the LLM mapper / judge
     llm_base_url = ""                   # OpenAI-compatible endpoint (else OPENAI_BASE_URL)
 
@@ -31,6 +32,7 @@ ENV_VARS = {
     "executor": "TAMBENCH_EXECUTOR",
     "executor_address": "TAMBENCH_EXECUTOR_ADDRESS",
     "max_workers": "TAMBENCH_MAX_WORKERS",
+    "retries": "TAMBENCH_RETRIES",
     "llm_model": "TAMBENCH_LLM_MODEL",
     "llm_base_url": "OPENAI_BASE_URL",
 }
@@ -52,6 +54,7 @@ class Settings:
     executor: str = "local"
     executor_address: str = ""
     max_workers: int = 0
+    retries: int = 2
     llm_model: str = ""
     llm_base_url: str = ""
 
@@ -102,11 +105,11 @@ def load_settings(**overrides: Any) -> Settings:
         v = values[f.name]
         if f.name in {"data_dir", "catalogue"}:
             v = Path(v).expanduser()
-        elif f.name == "max_workers":
+        elif f.name in {"max_workers", "retries"}:
             try:
                 v = int(v)
             except (TypeError, ValueError):
-                raise ConfigError(f"max_workers must be an integer, got {v!r}") from None
+                raise ConfigError(f"{f.name} must be an integer, got {v!r}") from None
         else:
             v = str(v)
         out[f.name] = v
