@@ -91,6 +91,10 @@ class InvalidSubmissionError(TambenchError):
         return "\n".join([head, *(f"  - {p}" for p in self.problems)])
 
 
+class MissingSubmissionError(InvalidSubmissionError):
+    """No submission file exists where one was expected (reported as ``submission_exists: false``)."""
+
+
 class TaskDataError(TambenchError):
     """Our own task data (answers, spec, prepared files) is missing or inconsistent."""
 

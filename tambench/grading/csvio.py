@@ -1,0 +1,499 @@
+"""Safe reading of untrusted submission files, and CSV sniffing with precise messages.
+
+Everything here works on raw bytes before a parser sees them, so that a hostile or broken file
+gets a message naming the problem (``line 7: 3 fields, expected 2``) instead of a parser's
+exception:
+
+* :func:`open_regular_file` refuses symlinks, FIFOs and other non-regular files (``lstat``, then
+  ``O_NOFOLLOW`` and ``fstat`` on the opened descriptor, so a file swapped in between is caught)
+  and applies the size cap before reading a byte; the file is memory-mapped, not copied.
+* :func:`sniff_csv` checks compression magic bytes, byte-order marks, UTF-16 without a BOM, NUL
+  bytes, the header line (encoding, ``sep=`` preamble, ``#`` comments, quoting, delimiter,
+  column cap) and that data rows exist.
+* :func:`read_csv_columns` hands the body to ``pyarrow.csv`` with every column read as exact
+  strings (no NA inference: ``NA``, ``None`` and ``null`` stay strings) except the columns the
+  caller wants as float64, which pyarrow parses exactly. When pyarrow refuses the file,
+  :func:`diagnose_csv_body` rescans it in Python to name the offending lines.
+
+Problems are raised as the error class the caller chooses: :class:`InvalidSubmissionError` for
+submissions, :class:`TaskDataError` for our own answers files.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import mmap
+import os
+import stat
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.csv as pacsv
+
+from tambench.errors import InvalidSubmissionError, MissingSubmissionError, TambenchError
+
+#: Default cap on the number of columns of a CSV header (checked before parsing).
+DEFAULT_MAX_COLUMNS = 10_000
+#: Default cap on a file's size when no answers size is known to scale it by.
+DEFAULT_MAX_BYTES = 2 * 1024**3
+#: The header line must end within this many bytes.
+MAX_HEADER_BYTES = 4 * 1024**2
+#: How many example lines/ids/rows a message lists.
+MAX_EXAMPLES = 5
+
+_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x1f\x8b", "gzip-compressed"),
+    (b"PK\x03\x04", "a zip archive"),
+    (b"PK\x05\x06", "an empty zip archive"),
+    (b"BZh", "bzip2-compressed"),
+    (b"\xfd7zXZ\x00", "xz-compressed"),
+    (b"\x28\xb5\x2f\xfd", "zstd-compressed"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-zip archive"),
+    (b"PAR1", "a Parquet file"),
+    (b"\xd0\xcf\x11\xe0", "an old Excel/OLE document"),
+)
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    (b"\x00\x00\xfe\xff", "UTF-32 (big-endian BOM)"),
+    (b"\xff\xfe\x00\x00", "UTF-32 (little-endian BOM)"),
+    (b"\xfe\xff", "UTF-16 (big-endian BOM)"),
+    (b"\xff\xfe", "UTF-16 (little-endian BOM)"),
+)
+UTF8_BOM = b"\xef\xbb\xbf"
+
+ErrorFactory = Callable[[list[str]], TambenchError]
+
+
+def submission_error(problems: list[str]) -> TambenchError:
+    """The error a problem with a submission file becomes."""
+    return InvalidSubmissionError(problems)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Caps applied before a file is parsed.
+
+    ``max_bytes`` None means: scale with the answers file, ``max(256 MiB, 8 x answers size)``
+    (a submission is about as large as its answers; eight times as large is absurd), or
+    :data:`DEFAULT_MAX_BYTES` when no answers size is known.
+    """
+
+    max_bytes: int | None = None
+    max_columns: int = DEFAULT_MAX_COLUMNS
+
+    def byte_cap(self, answers_bytes: int | None) -> int:
+        """The effective size cap in bytes."""
+        if self.max_bytes is not None:
+            return self.max_bytes
+        if answers_bytes is None:
+            return DEFAULT_MAX_BYTES
+        return max(256 * 1024**2, 8 * answers_bytes)
+
+
+def format_examples(values: Sequence[Any], total: int | None = None) -> str:
+    """``(k of n): ['a', 'b']`` with at most :data:`MAX_EXAMPLES` values shown."""
+    total = len(values) if total is None else total
+    shown = [str(v) for v in list(values)[:MAX_EXAMPLES]]
+    more = "" if total <= len(shown) else ", ..."
+    inner = ", ".join(repr(v) for v in shown)
+    return f"({len(shown)} of {total}): [{inner}{more}]"
+
+
+def _human_bytes(n: int) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
+        if n < 1024 or unit == "TiB":
+            return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n = n / 1024  # type: ignore[assignment]
+    return f"{n} bytes"  # pragma: no cover
+
+
+def _kind_of(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+@dataclass
+class RawFile:
+    """The bytes of one regular file, memory-mapped read-only (or empty)."""
+
+    path: Path
+    size: int
+    data: mmap.mmap | bytes
+
+    def view(self, start: int = 0) -> memoryview:
+        """A zero-copy view from ``start`` to the end."""
+        return memoryview(self.data)[start:]
+
+
+def open_regular_file(
+    path: Path,
+    *,
+    max_bytes: int,
+    what: str = "submission",
+    error: ErrorFactory = submission_error,
+) -> RawFile:
+    """Open a regular file without following links and map it, refusing anything else.
+
+    Raises:
+        MissingSubmissionError: for a submission that does not exist.
+        The error ``error`` builds: a symlink, FIFO, directory or device; over ``max_bytes``.
+    """
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        if error is submission_error:
+            raise MissingSubmissionError(f"{what} file not found: {path}") from None
+        raise error([f"{what} file not found: {path}"]) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise error([
+            f"{what} {path.name!r} is {_kind_of(st.st_mode)}; expected a regular file "
+            "(links and special files are refused)"
+        ])
+    if st.st_size > max_bytes:
+        raise error([
+            f"{what} file is {_human_bytes(st.st_size)}; expected at most "
+            f"{_human_bytes(max_bytes)} (size cap, checked before parsing)"
+        ])
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    flags |= getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:  # ELOOP: swapped for a link after lstat
+        raise error([f"{what} {path.name!r} cannot be opened safely: {exc.strerror}"]) from None
+    try:
+        fst = os.fstat(fd)
+        if not stat.S_ISREG(fst.st_mode):
+            raise error([
+                f"{what} {path.name!r} is {_kind_of(fst.st_mode)}; expected a regular file"
+            ])
+        if fst.st_size > max_bytes:
+            raise error([
+                f"{what} file is {_human_bytes(fst.st_size)}; expected at most "
+                f"{_human_bytes(max_bytes)} (size cap, checked before parsing)"
+            ])
+        if fst.st_size == 0:
+            return RawFile(path=path, size=0, data=b"")
+        data = mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
+    finally:
+        os.close(fd)
+    return RawFile(path=path, size=fst.st_size, data=data)
+
+
+def line_of_offset(data: mmap.mmap | bytes, offset: int) -> int:
+    """1-based line number of a byte offset."""
+    return bytes(data[:offset]).count(b"\n") + 1
+
+
+def check_encoding_head(raw: RawFile, *, what: str = "submission") -> tuple[int, list[str]]:
+    """Check magic bytes and byte-order marks; return (body start offset, fatal problems)."""
+    head = bytes(raw.data[:8])
+    for magic, name in _MAGIC:
+        if head.startswith(magic):
+            return 0, [
+                f"{what} file is {name} (magic bytes {magic[:4].hex(' ')}); expected a plain-text "
+                "UTF-8 file: decompress or export it first"
+            ]
+    for bom, name in _BOMS:
+        if head.startswith(bom):
+            return 0, [
+                f"{what} file is encoded as {name}; expected UTF-8 (re-save it as UTF-8)"
+            ]
+    start = len(UTF8_BOM) if head.startswith(UTF8_BOM) else 0
+    sample = bytes(raw.data[start : start + 4096])
+    if len(sample) >= 4:
+        odd_nuls = sample[1::2].count(0)
+        even_nuls = sample[0::2].count(0)
+        half = len(sample) // 2
+        if max(odd_nuls, even_nuls) > 0.4 * half and min(odd_nuls, even_nuls) < 0.1 * half:
+            return 0, [
+                f"{what} file looks UTF-16 encoded without a byte-order mark (every other "
+                "byte is NUL); expected UTF-8 (re-save it as UTF-8)"
+            ]
+    return start, []
+
+
+def find_nul_lines(data: mmap.mmap | bytes, start: int) -> tuple[int, list[int]]:
+    """(number of NUL bytes up to the examples found, line numbers of the first few)."""
+    lines: list[int] = []
+    pos = data.find(b"\x00", start)
+    count = 0
+    while pos != -1 and len(lines) < MAX_EXAMPLES:
+        count += 1
+        line = line_of_offset(data, pos)
+        if line not in lines:
+            lines.append(line)
+        pos = data.find(b"\x00", pos + 1)
+    return count, lines
+
+
+def invalid_utf8_lines(data: mmap.mmap | bytes, start: int) -> list[str]:
+    """Describe the first few lines holding bytes that are not UTF-8."""
+    out: list[str] = []
+    lineno = 0
+    pos = start
+    size = len(data)
+    while pos < size and len(out) < MAX_EXAMPLES:
+        end = data.find(b"\n", pos)
+        end = size if end == -1 else end
+        lineno += 1
+        chunk = bytes(data[pos:end])
+        try:
+            chunk.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            bad = chunk[exc.start : exc.start + 1].hex()
+            out.append(
+                f"line {lineno}: byte 0x{bad} at position {exc.start + 1} is not valid UTF-8 "
+                "(latin-1/cp1252 text?); expected UTF-8"
+            )
+        pos = end + 1
+    return out
+
+
+@dataclass(frozen=True)
+class CsvLayout:
+    """What sniffing learnt about a CSV file."""
+
+    header: list[str]
+    """Column names exactly as written (quotes removed)."""
+    body_start: int
+    """Byte offset of the first data line."""
+    header_start: int
+    """Byte offset of the header line (after a UTF-8 BOM, if any)."""
+    has_data: bool
+    """Whether any non-blank byte follows the header."""
+
+
+def _parse_header_line(text: str) -> list[str] | None:
+    rows = list(csv.reader([text], strict=True))
+    return rows[0] if len(rows) == 1 else None
+
+
+def sniff_csv(
+    raw: RawFile,
+    expected: Sequence[str],
+    *,
+    max_columns: int = DEFAULT_MAX_COLUMNS,
+    what: str = "submission",
+    error: ErrorFactory = submission_error,
+) -> CsvLayout:
+    """Check a CSV file's bytes and header line; raise with every format problem found.
+
+    Args:
+        raw: the mapped file.
+        expected: the expected header, used to recognise a wrong delimiter or a missing header.
+        max_columns: column cap applied to the header before anything is parsed.
+        what: "submission" or "answers", for messages.
+        error: builds the exception raised.
+    """
+    if raw.size == 0:
+        raise error([f"{what} file is empty (0 bytes); expected a header and data rows"])
+    start, problems = check_encoding_head(raw, what=what)
+    if problems:
+        raise error(problems)
+    n_nul, nul_lines = find_nul_lines(raw.data, start)
+    if n_nul:
+        raise error([
+            f"{what} file contains NUL bytes (binary data?) on line(s) {nul_lines}; expected "
+            "plain UTF-8 text"
+        ])
+    nl = raw.data.find(b"\n", start, start + MAX_HEADER_BYTES + 1)
+    if nl == -1:
+        if raw.size - start > MAX_HEADER_BYTES:
+            raise error([
+                f"line 1: the header line is longer than {_human_bytes(MAX_HEADER_BYTES)}; "
+                "expected a short header row"
+            ])
+        nl = raw.size
+    header_bytes = bytes(raw.data[start:nl]).rstrip(b"\r")
+    try:
+        header_text = header_bytes.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = header_bytes[exc.start : exc.start + 1].hex()
+        raise error([
+            f"line 1: byte 0x{bad} at position {exc.start + 1} is not valid UTF-8 "
+            "(latin-1/cp1252 text?); expected UTF-8"
+        ]) from None
+    stripped = header_text.strip()
+    if stripped.lower().startswith("sep="):
+        raise error([
+            f"line 1: a `{stripped}` preamble line (a spreadsheet hint); expected the header "
+            f"{list(expected)} on line 1"
+        ])
+    if stripped.startswith("#"):
+        raise error([
+            f"line 1: a comment line starting with `#`; expected the header {list(expected)} "
+            "on line 1 (comments are not allowed)"
+        ])
+    if not stripped:
+        raise error([f"line 1 is blank; expected the header {list(expected)} on line 1"])
+    n_fields_guess = header_text.count(",") + 1
+    if n_fields_guess > max_columns:
+        raise error([
+            f"header has {n_fields_guess} columns; expected at most {max_columns} (column cap, "
+            f"checked before parsing; expected columns {list(expected)[:MAX_EXAMPLES]})"
+        ])
+    if header_text.count('"') % 2:
+        raise error([
+            "line 1: the header has an unterminated quote (or a quoted line break); expected "
+            f"the header {list(expected)} on one line"
+        ])
+    try:
+        header = _parse_header_line(header_text)
+    except csv.Error as exc:
+        raise error([f"line 1: the header cannot be parsed as CSV ({exc})"]) from None
+    if header is None:
+        raise error([f"line 1: the header cannot be parsed as CSV; expected {list(expected)}"])
+    if len(expected) > 1 and len(header) == 1:
+        for delim, name in ((";", "`;`"), ("\t", "tab"), ("|", "`|`")):
+            if delim in header_text and len(header_text.split(delim)) > 1:
+                raise error([
+                    f"wrong delimiter: expected `,`, got {name} (line 1 is {header_text[:120]!r}); "
+                    f"expected header {list(expected)}"
+                ])
+    rest = raw.data[nl + 1 : nl + 1 + 65536] if nl < raw.size else b""
+    has_data = bool(bytes(rest).strip()) or (
+        nl + 1 + 65536 < raw.size  # a long body is certainly not blank
+    )
+    return CsvLayout(header=header, body_start=min(nl + 1, raw.size), header_start=start,
+                     has_data=has_data)
+
+
+def diagnose_csv_body(
+    raw: RawFile, layout: CsvLayout, *, limit: int = MAX_EXAMPLES
+) -> list[str]:
+    """Rescan the body in Python and name the lines a parser refuses (slow path, errors only).
+
+    Finds invalid UTF-8, rows with too many or too few fields, comment and preamble-like
+    lines, and line breaks inside quoted values.
+    """
+    bad_utf8 = invalid_utf8_lines(raw.data, layout.header_start)
+    if bad_utf8:
+        return bad_utf8
+    text = bytes(raw.data[layout.body_start :]).decode("utf-8")
+    n_expected = len(layout.header)
+    problems: list[str] = []
+    total_bad = 0
+
+    def note(message: str) -> None:
+        nonlocal total_bad
+        total_bad += 1
+        if len(problems) < limit:
+            problems.append(message)
+
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    consumed = 0  # physical body lines read so far; file line = body line + 1 (header)
+    while True:
+        first = consumed + 2
+        try:
+            fields = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            note(f"line {first}: cannot be parsed as CSV ({exc})")
+            consumed = reader.line_num
+            continue
+        consumed = reader.line_num
+        last = consumed + 1
+        if not fields:
+            continue
+        if last > first:
+            note(
+                f"line {first}: a quoted value holds a line break (the row spans lines "
+                f"{first}-{last}); expected one row per line"
+            )
+            continue
+        if len(fields) != n_expected:
+            hint = " (a comment line?)" if fields[0].lstrip().startswith("#") else ""
+            note(
+                f"line {first}: {len(fields)} field{'s' if len(fields) != 1 else ''}, "
+                f"expected {n_expected}{hint}"
+            )
+    if total_bad > len(problems):
+        problems.append(f"... {total_bad} malformed lines in all")
+    return problems
+
+
+def read_csv_columns(
+    raw: RawFile,
+    layout: CsvLayout,
+    *,
+    float_columns: Sequence[int] = (),
+    what: str = "submission",
+    error: ErrorFactory = submission_error,
+) -> pa.Table:
+    """Parse the body into a table with columns named ``c0, c1, ...`` (header positions).
+
+    Every column is an exact string column (nothing is read as missing) except those in
+    ``float_columns``, which pyarrow parses as exact float64 when every cell is a number (spaces
+    around a number are ignored). When a float column holds anything else, that column comes
+    back as strings so the caller can name the offending rows.
+
+    Raises the ``error`` class with line-level messages when the file is not parseable CSV.
+    """
+    names = [f"c{i}" for i in range(len(layout.header))]
+    body = pa.py_buffer(raw.view(layout.body_start)) if raw.size else pa.py_buffer(b"")
+
+    def attempt(as_float: Sequence[int]) -> pa.Table:
+        types: dict[str, pa.DataType] = {n: pa.string() for n in names}
+        for i in as_float:
+            types[names[i]] = pa.float64()
+        return pacsv.read_csv(
+            pa.BufferReader(body),
+            read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 24),
+            convert_options=pacsv.ConvertOptions(
+                column_types=types,
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+                null_values=[],
+                true_values=[],
+                false_values=[],
+                check_utf8=True,
+            ),
+        )
+
+    try:
+        return attempt(float_columns)
+    except pa.ArrowInvalid as exc:
+        msg = str(exc)
+        if "conversion error to double" not in msg:
+            problems = diagnose_csv_body(raw, layout)
+            raise error(problems or [f"{what} file is not parseable CSV: {msg[:300]}"]) from None
+    try:
+        return attempt(())
+    except pa.ArrowInvalid as exc:
+        problems = diagnose_csv_body(raw, layout)
+        raise error(problems or [f"{what} file is not parseable CSV: {str(exc)[:300]}"]) from None
+
+
+def decode_text_file(
+    raw: RawFile, *, what: str = "submission", error: ErrorFactory = submission_error
+) -> str:
+    """Decode a whole text (JSON or line) file as strict UTF-8, after the byte checks."""
+    if raw.size == 0:
+        raise error([f"{what} file is empty (0 bytes)"])
+    start, problems = check_encoding_head(raw, what=what)
+    if problems:
+        raise error(problems)
+    n_nul, nul_lines = find_nul_lines(raw.data, start)
+    if n_nul:
+        raise error([
+            f"{what} file contains NUL bytes (binary data?) on line(s) {nul_lines}; expected "
+            "plain UTF-8 text"
+        ])
+    try:
+        return codecs.decode(bytes(raw.data[start:]), "utf-8")
+    except UnicodeDecodeError:
+        raise error(invalid_utf8_lines(raw.data, start)) from None

@@ -1,0 +1,252 @@
+"""Grade one submission: validate -> score -> rank and medals -> report.
+
+:func:`grade_submission` is what the CLI, the batch grader and the Lite-task tests call.
+:func:`resolve_task` turns ``--task TASK_DIR_OR_ID`` into the spec, the answers file and the
+leaderboard, refusing ids and paths that would leave their root.
+
+A submission the author can fix never raises: it becomes ``valid_submission: false`` with every
+problem in ``errors``. That includes a metric returning NaN, infinity or something that is not a
+number: such a score is never ranked. Anything else that goes wrong is our bug and propagates.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tambench.errors import (
+    InvalidSubmissionError,
+    MissingSubmissionError,
+    TaskDataError,
+    TaskSpecError,
+    UnsafePathError,
+)
+from tambench.grading.csvio import Limits
+from tambench.grading.leaderboard import Leaderboard, read_leaderboard
+from tambench.grading.metrics.base import Metric, get_metric
+from tambench.grading.rank import award_medal, rank_score
+from tambench.grading.report import GradeReport
+from tambench.grading.validate import Answers, load_answers, validate_submission
+from tambench.schema.taskspec import TASK_ID_PATTERN, GradingSpec, TaskSpec
+
+LEADERBOARD_FILE = "leaderboard.csv"
+TASK_FILE = "task.json"
+
+
+# --- resolving --task --------------------------------------------------------------------------
+
+
+def safe_join(root: Path, *parts: str) -> Path:
+    """``root / parts`` refusing absolute parts, ``..`` and results outside ``root``.
+
+    >>> safe_join(Path("/cat"), "kaggle", "titanic").as_posix()
+    '/cat/kaggle/titanic'
+    """
+    for p in parts:
+        pieces = Path(p).parts
+        if Path(p).is_absolute() or ".." in pieces or "\x00" in p:
+            raise UnsafePathError(f"path part {p!r} is absolute or contains '..'; refused")
+    root_resolved = root.resolve()
+    out = root_resolved.joinpath(*parts).resolve()
+    if out != root_resolved and root_resolved not in out.parents:
+        raise UnsafePathError(f"{'/'.join(parts)!r} resolves outside {root}; refused")
+    return out
+
+
+@dataclass(frozen=True)
+class ResolvedTask:
+    """Everything needed to grade one task."""
+
+    spec: TaskSpec
+    task_file: Path
+    answers: Path
+    leaderboard: Path | None
+
+
+def _check_task_id(task_id: str) -> None:
+    import re
+
+    if ".." in task_id.split("/") or task_id.startswith("/") or not re.match(
+        TASK_ID_PATTERN, task_id
+    ):
+        raise UnsafePathError(
+            f"task {task_id!r} is neither a task folder nor a task id <platform>/<slug> "
+            "(ids may not contain '..')"
+        )
+
+
+def resolve_task(
+    task: str | Path,
+    *,
+    catalogue: Path | None = None,
+    data_dir: Path | None = None,
+    leaderboard: Path | None = None,
+) -> ResolvedTask:
+    """Resolve a task folder or a task id ``<platform>/<slug>``.
+
+    The spec is ``<folder>/task.json`` (a folder) or ``<catalogue>/<platform>/<slug>/task.json``
+    (an id); the answers ``<data_dir>/<platform>/<slug>/private/<answers_file>``; the leaderboard
+    ``leaderboard`` if given, else ``leaderboard.csv`` beside the spec if present.
+    """
+    from tambench.config import load_settings
+    from tambench.schema.io import load_taskspec
+
+    settings = load_settings(catalogue=catalogue, data_dir=data_dir)
+    as_path = Path(task)
+    if (as_path / TASK_FILE).is_file():
+        task_file = as_path / TASK_FILE
+    elif as_path.is_file() and as_path.name.endswith(".json"):
+        task_file = as_path
+    else:
+        task_id = str(task)
+        _check_task_id(task_id)
+        platform, slug = task_id.split("/", 1)
+        task_file = safe_join(settings.catalogue, platform, slug, TASK_FILE)
+        if not task_file.is_file():
+            raise TaskSpecError(
+                f"task {task_id!r} not found: no {task_file} (catalogue {settings.catalogue})"
+            )
+    spec = load_taskspec(task_file)
+    if spec.grading is None:
+        raise TaskDataError(f"task {spec.id} has no grading spec; it cannot be graded")
+    answers = safe_join(
+        settings.data_dir, spec.platform, spec.slug, "private", spec.grading.answers_file
+    )
+    lb = leaderboard
+    if lb is None and (task_file.parent / LEADERBOARD_FILE).is_file():
+        lb = task_file.parent / LEADERBOARD_FILE
+    return ResolvedTask(spec=spec, task_file=task_file, answers=answers, leaderboard=lb)
+
+
+# --- grading ---------------------------------------------------------------------------------
+
+
+def load_task_leaderboard(lb: Path | Leaderboard | None, metric: Metric) -> Leaderboard | None:
+    """Read a leaderboard and drop junk rows (default rules, the metric's value range)."""
+    if lb is None:
+        return None
+    board = lb if isinstance(lb, Leaderboard) else read_leaderboard(lb)
+    return board.clean(value_range=(metric.lower_bound, metric.upper_bound))
+
+
+def score_submission(answers: Answers, y_pred: Any) -> float:
+    """Call the metric on aligned inputs; a non-finite or non-numeric result is invalid.
+
+    Raises:
+        InvalidSubmissionError: the metric returned NaN, infinity or a non-number, or the
+            metric itself refused the (validated) input as invalid.
+    """
+    metric = answers.metric
+    kwargs = {**answers.params, **answers.aux}
+    value = metric.fn(answers.y_true, y_pred, **kwargs)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real | np.floating | np.integer):
+        raise InvalidSubmissionError([
+            f"metric `{metric.id}` returned {type(value).__name__}, not a number; the "
+            "submission is not scored or ranked"
+        ])
+    out = float(value)
+    if not math.isfinite(out):
+        raise InvalidSubmissionError([
+            f"metric `{metric.id}` returned {out!r} for this submission (e.g. constant "
+            "predictions); a non-finite score is never ranked"
+        ])
+    return out
+
+
+def grade_submission(
+    submission: Path,
+    spec: TaskSpec,
+    answers: Path | Answers,
+    leaderboard: Path | Leaderboard | None = None,
+    *,
+    now: datetime | None = None,
+    limits: Limits | None = None,
+) -> GradeReport:
+    """Grade one submission file against a task's answers and (optionally) its leaderboard.
+
+    Args:
+        submission: the submission file.
+        spec: the task; ``spec.grading`` says how to check and score.
+        answers: the private answers file, or answers already loaded (batch mode).
+        leaderboard: a leaderboard file or object; junk rows are dropped before ranking.
+        now: the report's ``created_at`` (default: the current UTC time).
+        limits: size and column caps.
+
+    Returns:
+        The report; an invalid or missing submission is a report with ``valid_submission``
+        false, never an exception.
+    """
+    grading = _grading(spec)
+    metric = get_metric(grading.metric)
+    ans = answers if isinstance(answers, Answers) else load_answers(Path(answers), grading, metric)
+    board = load_task_leaderboard(leaderboard, metric)
+    base: dict[str, Any] = {
+        "competition_id": spec.slug,
+        "task_id": spec.id,
+        "metric": metric.id,
+        "is_lower_better": not metric.higher_is_better,
+        "created_at": now or datetime.now(UTC),
+        "submission_path": str(submission),
+        "modality": spec.modality.value if spec.modality else None,
+        "tier": spec.difficulty.tier.value if spec.difficulty else None,
+    }
+    try:
+        validated = validate_submission(Path(submission), ans, limits=limits)
+        score = score_submission(ans, validated.y_pred)
+    except MissingSubmissionError as exc:
+        return GradeReport(**base, submission_exists=False, errors=exc.problems)
+    except InvalidSubmissionError as exc:
+        return GradeReport(**base, submission_exists=True, errors=exc.problems)
+    if board is None:
+        return GradeReport(**base, score=score, submission_exists=True, valid_submission=True)
+    r = rank_score(score, board, metric.higher_is_better)
+    medal = award_medal(score, board, metric.higher_is_better)
+    return GradeReport(
+        **base,
+        score=score,
+        submission_exists=True,
+        valid_submission=True,
+        rank=r.rank,
+        n_teams=r.n,
+        percentile=r.percentile,
+        **medal.as_dict(),
+    )
+
+
+def _grading(spec: TaskSpec) -> GradingSpec:
+    if spec.grading is None:
+        raise TaskDataError(f"task {spec.id} has no grading spec; it cannot be graded")
+    return spec.grading
+
+
+def adhoc_spec(
+    *,
+    metric: str,
+    id_columns: list[str],
+    target_columns: list[str],
+    metric_params: dict[str, Any] | None = None,
+    submission_format: str = "csv",
+    submission_header: list[str] | None = None,
+    answers_file: str = "answers.csv",
+) -> TaskSpec:
+    """A TaskSpec for grading without a catalogue (``tambench grade --answers ... --metric``)."""
+    return TaskSpec(
+        id="local/adhoc",
+        platform="local",
+        title="ad-hoc grading",
+        grading=GradingSpec(
+            metric=metric,
+            metric_params=dict(metric_params or {}),
+            id_columns=id_columns,
+            target_columns=target_columns,
+            submission_format=submission_format,  # type: ignore[arg-type]
+            submission_header=list(submission_header or []),
+            answers_file=answers_file,
+        ),
+    )

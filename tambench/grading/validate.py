@@ -1,0 +1,747 @@
+"""Validate a submission once, before scoring, and align it to the answers by id.
+
+Order (style guide section 4): file -> format -> columns -> rows -> ids -> types and ranges ->
+missing values. Every problem of every stage that can be checked is collected; a stage that
+makes the later ones meaningless (the file cannot be read, it is not CSV) stops there. The
+result is an :class:`InvalidSubmissionError` listing the problems, or a
+:class:`ValidatedSubmission` whose predictions are in the answers' row order, so a metric can
+assume clean, aligned input (contract in :mod:`tambench.grading.metrics.base`).
+
+Rules:
+
+* Ids are exact strings: ``0001`` is not ``1``, ``1.0`` is not ``1``, and ``NA``, ``None`` or
+  ``null`` are ids, never missing values (nothing is ever read as missing). Rows are matched by
+  id; order does not matter. Same length and every answer id found proves a one-to-one match.
+* Messages name the problem, what was expected and what was got, with counts and up to five
+  example ids, rows or columns. They only ever quote the submission's own values, the public
+  ids, and the set of class labels; never a private label of a row, so permuting the private
+  labels gives byte-identical messages.
+
+Declared policies (``GradingSpec.value_policy``; absent keys take these defaults):
+
+* ``extra_columns``: ``"reject"`` (Kaggle's rule, default) or ``"ignore"``.
+* ``label_set`` (kind ``label``): ``"auto"`` (default: the labels present in the answers when
+  there are at most 256 of them, else any string), ``"answers"``, ``"any"`` or an explicit list.
+* ``allow_empty``: whether an empty cell is a value. Default false for kinds ``value``,
+  ``probability`` and ``label``; true for ``text``, ``set``, ``ranking`` and ``mask``, where an
+  empty string is an empty set, ranking, mask or text.
+* ``row_sum`` (kind ``probability``, several target columns): ``"auto"`` (default: rows must sum
+  to 1 when the metric takes a ``renormalize`` parameter set to false; a metric that
+  renormalises declares so), ``"require"``, or ``"ignore"``. ``row_sum_tolerance`` default 1e-4.
+* ``strip_spaces``: spaces around numbers are always ignored (they cannot change a number);
+  with true, spaces around labels and strings are removed too. Ids are never stripped.
+* ``json_shape`` (json submissions): ``"mirror"`` (default: every key, list length and leaf
+  type of the answers' document, no extra keys) or ``"keys"`` (top-level keys only).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from tambench.errors import InvalidSubmissionError, TambenchError, TaskDataError
+from tambench.grading.csvio import (
+    MAX_EXAMPLES,
+    CsvLayout,
+    ErrorFactory,
+    Limits,
+    RawFile,
+    decode_text_file,
+    format_examples,
+    open_regular_file,
+    read_csv_columns,
+    sniff_csv,
+    submission_error,
+)
+from tambench.grading.metrics.base import Metric
+from tambench.schema.taskspec import GradingSpec, SubmissionFormat
+
+NUMERIC_KINDS = frozenset({"value", "probability"})
+STRING_KINDS = frozenset({"label", "text", "set", "ranking", "mask"})
+#: Kinds where an empty cell is a legitimate value by default.
+EMPTY_OK_KINDS = frozenset({"text", "set", "ranking", "mask"})
+AUTO_LABEL_SET_MAX = 256
+#: Separator of composite ids (several id columns); NUL bytes are refused in submissions.
+KEY_SEP = "\x00"
+
+_NUMBER_RE = r"^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$"
+_NONFINITE_RE = r"(?i)^\s*[+-]?(?:nan|inf|infinity)\s*$"
+
+
+def _answers_error(problems: list[str]) -> TambenchError:
+    return TaskDataError("answers file is unusable: " + "; ".join(problems))
+
+
+# --- answers --------------------------------------------------------------------------------
+
+
+@dataclass
+class Answers:
+    """A task's private answers, loaded once and reused for every submission of the task."""
+
+    path: Path
+    grading: GradingSpec
+    metric: Metric
+    size: int
+    n_rows: int = 0
+    expected_header: list[str] = field(default_factory=list)
+    key: pa.Array | None = None
+    """Row ids (joined with NUL when there are several id columns); None for positional."""
+    y_true: Any = None
+    """Targets in file order: float64 (n,) / (n, k) for numeric kinds, object str otherwise;
+    for structured tasks the parsed document (dict/list) or list of lines."""
+    aux: dict[str, np.ndarray] = field(default_factory=dict)
+    """Auxiliary columns keyed by keyword name (``groups`` for ``groups_column``)."""
+    params: dict[str, Any] = field(default_factory=dict)
+    """Metric keyword arguments other than the auxiliary columns."""
+    label_sets: dict[str, list[str] | None] = field(default_factory=dict)
+    """Allowed labels per target column (None: any string)."""
+    _hint_index: dict[str, str] | None = None
+
+    @property
+    def kind(self) -> str:
+        """The metric's input kind."""
+        return self.metric.kind
+
+    @property
+    def fmt(self) -> SubmissionFormat:
+        """The submission format."""
+        return self.grading.submission_format
+
+
+def expected_header(grading: GradingSpec) -> list[str]:
+    """The exact header a CSV submission must have (order is free)."""
+    if grading.submission_header:
+        return list(grading.submission_header)
+    return [*grading.id_columns, *grading.target_columns]
+
+
+def _split_params(metric: Metric, grading: GradingSpec) -> tuple[dict[str, Any], dict[str, str]]:
+    resolved = metric.resolve_params(grading.metric_params)
+    params = {k: v for k, v in resolved.items() if not k.endswith("_column")}
+    aux = {k[: -len("_column")]: v for k, v in resolved.items() if k.endswith("_column")}
+    return params, aux
+
+
+def _chunk(col: pa.ChunkedArray | pa.Array) -> pa.Array:
+    if isinstance(col, pa.ChunkedArray):
+        return col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
+    return col
+
+
+def to_float64(col: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    """A float64 column as a writable numpy array, read from the buffer (no pandas import)."""
+    arr = _chunk(col)
+    if arr.null_count:
+        raise TaskDataError("internal: float column with nulls reached conversion")
+    buf = arr.buffers()[1]
+    if buf is None:
+        return np.zeros(0, dtype=np.float64)
+    out = np.frombuffer(buf, dtype=np.float64, count=len(arr), offset=arr.offset * 8)
+    return out.copy()
+
+
+def to_object(col: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    """A string column as a numpy object array of Python str."""
+    arr = _chunk(col)
+    out = arr.to_numpy(zero_copy_only=False)
+    return np.asarray(out, dtype=object)
+
+
+def _aux_array(col: pa.ChunkedArray) -> np.ndarray:
+    ok = pc.all(pc.match_substring_regex(col, _NUMBER_RE)).as_py()
+    if ok and len(col):
+        return to_float64(pc.cast(pc.utf8_trim_whitespace(col), pa.float64()))
+    return to_object(col)
+
+
+def _make_key(table: pa.Table, indices: Sequence[int]) -> pa.Array:
+    cols = [_chunk(table.column(i)) for i in indices]
+    if len(cols) == 1:
+        return cols[0]
+    return pc.binary_join_element_wise(*cols, KEY_SEP)
+
+
+def show_id(key: str) -> str:
+    """How an id (or composite id) is shown in messages."""
+    return key.replace(KEY_SEP, " | ")
+
+
+def load_answers(
+    path: Path, grading: GradingSpec, metric: Metric, *, max_bytes: int | None = None
+) -> Answers:
+    """Load and check a task's private answers (our data: problems raise TaskDataError)."""
+    path = Path(path).resolve()
+    raw = open_regular_file(
+        path, max_bytes=max_bytes or 64 * 1024**3, what="answers", error=_answers_error
+    )
+    ans = Answers(path=path, grading=grading, metric=metric, size=raw.size)
+    ans.params, aux_cols = _split_params(metric, grading)
+    if metric.kind == "structured" or grading.submission_format != SubmissionFormat.CSV:
+        text = decode_text_file(raw, what="answers", error=_answers_error)
+        if grading.submission_format == SubmissionFormat.JSON:
+            ans.y_true = _parse_json(text, "answers", _answers_error)
+            ans.n_rows = len(ans.y_true) if isinstance(ans.y_true, dict | list) else 1
+        else:
+            ans.y_true = split_lines(text)
+            ans.n_rows = len(ans.y_true)
+        return ans
+    ans.expected_header = expected_header(grading)
+    needed = [*grading.id_columns, *grading.target_columns,
+              *(c for c in aux_cols.values() if c)]
+    layout = sniff_csv(raw, needed, what="answers", error=_answers_error)
+    pos: dict[str, int] = {}
+    for i, name in enumerate(layout.header):
+        pos.setdefault(name, i)
+    missing = [c for c in needed if c not in pos]
+    if missing:
+        raise TaskDataError(
+            f"answers file {path} lacks column(s) {missing}; it has {layout.header}"
+        )
+    numeric = metric.kind in NUMERIC_KINDS
+    tcols = [pos[c] for c in grading.target_columns]
+    table = read_csv_columns(
+        raw, layout, float_columns=tcols if numeric else (), what="answers",
+        error=_answers_error,
+    )
+    ans.n_rows = table.num_rows
+    if grading.id_columns:
+        ans.key = _make_key(table, [pos[c] for c in grading.id_columns])
+        if pc.count_distinct(ans.key).as_py() != ans.n_rows:
+            raise TaskDataError(f"answers file {path} has duplicated ids")
+    if numeric:
+        cols = []
+        for c in grading.target_columns:
+            col = table.column(pos[c])
+            if col.type != pa.float64():
+                raise TaskDataError(f"answers column {c!r} in {path} is not all numbers")
+            arr = to_float64(col)
+            if not np.isfinite(arr).all():
+                raise TaskDataError(f"answers column {c!r} in {path} holds NaN or inf")
+            cols.append(arr)
+    else:
+        cols = [to_object(table.column(pos[c])) for c in grading.target_columns]
+    ans.y_true = cols[0] if len(cols) == 1 else _stack(cols, numeric)
+    for name, col_name in aux_cols.items():
+        ans.aux[name] = _aux_array(table.column(pos[col_name])) if col_name else None  # type: ignore[assignment]
+    if metric.kind == "label":
+        policy = grading.value_policy.get("label_set", "auto")
+        for c in grading.target_columns:
+            ans.label_sets[c] = _label_set(policy, table.column(pos[c]))
+    return ans
+
+
+def _stack(cols: list[np.ndarray], numeric: bool) -> np.ndarray:
+    if numeric:
+        return np.column_stack(cols)
+    out = np.empty((len(cols[0]), len(cols)), dtype=object)
+    for j, c in enumerate(cols):
+        out[:, j] = c
+    return out
+
+
+def _label_set(policy: Any, col: pa.ChunkedArray) -> list[str] | None:
+    if isinstance(policy, list):
+        return sorted(str(x) for x in policy)
+    if policy == "any":
+        return None
+    uniq = pc.unique(col)
+    if policy == "auto" and len(uniq) > AUTO_LABEL_SET_MAX:
+        return None
+    if policy not in {"auto", "answers"}:
+        raise TaskDataError(f"value_policy label_set {policy!r}: expected auto|answers|any|list")
+    return sorted(uniq.to_pylist())
+
+
+# --- helpers for messages ---------------------------------------------------------------------
+
+
+def _rows_desc(positions: np.ndarray, keys: pa.Array | None) -> str:
+    """``rows [2, 7] (ids ['a', 'b'])``: 1-based data rows, with ids when there are ids."""
+    total = int(positions.size)
+    first = positions[:MAX_EXAMPLES]
+    rows = ", ".join(str(int(p) + 1) for p in first)
+    more = ", ..." if total > MAX_EXAMPLES else ""
+    out = f"rows [{rows}{more}]"
+    if keys is not None:
+        ids = [show_id(keys[int(p)].as_py()) for p in first]
+        out += f" (ids {ids})"
+    return out
+
+
+def _hint_key(s: str) -> str:
+    k = unicodedata.normalize("NFKC", s).strip().casefold()
+    try:
+        f = float(k)
+    except ValueError:
+        return k
+    return repr(f) if math.isfinite(f) else k
+
+
+def _near_miss_hints(unknown: list[str], missing: list[str]) -> list[str]:
+    by_key: dict[str, str] = {}
+    for m in missing[:5000]:
+        by_key.setdefault(_hint_key(m), m)
+    pairs = []
+    for u in unknown[:5000]:
+        m = by_key.get(_hint_key(u))
+        if m is not None and m != u:
+            pairs.append(f"{show_id(u)!r} vs {show_id(m)!r}")
+        if len(pairs) >= MAX_EXAMPLES:
+            break
+    if not pairs:
+        return []
+    return [
+        "ids are compared as exact strings (no number, case, space or Unicode normalisation); "
+        f"near misses, submitted vs expected: {pairs}"
+    ]
+
+
+# --- the validated result ---------------------------------------------------------------------
+
+
+@dataclass
+class ValidatedSubmission:
+    """A submission that passed every check: predictions in the answers' row order."""
+
+    y_pred: Any
+    n_rows: int
+    aligned_by: str
+    """"order" (ids already in the answers' order), "join" (matched by id) or "position"."""
+
+
+def validate_submission(
+    path: Path, answers: Answers, *, limits: Limits | None = None
+) -> ValidatedSubmission:
+    """Validate a submission file against loaded answers; return aligned predictions.
+
+    Raises:
+        InvalidSubmissionError: listing every problem found (MissingSubmissionError when the
+            file does not exist).
+    """
+    limits = limits or Limits()
+    raw = open_regular_file(
+        Path(path), max_bytes=limits.byte_cap(answers.size), what="submission"
+    )
+    if answers.fmt == SubmissionFormat.CSV and answers.kind != "structured":
+        return _validate_csv(raw, answers, limits)
+    return _validate_structured(raw, answers)
+
+
+def _validate_csv(raw: RawFile, ans: Answers, limits: Limits) -> ValidatedSubmission:
+    g = ans.grading
+    expected = ans.expected_header
+    layout = sniff_csv(raw, expected, max_columns=limits.max_columns)
+    problems: list[str] = []
+    header = layout.header
+
+    # --- columns (checked on the header; the body is parsed next so its format errors win)
+    first_pos: dict[str, int] = {}
+    for i, name in enumerate(header):
+        first_pos.setdefault(name, i)
+    if not any(c in first_pos for c in expected) and len(header) == len(expected):
+        loose = {_loose(c) for c in expected}
+        if not any(_loose(h) in loose for h in header):
+            raise InvalidSubmissionError([
+                f"no header row: line 1 ({header[:MAX_EXAMPLES]}) looks like data; expected the "
+                f"header {expected} on line 1"
+            ])
+    numeric = ans.kind in NUMERIC_KINDS
+    target_pos = [first_pos[c] for c in g.target_columns if c in first_pos]
+    table = read_csv_columns(raw, layout, float_columns=target_pos if numeric else ())
+    del raw  # the table owns its buffers; let the mapping go
+
+    dups = sorted({h for h in header if header.count(h) > 1}) if len(set(header)) != len(
+        header) else []
+    if dups:
+        problems.append(f"duplicate column name(s) {dups}; expected each of {expected} once")
+    missing_cols = [c for c in expected if c not in first_pos]
+    extra_cols = [h for h in dict.fromkeys(header) if h not in expected]
+    for c in missing_cols:
+        near = [h for h in extra_cols if _loose(h) == _loose(c)]
+        hint = (
+            f" (got `{near[0]}`: names are case- and space-sensitive)" if near else ""
+        )
+        problems.append(f"column `{c}` missing; expected {expected}, got {header}{hint}")
+    if extra_cols and g.value_policy.get("extra_columns", "reject") != "ignore":
+        problems.append(
+            f"unexpected column(s) {format_examples(extra_cols)}; expected exactly {expected} "
+            "(extra columns are not allowed)"
+        )
+
+    # --- rows
+    n_sub = table.num_rows
+    if n_sub == 0 or not layout.has_data:
+        problems.append(
+            f"no data rows (header only); expected {ans.n_rows} rows (one per answer id)"
+        )
+        raise InvalidSubmissionError(problems)
+    if n_sub != ans.n_rows:
+        problems.append(f"{n_sub} rows; expected {ans.n_rows} (one per answer id)")
+
+    # --- ids
+    key: pa.Array | None = None
+    perm: np.ndarray | None = None
+    aligned_by = "position"
+    ids_ok = True
+    if g.id_columns:
+        if all(c in first_pos for c in g.id_columns):
+            key = _make_key(table, [first_pos[c] for c in g.id_columns])
+            ids_ok, perm, aligned_by = _check_ids(key, ans, problems)
+        else:
+            ids_ok = False
+    elif n_sub != ans.n_rows:
+        ids_ok = False
+
+    # --- types and ranges, then missing values
+    type_problems: list[str] = []
+    missing_problems: list[str] = []
+    cols: list[np.ndarray] = []
+    for c in g.target_columns:
+        if c not in first_pos:
+            continue
+        col = table.column(first_pos[c])
+        arr = _check_column(c, col, key, ans, type_problems, missing_problems)
+        if arr is not None:
+            cols.append(arr)
+    y_pred: Any = None
+    if len(cols) == len(g.target_columns) and cols:
+        y_pred = cols[0] if len(cols) == 1 else _stack(cols, numeric)
+        if numeric and y_pred.ndim == 2:
+            _check_row_sums(y_pred, ans, key, type_problems)
+    problems.extend(type_problems)
+    problems.extend(missing_problems)
+    if problems or not ids_ok or y_pred is None:
+        raise InvalidSubmissionError(problems or ["submission could not be aligned to answers"])
+    if perm is not None:
+        y_pred = y_pred[perm]
+    return ValidatedSubmission(y_pred=y_pred, n_rows=n_sub, aligned_by=aligned_by)
+
+
+def _loose(name: str) -> str:
+    return "".join(name.split()).casefold()
+
+
+def _match_ids(key: pa.Array, ans_key: pa.Array) -> np.ndarray:
+    """For each submitted id, the answers row holding it (-1 when unknown)."""
+    idx = pc.fill_null(pc.index_in(key, value_set=ans_key), -1)
+    return np.frombuffer(
+        _chunk(idx).buffers()[1], dtype=np.int32, count=len(idx), offset=_chunk(idx).offset * 4
+    ).astype(np.int64)
+
+
+def _check_ids(
+    key: pa.Array, ans: Answers, problems: list[str]
+) -> tuple[bool, np.ndarray | None, str]:
+    """Check ids; return (ok, permutation taking submission rows to answer order, how)."""
+    if ans.key is None:
+        raise TaskDataError("answers have no ids but the task declares id columns")
+    n_sub = len(key)
+    empty = np.flatnonzero(_mask(pc.equal(pc.utf8_length(key), 0)))
+    if empty.size:
+        problems.append(f"{empty.size} empty id cell(s): {_rows_desc(empty, None)}")
+    broken = np.flatnonzero(_mask(pc.match_substring_regex(key, r"[\r\n]")))
+    if broken.size:
+        problems.append(
+            f"{broken.size} id(s) hold a line break (a quoted newline): {_rows_desc(broken, key)}"
+        )
+    if n_sub == ans.n_rows and key.equals(ans.key):
+        return not (empty.size or broken.size), None, "order"
+    idx = _match_ids(key, ans.key)
+    unknown = np.flatnonzero(idx < 0)
+    counts = np.bincount(idx[idx >= 0], minlength=ans.n_rows)
+    missing = np.flatnonzero(counts == 0)
+    dup_rows = np.flatnonzero(counts > 1)
+    unknown_ids: list[str] = []
+    missing_ids: list[str] = []
+    if unknown.size:
+        unknown_ids = [key[int(i)].as_py() for i in unknown[:5000]]
+        all_wrong = " (no submitted id matches any answer id)" if unknown.size == n_sub else ""
+        problems.append(
+            f"unknown ids{all_wrong}: {unknown.size} submitted id(s) are not answer ids "
+            f"{format_examples([show_id(u) for u in unknown_ids], int(unknown.size))}"
+        )
+    if dup_rows.size:
+        dup_ids = [show_id(ans.key[int(i)].as_py()) for i in dup_rows[:MAX_EXAMPLES]]
+        extra = int(counts[dup_rows].sum() - dup_rows.size)
+        problems.append(
+            f"duplicated ids: {dup_rows.size} id(s) appear more than once ({extra} extra "
+            f"row(s)) {format_examples(dup_ids, int(dup_rows.size))}"
+        )
+    if missing.size:
+        missing_ids = [ans.key[int(i)].as_py() for i in missing[:5000]]
+        problems.append(
+            f"missing ids: {missing.size} answer id(s) have no row "
+            f"{format_examples([show_id(m) for m in missing_ids], int(missing.size))}"
+        )
+    if unknown_ids and missing_ids:
+        problems.extend(_near_miss_hints(unknown_ids, missing_ids))
+    if unknown.size or dup_rows.size or missing.size or empty.size or broken.size:
+        return False, None, "join"
+    perm = np.empty(ans.n_rows, dtype=np.int64)
+    perm[idx] = np.arange(n_sub, dtype=np.int64)
+    return True, perm, "join"
+
+
+def _mask(result: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    arr = _chunk(result)
+    return np.asarray(arr.to_numpy(zero_copy_only=False), dtype=bool)
+
+
+def _check_column(
+    name: str,
+    col: pa.ChunkedArray,
+    key: pa.Array | None,
+    ans: Answers,
+    type_problems: list[str],
+    missing_problems: list[str],
+) -> np.ndarray | None:
+    """Check one target column; return its values, or None when it has problems."""
+    kind = ans.kind
+    policy = ans.grading.value_policy
+    allow_empty = bool(policy.get("allow_empty", kind in EMPTY_OK_KINDS))
+    if kind in NUMERIC_KINDS:
+        ok = True
+        if col.type != pa.float64():
+            trimmed = pc.utf8_trim_whitespace(col)
+            empty = _mask(pc.equal(pc.utf8_length(trimmed), 0))
+            nonfinite_txt = _mask(pc.match_substring_regex(col, _NONFINITE_RE))
+            number = _mask(pc.match_substring_regex(col, _NUMBER_RE))
+            bad = ~(empty | nonfinite_txt | number)
+            if bad.any():
+                where = np.flatnonzero(bad)
+                examples = [col[int(i)].as_py() for i in where[:MAX_EXAMPLES]]
+                type_problems.append(
+                    f"column `{name}`: {where.size} value(s) are not numbers; expected decimal "
+                    f"numbers, got {examples} in {_rows_desc(where, key)}"
+                )
+            if empty.any():
+                where = np.flatnonzero(empty)
+                missing_problems.append(
+                    f"column `{name}`: {where.size} empty cell(s) in {_rows_desc(where, key)}; "
+                    "expected a number in every row"
+                )
+            # Placeholders stand in for cells that are not numbers: the submission is rejected.
+            texts = pc.if_else(pa.array(number), _chunk(trimmed), pa.scalar("0"))
+            values = to_float64(pc.cast(texts, pa.float64()))
+            values[nonfinite_txt] = np.nan
+            ok = not (bad.any() or empty.any())
+        else:
+            values = to_float64(col)
+        nonfinite = ~np.isfinite(values)
+        if nonfinite.any():
+            where = np.flatnonzero(nonfinite)
+            type_problems.append(
+                f"column `{name}`: {where.size} value(s) are NaN or infinite in "
+                f"{_rows_desc(where, key)}; expected finite numbers"
+            )
+            ok = False
+        if kind == "probability":
+            with np.errstate(invalid="ignore"):
+                out = (values < 0.0) | (values > 1.0)
+            if out.any():
+                where = np.flatnonzero(out)
+                got = [float(values[int(i)]) for i in where[:MAX_EXAMPLES]]
+                type_problems.append(
+                    f"column `{name}`: {where.size} probabilit{'y is' if where.size == 1 else 'ies are'}"
+                    f" outside [0, 1]; got {got} in {_rows_desc(where, key)}"
+                )
+                ok = False
+        return values if ok else None
+
+    # string kinds
+    if policy.get("strip_spaces", False):
+        col = pc.utf8_trim_whitespace(col)
+    ok = True
+    empty_mask = _mask(pc.equal(pc.utf8_length(col), 0))
+    if empty_mask.any() and not allow_empty:
+        where = np.flatnonzero(empty_mask)
+        missing_problems.append(
+            f"column `{name}`: {where.size} empty cell(s) in {_rows_desc(where, key)}; "
+            "expected a value in every row"
+        )
+        ok = False
+    if kind == "label":
+        allowed = ans.label_sets.get(name)
+        if allowed is not None:
+            known = _mask(pc.is_in(col, value_set=pa.array(allowed, type=pa.string())))
+            bad = ~known & ~empty_mask
+            if bad.any():
+                where = np.flatnonzero(bad)
+                got = sorted({col[int(i)].as_py() for i in where[:1000]})
+                type_problems.append(
+                    f"column `{name}`: {where.size} unknown label(s) "
+                    f"{format_examples(got)} in {_rows_desc(where, key)}; allowed labels: "
+                    f"{allowed[:50]}{' ...' if len(allowed) > 50 else ''}"
+                )
+                ok = False
+    return to_object(col) if ok else None
+
+
+def _check_row_sums(
+    y: np.ndarray, ans: Answers, key: pa.Array | None, problems: list[str]
+) -> None:
+    policy = ans.grading.value_policy.get("row_sum", "auto")
+    if policy == "ignore":
+        return
+    if policy == "auto":
+        if ans.kind != "probability" or ans.params.get("renormalize", True) is not False:
+            return
+    tol = float(ans.grading.value_policy.get("row_sum_tolerance", 1e-4))
+    sums = y.sum(axis=1)
+    off = np.abs(sums - 1.0) > tol
+    if off.any():
+        where = np.flatnonzero(off)
+        got = [round(float(sums[int(i)]), 6) for i in where[:MAX_EXAMPLES]]
+        problems.append(
+            f"{where.size} row(s) of probabilities do not sum to 1 (tolerance {tol:g}); got sums "
+            f"{got} in {_rows_desc(where, key)}"
+        )
+
+
+# --- structured submissions (JSON, plain-text lines) ------------------------------------------
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines of a text file: CRLF normalised, trailing blank lines dropped."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed (only finite numbers)")
+
+
+def _parse_json(text: str, what: str, error: ErrorFactory) -> Any:
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise error([
+            f"{what} is not valid JSON: line {exc.lineno}, column {exc.colno}: {exc.msg}"
+        ]) from None
+    except ValueError as exc:  # NaN / Infinity constants
+        raise error([f"{what} is not valid JSON: {exc}"]) from None
+    except RecursionError:
+        raise error([f"{what} JSON is nested too deeply"]) from None
+
+
+def _type_name(v: Any) -> str:
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, int | float):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list):
+        return "list"
+    if isinstance(v, dict):
+        return "object"
+    return "null"
+
+
+class _ShapeCollector:
+    """Collects structural differences by category, with counts and examples."""
+
+    def __init__(self) -> None:
+        self.cats: dict[str, tuple[int, list[str]]] = {}
+
+    def add(self, cat: str, example: str) -> None:
+        n, ex = self.cats.get(cat, (0, []))
+        if len(ex) < MAX_EXAMPLES:
+            ex.append(example)
+        self.cats[cat] = (n + 1, ex)
+
+    def messages(self) -> list[str]:
+        return [
+            f"{cat}: {n} {format_examples(ex, n)}" for cat, (n, ex) in self.cats.items()
+        ]
+
+
+def _mirror(ref: Any, sub: Any, where: str, out: _ShapeCollector, depth: int = 0) -> None:
+    """Compare the shape (keys, lengths, leaf types) of ``sub`` with the answers' ``ref``."""
+    if isinstance(ref, dict):
+        if not isinstance(sub, dict):
+            out.add("expected an object", f"{where or '<top>'} is a {_type_name(sub)}")
+            return
+        for k in ref:
+            if k not in sub:
+                out.add("missing keys", f"{where}/{k}" if where else k)
+        for k in sub:
+            if k not in ref:
+                out.add("unexpected keys", f"{where}/{k}" if where else k)
+        for k, v in ref.items():
+            if k in sub:
+                _mirror(v, sub[k], f"{where}/{k}" if where else k, out, depth + 1)
+        return
+    if isinstance(ref, list):
+        if not isinstance(sub, list):
+            out.add("expected a list", f"{where or '<top>'} is a {_type_name(sub)}")
+            return
+        if len(sub) != len(ref):
+            out.add("wrong list lengths", f"{where}: {len(sub)} items, expected {len(ref)}")
+            return
+        for i, (r, s) in enumerate(zip(ref, sub, strict=True)):
+            _mirror(r, s, f"{where}[{i}]", out, depth + 1)
+        return
+    rt, st = _type_name(ref), _type_name(sub)
+    if rt == "number" and st == "number":
+        return
+    if rt != st:
+        out.add(f"expected {rt} values", f"{where} is a {st}")
+
+
+def _validate_structured(raw: RawFile, ans: Answers) -> ValidatedSubmission:
+    text = decode_text_file(raw, what="submission")
+    if ans.fmt == SubmissionFormat.JSON:
+        sub = _parse_json(text, "submission", submission_error)
+        ref = ans.y_true
+        shape = ans.grading.value_policy.get("json_shape", "mirror")
+        out = _ShapeCollector()
+        if shape == "keys" and isinstance(ref, dict):
+            if not isinstance(sub, dict):
+                raise InvalidSubmissionError(
+                    [f"top level is a {_type_name(sub)}; expected an object keyed by id"]
+                )
+            _mirror({k: None for k in ref}, {k: None for k in sub}, "", out)
+        else:
+            if type(ref) is not type(sub) and isinstance(ref, dict | list):
+                raise InvalidSubmissionError([
+                    f"top level is a {_type_name(sub)}; expected a {_type_name(ref)}"
+                ])
+            _mirror(ref, sub, "", out)
+        if out.cats:
+            raise InvalidSubmissionError(out.messages())
+        n = len(sub) if isinstance(sub, dict | list) else 1
+        return ValidatedSubmission(y_pred=sub, n_rows=n, aligned_by="key")
+    lines = split_lines(text)
+    if not lines:
+        raise InvalidSubmissionError([f"no lines; expected {ans.n_rows} (one per query)"])
+    if len(lines) != ans.n_rows:
+        raise InvalidSubmissionError(
+            [f"{len(lines)} lines; expected {ans.n_rows} (one per query, in the answers' order)"]
+        )
+    return ValidatedSubmission(y_pred=lines, n_rows=len(lines), aligned_by="position")
+
+
+__all__ = [
+    "Answers",
+    "CsvLayout",
+    "Limits",
+    "ValidatedSubmission",
+    "expected_header",
+    "load_answers",
+    "show_id",
+    "split_lines",
+    "validate_submission",
+]
