@@ -1,0 +1,1 @@
+"""Tasks: TaskSpecs on disk -> catalogue, importers, Lite/Medium/Full subsets."""
