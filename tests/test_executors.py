@@ -318,11 +318,13 @@ def test_in_process_limiter_spaces_requests_per_domain_and_honours_defer() -> No
 
     with shared_rate_limiter(SerialExecutor(), min_interval=0.0, per_domain={"a.org": 50.0}) as lim:
         assert isinstance(lim, GlobalRateLimiter)
-        assert asyncio.run(lim.wait_async("b.org")) == 0.0
+        asyncio.run(lim.acquire("b.org", 0.0))
         assert lim.wait("a.org") == 0.0
         assert round(lim._book.reserve("A.ORG")) == 50  # domains are case-insensitive
         lim.defer("b.org", 80.0)
         assert round(lim._book.reserve("b.org")) == 80
+        assert round(lim._book.reserve("b.org", 5.0)) == 80  # a per-request gap, after that one
+        assert round(lim._book.reserve("b.org")) == 85
 
 
 def test_rate_limit_interval_must_be_finite_and_non_negative() -> None:

@@ -70,13 +70,18 @@ class SlotBook:
         """Seconds between two requests to ``domain``."""
         return self._per_domain.get(domain.lower(), self._default)
 
-    def reserve(self, domain: str) -> float:
-        """Book the next free slot for ``domain``; return the seconds to wait until it."""
+    def reserve(self, domain: str, min_interval: float | None = None) -> float:
+        """Book the next free slot for ``domain``; return the seconds to wait until it.
+
+        ``min_interval`` (when given) is the gap to keep after this request, instead of the
+        configured one; callers that know their platform's politeness pass it per request.
+        """
         key = domain.lower()
+        gap = self.interval(key) if min_interval is None else max(0.0, float(min_interval))
         with self._lock:
             now = self._clock()
             slot = max(now, self._next.get(key, now))
-            self._next[key] = slot + self.interval(key)
+            self._next[key] = slot + gap
             return slot - now
 
     def defer(self, domain: str, seconds: float) -> None:
@@ -88,7 +93,7 @@ class SlotBook:
 
 
 class _Book(Protocol):
-    def reserve(self, domain: str) -> float: ...
+    def reserve(self, domain: str, min_interval: float | None = None) -> float: ...
 
     def defer(self, domain: str, seconds: float) -> None: ...
 
@@ -96,30 +101,31 @@ class _Book(Protocol):
 class GlobalRateLimiter:
     """A worker's handle on the shared :class:`SlotBook`.
 
-    Picklable when the book lives in a manager process or a Ray actor, so it can be passed to
-    tasks as an argument.
+    It satisfies the acquisition stage's ``RateLimiter`` protocol (``await acquire(origin,
+    min_interval)`` and ``defer(origin, seconds)``), so a page fetcher given this limiter spaces
+    its requests together with every other worker's. Picklable when the book lives in a manager
+    process or a Ray actor, so it can be passed to tasks as an argument.
     """
 
     def __init__(self, book: _Book) -> None:
         self._book = book
 
-    def wait(self, domain: str) -> float:
+    def wait(self, domain: str, min_interval: float | None = None) -> float:
         """Block until this worker may send a request to ``domain``; return the seconds waited."""
-        delay = float(self._book.reserve(domain))
+        delay = float(self._book.reserve(domain, min_interval))
         if delay > 0:
             time.sleep(delay)
         return delay
 
-    async def wait_async(self, domain: str) -> float:
+    async def acquire(self, origin: str, min_interval: float | None = None) -> None:
         """:meth:`wait` for asyncio code (the booking call runs in a thread)."""
-        delay = float(await asyncio.to_thread(self._book.reserve, domain))
+        delay = float(await asyncio.to_thread(self._book.reserve, origin, min_interval))
         if delay > 0:
             await asyncio.sleep(delay)
-        return delay
 
-    def defer(self, domain: str, seconds: float) -> None:
-        """Hold every worker off ``domain`` for ``seconds`` (e.g. after a 429 with Retry-After)."""
-        self._book.defer(domain, seconds)
+    def defer(self, origin: str, seconds: float) -> None:
+        """Hold every worker off ``origin`` for ``seconds`` (e.g. after a 429 with Retry-After)."""
+        self._book.defer(origin, seconds)
 
 
 class _BookManager(BaseManager):
@@ -135,11 +141,11 @@ class _RayBook:
     def __init__(self, actor: Any) -> None:
         self._actor = actor
 
-    def reserve(self, domain: str) -> float:
+    def reserve(self, domain: str, min_interval: float | None = None) -> float:
         from tambench._optional import require
 
         ray = require("ray", feature="the ray executor")
-        return float(ray.get(self._actor.reserve.remote(domain)))
+        return float(ray.get(self._actor.reserve.remote(domain, min_interval)))
 
     def defer(self, domain: str, seconds: float) -> None:
         from tambench._optional import require
@@ -151,18 +157,20 @@ class _RayBook:
 @contextmanager
 def shared_rate_limiter(
     executor: Executor,
-    min_interval: float,
+    min_interval: float = 0.0,
     per_domain: Mapping[str, float] | None = None,
 ) -> Iterator[GlobalRateLimiter]:
     """A rate limiter that every worker of ``executor`` shares; released on exit.
 
     Args:
         executor: Where the workers run; decides where the book lives (see module docs).
-        min_interval: Seconds between two requests to one domain, across all workers.
+        min_interval: Seconds between two requests to one domain, across all workers, when
+            a request does not state its own interval.
         per_domain: Intervals for particular domains.
 
     Yields:
-        A limiter to pass to the tasks (``limiter.wait(domain)`` before each request).
+        A limiter to pass to the tasks (``limiter.wait(domain)`` or ``await
+        limiter.acquire(origin, min_interval)`` before each request).
     """
     from tambench.executors.ray_backend import RayExecutor
 
