@@ -486,8 +486,9 @@ def aggregate_runs(scores: Sequence[ScenarioScore]) -> dict[str, Any]:
     ``run_success_rate`` and the mean of each :data:`MEAN_FIELDS` value (rounded to 6 places).
 
     >>> bank = ActionBank.from_actions([
-    ...     {"action_id": "G1", "role": "good", "eval_stage": "core_preprocessing"}])
-    >>> runs = [evaluate_prediction(bank, [], a, []) for a in (["G1"], [])]
+    ...     {"action_id": "G1", "role": "good", "eval_stage": "core_preprocessing"},
+    ...     {"action_id": "B1", "role": "bad", "eval_stage": "core_preprocessing"}])
+    >>> runs = [evaluate_prediction(bank, ["B1"], a, r) for a, r in ((["G1"], ["B1"]), ([], []))]
     >>> agg = aggregate_runs(runs); agg["pass_at_k"], agg["run_success_rate"], agg["k"]
     (True, 0.5, 2)
     """

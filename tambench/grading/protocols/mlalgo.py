@@ -237,7 +237,7 @@ def normalized_score(score: float, *, min: float, max: float,
         ProtocolError: the bounds are in the wrong order for the direction (e.g. a loss whose
             ``max``, the best value, is larger than its ``min``).
 
-    >>> normalized_score(0.55, min=0.1, max=1.0)
+    >>> round(normalized_score(0.55, min=0.1, max=1.0), 12)
     0.5
     >>> round(normalized_score(1.10, min=1.20, max=1.08, lower_is_better=True), 4)
     0.8333
