@@ -4,7 +4,13 @@ Importing this package registers every metric. Naming follows scikit-learn: ``*_
 plain names are higher-is-better unless declared otherwise; ``*_error`` / ``*_loss`` lower.
 """
 
-from tambench.grading.metrics import classification, regression  # noqa: F401  (registration)
+from tambench.grading.metrics import (  # noqa: F401  (registration)
+    classification,
+    lite,
+    masks,
+    ranking,
+    regression,
+)
 from tambench.grading.metrics.base import METRICS, Metric, get_metric, register
 
 

@@ -1,0 +1,280 @@
+"""Ranking, set and string metrics: MAP@k, MRR@k, label ranking AP, set F1, Jaccard, Levenshtein.
+
+Row-wise metrics receive object arrays of ``str`` (one cell per row) and parse them here:
+rankings and sets are space-separated tokens. Label-ranking metrics receive (rows, labels)
+float arrays of 0/1 truths and scores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from tambench.errors import TaskDataError
+from tambench.grading.metrics._common import (
+    as_float_2d,
+    as_str_1d,
+    binary_labels,
+    choice,
+    levenshtein,
+    positive_int,
+    same_length,
+    same_shape,
+)
+from tambench.grading.metrics.base import register
+
+
+def _str_pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
+    t = as_str_1d(y_true, "y_true")
+    p = as_str_1d(y_pred, "y_pred")
+    same_length(t, p)
+    return t, p
+
+
+def average_precision_at_k(relevant: set[str], ranked: Sequence[str], k: int, denom: int) -> float:
+    """AP@k of one ranked list: sum of precision@i at each new hit in the top k, over ``denom``.
+
+    A label repeated in ``ranked`` counts once, at its first position (Kaggle's apk).
+
+    >>> average_precision_at_k({"a", "c"}, ["a", "b", "c"], k=3, denom=2)
+    0.8333333333333333
+    """
+    hits = 0
+    total = 0.0
+    seen: set[str] = set()
+    for i, item in enumerate(ranked[:k], start=1):
+        if item in relevant and item not in seen:
+            hits += 1
+            total += hits / i
+        seen.add(item)
+    return total / denom
+
+
+@register(
+    "map_at_k",
+    higher_is_better=True,
+    value_range=(0.0, 1.0),
+    kind="ranking",
+    defaults={"k": 10, "relevant": "multiple"},
+)
+def map_at_k(y_true: Any, y_pred: Any, k: int = 10, relevant: str = "multiple") -> float:
+    """Mean average precision at k over rows of space-separated ranked predictions.
+
+    Higher is better; best 1.0. Input: 1-D true cells and 1-D predicted rankings (space-
+    separated labels, best first; only the first k count; a repeated label counts once).
+    Two forms, chosen by ``relevant``:
+
+    * ``"single"``: the true cell is one label; a row scores 1 / (position of that label) if
+      it is in the top k, else 0 (Eedi's MAP@25, Kaggle's single-label MAP@k).
+    * ``"multiple"``: the true cell is a space-separated set; a row scores the sum of
+      precision@i at each hit over min(set size, k). Rows whose true set is empty are left
+      out of the mean (an empty truth has no precision to measure).
+
+    >>> map_at_k(["3", "7"], ["1 3 5", "7 2"], k=25, relevant="single")
+    0.75
+    >>> map_at_k(["a c"], ["a b c"], k=3)
+    0.8333333333333333
+    """
+    k = positive_int(k, "k")
+    form = choice(relevant, "relevant", ("single", "multiple"))
+    t, p = _str_pair(y_true, y_pred)
+    scores = []
+    for truth, ranking in zip(t, p, strict=True):
+        ranked = ranking.split()
+        if form == "single":
+            scores.append(average_precision_at_k({truth.strip()}, ranked, k, 1))
+            continue
+        rel = set(truth.split())
+        if rel:
+            scores.append(average_precision_at_k(rel, ranked, k, min(len(rel), k)))
+    if not scores:
+        raise TaskDataError("map_at_k: every true set in the answers is empty")
+    return float(np.mean(scores))
+
+
+@register(
+    "mrr_at_k",
+    higher_is_better=True,
+    value_range=(0.0, 1.0),
+    kind="ranking",
+    defaults={"k": 10},
+)
+def mrr_at_k(y_true: Any, y_pred: Any, k: int = 10) -> float:
+    """Mean reciprocal rank at k: 1 / (position of the first relevant item in the top k).
+
+    Higher is better; best 1.0. Input: 1-D true cells (one item, or a space-separated set of
+    relevant items) and 1-D rankings (space-separated items, best first); a row with no
+    relevant item in its first k scores 0. Line-keyed text submissions (one ranking per line,
+    e.g. Amazon KDD Cup 2023's next-product task at k = 100) arrive as the same sequences of
+    strings, one per line.
+
+    >>> mrr_at_k(["b", "z"], ["a b c", "x y"], k=100)
+    0.25
+    """
+    k = positive_int(k, "k")
+    t, p = _str_pair(y_true, y_pred)
+    total = 0.0
+    for truth, ranking in zip(t, p, strict=True):
+        rel = set(truth.split())
+        for i, item in enumerate(ranking.split()[:k], start=1):
+            if item in rel:
+                total += 1.0 / i
+                break
+    return total / len(t)
+
+
+def _ranking_precisions(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Per-row label-ranking AP (scikit-learn's tie rule) and per-row number of true labels.
+
+    For a true label j of row i: rank = #labels scored >= s_ij, hits = #true labels scored
+    >= s_ij; the row's AP is the mean of hits / rank over its true labels. Rows with no true
+    label, or only true labels, score 1. Vectorised by sorting each row once.
+    """
+    t = as_float_2d(y_true, "y_true")
+    s = as_float_2d(y_pred, "y_pred")
+    same_shape(t, s)
+    rel = binary_labels(t)
+    n, m = s.shape
+    order = np.argsort(s, axis=1, kind="stable")
+    sorted_s = np.take_along_axis(s, order, axis=1)
+    sorted_rel = np.take_along_axis(rel, order, axis=1)
+    pos = np.broadcast_to(np.arange(m), (n, m))
+    new_group = np.ones((n, m), dtype=bool)
+    new_group[:, 1:] = sorted_s[:, 1:] != sorted_s[:, :-1]
+    group_start = np.maximum.accumulate(np.where(new_group, pos, 0), axis=1)
+    rank = m - group_start
+    rel_before = np.zeros((n, m + 1), dtype=np.int64)
+    np.cumsum(sorted_rel, axis=1, out=rel_before[:, 1:])
+    n_rel = rel_before[:, -1]
+    hits = n_rel[:, None] - np.take_along_axis(rel_before, group_start, axis=1)
+    ratio = np.where(sorted_rel, hits / rank, 0.0)
+    ap = np.ones(n, dtype=np.float64)
+    partial = (n_rel > 0) & (n_rel < m)
+    ap[partial] = ratio[partial].sum(axis=1) / n_rel[partial]
+    return ap, n_rel
+
+
+@register(
+    "label_ranking_average_precision", higher_is_better=True, value_range=(0.0, 1.0),
+    kind="probability",
+)
+def label_ranking_average_precision(y_true: Any, y_pred: Any) -> float:
+    """Label ranking average precision (LRAP), averaged over rows.
+
+    Higher is better; best 1.0. Input: (rows, labels) 0/1 truths and scores. Ties count
+    against the prediction (a tied label ranks as low as the lowest of its tie), as in
+    scikit-learn; rows with no true label or only true labels score 1.
+
+    >>> round(label_ranking_average_precision([[1, 0, 0], [0, 0, 1]], [[0.75, 0.5, 1], [1, 0.2, 0.1]]), 6)
+    0.416667
+    """
+    ap, _ = _ranking_precisions(y_true, y_pred)
+    return float(ap.mean())
+
+
+@register("lwlrap", higher_is_better=True, value_range=(0.0, 1.0), kind="probability")
+def lwlrap(y_true: Any, y_pred: Any) -> float:
+    """Label-weighted label-ranking average precision (Freesound Audio Tagging 2019).
+
+    Higher is better; best 1.0. Input: (rows, labels) 0/1 truths and scores. Every true
+    (row, label) pair weighs the same: LRAP with each row weighted by its number of true
+    labels; ties count against the prediction. The answers need at least one true label.
+
+    >>> round(lwlrap([[1, 0, 0], [0, 1, 1]], [[0.9, 0.5, 0.1], [0.2, 0.8, 0.1]]), 6)
+    0.888889
+    """
+    ap, n_rel = _ranking_precisions(y_true, y_pred)
+    if n_rel.sum() == 0:
+        raise TaskDataError("lwlrap: the answers hold no true label")
+    return float(np.sum(ap * n_rel) / n_rel.sum())
+
+
+@register(
+    "rowwise_set_f1",
+    higher_is_better=True,
+    value_range=(0.0, 1.0),
+    kind="set",
+    defaults={"empty_token": ""},
+)
+def rowwise_set_f1(y_true: Any, y_pred: Any, empty_token: str = "") -> float:
+    """Mean over rows of the F1 between the true and predicted label sets.
+
+    Higher is better; best 1.0. Input: 1-D cells of space-separated labels (order and
+    repeats ignored). ``empty_token`` (e.g. ``nocall`` for Cornell Birdcall Identification)
+    stands for the empty set and is removed wherever it appears; two empty sets agree
+    perfectly (1.0), one empty set against a non-empty one scores 0.
+
+    >>> rowwise_set_f1(["amecro", "nocall", "a b"], ["amecro", "nocall", "a"], empty_token="nocall")
+    0.8888888888888888
+    """
+    t, p = _str_pair(y_true, y_pred)
+    total = 0.0
+    for truth, pred in zip(t, p, strict=True):
+        ts = set(truth.split())
+        ps = set(pred.split())
+        if empty_token:
+            ts.discard(empty_token)
+            ps.discard(empty_token)
+        if not ts and not ps:
+            total += 1.0
+        else:
+            total += 2.0 * len(ts & ps) / (len(ts) + len(ps))
+    return total / len(t)
+
+
+@register(
+    "jaccard_words",
+    higher_is_better=True,
+    value_range=(0.0, 1.0),
+    kind="text",
+    defaults={"lowercase": True},
+)
+def jaccard_words(y_true: Any, y_pred: Any, lowercase: bool = True) -> float:
+    """Mean over rows of the Jaccard index between the sets of whitespace-separated words.
+
+    Higher is better; best 1.0. Input: 1-D strings. Words are lowercased first by default
+    (Tweet Sentiment Extraction). Two texts without words are identical and score 1.0 (that
+    competition's code gave 0.5; an exact prediction must reach the best value here).
+
+    >>> jaccard_words(["the cat sat"], ["The cat"])
+    0.6666666666666666
+    """
+    t, p = _str_pair(y_true, y_pred)
+    total = 0.0
+    for truth, pred in zip(t, p, strict=True):
+        a = set((truth.lower() if lowercase else truth).split())
+        b = set((pred.lower() if lowercase else pred).split())
+        union = len(a | b)
+        total += 1.0 if union == 0 else len(a & b) / union
+    return total / len(t)
+
+
+@register(
+    "levenshtein_normalized",
+    higher_is_better=False,
+    value_range=(0.0, 1.0),
+    kind="text",
+    defaults={"unit": "char"},
+)
+def levenshtein_normalized(y_true: Any, y_pred: Any, unit: str = "char") -> float:
+    """Mean over rows of the edit distance divided by the longer side's length.
+
+    Lower is better; best 0.0, worst 1.0. Input: 1-D strings, compared character by
+    character (``unit="char"``) or as whitespace-separated tokens (``unit="token"``). Two
+    empty cells have distance 0.
+
+    >>> levenshtein_normalized(["kitten", "abc"], ["sitting", "abc"])
+    0.21428571428571427
+    """
+    unit = choice(unit, "unit", ("char", "token"))
+    t, p = _str_pair(y_true, y_pred)
+    total = 0.0
+    for truth, pred in zip(t, p, strict=True):
+        a: Sequence[str] = truth if unit == "char" else truth.split()
+        b: Sequence[str] = pred if unit == "char" else pred.split()
+        longest = max(len(a), len(b))
+        if longest:
+            total += levenshtein(a, b) / longest
+    return total / len(t)
