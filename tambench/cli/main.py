@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "tambench.cli.leaderboard_cmd",
     "tambench.cli.rank_cmd",
     "tambench.cli.demo_cmd",
+    "tambench.cli.grade_cmd",
 )
 
 

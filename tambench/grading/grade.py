@@ -33,7 +33,7 @@ from tambench.grading.metrics.base import Metric, get_metric
 from tambench.grading.rank import award_medal, rank_score
 from tambench.grading.report import GradeReport
 from tambench.grading.validate import Answers, load_answers, validate_submission
-from tambench.schema.taskspec import TASK_ID_PATTERN, GradingSpec, TaskSpec
+from tambench.schema.taskspec import TASK_ID_PATTERN, GradingSpec, SubmissionFormat, TaskSpec
 
 LEADERBOARD_FILE = "leaderboard.csv"
 TASK_FILE = "task.json"
@@ -245,7 +245,7 @@ def adhoc_spec(
             metric_params=dict(metric_params or {}),
             id_columns=id_columns,
             target_columns=target_columns,
-            submission_format=submission_format,  # type: ignore[arg-type]
+            submission_format=SubmissionFormat(submission_format),
             submission_header=list(submission_header or []),
             answers_file=answers_file,
         ),

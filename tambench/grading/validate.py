@@ -293,9 +293,9 @@ def _near_miss_hints(unknown: list[str], missing: list[str]) -> list[str]:
         by_key.setdefault(_hint_key(m), m)
     pairs = []
     for u in unknown[:5000]:
-        m = by_key.get(_hint_key(u))
-        if m is not None and m != u:
-            pairs.append(f"{show_id(u)!r} vs {show_id(m)!r}")
+        hit = by_key.get(_hint_key(u))
+        if hit is not None and hit != u:
+            pairs.append(f"{show_id(u)!r} vs {show_id(hit)!r}")
         if len(pairs) >= MAX_EXAMPLES:
             break
     if not pairs:
