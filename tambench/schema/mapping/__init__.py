@@ -1,0 +1,77 @@
+"""Schema mapping: a competition's page Markdown -> TaskSpec, with evidence for every field.
+
+``map_pages`` is the one entry point. Without ``llm`` the offline rule-based mapper runs (no key,
+no network); with ``llm`` an OpenAI-compatible model fills the fields, each quote is checked
+against the pages, and grading fields are cross-checked with the rules (see
+:mod:`tambench.schema.mapping.llm`).
+"""
+
+from __future__ import annotations
+
+
+from tambench.errors import SchemaMappingError
+from tambench.schema.mapping.draft import MAPPED_FIELDS, Draft, MappingResult, build_result
+from tambench.schema.mapping.markdown import PAGE_KINDS
+from tambench.schema.taskspec import make_task_id
+
+
+def map_pages(
+    pages: dict[str, str],
+    *,
+    task_id: str,
+    url: str = "",
+    llm: str | None = None,
+    base_url: str | None = None,
+    api_key_env: str = "OPENAI_API_KEY",
+    strict: bool = False,
+) -> MappingResult:
+    """Map a competition's pages to a TaskSpec.
+
+    Args:
+        pages: page kind ("overview", "data", "evaluation", "rules", or "all" for a single
+            document) -> the page's Markdown.
+        task_id: ``<platform>/<slug>``.
+        url: address of the competition's overview page.
+        llm: model name for the LLM mapper; None runs the offline rule-based mapper.
+        base_url: OpenAI-compatible endpoint (default: ``OPENAI_BASE_URL`` or OpenAI's).
+        api_key_env: name of the environment variable holding the API key.
+        strict: LLM mapper only: raise EvidenceError when any quote is rejected instead of
+            dropping the field.
+
+    Returns:
+        The TaskSpec with its unfilled fields, per-field evidence and the mapper's name.
+
+    Raises:
+        SchemaMappingError: no page text, an unknown page kind, or an unusable model reply.
+        EvidenceError: ``strict`` and the model quoted evidence not in the pages.
+        ConfigError: ``llm`` is set and the API key variable is empty.
+
+    >>> r = map_pages({"all": "## Evaluation\\nSubmissions are scored on RMSE."},
+    ...               task_id="kaggle/demo")
+    >>> r.spec.grading.metric, r.mapper, "grading.submission_header" in r.unfilled
+    ('rmse', 'rules', True)
+    """
+    from tambench.schema.mapping.rules import map_rules
+
+    platform, _, slug = task_id.partition("/")
+    try:
+        make_task_id(platform, slug)
+    except ValueError as exc:
+        raise SchemaMappingError(str(exc)) from None
+    unknown = sorted(set(pages) - set(PAGE_KINDS))
+    if unknown:
+        raise SchemaMappingError(
+            f"unknown page kind(s) {unknown}; expected some of {list(PAGE_KINDS)}")
+    if not any(t.strip() for t in pages.values()):
+        raise SchemaMappingError(f"no page text to map for {task_id} (got kinds {sorted(pages)})")
+    rules = map_rules(pages)
+    if llm is None:
+        return build_result(rules, task_id=task_id, url=url, mapper="rules")
+    from tambench.schema.mapping.llm import map_llm
+
+    draft = map_llm(pages, task_id=task_id, llm=llm, base_url=base_url, api_key_env=api_key_env,
+                    rules=rules, strict=strict)
+    return build_result(draft, task_id=task_id, url=url, mapper=f"model:{llm}")
+
+
+__all__ = ["MAPPED_FIELDS", "Draft", "MappingResult", "map_pages"]
