@@ -8,7 +8,6 @@ against the pages, and grading fields are cross-checked with the rules (see
 
 from __future__ import annotations
 
-
 from tambench.errors import SchemaMappingError
 from tambench.schema.mapping.draft import MAPPED_FIELDS, Draft, MappingResult, build_result
 from tambench.schema.mapping.markdown import PAGE_KINDS
