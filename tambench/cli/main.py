@@ -29,6 +29,9 @@ COMMAND_MODULES = (
     "tambench.cli.rank_cmd",
     "tambench.cli.demo_cmd",
     "tambench.cli.grade_cmd",
+    "tambench.cli.difficulty_cmd",
+    "tambench.cli.tasks_cmd",
+    "tambench.cli.subsets_cmd",
 )
 
 

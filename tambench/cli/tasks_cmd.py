@@ -1,0 +1,255 @@
+"""``tambench tasks``: the task catalogue (index, validate, list, show, import)."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import typer
+
+tasks_app = typer.Typer(help="The task catalogue: index, validate, list, show, import.",
+                        no_args_is_help=True)
+
+_CAT_HELP = "Catalogue folder (default: the configured one, else the bundled catalogue)."
+
+
+def _root(catalogue: Path | None) -> Path:
+    from tambench.config import load_settings
+
+    return load_settings(catalogue=catalogue).catalogue
+
+
+def _parse_day(text: str | None, option: str) -> date | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise typer.BadParameter(f"expected a date YYYY-MM-DD, got {text!r}",
+                                 param_hint=option) from None
+
+
+@tasks_app.command("index")
+def index(
+    catalogue: Path | None = typer.Option(None, "--catalogue", help=_CAT_HELP),
+    out: Path | None = typer.Option(None, "--out", help="Folder for index.csv/.parquet "
+                                    "(default: the catalogue folder)."),
+) -> None:
+    """Rebuild the catalogue index (index.csv and index.parquet, one row per task)."""
+    from tambench.cli._console import console
+    from tambench.tasks.catalogue import Catalogue, write_index
+
+    cat = Catalogue(_root(catalogue))
+    csv_path, pq_path, digest = write_index(cat, out)
+    console.print(f"{len(cat.ids())} tasks -> {csv_path}, {pq_path} (index sha256 {digest})")
+
+
+@tasks_app.command("validate")
+def validate(
+    catalogue: Path | None = typer.Option(None, "--catalogue", help=_CAT_HELP),
+    json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
+) -> None:
+    """Validate every entry; exit 3 when any entry has an error."""
+    from tambench.cli._console import console, print_json
+    from tambench.tasks.catalogue import Catalogue, validate_catalogue
+
+    root = _root(catalogue)
+    problems = validate_catalogue(root)
+    n = len(Catalogue(root).entry_dirs())
+    errors = [p for p in problems if p.severity == "error"]
+    if json_out:
+        print_json({"catalogue": str(root), "entries": n,
+                    "problems": [{"where": p.where, "severity": p.severity,
+                                  "message": p.message} for p in problems]})
+    else:
+        for p in problems:
+            console.print(f"{p.severity}: {p.where}: {p.message}", markup=False)
+        console.print(f"{n} entries, {len(errors)} error(s), "
+                      f"{len(problems) - len(errors)} warning(s)")
+    if errors:
+        raise typer.Exit(3)
+
+
+def filter_rows(
+    rows: list[dict[str, Any]],
+    *,
+    modality: str | None = None,
+    field: str | None = None,
+    tier: str | None = None,
+    platform: str | None = None,
+    since: date | None = None,
+    until: date | None = None,
+    subset: str | None = None,
+    status: str | None = None,
+    passes_filters: bool | None = None,
+) -> list[dict[str, Any]]:
+    """Index rows matching every given criterion (case-insensitive text comparisons).
+
+    Dates compare the end date (the start date when the end is unknown); rows without any date
+    are left out when ``since`` or ``until`` is given.
+    """
+
+    def same(a: str, b: str | None) -> bool:
+        return b is None or a.lower() == b.lower()
+
+    out = []
+    for r in rows:
+        if not (same(r["modality"], modality) and same(r["tier"], tier)
+                and same(r["platform"], platform) and same(r["status"], status)):
+            continue
+        if field is not None and field.lower() not in r["field"].lower():
+            continue
+        if subset is not None and subset not in r["subsets"].split(";"):
+            continue
+        if passes_filters is not None and r["passes_filters"] != passes_filters:
+            continue
+        if since is not None or until is not None:
+            text = r["end_date"] or r["start_date"]
+            if not text:
+                continue
+            day = date.fromisoformat(text)
+            if (since and day < since) or (until and day > until):
+                continue
+        out.append(r)
+    return out
+
+
+@tasks_app.command("list")
+def list_tasks(
+    catalogue: Path | None = typer.Option(None, "--catalogue", help=_CAT_HELP),
+    modality: str | None = typer.Option(None, "--modality", help="Tabular, Text, Image, ..."),
+    field: str | None = typer.Option(None, "--field", help="Application domain (substring)."),
+    tier: str | None = typer.Option(None, "--tier", help="easy, medium or hard."),
+    platform: str | None = typer.Option(None, "--platform", help="kaggle, aicrowd, ..."),
+    since: str | None = typer.Option(None, "--since", help="Ended on or after YYYY-MM-DD."),
+    until: str | None = typer.Option(None, "--until", help="Ended on or before YYYY-MM-DD."),
+    subset: str | None = typer.Option(None, "--subset", help="In this manifest (lite, ...)."),
+    status: str | None = typer.Option(None, "--status", help="complete or incomplete."),
+    passing: bool | None = typer.Option(None, "--passes-filters/--fails-filters",
+                                        help="Only tasks passing (or not) every filter rule."),
+    explain: bool = typer.Option(False, "--explain", help="Show each filter rule's verdict."),
+    json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
+) -> None:
+    """List catalogue tasks matching the given filters."""
+    from rich.table import Table
+
+    from tambench.cli._console import console, print_json
+    from tambench.tasks.catalogue import Catalogue, build_index
+    from tambench.tasks.filters import evaluate_rules
+
+    cat = Catalogue(_root(catalogue))
+    rows = filter_rows(build_index(cat), modality=modality, field=field, tier=tier,
+                       platform=platform, since=_parse_day(since, "--since"),
+                       until=_parse_day(until, "--until"), subset=subset, status=status,
+                       passes_filters=passing)
+    verdicts: dict[str, list[Any]] = {}
+    if explain:
+        verdicts = {r["id"]: evaluate_rules(cat.get(r["id"]).spec) for r in rows}
+    if json_out:
+        clean = [{k: (None if isinstance(v, float) and v != v else v) for k, v in r.items()}
+                 for r in rows]
+        for r in clean:
+            if explain:
+                r["rules"] = [{"rule": v.rule, "verdict": v.verdict, "reason": v.reason}
+                              for v in verdicts[str(r["id"])]]
+        print_json(clean)
+        return
+    cols = ["id", "modality", "tier", "metric", "status", "end_date", "subsets"]
+    table = Table()
+    for c in [*cols, *(["rules"] if explain else [])]:
+        table.add_column(c, no_wrap=c == "id", overflow="fold")
+    for r in rows:
+        extra = []
+        if explain:
+            extra = [" ".join(f"{v.rule}={v.verdict}" for v in verdicts[r["id"]])]
+        table.add_row(*(str(r[c]) for c in cols), *extra)
+    console.print(table)
+    console.print(f"{len(rows)} task(s)")
+
+
+@tasks_app.command("show")
+def show(
+    task_id: str = typer.Argument(..., help="Task id <platform>/<slug> (or a unique slug)."),
+    catalogue: Path | None = typer.Option(None, "--catalogue", help=_CAT_HELP),
+    json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
+) -> None:
+    """One task: its main fields, which filter rules it passes and why, its difficulty."""
+    from tambench.cli._console import console, print_json
+    from tambench.tasks.catalogue import Catalogue
+    from tambench.tasks.filters import evaluate_rules, passes_filters
+
+    cat = Catalogue(_root(catalogue))
+    entry = cat.get(task_id)
+    spec = entry.spec
+    rules = evaluate_rules(spec)
+    memberships = cat.subset_memberships().get(spec.id, [])
+    if json_out:
+        print_json({
+            "id": spec.id, "title": spec.title, "status": spec.status,
+            "modality": spec.modality.value if spec.modality else None,
+            "field": spec.field, "metric": spec.grading.metric if spec.grading else None,
+            "has_leaderboard": entry.has_leaderboard,
+            "difficulty": spec.difficulty.model_dump(mode="json") if spec.difficulty else None,
+            "reference_tiers": spec.reference_tiers,
+            "rules": [{"rule": r.rule, "verdict": r.verdict, "reason": r.reason} for r in rules],
+            "passes_filters": passes_filters(rules),
+            "subsets": memberships,
+            "notes": spec.provenance.notes,
+        })
+        return
+    console.print(f"{spec.id}  {spec.title}  [{spec.status}]", markup=False)
+    console.print(f"  modality: {spec.modality.value if spec.modality else '-'}   field: "
+                  f"{spec.field or '-'}   metric: {spec.grading.metric if spec.grading else '-'}"
+                  f"   leaderboard: {'yes' if entry.has_leaderboard else 'no'}", markup=False)
+    if spec.difficulty:
+        d = spec.difficulty
+        others = ", ".join(f"{o.method} {o.score:.3f} {o.tier.value}" for o in d.other)
+        console.print(f"  difficulty: {d.method} {d.score:.3f} {d.tier.value}"
+                      + (f" (beside: {others})" if others else ""), markup=False)
+    if spec.reference_tiers:
+        console.print(f"  reference tiers: {spec.reference_tiers}", markup=False)
+    console.print(f"  subsets: {', '.join(memberships) or '-'}", markup=False)
+    console.print(f"  filters: {'pass' if passes_filters(rules) else 'not passed'}")
+    for r in rules:
+        console.print(f"    {r.verdict:7s} {r.rule}: {r.reason}", markup=False)
+    for n in spec.provenance.notes:
+        console.print(f"  note: {n}", markup=False)
+
+
+@tasks_app.command("import")
+def import_tree(
+    kind: str = typer.Argument(..., help="Layout to read: tam-lite or mle-bench."),
+    path: Path = typer.Argument(..., help="Root of the tree to import."),
+    catalogue: Path | None = typer.Option(None, "--catalogue", help=_CAT_HELP),
+    on_existing: str = typer.Option("skip", "--on-existing",
+                                    help="skip, merge (add reference tiers) or overwrite."),
+    json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
+) -> None:
+    """Import another benchmark's layout into a catalogue (no code from the tree is run)."""
+    from tambench.cli._console import console, err_console, print_json
+    from tambench.tasks.importers import IMPORTERS, read_tree, write_imported
+
+    if kind not in IMPORTERS:
+        raise typer.BadParameter(f"expected one of {sorted(IMPORTERS)}, got {kind!r}",
+                                 param_hint="KIND")
+    if on_existing not in {"skip", "merge", "overwrite"}:
+        raise typer.BadParameter(f"expected skip, merge or overwrite, got {on_existing!r}",
+                                 param_hint="--on-existing")
+    root = _root(catalogue)
+    tasks = read_tree(kind, path)
+    report = write_imported(tasks, root, on_existing=on_existing)  # type: ignore[arg-type]
+    if json_out:
+        print_json({"catalogue": str(root), "written": report.written, "merged": report.merged,
+                    "skipped": report.skipped, "warnings": report.warnings})
+        return
+    console.print(f"{kind}: {len(tasks)} task(s) read from {path}; {len(report.written)} "
+                  f"written, {len(report.merged)} merged, {len(report.skipped)} skipped "
+                  f"(existing) into {root}")
+    for w in report.warnings:
+        err_console.print(f"warning: {w}", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Attach the command group."""
+    app.add_typer(tasks_app, name="tasks")
