@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections import OrderedDict, defaultdict
+from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -359,6 +359,9 @@ def discover_runs(
 #: Per-worker cache: task key -> (spec, answers, leaderboard). Module level so that it lives as
 #: long as the worker process (or the calling process for serial/thread executors).
 _TASK_CACHE: OrderedDict[tuple[Any, ...], tuple[Any, Any, Any]] = OrderedDict()
+#: Task id -> how many times this process loaded the task's answers and leaderboard (cache
+#: misses); lets tests check that a worker loads a task once, not once per submission.
+TASK_LOADS: Counter[str] = Counter()
 
 
 def _file_key(path: str | None) -> tuple[str | None, int, int]:
@@ -390,6 +393,7 @@ def load_task_cached(ref: TaskRef) -> tuple[Any, Any, Any]:
     answers = load_answers(Path(ref.answers), spec.grading, metric)
     board = load_task_leaderboard(Path(ref.leaderboard), metric) if ref.leaderboard else None
     _TASK_CACHE[key] = (spec, answers, board)
+    TASK_LOADS[ref.task_id] += 1
     while len(_TASK_CACHE) > TASK_CACHE_SIZE:
         _TASK_CACHE.popitem(last=False)
     return spec, answers, board
