@@ -53,6 +53,73 @@ def validate(paths: list[Path] = typer.Argument(..., help="task.json files.")) -
         console.print(f"ok  {spec.id}  ({p})")
 
 
+@schema_app.command("map")
+def map_cmd(
+    pages: Path = typer.Argument(
+        ..., help="A folder of <kind>.md pages (overview, data, evaluation, rules) or one .md."),
+    task_id: str = typer.Option(..., "--id", help="Task id <platform>/<slug>."),
+    llm: str | None = typer.Option(
+        None, "--llm", help="Model for the LLM mapper (default: the offline rule-based mapper)."),
+    base_url: str | None = typer.Option(
+        None, "--base-url", help="OpenAI-compatible endpoint (default: OPENAI_BASE_URL)."),
+    api_key_env: str = typer.Option(
+        "OPENAI_API_KEY", "--api-key-env", help="Environment variable holding the API key."),
+    url: str = typer.Option("", "--url", help="The competition's overview URL."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Also write the TaskSpec here."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as strict JSON."),
+) -> None:
+    """Map competition pages' Markdown to a TaskSpec, with evidence for every field."""
+    from tambench.cli._console import console, print_json
+    from tambench.schema.io import save_taskspec
+    from tambench.schema.mapping import map_pages
+    from tambench.schema.mapping.markdown import PAGE_KINDS
+
+    if pages.is_dir():
+        texts = {p.stem: p.read_text(encoding="utf-8") for p in sorted(pages.glob("*.md"))}
+        unknown = sorted(set(texts) - set(PAGE_KINDS))
+        if unknown or not texts:
+            raise typer.BadParameter(
+                f"expected pages named {', '.join(k + '.md' for k in PAGE_KINDS)} in {pages}; "
+                f"got {sorted(p.name for p in pages.glob('*.md')) or 'no .md file'}")
+    elif pages.is_file():
+        texts = {"all": pages.read_text(encoding="utf-8")}
+    else:
+        raise typer.BadParameter(f"{pages} is neither a folder nor a file")
+    result = map_pages(texts, task_id=task_id, url=url, llm=llm, base_url=base_url,
+                       api_key_env=api_key_env)
+    if out is not None:
+        save_taskspec(result.spec, out)
+        typer.echo(f"wrote {out}", err=True)
+    if as_json:
+        print_json({
+            "mapper": result.mapper,
+            "unfilled": result.unfilled,
+            "evidence": result.evidence,
+            "warnings": result.warnings,
+            "spec": result.spec.model_dump(mode="json"),
+        })
+        return
+    spec = result.spec
+    g = spec.grading
+    console.print(f"{spec.id}  mapper={result.mapper}  status={spec.status}")
+    rows = [
+        ("title", spec.title), ("task_type", spec.task_type),
+        ("modality", spec.modality.value if spec.modality else ""),
+        ("metric", f"{g.metric} {g.metric_params or ''}".strip() if g else ""),
+        ("submission_header", ",".join(g.submission_header) if g else ""),
+        ("id_columns", ",".join(g.id_columns) if g else ""),
+        ("target_columns", ",".join(g.target_columns) if g else ""),
+    ]
+    for name, value in rows:
+        console.print(f"  {name:18} {value}", markup=False)
+    for path, quote in result.evidence.items():
+        console.print(f"  evidence {path}: {quote[:100]!r}", markup=False)
+    if result.unfilled:
+        console.print(f"  unfilled: {', '.join(result.unfilled)}", markup=False)
+    for w in result.warnings:
+        console.print(f"  warning: {w}", markup=False)
+
+
 def register(app: typer.Typer) -> None:
     """Attach the command group."""
     app.add_typer(schema_app, name="schema")
