@@ -1,0 +1,357 @@
+"""Example inputs for every registered metric, grouped by input kind.
+
+Each factory returns an :class:`Example`: answers, a perfect prediction, an arbitrary (random)
+prediction, the auxiliary arrays the metric takes and any parameters. The property tests run
+over :data:`FACTORIES`; a registered metric without an entry here fails them.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from tambench.grading.metrics.lite import POSE_COLUMNS
+
+
+@dataclass
+class Example:
+    y_true: Any
+    y_perfect: Any
+    y_other: Any
+    aux: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+Factory = Callable[[np.random.Generator, int], Example]
+
+
+def permute(example: Example, rng: np.random.Generator) -> Example:
+    """The same example with its rows (or keys, or lines) in another order, all sides alike."""
+
+    def reorder(x: Any, order: np.ndarray) -> Any:
+        if isinstance(x, dict):
+            keys = list(x)
+            return {keys[i]: x[keys[i]] for i in order}
+        if isinstance(x, list):
+            return [x[i] for i in order]
+        return np.asarray(x)[order]
+
+    n = len(example.y_true)
+    order = rng.permutation(n)
+    return Example(
+        y_true=reorder(example.y_true, order),
+        y_perfect=reorder(example.y_perfect, order),
+        y_other=reorder(example.y_other, order),
+        aux={k: reorder(v, order) for k, v in example.aux.items()},
+        params=example.params,
+    )
+
+
+# --- label ----------------------------------------------------------------------------------
+
+
+def _labels(rng: np.random.Generator, n: int, classes: list[str]) -> np.ndarray:
+    # Every class appears at least once so metrics with per-class terms are defined.
+    base = list(classes) + list(rng.choice(classes, size=n - len(classes)))
+    return np.array([str(x) for x in rng.permutation(base)], dtype=object)
+
+
+def label_example(classes: list[str], params: dict[str, Any] | None = None) -> Factory:
+    def make(rng: np.random.Generator, n: int) -> Example:
+        t = _labels(rng, n, classes)
+        return Example(t, t.copy(), _labels(rng, n, classes), params=params or {})
+
+    return make
+
+
+def ranked_labels_example(rng: np.random.Generator, n: int) -> Example:
+    classes = ["cat", "dog", "owl", "eel"]
+    t = _labels(rng, n, classes)
+    other = np.array([" ".join(rng.permutation(classes)[:2]) for _ in range(n)], dtype=object)
+    return Example(t, t.copy(), other)
+
+
+# --- probability ----------------------------------------------------------------------------
+
+
+def _binary(rng: np.random.Generator, n: int) -> np.ndarray:
+    y = rng.integers(0, 2, size=n).astype(np.float64)
+    y[:2] = [0.0, 1.0]
+    return rng.permutation(y)
+
+
+def binary_example(rng: np.random.Generator, n: int) -> Example:
+    t = _binary(rng, n)
+    return Example(t, t.copy(), np.round(rng.random(n), 2))
+
+
+def multilabel_example(rng: np.random.Generator, n: int) -> Example:
+    t = np.stack([_binary(rng, n) for _ in range(4)], axis=1)
+    return Example(t, t.copy(), np.round(rng.random((n, 4)), 2))
+
+
+def onehot_example(rng: np.random.Generator, n: int) -> Example:
+    k = 3
+    t = np.eye(k)[rng.integers(0, k, size=n)]
+    other = rng.random((n, k))
+    return Example(t, t.copy(), other / other.sum(axis=1, keepdims=True))
+
+
+def distribution_example(rng: np.random.Generator, n: int) -> Example:
+    t = rng.random((n, 4))
+    t /= t.sum(axis=1, keepdims=True)
+    other = rng.random((n, 4))
+    return Example(t, t.copy(), other / other.sum(axis=1, keepdims=True))
+
+
+# --- value ----------------------------------------------------------------------------------
+
+
+def value_example(columns: int = 1, low: float = -5.0, high: float = 5.0) -> Factory:
+    def make(rng: np.random.Generator, n: int) -> Example:
+        shape = (n,) if columns == 1 else (n, columns)
+        t = rng.uniform(low, high, size=shape)
+        return Example(t, t.copy(), rng.uniform(low, high, size=shape))
+
+    return make
+
+
+def grouped_value_example(rng: np.random.Generator, n: int) -> Example:
+    t = rng.normal(size=n)
+    groups = np.array([f"g{i % 3}" for i in range(n)], dtype=object)
+    return Example(t, t.copy(), rng.normal(size=n), aux={"groups": groups})
+
+
+def scored_rows_example(rng: np.random.Generator, n: int) -> Example:
+    t = rng.normal(size=(n, 3))
+    scored = np.array([1 if i % 4 else 0 for i in range(n)], dtype=np.int64)
+    return Example(t, t.copy(), rng.normal(size=(n, 3)), aux={"scored": scored})
+
+
+def latlon_example(rng: np.random.Generator, n: int) -> Example:
+    def points() -> np.ndarray:
+        return np.stack([rng.uniform(-80, 80, n), rng.uniform(-180, 180, n)], axis=1)
+
+    t = points()
+    return Example(t, t.copy(), points())
+
+
+def direction_example(rng: np.random.Generator, n: int) -> Example:
+    def angles() -> np.ndarray:
+        return np.stack([rng.uniform(0, 2 * np.pi, n), rng.uniform(0, np.pi, n)], axis=1)
+
+    t = angles()
+    return Example(t, t.copy(), angles())
+
+
+def laplace_example(rng: np.random.Generator, n: int) -> Example:
+    fvc = rng.uniform(1500, 4000, n)
+    t = np.stack([fvc, np.full(n, 70.0)], axis=1)
+    other = np.stack([fvc + rng.normal(0, 300, n), rng.uniform(50, 500, n)], axis=1)
+    return Example(t, t.copy(), other)
+
+
+def _rotations(rng: np.random.Generator, n: int) -> np.ndarray:
+    q, r = np.linalg.qr(rng.normal(size=(n, 3, 3)))
+    q = q * np.sign(np.diagonal(r, axis1=1, axis2=2))[:, None, :]
+    q[np.linalg.det(q) < 0, :, 0] *= -1
+    return q
+
+
+def pose_example(rng: np.random.Generator, n: int) -> Example:
+    def poses() -> np.ndarray:
+        return np.concatenate([_rotations(rng, n).reshape(n, 9), rng.normal(0, 3, (n, 3))], axis=1)
+
+    t = poses()
+    assert t.shape[1] == len(POSE_COLUMNS)
+    return Example(t, t.copy(), poses())
+
+
+# --- ranking, set, text ---------------------------------------------------------------------
+
+ITEMS = [f"i{j}" for j in range(150)]
+
+
+def ranking_example(k: int, relevant: str | None) -> Factory:
+    def make(rng: np.random.Generator, n: int) -> Example:
+        if relevant == "single":
+            t = np.array([str(rng.choice(ITEMS)) for _ in range(n)], dtype=object)
+        else:
+            t = np.array(
+                [" ".join(rng.choice(ITEMS, size=rng.integers(1, 4), replace=False)) for _ in range(n)],
+                dtype=object,
+            )
+        other = np.array(
+            [" ".join(rng.choice(ITEMS, size=k, replace=False)) for _ in range(n)], dtype=object
+        )
+        params: dict[str, Any] = {"k": k}
+        if relevant is not None:
+            params["relevant"] = relevant
+        return Example(t, t.copy(), other, params=params)
+
+    return make
+
+
+def set_example(rng: np.random.Generator, n: int) -> Example:
+    birds = ["amecro", "amerob", "bkcchi", "norcar"]
+
+    def cell() -> str:
+        size = int(rng.integers(0, 3))
+        return " ".join(rng.choice(birds, size=size, replace=False)) if size else "nocall"
+
+    t = np.array([cell() for _ in range(n)], dtype=object)
+    other = np.array([cell() for _ in range(n)], dtype=object)
+    return Example(t, t.copy(), other, params={"empty_token": "nocall"})
+
+
+def text_example(rng: np.random.Generator, n: int) -> Example:
+    words = ["the", "cat", "Sat", "on", "mat", "twenty", "one"]
+
+    def cell() -> str:
+        return " ".join(rng.choice(words, size=int(rng.integers(1, 5))))
+
+    t = np.array([cell() for _ in range(n)], dtype=object)
+    return Example(t, t.copy(), np.array([cell() for _ in range(n)], dtype=object))
+
+
+def gesture_example(rng: np.random.Generator, n: int) -> Example:
+    def cell() -> str:
+        return " ".join(str(int(g)) for g in rng.integers(1, 21, size=int(rng.integers(1, 8))))
+
+    t = np.array([cell() for _ in range(n)], dtype=object)
+    return Example(t, t.copy(), np.array([cell() for _ in range(n)], dtype=object))
+
+
+def char_text_example(rng: np.random.Generator, n: int) -> Example:
+    def cell() -> str:
+        return "".join(rng.choice(list(string.ascii_lowercase[:5]), size=int(rng.integers(1, 9))))
+
+    t = np.array([cell() for _ in range(n)], dtype=object)
+    return Example(t, t.copy(), np.array([cell() for _ in range(n)], dtype=object))
+
+
+# --- mask -----------------------------------------------------------------------------------
+
+
+def rle_of(mask: np.ndarray) -> str:
+    """Run-length encoding (1-based starts) of a flat 0/1 array."""
+    padded = np.concatenate([[0], mask.astype(np.int8), [0]])
+    edges = np.flatnonzero(np.diff(padded))
+    starts, ends = edges[0::2], edges[1::2]
+    return " ".join(f"{s + 1} {e - s}" for s, e in zip(starts, ends, strict=True))
+
+
+def mask_example(rng: np.random.Generator, n: int) -> Example:
+    def cell() -> str:
+        return rle_of(rng.random(60) < rng.uniform(0.0, 0.6))
+
+    t = np.array([cell() for _ in range(n)], dtype=object)
+    t[0] = ""  # an empty mask among them
+    return Example(t, t.copy(), np.array([cell() for _ in range(n)], dtype=object))
+
+
+# --- structured -----------------------------------------------------------------------------
+
+
+def author_example(rng: np.random.Generator, n: int) -> Example:
+    truth: dict[str, dict[str, int]] = {}
+    other: dict[str, dict[str, float]] = {}
+    for a in range(n):
+        papers = [f"a{a}p{j}" for j in range(int(rng.integers(3, 7)))]
+        labels = [1, 0] + [int(x) for x in rng.integers(0, 2, size=len(papers) - 2)]
+        truth[f"author{a}"] = dict(zip(papers, labels, strict=True))
+        other[f"author{a}"] = {p: float(np.round(rng.random(), 2)) for p in papers}
+    return Example(truth, {k: dict(v) for k, v in truth.items()}, other)
+
+
+def paper_example(rng: np.random.Generator, n: int) -> Example:
+    truth: dict[str, list[int]] = {}
+    other: dict[str, list[float]] = {}
+    for i in range(n):
+        m = int(rng.integers(2, 8))
+        labels = [1] + [int(x) for x in rng.integers(0, 2, size=m - 1)]
+        truth[f"paper{i}"] = [int(x) for x in rng.permutation(labels)]
+        other[f"paper{i}"] = [float(np.round(x, 2)) for x in rng.random(m)]
+    return Example(truth, {k: list(v) for k, v in truth.items()}, other)
+
+
+def lines_example(rng: np.random.Generator, n: int) -> Example:
+    truth = [",".join(rng.choice(ITEMS, size=int(rng.integers(1, 4)), replace=False)) for _ in range(n)]
+    other = [",".join(rng.choice(ITEMS, size=20, replace=False)) for _ in range(n)]
+    return Example(truth, list(truth), other, params={"k": 20})
+
+
+FACTORIES: dict[str, Factory] = {
+    # label
+    "accuracy": label_example(["yes", "no", "up", "silence"]),
+    "balanced_accuracy": label_example(["a", "b", "c"]),
+    "f1": label_example(["1", "0"]),
+    "f1_micro": label_example(["a", "b", "c"]),
+    "f1_macro": label_example(["a", "b", "c"]),
+    "f1_weighted": label_example(["a", "b", "c"]),
+    "fbeta": label_example(["1", "0"], {"beta": 0.5}),
+    "mcc": label_example(["e", "p"]),
+    "qwk": label_example(["0", "1", "2", "3", "4"]),
+    "top1_error": ranked_labels_example,
+    # probability
+    "roc_auc": binary_example,
+    "log_loss": binary_example,
+    "roc_auc_columnwise": multilabel_example,
+    "roc_auc_macro_multilabel": multilabel_example,
+    "weighted_multilabel_log_loss": multilabel_example,
+    "label_ranking_average_precision": multilabel_example,
+    "lwlrap": multilabel_example,
+    "multiclass_log_loss": onehot_example,
+    "kl_divergence": distribution_example,
+    # value
+    "rmse": value_example(),
+    "mse": value_example(),
+    "mae": value_example(columns=2),
+    "rmsle": value_example(low=0.0, high=100.0),
+    "smape": value_example(),
+    "mape": value_example(low=1.0, high=10.0),
+    "r2": value_example(),
+    "r2_mean_columnwise": value_example(columns=6),
+    "pearson": value_example(),
+    "spearman": value_example(),
+    "kendall_tau": value_example(),
+    "mcrmse": scored_rows_example,
+    "mean_log_mae": grouped_value_example,
+    "haversine_mean": latlon_example,
+    "mean_angular_error": direction_example,
+    "laplace_log_likelihood": laplace_example,
+    "pose_maa": pose_example,
+    # ranking / set / text
+    "map_at_k": ranking_example(25, "single"),
+    "mrr_at_k": ranking_example(100, None),
+    "rowwise_set_f1": set_example,
+    "jaccard_words": text_example,
+    "exact_match": text_example,
+    "levenshtein_normalized": char_text_example,
+    "levenshtein_per_true": gesture_example,
+    # mask
+    "dice": mask_example,
+    "global_dice": mask_example,
+    "iou_thresholds_map": mask_example,
+    # structured
+    "weighted_author_auc": author_example,
+    "mean_ap_per_paper": paper_example,
+    "map_at_k_lines": lines_example,
+}
+
+#: Further parameter sets exercised by the property tests (both forms of map_at_k, etc.).
+EXTRA_CASES: list[tuple[str, Factory]] = [
+    ("map_at_k", ranking_example(12, "multiple")),
+    ("levenshtein_normalized", lambda rng, n: _with(text_example(rng, n), unit="token")),
+    ("r2_mean_columnwise", lambda rng, n: _with(value_example(columns=6)(rng, n), clip_at_zero=True)),
+    ("multiclass_log_loss", lambda rng, n: _with(onehot_example(rng, n), renormalize=False)),
+]
+
+
+def _with(example: Example, **params: Any) -> Example:
+    example.params = {**example.params, **params}
+    return example
