@@ -134,8 +134,9 @@ def run_items(
             to restart (as :class:`~tambench.executors.LocalExecutor` does).
         retries: Extra attempts after a failed one (exception or dead worker); 0 disables.
         chunk_size: Items per task; ``None`` picks one from the batch size and worker count.
-        max_in_flight: Tasks submitted at once (default: twice the executor's workers). It
-            also bounds how many items must be re-run alone after a process pool breaks.
+        max_in_flight: Tasks submitted at once (default: the executor's workers times its
+            ``in_flight_per_worker``, else 2). It also bounds how many items must be re-run
+            alone after a process pool breaks.
         no_retry: Exception types reported at once, without retries (deterministic errors).
         on_result: Called in the calling thread with each final result (progress display).
 
@@ -153,7 +154,8 @@ def run_items(
     size = chunk_size if chunk_size is not None else pick_chunk_size(n, workers)
     if size < 1:
         raise ExecutorError(f"chunk_size must be >= 1, got {size}")
-    window = max_in_flight if max_in_flight is not None else 2 * workers
+    depth = getattr(executor, "in_flight_per_worker", 2)
+    window = max_in_flight if max_in_flight is not None else depth * workers
     if window < 1:
         raise ExecutorError(f"max_in_flight must be >= 1, got {window}")
 
