@@ -444,6 +444,8 @@ def read_csv_columns(
     Raises the ``error`` class with line-level messages when the file is not parseable CSV.
     """
     names = [f"c{i}" for i in range(len(layout.header))]
+    if not layout.has_data:
+        return pa.table({n: pa.array([], type=pa.string()) for n in names})
     body = pa.py_buffer(raw.view(layout.body_start)) if raw.size else pa.py_buffer(b"")
 
     def attempt(as_float: Sequence[int]) -> pa.Table:

@@ -143,6 +143,8 @@ def score_submission(answers: Answers, y_pred: Any) -> float:
             metric itself refused the (validated) input as invalid.
     """
     metric = answers.metric
+    # What Metric.__call__ does (parameters without the *_column names, plus the auxiliary
+    # arrays), but keeping the raw return value so that a non-number is caught, not coerced.
     kwargs = {**answers.params, **answers.aux}
     value = metric.fn(answers.y_true, y_pred, **kwargs)
     if isinstance(value, bool) or not isinstance(value, numbers.Real | np.floating | np.integer):

@@ -62,7 +62,7 @@ from tambench.grading.csvio import (
     sniff_csv,
     submission_error,
 )
-from tambench.grading.metrics.base import Metric
+from tambench.grading.metrics.base import AUX_SUFFIX, Metric
 from tambench.schema.taskspec import GradingSpec, SubmissionFormat
 
 NUMERIC_KINDS = frozenset({"value", "probability"})
@@ -126,10 +126,10 @@ def expected_header(grading: GradingSpec) -> list[str]:
 
 
 def _split_params(metric: Metric, grading: GradingSpec) -> tuple[dict[str, Any], dict[str, str]]:
+    """(keyword parameters without ``*_column`` ones, {aux keyword: answers column})."""
     resolved = metric.resolve_params(grading.metric_params)
-    params = {k: v for k, v in resolved.items() if not k.endswith("_column")}
-    aux = {k[: -len("_column")]: v for k, v in resolved.items() if k.endswith("_column")}
-    return params, aux
+    params = {k: v for k, v in resolved.items() if not k.endswith(AUX_SUFFIX)}
+    return params, metric.aux_columns(grading.metric_params)
 
 
 def _chunk(col: pa.ChunkedArray | pa.Array) -> pa.Array:
@@ -196,8 +196,7 @@ def load_answers(
             ans.n_rows = len(ans.y_true)
         return ans
     ans.expected_header = expected_header(grading)
-    needed = [*grading.id_columns, *grading.target_columns,
-              *(c for c in aux_cols.values() if c)]
+    needed = [*grading.id_columns, *grading.target_columns, *aux_cols.values()]
     layout = sniff_csv(raw, needed, what="answers", error=_answers_error)
     pos: dict[str, int] = {}
     for i, name in enumerate(layout.header):
@@ -232,7 +231,7 @@ def load_answers(
         cols = [to_object(table.column(pos[c])) for c in grading.target_columns]
     ans.y_true = cols[0] if len(cols) == 1 else _stack(cols, numeric)
     for name, col_name in aux_cols.items():
-        ans.aux[name] = _aux_array(table.column(pos[col_name])) if col_name else None  # type: ignore[assignment]
+        ans.aux[name] = _aux_array(table.column(pos[col_name]))
     if metric.kind == "label":
         policy = grading.value_policy.get("label_set", "auto")
         for c in grading.target_columns:
@@ -703,6 +702,18 @@ def _mirror(ref: Any, sub: Any, where: str, out: _ShapeCollector, depth: int = 0
 
 def _validate_structured(raw: RawFile, ans: Answers) -> ValidatedSubmission:
     text = decode_text_file(raw, what="submission")
+    check = ans.metric.check
+    if check is not None:
+        # The metric knows its structure better than a generic comparison of shapes.
+        parsed: Any = (
+            _parse_json(text, "submission", submission_error)
+            if ans.fmt == SubmissionFormat.JSON else split_lines(text)
+        )
+        problems = check(ans.y_true, parsed, **ans.params)
+        if problems:
+            raise InvalidSubmissionError(list(problems))
+        n = len(parsed) if isinstance(parsed, dict | list) else 1
+        return ValidatedSubmission(y_pred=parsed, n_rows=n, aligned_by="key")
     if ans.fmt == SubmissionFormat.JSON:
         sub = _parse_json(text, "submission", submission_error)
         ref = ans.y_true

@@ -1,0 +1,218 @@
+"""The malformed-submission corpus (reliability.md section 2): one assertion per case's message."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tambench.errors import InvalidSubmissionError, MissingSubmissionError, TaskDataError
+from tambench.grading.csvio import Limits
+from tambench.grading.grade import grade_submission
+from tambench.grading.metrics import get_metric
+from tambench.grading.validate import load_answers, validate_submission
+from tests.grading.corpus import CASES, TASKS, Case, build_case, build_perfect, write_task
+
+CASE_IDS = [f"{c.num:02d}-{c.name}" for c in CASES]
+
+
+def _load(spec, answers):  # type: ignore[no-untyped-def]
+    return load_answers(answers, spec.grading, get_metric(spec.grading.metric))
+
+
+def test_corpus_covers_every_row_of_the_reliability_table() -> None:
+    covered = {c.num for c in CASES} | {38, 40}  # 38 and 40 are tested in test_grade.py
+    assert set(range(1, 41)) <= covered
+    assert len(CASES) >= 40
+
+
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+def test_corpus_case_behaves_as_the_reliability_table_says(case: Case, tmp_path: Path) -> None:
+    spec, answers_path, sub = build_case(case, tmp_path)
+    ans = _load(spec, answers_path)
+    if case.want == "R":
+        with pytest.raises(InvalidSubmissionError) as info:
+            validate_submission(sub, ans)
+        problems = info.value.problems
+        for pattern in case.match:
+            assert any(re.search(pattern, p) for p in problems), (pattern, problems)
+        report = grade_submission(sub, spec, ans)
+        assert not report.valid_submission and report.score is None and report.rank is None
+        assert report.errors == problems
+        return
+    report = grade_submission(sub, spec, ans)
+    assert report.valid_submission, report.errors
+    assert report.score is not None and math.isfinite(report.score)
+    if case.want == "N":
+        _, _, perfect = build_perfect(case.task, tmp_path / "perfect")
+        best = grade_submission(perfect, spec, ans)
+        assert report.score == best.score
+
+
+@pytest.mark.parametrize("task", sorted(TASKS))
+def test_perfect_submission_scores_the_metric_best_value(task: str, tmp_path: Path) -> None:
+    spec, answers, sub = build_perfect(task, tmp_path)
+    report = grade_submission(sub, spec, answers)
+    metric = get_metric(spec.grading.metric)  # type: ignore[union-attr]
+    assert report.valid_submission, report.errors
+    assert report.score == pytest.approx(metric.best_value, abs=1e-9)
+
+
+def test_ids_na_none_null_are_matched_as_ids_not_missing(tmp_path: Path) -> None:
+    spec, answers, sub = build_perfect("value", tmp_path)
+    text = sub.read_text().splitlines()
+    # Move the NA/None/null rows to the end: matched by id, not position.
+    body = text[1:]
+    moved = [r for r in body if r.split(",")[0] in {"NA", "None", "null"}]
+    sub.write_text("\n".join([text[0], *[r for r in body if r not in moved], *moved]) + "\n")
+    ans = _load(spec, answers)
+    out = validate_submission(sub, ans)
+    assert out.aligned_by == "join"
+    np.testing.assert_array_equal(out.y_pred, ans.y_true)
+
+
+def test_submission_in_answer_order_takes_the_fast_path(tmp_path: Path) -> None:
+    spec, answers, sub = build_perfect("value", tmp_path)
+    out = validate_submission(sub, _load(spec, answers))
+    assert out.aligned_by == "order"
+
+
+def test_every_problem_is_collected_in_the_fixed_stage_order(tmp_path: Path) -> None:
+    spec, answers, sub = build_perfect("value", tmp_path)
+    rows = sub.read_text().splitlines()
+    # extra column (columns), one row dropped (rows + ids), a NaN (types), an empty cell (missing)
+    new = ["id,y,note"] + [f"{r},x" for r in rows[1:-1]]
+    new[2] = new[2].split(",")[0] + ",nan,x"
+    new[3] = new[3].split(",")[0] + ",,x"
+    sub.write_text("\n".join(new) + "\n")
+    with pytest.raises(InvalidSubmissionError) as info:
+        validate_submission(sub, _load(spec, answers))
+    p = info.value.problems
+    stages = ["unexpected column", "9 rows; expected 10", "missing ids", "NaN or infinite",
+              "empty cell"]
+    positions = [next(i for i, m in enumerate(p) if s in m) for s in stages]
+    assert positions == sorted(positions), p
+
+
+def test_extra_columns_are_ignored_under_a_declared_policy(tmp_path: Path) -> None:
+    task = TASKS["value"]
+    spec = task.spec()
+    grading = spec.grading.model_copy(update={"value_policy": {"extra_columns": "ignore"}})  # type: ignore[union-attr]
+    spec = spec.model_copy(update={"grading": grading})
+    _, answers = write_task(task, tmp_path / "private")
+    sub = tmp_path / "submission.csv"
+    sub.write_text("note,id,y\n" + "".join(
+        f"x,{r[0]},{r[1]}\n" for r in task.perfect_rows))
+    report = grade_submission(sub, spec, answers)
+    assert report.valid_submission and report.score == 0.0
+
+
+def test_probability_rows_are_renormalised_when_the_metric_declares_it(tmp_path: Path) -> None:
+    task = TASKS["multi"]
+    spec = task.spec()
+    grading = spec.grading.model_copy(update={"metric_params": {"renormalize": True}})  # type: ignore[union-attr]
+    spec = spec.model_copy(update={"grading": grading})
+    _, answers = write_task(task, tmp_path / "private")
+    sub = tmp_path / "submission.csv"
+    sub.write_text("id,a,b,c\n" + "".join(
+        f"{r[0]},{float(r[1]) / 2 + 0.1},{float(r[2]) / 2 + 0.1},{float(r[3]) / 2 + 0.1}\n"
+        for r in task.perfect_rows))
+    report = grade_submission(sub, spec, answers)
+    assert report.valid_submission, report.errors  # rows sum to 0.8, declared renormalised
+
+
+def test_open_label_sets_are_not_checked_nor_listed(tmp_path: Path) -> None:
+    task = TASKS["label"]
+    spec = task.spec()
+    grading = spec.grading.model_copy(update={"value_policy": {"label_set": "any"}})  # type: ignore[union-attr]
+    spec = spec.model_copy(update={"grading": grading})
+    _, answers = write_task(task, tmp_path / "private")
+    sub = tmp_path / "submission.csv"
+    sub.write_text("id,y\n" + "".join(f"{r[0]},horse\n" for r in task.perfect_rows))
+    report = grade_submission(sub, spec, answers)
+    assert report.valid_submission and report.score == 0.0
+
+
+def test_missing_submission_is_reported_as_not_existing(tmp_path: Path) -> None:
+    spec, answers, _ = build_perfect("value", tmp_path)
+    with pytest.raises(MissingSubmissionError):
+        validate_submission(tmp_path / "nope.csv", _load(spec, answers))
+    report = grade_submission(tmp_path / "nope.csv", spec, answers)
+    assert not report.submission_exists and not report.valid_submission
+    assert report.errors == [f"submission file not found: {tmp_path / 'nope.csv'}"]
+
+
+def test_size_cap_is_configurable(tmp_path: Path) -> None:
+    spec, answers, sub = build_perfect("value", tmp_path)
+    with pytest.raises(InvalidSubmissionError, match=r"expected at most 10 bytes \(size cap"):
+        validate_submission(sub, _load(spec, answers), limits=Limits(max_bytes=10))
+
+
+def test_column_cap_is_configurable(tmp_path: Path) -> None:
+    spec, answers, sub = build_perfect("value", tmp_path)
+    with pytest.raises(InvalidSubmissionError, match=r"header has 2 columns; expected at most 1"):
+        validate_submission(sub, _load(spec, answers), limits=Limits(max_columns=1))
+
+
+# --- the validator is no oracle ---------------------------------------------------------------
+
+
+def _permute_answers(task_name: str, folder: Path, seed: int) -> tuple[Path, object]:
+    task = TASKS[task_name]
+    rng = np.random.default_rng(seed)
+    lines = task.answers.splitlines()
+    header, rows = lines[0], [line.split(",") for line in lines[1:]]
+    targets = [r[1:] for r in rows]
+    order = rng.permutation(len(rows))
+    new = [",".join([r[0], *targets[int(j)]]) for r, j in zip(rows, order, strict=True)]
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "answers.csv"
+    path.write_text("\n".join([header, *new]) + "\n")
+    return path, task.spec()
+
+
+@pytest.mark.parametrize(
+    "case", [c for c in CASES if c.want == "R" and c.task in {"value", "prob", "multi", "label"}],
+    ids=lambda c: c.name,
+)
+def test_messages_do_not_depend_on_private_labels(case: Case, tmp_path: Path) -> None:
+    spec, answers, sub = build_case(case, tmp_path / "a")
+    original = grade_submission(sub, spec, answers).errors
+    for seed in (1, 2):
+        permuted, _ = _permute_answers(case.task, tmp_path / f"p{seed}", seed)
+        again = grade_submission(sub, spec, permuted).errors
+        assert again == original
+
+
+# --- id mutants are never scored --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_id_mutants_are_never_scored(seed: int, tmp_path: Path) -> None:
+    spec, answers, sub = build_perfect("value", tmp_path)
+    rng = np.random.default_rng(seed)
+    lines = sub.read_text().splitlines()
+    header, rows = lines[0], lines[1:]
+    kind = ["wrong", "duplicated", "dropped"][seed % 3]
+    i, j = (int(x) for x in rng.choice(len(rows), size=2, replace=False))
+    if kind == "wrong":
+        rows[i] = "mutant" + rows[i]
+    elif kind == "duplicated":
+        rows[i] = rows[j].split(",")[0] + "," + rows[i].split(",")[1]
+    else:
+        del rows[i]
+    rng.shuffle(rows)
+    sub.write_text("\n".join([header, *rows]) + "\n")
+    report = grade_submission(sub, spec, answers)
+    assert not report.valid_submission and report.score is None
+    assert any("ids" in e for e in report.errors)
+
+
+def test_broken_answers_are_our_error_not_an_invalid_submission(tmp_path: Path) -> None:
+    spec, answers, sub = build_perfect("value", tmp_path)
+    answers.write_text("id,y\na,1\na,2\n")
+    with pytest.raises(TaskDataError, match="duplicated ids"):
+        _load(spec, answers)
