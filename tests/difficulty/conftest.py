@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 
 import pytest
 
@@ -72,3 +73,41 @@ def board(scores: Sequence[float | str]) -> Leaderboard:
     for i, s in enumerate(scores, start=1):
         lines.append(f"{i},team{i},{s if isinstance(s, str) else repr(float(s))},1,")
     return read_leaderboard_text("\n".join(lines) + "\n")
+
+
+MODALITY_NAMES = {"MultiModal": "Multimodal"}
+LITE_PLATFORMS = {"ind": "biendata", "pst": "biendata", "aqa": "biendata",
+                  "nextproductprediction": "aicrowd"}
+
+
+def lite_task_id(slug: str) -> str:
+    """The catalogue id of a Lite release folder."""
+    return f"{LITE_PLATFORMS.get(slug, 'kaggle')}/{slug}"
+
+
+def write_lite_catalogue(root: Path, tam_lite_dir: Path, metrics: dict[str, Metric]) -> Path:
+    """A catalogue of the 18 Lite tasks: real leaderboards (normalised), temporary metrics,
+    the release's tiers as reference tiers ``tam-bench``."""
+    from tambench.grading.leaderboard import read_leaderboard, write_leaderboard
+    from tambench.schema.io import save_taskspec
+    from tambench.schema.taskspec import GradingSpec, TaskSpec
+
+    for slug, (_, _, modality, tier) in LITE_FACTS.items():
+        tid = lite_task_id(slug)
+        spec = TaskSpec(
+            id=tid, platform=tid.split("/")[0], title=slug, status="incomplete",
+            modality=MODALITY_NAMES.get(modality, modality),
+            grading=GradingSpec(metric=metrics[slug].id),
+            reference_tiers={"tam-bench": tier},
+        )
+        folder = root / tid
+        save_taskspec(spec, folder / "task.json")
+        write_leaderboard(read_leaderboard(tam_lite_dir / slug / "leaderboard.csv"),
+                          folder / "leaderboard.csv")
+    return root
+
+
+@pytest.fixture
+def lite_catalogue(tmp_path: Path, tam_lite_dir: Path, lite_metrics: dict[str, Metric]) -> Path:
+    """The 18 Lite tasks as a catalogue in tmp_path."""
+    return write_lite_catalogue(tmp_path / "catalogue", tam_lite_dir, lite_metrics)
