@@ -17,8 +17,11 @@ def rank(
         "--higher-is-better/--lower-is-better",
         help="Direction, when no metric is given (overrides the metric's if both are).",
     ),
-    clean: bool = typer.Option(
-        False, "--clean", help="Drop junk rows (default rules) before ranking."
+    keep_junk: bool = typer.Option(
+        False,
+        "--keep-junk",
+        help="Rank against every finite row; by default junk rows (absurd outliers, "
+        "placeholders, duplicates, out-of-range) are dropped first, as grading does.",
     ),
     json_out: bool = typer.Option(False, "--json", help="Print strict JSON."),
 ) -> None:
@@ -44,7 +47,7 @@ def rank(
 
         raise InvalidScoreError(f"score {score!r} is not finite; it is never ranked")
     lb = read_leaderboard(leaderboard)
-    if clean:
+    if not keep_junk:
         lb = lb.clean(value_range=(m.lower_bound, m.upper_bound) if m else None)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", LeaderboardOrderWarning)

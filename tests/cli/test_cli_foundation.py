@@ -99,3 +99,16 @@ def _has(metric_id: str) -> bool:
     from tambench.grading.metrics import METRICS
 
     return metric_id in METRICS
+
+
+def test_rank_drops_junk_rows_like_grading_unless_asked_to_keep_them(
+    capsys: pytest.CaptureFixture[str], tam_lite_dir: Path
+) -> None:
+    lb = str(tam_lite_dir / "new-york-city-taxi-fare-prediction" / "leaderboard.csv")
+    rc, out, _ = run(capsys, "rank", "--leaderboard", lb, "--score", "1000", "--metric", "rmse",
+                     "--json")
+    assert rc == 0 and json.loads(out)["n"] == 1484  # the 2.5e7 outlier is not a competitor
+    rc, out, _ = run(capsys, "rank", "--leaderboard", lb, "--score", "1000", "--metric", "rmse",
+                     "--keep-junk", "--json")
+    data = json.loads(out)
+    assert (data["n"], data["rank"]) == (1485, 1485)
