@@ -60,7 +60,8 @@ METRIC_RULES: tuple[MetricRule, ...] = (
     MetricRule(_r(r"\bweighted auc\b"), "roc_auc",
                "the source weights regions of the ROC curve by true-positive rate (2x below "
                "TPR 0.4); no registered metric does, the closest registered one is roc_auc"),
-    MetricRule(_r(r"area under (?:the )?(?:roc|receiver)|\broc[ -]?auc\b|\bauc\b|\bauroc\b"),
+    MetricRule(_r(r"area under (?:the )?(?:roc|receiver)(?: operating)?(?: characteristic)?"
+                  r"(?: curve)?|\broc[ -]?auc\b|\bauc\b|\bauroc\b"),
                "roc_auc"),
     MetricRule(_r(r"matthews"), "mcc"),
     MetricRule(_r(r"spearman"), "spearman"),
@@ -165,6 +166,31 @@ _COLUMNWISE_RE = re.compile(r"column-?wise|each (?:predicted |target )?column|in
                             re.I)
 
 
+_IOU_RANGE_RE = re.compile(
+    r"range from (\d*\.\d+) to (\d*\.\d+) with a step(?: size)? of (\d*\.\d+)", re.I)
+_IOU_SINGLE_RE = re.compile(
+    r"\biou\s*(?:>|>=|≥|above|greater than|of at least)\s*(\d*\.\d+)", re.I)
+
+
+def _iou_thresholds(text: str) -> list[float]:
+    """IoU thresholds stated in the text: "range from 0.5 to 0.95 with a step size of 0.05"
+    or a single "IoU > 0.4".
+
+    >>> _iou_thresholds("values range from 0.5 to 0.6 with a step size of 0.05")
+    [0.5, 0.55, 0.6]
+    >>> _iou_thresholds("mAP at IoU > 0.4.")
+    [0.4]
+    """
+    m = _IOU_RANGE_RE.search(text)
+    if m:
+        lo, hi, step = (float(g) for g in m.groups())
+        if step > 0 and hi >= lo:
+            n = int(round((hi - lo) / step))
+            return [round(lo + i * step, 6) for i in range(n + 1)]
+    m = _IOU_SINGLE_RE.search(text)
+    return [float(m.group(1))] if m else []
+
+
 def refine(rule: MetricRule, match: re.Match[str], eval_plain: str,
            target_columns: Sequence[str]) -> tuple[str, dict[str, Any], list[str]]:
     """Metric id, candidate parameters and notes, given the whole evaluation text.
@@ -179,6 +205,10 @@ def refine(rule: MetricRule, match: re.Match[str], eval_plain: str,
         k = _K_RE.search(match.group(0))
         if k:
             params["k"] = int(k.group(1))
+    elif metric_id == "iou_thresholds_map":
+        thresholds = _iou_thresholds(eval_plain)
+        if thresholds:
+            params["thresholds"] = thresholds
     elif metric_id == "levenshtein_normalized":
         if _DIVIDED_BY_TRUE_RE.search(eval_plain):
             metric_id = "levenshtein_per_true"
