@@ -1,0 +1,114 @@
+"""``tambench acquire`` and ``tambench discover``: competitions in, task folders out."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import typer
+
+
+def _parse_base_urls(values: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for v in values:
+        name, sep, url = v.partition("=")
+        if not sep or not name or not url.startswith(("http://", "https://")):
+            raise typer.BadParameter(
+                f"expected PLATFORM=URL (e.g. kaggle=http://127.0.0.1:8000/kaggle), got {v!r}",
+                param_hint="--base-url",
+            )
+        out[name] = url
+    return out
+
+
+def acquire(
+    refs: list[str] = typer.Argument(..., help="Competitions: PLATFORM:SLUG or URLs."),
+    catalogue: Path = typer.Option(Path("catalogue"), "--catalogue", help="Task folders root."),
+    concurrency: int = typer.Option(4, "--concurrency", min=1, max=32,
+                                    help="Competitions and browser pages at once."),
+    llm: str | None = typer.Option(None, "--llm", help="Model for the schema mapper and the "
+                                   "agent (OpenAI-compatible; OPENAI_BASE_URL, OPENAI_API_KEY)."),
+    base_url: list[str] = typer.Option([], "--base-url", help="PLATFORM=URL: a mirror or the "
+                                       "local site (repeatable)."),
+    renderer: str = typer.Option("browser", "--renderer", help="browser (Chromium) or http."),
+    fresh: bool = typer.Option(False, "--fresh", help="Refetch pages already in the store."),
+    state_dir: Path | None = typer.Option(None, "--state-dir",
+                                          help="Snapshots and crawl plans (default "
+                                          "CATALOGUE/.acquire)."),
+    hermetic: bool = typer.Option(False, "--hermetic", help="Chromium resolves no host but "
+                                  "127.0.0.1/localhost."),
+    json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+) -> None:
+    """Acquire competitions into complete task folders (pages, leaderboard, task.json)."""
+    from tambench.acquisition.fetch import FetchSettings
+    from tambench.acquisition.pipeline import acquire_competitions, write_report
+    from tambench.cli._console import console, err_console, print_json
+
+    if renderer not in ("browser", "http"):
+        raise typer.BadParameter("expected browser or http", param_hint="--renderer")
+    settings = FetchSettings(renderer=renderer, hermetic=hermetic,  # type: ignore[arg-type]
+                             concurrency=concurrency)
+    report = acquire_competitions(
+        list(refs), catalogue, base_urls=_parse_base_urls(base_url), concurrency=concurrency,
+        llm=llm, settings=settings, state_dir=state_dir, fresh=fresh,
+    )
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    report_path = (state_dir or catalogue / ".acquire") / "reports" / f"acquire-{stamp}.json"
+    write_report(report, report_path)
+    if json_out:
+        print_json(report.model_dump(mode="json"))
+    else:
+        for r in report.results:
+            where = r.folder or "-"
+            why = f"  ({r.errors[0][:160]})" if r.errors else ""
+            console.print(f"{r.status:<10} {r.task_id or r.ref:<50} {where}{why}", markup=False)
+        err_console.print(f"report: {report_path}  {report.counts()}", markup=False)
+    if not report.ok:
+        raise typer.Exit(3)
+
+
+def discover(
+    platform: str = typer.Argument(..., help="Platform to list (kaggle)."),
+    since: str = typer.Option("2023-01-01", "--since", help="Keep competitions from this date."),
+    category: str = typer.Option("", "--category", help="Listing category, e.g. featured."),
+    search: str = typer.Option("", "--search", help="Search term."),
+    min_teams: int = typer.Option(1, "--min-teams", help="Fewest teams to keep."),
+    show_all: bool = typer.Option(False, "--all", help="Also list dropped ones, with reasons."),
+    json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
+) -> None:
+    """List candidate competitions through the platform's client, filters applied."""
+    from tambench.acquisition.discover import discover_competitions
+    from tambench.acquisition.kaggle_client import KaggleSource
+    from tambench.cli._console import console, print_json
+
+    if platform != "kaggle":
+        raise typer.BadParameter(f"only kaggle has a listing client, got {platform!r}",
+                                 param_hint="PLATFORM")
+    try:
+        since_day = date.fromisoformat(since)
+    except ValueError:
+        raise typer.BadParameter(f"expected YYYY-MM-DD, got {since!r}",
+                                 param_hint="--since") from None
+    cands = discover_competitions(KaggleSource(), since=since_day, category=category,
+                                  search=search, min_teams=min_teams)
+    shown = [c for c in cands if show_all or c.kept]
+    if json_out:
+        print_json([{
+            "slug": c.info.slug, "title": c.info.title, "category": c.info.category,
+            "enabled": c.info.enabled.isoformat() if c.info.enabled else None,
+            "deadline": c.info.deadline.isoformat() if c.info.deadline else None,
+            "metric": c.info.metric, "metric_id": c.metric_id, "teams": c.info.teams,
+            "kept": c.kept, "dropped": c.dropped,
+        } for c in shown])
+        return
+    for c in shown:
+        mark = "keep" if c.kept else "drop"
+        why = "" if c.kept else "  " + "; ".join(c.dropped)
+        console.print(f"{mark} kaggle:{c.info.slug:<45} {c.metric_id or '-':<14} "
+                      f"{c.info.teams:>6} teams{why}", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Attach the commands."""
+    app.command("acquire")(acquire)
+    app.command("discover")(discover)
