@@ -165,6 +165,31 @@ class PageTooLargeError(FetchError):
     """A response exceeded the size cap and was abandoned."""
 
 
+class FetchTimeoutError(FetchError):
+    """A page did not answer within the connect, read or total timeout, after bounded retries."""
+
+
+class TruncatedPageError(FetchError):
+    """A response ended before its declared length (data loss); never parsed as a page."""
+
+
+class HttpStatusError(FetchError):
+    """A page answered with an HTTP error status (429 and 5xx are retried first, 4xx not)."""
+
+    def __init__(self, message: str, *, status: int, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retry_after = retry_after
+
+
+class BrowserNotFoundError(ConfigError):
+    """No Chromium binary was found (Playwright's, the system's, or ``TAMBENCH_CHROMIUM``)."""
+
+
+class AgentError(TambenchError):
+    """The browser agent stopped without collecting the pages it was asked for."""
+
+
 class UnknownPlatformError(TambenchError, KeyError):
     """No platform adapter is registered under this name."""
 

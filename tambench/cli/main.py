@@ -32,6 +32,8 @@ COMMAND_MODULES = (
     "tambench.cli.difficulty_cmd",
     "tambench.cli.tasks_cmd",
     "tambench.cli.subsets_cmd",
+    "tambench.cli.acquire_cmd",
+    "tambench.cli.site_cmd",
 )
 
 
