@@ -1,0 +1,259 @@
+"""Batch grading: a status for every row, aggregates, deterministic outputs, escaping."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+from pathlib import Path
+
+import pytest
+
+from tambench.cli.main import main
+from tambench.executors import get_executor
+from tambench.grading import batch as batch_mod
+from tambench.grading.batch import (
+    BatchReport,
+    batch_to_csv,
+    batch_to_json,
+    grade_runs,
+    modality_weighted_mean,
+    write_batch_outputs,
+)
+from tambench.grading.html import batch_to_html
+from tambench.schema.io import save_taskspec
+from tambench.schema.taskspec import Difficulty, Modality, TaskSpec
+from tests.grading.corpus import CASES, TASKS, build_case, perfect_text
+from tests.grading.test_grade import write_leaderboard
+
+FIXED = __import__("datetime").datetime(2025, 1, 1, tzinfo=__import__("datetime").UTC)
+
+
+def make_env(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A catalogue of three tasks (value: Tabular/easy, label: Image/hard, txt: Text/medium)
+    with leaderboards, their answers, and an empty runs folder."""
+    cat, data, runs = tmp_path / "catalogue", tmp_path / "data", tmp_path / "runs"
+    meta = {
+        "value": (Modality.TABULAR, "easy", [0.5 + 0.1 * i for i in range(20)]),
+        "label": (Modality.IMAGE, "hard", [1.0, 0.9, 0.8, 0.5, 0.2]),
+        "txt": (Modality.TEXT, "medium", [0.9, 0.8, 0.3]),
+    }
+    for name, (mod, tier, scores) in meta.items():
+        task = TASKS[name]
+        spec = TaskSpec(id=f"test/{name}", platform="test", modality=mod,
+                        difficulty=Difficulty(score=0.5, tier=tier), grading=task.grading)
+        folder = cat / "test" / name
+        folder.mkdir(parents=True)
+        save_taskspec(spec, folder / "task.json")
+        write_leaderboard(folder / "leaderboard.csv", scores)
+        private = data / "test" / name / "private"
+        private.mkdir(parents=True)
+        (private / task.grading.answers_file).write_text(task.answers)
+    runs.mkdir()
+    return cat, data, runs
+
+
+def put(runs: Path, agent: str, task: str, run: str, text: str | None,
+        name: str = "submission.csv") -> Path:
+    folder = runs / agent / task / run
+    folder.mkdir(parents=True, exist_ok=True)
+    if text is not None:
+        (folder / name).write_text(text)
+    return folder
+
+
+def _grade(runs: Path, cat: Path, data: Path, **kw: object) -> BatchReport:
+    return grade_runs(runs, catalogue=cat, data_dir=data, now=FIXED, **kw)  # type: ignore[arg-type]
+
+
+def test_every_run_gets_a_status(tmp_path: Path) -> None:
+    cat, data, runs = make_env(tmp_path)
+    put(runs, "a", "value", "r1", perfect_text(TASKS["value"]))
+    put(runs, "a", "value", "r2", "id,y\n1,2\n")
+    put(runs, "a", "label", "r1", None)
+    put(runs, "a", "no-such-task", "r1", "id,y\n")
+    put(runs, "a", "test__txt", "r1", perfect_text(TASKS["txt"]), name="submission.txt")
+    (put(runs, "a", "label", "r2", None) / "best_solution.py").write_text("print(1)\n")
+    report = _grade(runs, cat, data)
+    status = {(r.task, r.run): r.status for r in report.rows}
+    assert status == {
+        ("label", "r1"): "missing_submission",
+        ("label", "r2"): "missing_submission",
+        ("no-such-task", "r1"): "task_unknown",
+        ("test__txt", "r1"): "graded_valid",
+        ("value", "r1"): "graded_valid",
+        ("value", "r2"): "invalid_submission",
+    }
+    by = {(r.task, r.run): r for r in report.rows}
+    assert by[("label", "r2")].solution_path == "a/label/r2/best_solution.py"
+    assert by[("value", "r1")].submission_path == "a/value/r1/submission.csv"
+    assert by[("value", "r1")].rank == 1 and by[("value", "r1")].gold_medal
+    assert by[("value", "r2")].errors and by[("value", "r2")].score is None
+
+
+def test_corrupt_tenth_of_a_batch_finishes_with_a_status_for_every_row(tmp_path: Path) -> None:
+    cat, data, runs = make_env(tmp_path)
+    corrupt = [c for c in CASES if c.want == "R" and c.task == "value"]
+    n = 40
+    for i in range(n):
+        if i % 10 == 0:
+            case = corrupt[(i // 10) % len(corrupt)]
+            _, _, sub = build_case(case, tmp_path / "build" / str(i))
+            folder = put(runs, f"agent{i % 3}", "value", f"run{i:03d}", None)
+            if sub.is_symlink() or not sub.is_file():
+                os.replace(sub, folder / "submission.csv")
+            else:
+                (folder / "submission.csv").write_bytes(sub.read_bytes())
+        else:
+            put(runs, f"agent{i % 3}", "value", f"run{i:03d}", perfect_text(TASKS["value"]))
+    with get_executor("thread", 2) as pool:
+        report = _grade(runs, cat, data, executor=pool)
+    assert len(report.rows) == n
+    counts = {s: sum(r.status == s for r in report.rows) for s in {r.status for r in report.rows}}
+    assert counts == {"graded_valid": 36, "invalid_submission": 4}
+
+
+def test_grading_error_becomes_an_error_row_and_the_command_exits_3(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cat, data, runs = make_env(tmp_path)
+    put(runs, "a", "value", "r1", perfect_text(TASKS["value"]))
+    put(runs, "a", "label", "r1", perfect_text(TASKS["label"]))
+    (data / "test" / "label" / "private" / "answers.csv").unlink()  # broken task data
+    report = _grade(runs, cat, data)
+    statuses = sorted(r.status for r in report.rows)
+    assert statuses[1] == "graded_valid"
+    assert statuses[0].startswith("error: TaskDataError: answers of task test/label not found")
+    rc = main(["grade-runs", str(runs), "--catalogue", str(cat), "--data-dir", str(data),
+               "--executor", "serial", "--json"])
+    assert rc == 3
+    assert json.loads(capsys.readouterr().out)["agents"][0]["total_errors"] == 1
+
+
+def test_answers_are_loaded_once_per_task_per_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tambench.grading import validate
+
+    cat, data, runs = make_env(tmp_path)
+    for i in range(6):
+        put(runs, f"agent{i % 2}", "value", f"r{i}", perfect_text(TASKS["value"]))
+        put(runs, f"agent{i % 2}", "label", f"r{i}", perfect_text(TASKS["label"]))
+    calls: list[str] = []
+    real = validate.load_answers
+
+    def counting(path, *a, **k):  # type: ignore[no-untyped-def]
+        calls.append(str(path))
+        return real(path, *a, **k)
+
+    monkeypatch.setattr(validate, "load_answers", counting)
+    batch_mod._TASK_CACHE.clear()
+    report = _grade(runs, cat, data)
+    assert all(r.status == "graded_valid" for r in report.rows) and len(report.rows) == 12
+    assert len(calls) == 2
+
+
+def test_aggregates_follow_the_paper_and_mle_bench_names(tmp_path: Path) -> None:
+    cat, data, runs = make_env(tmp_path)
+    value_rows = TASKS["value"].perfect_rows
+    put(runs, "a", "value", "r1", perfect_text(TASKS["value"]))  # rmse 0 -> rank 1 of 20
+    put(runs, "a", "value", "r2", "id,y\n" + "".join(f"{r[0]},{float(r[1]) + 0.55}\n"
+                                                     for r in value_rows))  # rmse 0.55: rank 2
+    put(runs, "a", "label", "r1", perfect_text(TASKS["label"]))  # accuracy 1 -> rank 1 of 5
+    put(runs, "a", "txt", "r1", None)
+    put(runs, "b", "label", "r1", "id,y\n" + "".join(f"{r[0]},cat\n"
+                                                     for r in TASKS["label"].perfect_rows))
+    report = _grade(runs, cat, data)
+    a, b = report.agents
+    assert (a.agent, a.total_runs, a.total_runs_with_submissions, a.total_valid_submissions) == (
+        "a", 4, 3, 3)
+    assert a.made_submission_rate == 0.75 and a.valid_submission_rate == 0.75
+    assert (a.total_medals, a.total_gold_medals, a.total_silver_medals) == (3, 3, 0)
+    value = next(t for t in a.tasks if t.task == "value")
+    assert value.n_runs == 2 and value.n_valid == 2
+    assert value.percentile is not None and value.score is not None
+    assert value.percentile.mean == pytest.approx((1 / 20 + 2 / 20) / 2)
+    assert value.percentile.min == 0.05 and value.percentile.max == 0.1
+    assert value.percentile.std == pytest.approx(math.sqrt(2 * 0.025**2))
+    assert value.score.max == pytest.approx(0.55)
+    # modality-weighted: one Tabular task (0.075), one Image task (0.2)
+    assert a.modality_weighted_rank_pct == pytest.approx((0.075 + 0.2) / 2)
+    assert a.rank_pct_by_tier == pytest.approx({"easy": 0.075, "hard": 0.2})
+    assert a.rank_pct_by_modality == pytest.approx({"Image": 0.2, "Tabular": 0.075})
+    assert a.n_tasks == 3 and a.n_tasks_ranked == 2
+    assert a.constraints_passed is None and a.constraint_pass_rate is None
+    assert b.total_valid_submissions == 1 and b.tasks[0].percentile is not None
+    assert b.tasks[0].percentile.std is None  # one run: no spread
+
+
+def test_modality_weighted_mean_weights_each_modality_equally() -> None:
+    pairs = [("Text", 0.1), ("Text", 0.3), ("Text", 0.5), ("Image", 0.9)]
+    assert modality_weighted_mean(pairs) == pytest.approx((0.3 + 0.9) / 2)
+    assert modality_weighted_mean([]) is None
+
+
+def test_executors_give_byte_identical_reports(tmp_path: Path) -> None:
+    cat, data, runs = make_env(tmp_path)
+    for i in range(8):
+        put(runs, f"agent{i % 2}", ["value", "label"][i % 2], f"r{i}",
+            perfect_text(TASKS[["value", "label"][i % 2]]) if i % 3 else "id,y\nbad\n")
+    outs = []
+    for kind in ("serial", "thread", "local"):
+        with get_executor(kind, 2) as pool:
+            report = _grade(runs, cat, data, executor=pool)
+        outs.append((batch_to_json(report), batch_to_csv(report), batch_to_html(report)))
+    assert outs[0] == outs[1] == outs[2]
+
+
+def test_csv_report_escapes_formula_injection(tmp_path: Path) -> None:
+    cat, data, runs = make_env(tmp_path)
+    put(runs, "=cmd|' C calc'!A0", "value", "+run", "id,y\n-1,@SUM(A1)\n")
+    put(runs, "@agent", "value", "-r", perfect_text(TASKS["value"]))
+    report = _grade(runs, cat, data)
+    rows = list(csv.DictReader(io.StringIO(batch_to_csv(report))))
+    for row in rows:
+        for col, cell in row.items():
+            if col in {"score", "rank", "n_teams", "percentile"}:
+                continue
+            assert not cell.startswith(("=", "+", "-", "@")), (col, cell)
+    assert {r["agent"] for r in rows} == {"'=cmd|' C calc'!A0", "'@agent"}
+    assert any(r["run"] == "'+run" for r in rows)
+    assert any("'@SUM(A1)" in r["errors"] or "@SUM" in r["errors"] for r in rows)
+
+
+def test_html_report_is_escaped_self_contained_and_has_figures(tmp_path: Path) -> None:
+    cat, data, runs = make_env(tmp_path)
+    put(runs, "<script>alert(1)<\\script>", "value", "r1", perfect_text(TASKS["value"]))
+    put(runs, "b", "label", "<img src=x>", "id,y\n<b>x</b>,1\n")
+    paths = write_batch_outputs(_grade(runs, cat, data), tmp_path / "out")
+    page = paths["html"].read_text()
+    assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;\\script&gt;" in page
+    assert "<img src=x>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
+    assert page.count("data:image/svg+xml;base64,") == 3  # modality, tier, medals
+    assert "http://" not in page.replace("http://www.w3.org", "") and "<script" not in page
+    json.loads(paths["json"].read_text(), parse_constant=lambda c: pytest.fail(c))
+    assert paths["csv"].read_text().startswith("agent,task,run,status,")
+
+
+def test_symlinked_run_folders_are_refused_rows(tmp_path: Path) -> None:
+    cat, data, runs = make_env(tmp_path)
+    elsewhere = put(tmp_path, "x", "y", "z", perfect_text(TASKS["value"]))
+    (runs / "a" / "value").mkdir(parents=True)
+    os.symlink(elsewhere, runs / "a" / "value" / "linked")
+    report = _grade(runs, cat, data)
+    (row,) = report.rows
+    assert row.status == "invalid_submission"
+    assert row.errors == ["a/value/linked is a symbolic link; run folders must be real folders"]
+
+
+def test_grade_runs_command_writes_outputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cat, data, runs = make_env(tmp_path)
+    put(runs, "a", "value", "r1", perfect_text(TASKS["value"]))
+    rc = main(["grade-runs", str(runs), "--catalogue", str(cat), "--data-dir", str(data),
+               "--out", str(tmp_path / "out"), "--executor", "thread", "--workers", "2"])
+    assert rc == 0
+    assert {p.name for p in (tmp_path / "out").iterdir()} == {
+        "grades.json", "grades.csv", "report.html"}
+    assert "a" in capsys.readouterr().out
