@@ -25,6 +25,7 @@ Verdicts are cached on disk by (prompt version, mode, model, constraint, code ha
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import io
 import json
@@ -339,8 +340,12 @@ def says_violation(reason: str) -> bool:
 
 def code_line_numbers(code: str) -> set[int]:
     """Lines holding executable code: not blank, not only comments, not only strings
-    (docstrings). Python is tokenized; other text falls back to a line rule ("#" and "//"
-    comments)."""
+    (docstrings), not a statement that only binds or prints literal text. Python is tokenized;
+    other text falls back to a line rule ("#" and "//" comments).
+
+    >>> sorted(code_line_numbers("'''Doc.'''\\nimport os  # ok\\nnote = 'uses X'\\nprint('done')"))
+    [2]
+    """
     lines = code.splitlines()
     skip = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
             tokenize.ENCODING, tokenize.ENDMARKER, tokenize.STRING}
@@ -356,7 +361,36 @@ def code_line_numbers(code: str) -> set[int]:
         if tok.type in skip:
             continue
         out.update(range(tok.start[0], tok.end[0] + 1))
+    out -= _string_statement_lines(code)
     return {i for i in out if 1 <= i <= len(lines)}
+
+
+def _is_text(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.JoinedStr) or (
+        isinstance(node, ast.Constant) and isinstance(node.value, str | bytes))
+
+
+def _string_statement_lines(code: str) -> set[int]:
+    """Lines of statements that only hold text: ``name = "..."``, a bare string, or
+    ``print("...")`` with only literal text. They carry words, not behaviour, so they are not
+    evidence of compliance."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return set()
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Assign | ast.AnnAssign | ast.Expr):
+            continue
+        value = node.value
+        text_only = _is_text(value) or (
+            isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+            and value.func.id == "print" and not value.keywords
+            and all(_is_text(a) for a in value.args)
+        )
+        if text_only:
+            out.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    return out
 
 
 def read_strict_reply(content: str | None, *, nonce: str, code: str) -> ReadVerdict:
