@@ -255,3 +255,34 @@ def test_headings_inside_code_and_setext_headings_are_parsed_right() -> None:
 def test_parse_header_accepts_headers_and_refuses_data_code_and_elisions(
         line: str, expected: list[str] | None) -> None:
     assert parse_header(line) == expected
+
+
+@pytest.mark.parametrize(("sentence", "metric_id"), [
+    # phrasings of other competitions (the paper's Lite tasks and common Kaggle wording)
+    ("Submissions are scored on the Matthews correlation coefficient (MCC).", "mcc"),
+    ("Submissions are evaluated using the micro averaged F1 score.", "f1_micro"),
+    ("Submissions are evaluated according to the Mean Average Precision @ 25 (MAP@25)", "map_at_k"),
+    ("The metric is the mean Average Accuracy (mAA) of the registered camera centers.", "pose_maa"),
+    ("Submissions are evaluated on Mean Reciprocal Rank (MRR@100).", "mrr_at_k"),
+    ("The evaluation metric is the mean R^2 over all traits.", "r2_mean_columnwise"),
+    ("Submissions are scored on the root mean-squared error.", "rmse"),
+    ("Submissions are evaluated using quadratic weighted kappa.", "qwk"),
+    ("Submissions are evaluated on the mean absolute percentage error.", "mape"),
+    ("Submissions are evaluated on SMAPE.", "smape"),
+    ("Evaluation: log loss with eps=auto, three classes, one for every class.",
+     "multiclass_log_loss"),
+    ("Levenshtein distance normalized by total number of gestures.", "levenshtein_per_true"),
+])
+def test_metric_phrasings_beyond_the_55_texts_map_to_their_ids(sentence: str,
+                                                               metric_id: str) -> None:
+    r = map_pages({"evaluation": sentence}, task_id="kaggle/phrasing")
+    assert r.spec.grading is not None
+    assert r.spec.grading.metric == metric_id
+    get_metric(metric_id)
+
+
+def test_ordinary_words_are_not_read_as_metrics() -> None:
+    r = map_pages({"evaluation": "We map the images to a grid. Prizes are paid in cash."},
+                  task_id="kaggle/none")
+    assert r.spec.grading is None
+    assert "grading.metric" in r.unfilled

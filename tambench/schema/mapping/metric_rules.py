@@ -54,6 +54,9 @@ METRIC_RULES: tuple[MetricRule, ...] = (
     MetricRule(_r(r"(?:mean )?average precision\b.{0,80}?(?:\biou\b|intersection over union)"
                   r"|\bmap\b.{0,40}?\biou\b"),
                "iou_thresholds_map"),
+    MetricRule(_r(r"mean average precision|(?-i:\bMAP\b)"), "map_at_k",
+               "the source names mean average precision without a cutoff; the closest "
+               "registered metric is map_at_k"),
     MetricRule(_r(r"mean reciprocal rank|\bmrr\b"), "mrr_at_k"),
     MetricRule(_r(r"column-?wise (?:roc[ -]?)?auc|column-?wise (?:area under|roc)"),
                "roc_auc_columnwise"),
@@ -84,8 +87,10 @@ METRIC_RULES: tuple[MetricRule, ...] = (
     MetricRule(_r(r"laplace log[- ]likelihood"), "laplace_log_likelihood"),
     MetricRule(_r(r"log(?:arithmic)?[ -]?loss|\blogloss\b|cross[- ]entropy"), "log_loss"),
     MetricRule(_r(r"balanced accuracy"), "balanced_accuracy"),
+    MetricRule(_r(r"mean average accuracy|\bmaa\b"), "pose_maa"),
     MetricRule(_r(r"accuracy"), "accuracy"),
-    MetricRule(_r(r"\br2\b|\br\^2\b|coefficient of determination"), "r2"),
+    MetricRule(_r(r"mean (?:column-?wise )?(?:r2|r\^2|r-squared)"), "r2_mean_columnwise"),
+    MetricRule(_r(r"\br2\b|\br\^2|\br-squared\b|coefficient of determination"), "r2"),
 )
 
 #: Words that mark a sentence as the one naming the metric; such sentences are read first.
@@ -158,7 +163,8 @@ def match_sentence(plain_sentence: str) -> tuple[MetricRule, re.Match[str]] | No
 
 _K_RE = re.compile(r"@\s*(\d+)")
 _DIVIDED_BY_TRUE_RE = re.compile(
-    r"divided by the (?:total )?number of (?:\w+ ){0,3}in the (?:truth|ground truth)", re.I)
+    r"(?:divided|normali[sz]ed) by (?:the )?total number of (?:\w+ ){0,2}"
+    r"(?:gestures|tokens|labels|characters|words|in the (?:truth|ground truth))", re.I)
 _MULTICLASS_RE = re.compile(
     r"each (?:target )?class|every class|one for every|each of the \w+ (?:possible )?classes"
     r"|multi-?class", re.I)
