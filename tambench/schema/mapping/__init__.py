@@ -4,6 +4,16 @@
 no network); with ``llm`` an OpenAI-compatible model fills the fields, each quote is checked
 against the pages, and grading fields are cross-checked with the rules (see
 :mod:`tambench.schema.mapping.llm`).
+
+Against a real endpoint (OpenAI, or a local vLLM / llama.cpp / Ollama server)::
+
+    export OPENAI_API_KEY=...            # any non-empty value for a local server
+    tambench schema map pages/ --id kaggle/spaceship-titanic --llm gpt-4o --json
+    tambench schema map page.md --id kaggle/x --llm qwen2.5-7b-instruct \\
+        --base-url http://127.0.0.1:8000/v1
+
+``bench/bench_mapping.py --llm MODEL [--base-url URL]`` measures a model on the 55 real
+descriptions and records its replies for offline replay.
 """
 
 from __future__ import annotations
