@@ -67,13 +67,17 @@ def compute(
     explain: bool = typer.Option(False, "--explain", help="Print every term of the formula."),
     write: bool = typer.Option(False, "--write",
                                help="Store the results in each task.json (catalogue mode)."),
+    leaderboards: Path | None = typer.Option(
+        None, "--leaderboards", help="Folder of leaderboards for entries that ship none "
+        "(<platform>/<slug>/leaderboard.csv or <slug>/leaderboard.csv)."),
 ) -> None:
     """Difficulty of one leaderboard, or of every entry of a catalogue."""
     primary = _check_method(method)
     if catalogue is not None or leaderboard is None:
         if leaderboard is not None or metric is not None:
             raise typer.BadParameter("give either LB.csv --metric ID, or --catalogue DIR")
-        _compute_catalogue(_catalogue_dir(catalogue), primary, json_out, explain, write)
+        _compute_catalogue(_catalogue_dir(catalogue), primary, json_out, explain, write,
+                           leaderboards)
         return
     if metric is None:
         raise typer.BadParameter("a leaderboard needs --metric ID", param_hint="--metric")
@@ -105,14 +109,14 @@ def compute(
 
 
 def _compute_catalogue(root: Path, primary: Any, json_out: bool, explain: bool,
-                       write: bool) -> None:
+                       write: bool, leaderboards: Path | None) -> None:
     from rich.table import Table
 
     from tambench.cli._console import console, err_console, print_json
     from tambench.difficulty.batch import catalogue_difficulties, store_difficulty
     from tambench.difficulty.formula import explain_lines
 
-    results = catalogue_difficulties(root, primary)
+    results = catalogue_difficulties(root, primary, leaderboards)
     failed = [r for r in results if r.status == "failed"]
     if write:
         written = store_difficulty(root, results)
@@ -127,8 +131,10 @@ def _compute_catalogue(root: Path, primary: Any, json_out: bool, explain: bool,
                                    if x is not None]} for r in results],
         })
     else:
-        table = Table("task", "metric", "P", "paper D", "paper tier", "robust D", "robust tier",
-                      "reference")
+        table = Table()
+        for col in ("task", "metric", "P", "paper D", "paper tier", "robust D", "robust tier",
+                    "reference"):
+            table.add_column(col, no_wrap=col == "task", overflow="fold")
         for r in results:
             if r.status != "ok":
                 continue
@@ -157,12 +163,13 @@ def _compute_catalogue(root: Path, primary: Any, json_out: bool, explain: bool,
         raise typer.Exit(3)
 
 
-def _computed_tiers(root: Path, method: Any) -> tuple[dict[str, Any], list[str]]:
+def _computed_tiers(root: Path, method: Any,
+                    leaderboards: Path | None) -> tuple[dict[str, Any], list[str]]:
     from tambench.difficulty.batch import catalogue_difficulties
 
     tiers: dict[str, Any] = {}
     problems: list[str] = []
-    for r in catalogue_difficulties(root, method):
+    for r in catalogue_difficulties(root, method, leaderboards):
         res = r.result(method)
         if res is not None:
             tiers[r.task] = res.tier
@@ -192,6 +199,9 @@ def compare(
     computed: Path | None = typer.Option(
         None, "--computed", help="Compare with these tiers (same CSV format) instead."),
     method: str = typer.Option("paper", "--method", help=_METHOD_HELP),
+    leaderboards: Path | None = typer.Option(
+        None, "--leaderboards", help="Folder of leaderboards for entries that ship none "
+        "(<platform>/<slug>/leaderboard.csv or <slug>/leaderboard.csv)."),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Agreement of computed tiers with reference tiers: confusion matrix, kappa, changes."""
@@ -206,7 +216,7 @@ def compare(
         predicted = read_labels(computed)
     else:
         root = _catalogue_dir(catalogue)
-        predicted, problems = _computed_tiers(root, primary)
+        predicted, problems = _computed_tiers(root, primary, leaderboards)
         from tambench.tasks.catalogue import Catalogue
 
         reference, unknown = resolve_label_ids(reference, Catalogue(root).ids())
@@ -237,6 +247,9 @@ def calibrate_cmd(
     folds: int = typer.Option(5, "--folds", help="Cross-validation folds."),
     seed: int = typer.Option(0, "--seed", help="Seed of the fold assignment."),
     step: float = typer.Option(0.05, "--step", help="Weight grid step (must divide 1)."),
+    leaderboards: Path | None = typer.Option(
+        None, "--leaderboards", help="Folder of leaderboards for entries that ship none "
+        "(<platform>/<slug>/leaderboard.csv or <slug>/leaderboard.csv)."),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Fit weights and thresholds to reference tiers; report held-out agreement vs the paper."""
@@ -250,7 +263,7 @@ def calibrate_cmd(
     root = _catalogue_dir(catalogue)
     reference, unknown = resolve_label_ids(read_labels(labels), Catalogue(root).ids())
     results = {}
-    for r in catalogue_difficulties(root, primary):
+    for r in catalogue_difficulties(root, primary, leaderboards):
         res = r.result(primary)
         if res is not None:
             results[r.task] = res

@@ -34,8 +34,31 @@ class EntryDifficulty:
         return None
 
 
-def catalogue_difficulties(root: Path, primary: Method = "paper") -> list[EntryDifficulty]:
-    """Compute both methods for every entry of a catalogue, sorted by id."""
+def find_leaderboard(entry_dir: Path, task_id: str, leaderboards: Path | None) -> Path | None:
+    """The entry's own leaderboard.csv, else one supplied in ``leaderboards``.
+
+    A supplied folder may hold ``<platform>/<slug>/leaderboard.csv`` or
+    ``<slug>/leaderboard.csv`` (the layout of the paper's Lite data).
+    """
+    own = entry_dir / "leaderboard.csv"
+    if own.is_file():
+        return own
+    if leaderboards is not None:
+        slug = task_id.split("/", 1)[1]
+        for cand in (leaderboards / task_id / "leaderboard.csv",
+                     leaderboards / slug / "leaderboard.csv"):
+            if cand.is_file():
+                return cand
+    return None
+
+
+def catalogue_difficulties(
+    root: Path, primary: Method = "paper", leaderboards: Path | None = None
+) -> list[EntryDifficulty]:
+    """Compute both methods for every entry of a catalogue, sorted by id.
+
+    Entries without a leaderboard of their own use one from ``leaderboards`` when given.
+    """
     from tambench.grading.leaderboard import read_leaderboard
     from tambench.grading.metrics import get_metric
     from tambench.tasks.catalogue import Catalogue
@@ -48,13 +71,14 @@ def catalogue_difficulties(root: Path, primary: Method = "paper") -> list[EntryD
             out.append(EntryDifficulty(spec.id, "skipped", "no grading metric declared",
                                        reference_tiers=refs))
             continue
-        if not entry.has_leaderboard:
+        lb_path = find_leaderboard(entry.path, spec.id, leaderboards)
+        if lb_path is None:
             out.append(EntryDifficulty(spec.id, "skipped", "no leaderboard.csv",
                                        metric=spec.grading.metric, reference_tiers=refs))
             continue
         try:
             metric = get_metric(spec.grading.metric)
-            lb = read_leaderboard(entry.leaderboard_path)
+            lb = read_leaderboard(lb_path)
             first, others = compute_all(lb, metric, primary)
         except (UnknownMetricError, LeaderboardError, DifficultyError) as exc:
             out.append(EntryDifficulty(spec.id, "failed", str(exc), metric=spec.grading.metric,

@@ -204,8 +204,10 @@ def validate_entry(entry_dir: Path, root: Path) -> list[Problem]:
         if spec.modality is None:
             problems.append(Problem(where, "status is complete but no modality is set"))
         if not (entry_dir / LEADERBOARD_FILE).is_file():
-            problems.append(Problem(where, f"status is complete but {LEADERBOARD_FILE} is "
-                                           "missing"))
+            # Not an error: leaderboards may not be redistributable, and are then supplied at
+            # run time (``tambench difficulty --leaderboards DIR``).
+            problems.append(Problem(where, f"no {LEADERBOARD_FILE}: difficulty and ranking "
+                                           "need it supplied at run time", "warning"))
     lb_path = entry_dir / LEADERBOARD_FILE
     if lb_path.is_file():
         try:
@@ -285,7 +287,7 @@ def index_row(entry: CatalogueEntry, subsets: list[str]) -> dict[str, Any]:
         "direction": m.direction if m else "",
         "start_date": spec.start_date.isoformat() if spec.start_date else "",
         "end_date": spec.end_date.isoformat() if spec.end_date else "",
-        "n_teams": spec.n_teams if spec.n_teams is not None else -1,
+        "n_teams": spec.n_teams if spec.n_teams is not None else _count_rows(entry),
         "tier": d.tier.value if d else "",
         "difficulty_method": d.method if d else "",
         "difficulty_score": d.score if d else float("nan"),
@@ -295,6 +297,15 @@ def index_row(entry: CatalogueEntry, subsets: list[str]) -> dict[str, Any]:
         "reference_tiers": json.dumps(spec.reference_tiers, sort_keys=True),
         "subsets": ";".join(sorted(subsets)),
     }
+
+
+def _count_rows(entry: CatalogueEntry) -> int | None:
+    """Teams on the entry's leaderboard when the spec does not say; None without one."""
+    from tambench.grading.leaderboard import read_leaderboard
+
+    if not entry.has_leaderboard:
+        return None
+    return len(read_leaderboard(entry.leaderboard_path))
 
 
 def build_index(cat: Catalogue) -> list[dict[str, Any]]:
@@ -310,7 +321,8 @@ def _csv_text(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(columns)
     for r in rows:
-        w.writerow(["" if isinstance(r[c], float) and r[c] != r[c] else r[c] for c in columns])
+        w.writerow(["" if r[c] is None or (isinstance(r[c], float) and r[c] != r[c]) else r[c]
+                    for c in columns])
     return buf.getvalue()
 
 

@@ -147,3 +147,18 @@ def test_calibrate_reports_held_out_agreement_next_to_the_paper(
     assert 0.0 <= data["calibrated_heldout"]["agreement"] <= 1.0
     assert data["paper"]["agreement"] == pytest.approx(8 / 18)
     assert data["verdict"].startswith("calibration")
+
+
+def test_bundled_lite_entries_with_the_real_leaderboards_give_the_same_tiers(
+    capsys: pytest.CaptureFixture[str], tam_lite_dir: Path
+) -> None:
+    from tambench.tasks.catalogue import bundled_catalogue_dir
+
+    rc, out, _ = run(capsys, "difficulty", "--catalogue", str(bundled_catalogue_dir()),
+                     "--leaderboards", str(tam_lite_dir), "--json")
+    assert rc == 0
+    done = {t["task"]: t for t in json.loads(out)["tasks"] if t["status"] == "ok"}
+    assert set(done) == {lite_task_id(s) for s in LITE_FACTS}
+    for slug, (paper_tier, robust_tier) in EXPECTED_TIERS.items():
+        tiers = {r["method"]: r["tier"] for r in done[lite_task_id(slug)]["results"]}
+        assert tiers == {"paper": paper_tier, "robust": robust_tier}, slug
