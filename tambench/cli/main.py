@@ -34,6 +34,8 @@ COMMAND_MODULES = (
     "tambench.cli.subsets_cmd",
     "tambench.cli.acquire_cmd",
     "tambench.cli.site_cmd",
+    "tambench.cli.protocol_cmd",
+    "tambench.cli.judge_cmd",
 )
 
 

@@ -1,0 +1,116 @@
+"""``tambench judge``: judge a solution's code against a task's numbered constraints."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+if TYPE_CHECKING:
+    from tambench.schema.taskspec import TaskSpec
+
+
+def _local_id(path: Path) -> str:
+    """A task id for a paper-format schema read from a file: ``local/<folder name>``."""
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", path.resolve().parent.name).strip("-.") or "task"
+    if not slug[0].isalnum():
+        slug = f"t{slug}"
+    return f"local/{slug}"
+
+
+def load_task_for_judge(task: str, catalogue: Path | None = None) -> TaskSpec:
+    """A TaskSpec from a task.json / schema.json path, a folder holding one, or a catalogue id
+    (``<platform>/<slug>`` or a unique slug). Paper-format schemas get the id
+    ``local/<folder>``."""
+    from tambench.config import load_settings
+    from tambench.errors import TaskSpecError
+    from tambench.schema.io import is_paper_format, parse_taskspec
+    from tambench.tasks.catalogue import Catalogue
+
+    path = Path(task)
+    if path.is_dir():
+        found = [path / n for n in ("task.json", "schema.json") if (path / n).is_file()]
+        if not found:
+            raise TaskSpecError(f"{path} holds neither task.json nor schema.json")
+        path = found[0]
+    if path.is_file():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise TaskSpecError(f"{path} is not valid JSON: {exc}") from exc
+        task_id = _local_id(path) if isinstance(data, dict) and is_paper_format(data) else None
+        return parse_taskspec(data, task_id, source=str(path))
+    settings = load_settings(catalogue=catalogue)
+    return Catalogue(settings.catalogue).get(task).spec
+
+
+def judge(
+    task: str = typer.Option(..., "--task", help="task.json / schema.json path, its folder, or a "
+                             "task id in the catalogue."),
+    solution: Path = typer.Option(..., "--solution", help="The final solution code file."),
+    model: str | None = typer.Option(None, "--model", help="Model name (default: the llm_model "
+                                     "setting); without one, constraints are not judged."),
+    base_url: str | None = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint "
+                                        "(default: the llm_base_url setting)."),
+    mode: str = typer.Option("strict", "--mode", help="strict (checked structured verdicts) or "
+                             "paper (the paper's two-line answer)."),
+    cache_dir: Path | None = typer.Option(None, "--cache-dir", help="Verdict cache folder "
+                                          "(default: ~/.cache/tambench/judge)."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the cache."),
+    catalogue: Path | None = typer.Option(None, "--catalogue", help="Task catalogue folder."),
+    retries: int = typer.Option(2, "--retries", min=0, help="Retries of a failed request."),
+    timeout: float = typer.Option(120.0, "--timeout", min=1.0, help="Seconds per request."),
+    json_out: bool = typer.Option(False, "--json", help="Print strict JSON."),
+) -> None:
+    """Ask an LLM whether the solution respects each numbered constraint of the task.
+
+    Exit code 0 when every constraint got a verdict (pass or not), 3 when the endpoint failed
+    for some of them.
+    """
+    from tambench.cli._console import console, err_console, print_json
+    from tambench.config import load_settings
+    from tambench.errors import ConfigError
+    from tambench.grading.judge import JUDGE_MODES, default_cache_dir, judge_solution
+
+    if mode not in JUDGE_MODES:
+        raise typer.BadParameter(f"--mode must be one of {list(JUDGE_MODES)}, got {mode!r}")
+    try:
+        code = solution.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"solution file not found: {solution}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"solution file {solution} is not UTF-8 text: {exc}") from None
+    spec = load_task_for_judge(task, catalogue)
+    settings = load_settings(llm_model=model, llm_base_url=base_url)
+    cache = None if no_cache else (cache_dir or default_cache_dir())
+    result = judge_solution(spec, code, model=settings.llm_model or None,
+                            base_url=settings.llm_base_url or None, cache_dir=cache,
+                            mode=mode, timeout=timeout, max_retries=retries)
+    if json_out:
+        print_json({"task": spec.id, "solution": str(solution), **result.as_dict()})
+    else:
+        if not result.judged and result.total:
+            err_console.print("[yellow]no model configured:[/] constraints are not judged "
+                              "(give --model or set llm_model)")
+        for v in result.verdicts:
+            cited = f" lines {v.cited_lines}" if v.cited_lines else ""
+            # Constraint texts and model replies are data: never read as console markup.
+            console.print(f"{v.number:>2}. [{v.status}]{cited} {v.text}", markup=False)
+            if v.reason:
+                console.print(f"      reason: {v.reason}", markup=False)
+            for p in v.problems:
+                console.print(f"      ! {p}", markup=False)
+        rate = "n/a" if result.pass_rate is None else f"{result.pass_rate:.3f}"
+        console.print(f"{result.passed}/{result.total} constraints passed (pass rate {rate}); "
+                      f"needs review {result.count('needs_review')}, unparseable "
+                      f"{result.count('unparseable')}, errors {result.count('error')}")
+    if result.count("error"):
+        raise typer.Exit(3)
+
+
+def register(app: typer.Typer) -> None:
+    """Attach the command."""
+    app.command("judge")(judge)
