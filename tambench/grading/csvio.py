@@ -445,7 +445,7 @@ def read_csv_columns(
     """
     names = [f"c{i}" for i in range(len(layout.header))]
     if not layout.has_data:
-        return pa.table({n: pa.array([], type=pa.string()) for n in names})
+        return pa.schema([(n, pa.string()) for n in names]).empty_table()
     body = pa.py_buffer(raw.view(layout.body_start)) if raw.size else pa.py_buffer(b"")
 
     def attempt(as_float: Sequence[int]) -> pa.Table:

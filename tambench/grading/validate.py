@@ -84,6 +84,14 @@ def _answers_error(problems: list[str]) -> TambenchError:
 # --- answers --------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class LabelSet:
+    """The labels a column accepts, sorted, as text (for messages) and as arrow (for lookups)."""
+
+    labels: list[str]
+    values: pa.Array
+
+
 @dataclass
 class Answers:
     """A task's private answers, loaded once and reused for every submission of the task."""
@@ -103,7 +111,7 @@ class Answers:
     """Auxiliary columns keyed by keyword name (``groups`` for ``groups_column``)."""
     params: dict[str, Any] = field(default_factory=dict)
     """Metric keyword arguments other than the auxiliary columns."""
-    label_sets: dict[str, list[str] | None] = field(default_factory=dict)
+    label_sets: dict[str, LabelSet | None] = field(default_factory=dict)
     """Allowed labels per target column (None: any string)."""
     _hint_index: dict[str, str] | None = None
 
@@ -152,9 +160,46 @@ def to_float64(col: pa.ChunkedArray | pa.Array) -> np.ndarray:
 
 def to_object(col: pa.ChunkedArray | pa.Array) -> np.ndarray:
     """A string column as a numpy object array of Python str."""
-    arr = _chunk(col)
-    out = arr.to_numpy(zero_copy_only=False)
-    return np.asarray(out, dtype=object)
+    out = np.empty(len(col), dtype=object)
+    out[:] = _chunk(col).to_pylist()  # to_numpy() would import pandas
+    return out
+
+
+def _mask(result: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    """A boolean arrow array as numpy bools (nulls false), read from its bitmaps."""
+    arr = _chunk(result)
+    n = len(arr)
+    if n == 0:
+        return np.zeros(0, dtype=bool)
+    validity, data = arr.buffers()[:2]
+    if data is None:
+        return np.zeros(n, dtype=bool)
+    bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8), bitorder="little")
+    out = bits[arr.offset : arr.offset + n].astype(bool)
+    if arr.null_count and validity is not None:
+        valid = np.unpackbits(np.frombuffer(validity, dtype=np.uint8), bitorder="little")
+        out &= valid[arr.offset : arr.offset + n].astype(bool)
+    return out
+
+
+def _int32(result: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, np.ndarray | None]:
+    """An int32 arrow array as numpy, with its validity mask (None when no nulls)."""
+    arr = _chunk(result)
+    n = len(arr)
+    data = arr.buffers()[1]
+    if data is None or n == 0:
+        return np.zeros(n, dtype=np.int32), None
+    values = np.frombuffer(data, dtype=np.int32, count=n, offset=arr.offset * 4)
+    if not arr.null_count:
+        return values, None
+    validity = arr.buffers()[0]
+    bits = np.unpackbits(np.frombuffer(validity, dtype=np.uint8), bitorder="little")
+    return values, bits[arr.offset : arr.offset + n].astype(bool)
+
+
+def _empty_cells(col: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    lengths, _ = _int32(pc.utf8_length(_chunk(col)))
+    return lengths == 0
 
 
 def _aux_array(col: pa.ChunkedArray) -> np.ndarray:
@@ -248,17 +293,19 @@ def _stack(cols: list[np.ndarray], numeric: bool) -> np.ndarray:
     return out
 
 
-def _label_set(policy: Any, col: pa.ChunkedArray) -> list[str] | None:
+def _label_set(policy: Any, col: pa.ChunkedArray) -> LabelSet | None:
     if isinstance(policy, list):
-        return sorted(str(x) for x in policy)
+        labels = sorted(str(x) for x in policy)
+        return LabelSet(labels, pa.array(labels, type=pa.string()))
     if policy == "any":
-        return None
-    uniq = pc.unique(col)
-    if policy == "auto" and len(uniq) > AUTO_LABEL_SET_MAX:
         return None
     if policy not in {"auto", "answers"}:
         raise TaskDataError(f"value_policy label_set {policy!r}: expected auto|answers|any|list")
-    return sorted(uniq.to_pylist())
+    uniq = _chunk(pc.unique(col))
+    if policy == "auto" and len(uniq) > AUTO_LABEL_SET_MAX:
+        return None
+    ordered = uniq.take(pc.sort_indices(uniq))
+    return LabelSet(ordered.to_pylist(), ordered)
 
 
 # --- helpers for messages ---------------------------------------------------------------------
@@ -432,10 +479,11 @@ def _loose(name: str) -> str:
 
 def _match_ids(key: pa.Array, ans_key: pa.Array) -> np.ndarray:
     """For each submitted id, the answers row holding it (-1 when unknown)."""
-    idx = pc.fill_null(pc.index_in(key, value_set=ans_key), -1)
-    return np.frombuffer(
-        _chunk(idx).buffers()[1], dtype=np.int32, count=len(idx), offset=_chunk(idx).offset * 4
-    ).astype(np.int64)
+    values, valid = _int32(pc.index_in(key, value_set=ans_key))
+    out = values.astype(np.int64)
+    if valid is not None:
+        out[~valid] = -1
+    return out
 
 
 def _check_ids(
@@ -445,7 +493,7 @@ def _check_ids(
     if ans.key is None:
         raise TaskDataError("answers have no ids but the task declares id columns")
     n_sub = len(key)
-    empty = np.flatnonzero(_mask(pc.equal(pc.utf8_length(key), 0)))
+    empty = np.flatnonzero(_empty_cells(key))
     if empty.size:
         problems.append(f"{empty.size} empty id cell(s): {_rows_desc(empty, None)}")
     broken = np.flatnonzero(_mask(pc.match_substring_regex(key, r"[\r\n]")))
@@ -491,11 +539,6 @@ def _check_ids(
     return True, perm, "join"
 
 
-def _mask(result: pa.ChunkedArray | pa.Array) -> np.ndarray:
-    arr = _chunk(result)
-    return np.asarray(arr.to_numpy(zero_copy_only=False), dtype=bool)
-
-
 def _check_column(
     name: str,
     col: pa.ChunkedArray,
@@ -512,9 +555,10 @@ def _check_column(
         ok = True
         if col.type != pa.float64():
             trimmed = pc.utf8_trim_whitespace(col)
-            empty = _mask(pc.equal(pc.utf8_length(trimmed), 0))
+            empty = _empty_cells(trimmed)
             nonfinite_txt = _mask(pc.match_substring_regex(col, _NONFINITE_RE))
-            number = _mask(pc.match_substring_regex(col, _NUMBER_RE))
+            number_arrow = _chunk(pc.match_substring_regex(col, _NUMBER_RE))
+            number = _mask(number_arrow)
             bad = ~(empty | nonfinite_txt | number)
             if bad.any():
                 where = np.flatnonzero(bad)
@@ -530,7 +574,8 @@ def _check_column(
                     "expected a number in every row"
                 )
             # Placeholders stand in for cells that are not numbers: the submission is rejected.
-            texts = pc.if_else(pa.array(number), _chunk(trimmed), pa.scalar("0"))
+            zeros = pc.replace_substring_regex(_chunk(trimmed), pattern=r"^.*$", replacement="0")
+            texts = pc.if_else(number_arrow, _chunk(trimmed), zeros)
             values = to_float64(pc.cast(texts, pa.float64()))
             values[nonfinite_txt] = np.nan
             ok = not (bad.any() or empty.any())
@@ -561,7 +606,7 @@ def _check_column(
     if policy.get("strip_spaces", False):
         col = pc.utf8_trim_whitespace(col)
     ok = True
-    empty_mask = _mask(pc.equal(pc.utf8_length(col), 0))
+    empty_mask = _empty_cells(col)
     if empty_mask.any() and not allow_empty:
         where = np.flatnonzero(empty_mask)
         missing_problems.append(
@@ -570,9 +615,10 @@ def _check_column(
         )
         ok = False
     if kind == "label":
-        allowed = ans.label_sets.get(name)
-        if allowed is not None:
-            known = _mask(pc.is_in(col, value_set=pa.array(allowed, type=pa.string())))
+        label_set = ans.label_sets.get(name)
+        if label_set is not None:
+            allowed = label_set.labels
+            known = _mask(pc.is_in(col, value_set=label_set.values))
             bad = ~known & ~empty_mask
             if bad.any():
                 where = np.flatnonzero(bad)

@@ -231,3 +231,25 @@ def test_grading_spec_without_ids_matches_rows_by_position(tmp_path: Path) -> No
     sub.write_text("y\n1\n2\n")
     report = grade_submission(sub, spec, answers)
     assert report.errors == ["2 rows; expected 3 (one per answer id)"]
+
+
+def test_grading_a_valid_submission_imports_neither_pandas_nor_scikit_learn(
+    tmp_path: Path,
+) -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from tests.grading.corpus import build_perfect\n"
+        "from tambench.grading.grade import grade_submission\n"
+        "for t in ('value', 'label', 'multi', 'prob'):\n"
+        f"    s, a, sub = build_perfect(t, Path({str(tmp_path)!r}) / t)\n"
+        "    assert grade_submission(sub, s, a).valid_submission\n"
+        "print(sorted(m for m in ('pandas', 'sklearn') if m in sys.modules))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root,
+                         check=True)
+    assert out.stdout.strip() == "[]"
