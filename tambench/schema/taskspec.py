@@ -200,6 +200,18 @@ class SplitSpec(_Model):
     drop_columns: list[str] = Field(default_factory=list)
     """Columns removed from every public file (e.g. columns derived from the target)."""
 
+    test_order: Literal["shuffled", "original"] = "shuffled"
+    """Row order of the public test file: "shuffled" (a seeded order that cannot carry label
+    signal) or "original" (the raw file's order)."""
+
+    extra_public_files: list[str] = Field(default_factory=list)
+    """Raw files (relative paths) copied unchanged into public/, e.g. side tables a solver
+    needs to predict (stores.csv, holidays.csv)."""
+
+    link_files: bool = True
+    """Files strategy: hard-link per-row files into public/ when the file system allows it
+    (falls back to copying); false always copies."""
+
 
 class Difficulty(_Model):
     """Difficulty of the task computed from its private leaderboard."""
