@@ -21,6 +21,8 @@ def build(
     out: Path | None = typer.Option(None, "--out",
                                     help="Manifest folder (default: <catalogue>/_subsets)."),
     day: str | None = typer.Option(None, "--date", help="Date for the header (YYYY-MM-DD)."),
+    leaderboards: Path | None = typer.Option(
+        None, "--leaderboards", help="Folder of leaderboards for entries that ship none."),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Regenerate lite.txt, medium.txt and full.txt; report every cell lacking tasks."""
@@ -39,7 +41,7 @@ def build(
     except ValueError:
         raise typer.BadParameter(f"expected YYYY-MM-DD, got {day!r}", param_hint="--date") \
             from None
-    cands, skipped = candidates_from_catalogue(root, tiers)
+    cands, skipped = candidates_from_catalogue(root, tiers, leaderboards)
     result = build_subsets(cands, seed=seed, skipped=skipped)
     digest = index_hash(build_index(Catalogue(root)))
     paths = write_manifests(result, out or root / SUBSETS_DIR, index_sha256=digest,

@@ -199,9 +199,13 @@ def tier_of(spec: TaskSpec, tier_source: str, leaderboard: Path | None) -> Tier:
 
 
 def candidates_from_catalogue(
-    root: Path, tier_source: str = "difficulty:paper"
+    root: Path, tier_source: str = "difficulty:paper", leaderboards: Path | None = None
 ) -> tuple[list[Candidate], list[Skipped]]:
-    """Every placeable task of a catalogue, and every task that is not with its reason."""
+    """Every placeable task of a catalogue, and every task that is not with its reason.
+
+    Entries without a leaderboard of their own use one from ``leaderboards`` when given.
+    """
+    from tambench.difficulty.batch import find_leaderboard
     from tambench.tasks.catalogue import Catalogue
     from tambench.tasks.filters import evaluate_rules, passes_filters
 
@@ -213,7 +217,8 @@ def candidates_from_catalogue(
             skipped.append(Skipped(spec.id, "no modality"))
             continue
         try:
-            tier = tier_of(spec, tier_source, entry.leaderboard_path)
+            tier = tier_of(spec, tier_source,
+                           find_leaderboard(entry.path, spec.id, leaderboards))
         except (SubsetError, DifficultyError) as exc:
             skipped.append(Skipped(spec.id, f"no tier ({exc})"))
             continue
