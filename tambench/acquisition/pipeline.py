@@ -29,7 +29,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tambench.acquisition.fetch import FetchSettings, PageFetcher
+from tambench.acquisition.fetch import FetchSettings, PageFetcher, RateLimiter
 from tambench.acquisition.leaderboard import (
     LeaderboardPage,
     leaderboard_from_pages,
@@ -144,6 +144,7 @@ def acquire_competitions(
     settings: FetchSettings | None = None,
     state_dir: str | Path | None = None,
     fresh: bool = False,
+    limiter: RateLimiter | None = None,
 ) -> AcquireReport:
     """Acquire competitions into task folders (blocking; see the module docstring).
 
@@ -158,10 +159,13 @@ def acquire_competitions(
         settings: fetch settings (timeouts, retries, renderer...); ``concurrency`` wins.
         state_dir: snapshot store and crawl plans (default ``<catalogue>/.acquire``).
         fresh: ignore pages already in the snapshot store and fetch everything again.
+        limiter: the per-origin rate limiter (default: one for this process); workers that
+            crawl in parallel pass one shared limiter (:func:`tambench.executors.shared_rate_limiter`).
     """
     return asyncio.run(acquire_competitions_async(
         refs, catalogue_dir, base_urls=base_urls, concurrency=concurrency, llm=llm,
         llm_base_url=llm_base_url, settings=settings, state_dir=state_dir, fresh=fresh,
+        limiter=limiter,
     ))
 
 
@@ -176,6 +180,7 @@ async def acquire_competitions_async(
     settings: FetchSettings | None = None,
     state_dir: str | Path | None = None,
     fresh: bool = False,
+    limiter: RateLimiter | None = None,
 ) -> AcquireReport:
     """The coroutine behind :func:`acquire_competitions`."""
     started = datetime.now(UTC)
@@ -184,7 +189,7 @@ async def acquire_competitions_async(
     base = settings or FetchSettings()
     fetch_settings = FetchSettings(**{**base.__dict__, "concurrency": max(1, concurrency)})
     sem = asyncio.Semaphore(max(1, concurrency))
-    async with PageFetcher(fetch_settings) as fetcher:
+    async with PageFetcher(fetch_settings, limiter=limiter) as fetcher:
         job = _Job(fetcher, store, catalogue, base_urls or {}, llm, llm_base_url, fresh)
 
         async def one(ref: str) -> CompetitionResult:
