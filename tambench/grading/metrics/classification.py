@@ -216,10 +216,12 @@ def multiclass_log_loss(
     if t.shape[1] < 2:
         raise MetricInputError(f"multiclass_log_loss needs >= 2 class columns, got {t.shape[1]}")
     p = np.clip(p, eps, 1.0 - eps)
+    # Only cells with true mass enter the sum: rescale and take logs of those alone.
+    rows, cols = np.nonzero(t)
+    picked = p[rows, cols]
     if renormalize:
-        p = p / p.sum(axis=1, keepdims=True)
-    hit = t != 0
-    return float(-np.sum(t[hit] * np.log(p[hit])) / t.shape[0])
+        picked = picked / p.sum(axis=1)[rows]
+    return float(-np.sum(t[rows, cols] * np.log(picked)) / t.shape[0])
 
 
 @register(

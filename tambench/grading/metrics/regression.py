@@ -18,6 +18,7 @@ from tambench.grading.metrics._common import (
     as_str_1d,
     average_ranks,
     examples,
+    finite,
     same_length,
     same_shape,
 )
@@ -38,11 +39,16 @@ def _pair_1d(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
     return t, p
 
 
-def _pair_any(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
-    t = as_float_2d(y_true, "y_true")
-    p = as_float_2d(y_pred, "y_pred")
+def _pair_any(y_true: Any, y_pred: Any, *, check_finite: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    t = as_float_2d(y_true, "y_true", check_finite=check_finite)
+    p = as_float_2d(y_pred, "y_pred", check_finite=check_finite)
     same_shape(t, p)
     return t, p
+
+
+def _sum_squares(t: np.ndarray, p: np.ndarray) -> float:
+    d = (t - p).ravel()
+    return float(np.einsum("i,i->", d, d))
 
 
 def _mask(values: Any, n: int, name: str) -> np.ndarray:
@@ -76,9 +82,8 @@ def rmse(y_true: Any, y_pred: Any) -> float:
     >>> rmse([1.0, 2.0, 3.0], [2.0, 2.0, 5.0])
     1.2909944487358056
     """
-    t, p = _pair_any(y_true, y_pred)
-    d = t - p
-    return float(math.sqrt(np.mean(d * d)))
+    t, p = _pair_any(y_true, y_pred, check_finite=False)
+    return finite(math.sqrt(_sum_squares(t, p) / t.size), "rmse")
 
 
 @register("mse", higher_is_better=False, value_range=(0.0, math.inf), kind="value")
@@ -90,9 +95,8 @@ def mse(y_true: Any, y_pred: Any) -> float:
     >>> mse([1.0, 2.0, 3.0], [2.0, 2.0, 5.0])
     1.6666666666666667
     """
-    t, p = _pair_any(y_true, y_pred)
-    d = t - p
-    return float(np.mean(d * d))
+    t, p = _pair_any(y_true, y_pred, check_finite=False)
+    return finite(_sum_squares(t, p) / t.size, "mse")
 
 
 @register("mae", higher_is_better=False, value_range=(0.0, math.inf), kind="value")
@@ -104,8 +108,8 @@ def mae(y_true: Any, y_pred: Any) -> float:
     >>> mae([1.0, 2.0, 3.0], [2.0, 2.0, 5.0])
     1.0
     """
-    t, p = _pair_any(y_true, y_pred)
-    return float(np.mean(np.abs(t - p)))
+    t, p = _pair_any(y_true, y_pred, check_finite=False)
+    return finite(float(np.mean(np.abs(t - p))), "mae")
 
 
 @register("rmsle", higher_is_better=False, value_range=(0.0, math.inf), kind="value")

@@ -1,0 +1,146 @@
+"""Benchmark: the registry's numpy metrics against scikit-learn on the issue's sizes.
+
+Measures, as medians of ``--repeats`` runs on the same arrays (so parsing is excluded):
+
+- binary ROC-AUC, 1M rows with ties (``roc_auc`` vs ``sklearn.metrics.roc_auc_score``);
+- multi-class log loss, 100k rows x 100 classes (``multiclass_log_loss`` vs ``log_loss``);
+- binary log loss, 1M rows (``log_loss`` vs ``log_loss``);
+- RMSE, 10M rows (``rmse`` vs ``root_mean_squared_error``);
+
+and checks that both sides agree within 1e-9 (relative). It also times importing the metric
+registry against importing scikit-learn's metrics, in fresh interpreters.
+
+Usage::
+
+    python bench/bench_metrics.py              # the issue's sizes
+    python bench/bench_metrics.py --scale 0.1  # a tenth of the rows (a quick check)
+
+Figures go to stdout as a table and to bench/results/bench_metrics.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tambench.grading.metrics import get_metric
+
+RESULTS = Path(__file__).resolve().parent / "results" / "bench_metrics.json"
+
+
+def median_seconds(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
+    times = []
+    value = None
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        value = fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), value
+
+
+def import_seconds(statement: str, repeats: int) -> float:
+    code = f"import time; t = time.perf_counter(); {statement}; print(time.perf_counter() - t)"
+    out = [
+        float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True).stdout)
+        for _ in range(repeats)
+    ]
+    return statistics.median(out)
+
+
+def cases(scale: float, rng: np.random.Generator) -> list[dict[str, Any]]:
+    from sklearn import metrics as skm
+
+    n_auc = int(1_000_000 * scale)
+    y_auc = rng.integers(0, 2, n_auc).astype(np.float64)
+    s_auc = np.round(rng.random(n_auc), 4)  # 10,001 distinct scores: many ties
+
+    n_mc, k = int(100_000 * scale), 100
+    labels = rng.integers(0, k, n_mc)
+    onehot = np.zeros((n_mc, k))
+    onehot[np.arange(n_mc), labels] = 1.0
+    probs = rng.random((n_mc, k)) + 1e-3
+    probs /= probs.sum(axis=1, keepdims=True)
+
+    n_ll = int(1_000_000 * scale)
+    y_ll = rng.integers(0, 2, n_ll).astype(np.float64)
+    p_ll = rng.uniform(0.01, 0.99, n_ll)
+
+    n_rmse = int(10_000_000 * scale)
+    t_rmse = rng.normal(size=n_rmse)
+    p_rmse = t_rmse + rng.normal(size=n_rmse)
+
+    return [
+        {
+            "name": f"roc_auc, {n_auc:,} rows",
+            "ours": lambda: get_metric("roc_auc")(y_auc, s_auc),
+            "sklearn": lambda: skm.roc_auc_score(y_auc, s_auc),
+        },
+        {
+            "name": f"multiclass_log_loss, {n_mc:,} x {k}",
+            "ours": lambda: get_metric("multiclass_log_loss")(onehot, probs),
+            "sklearn": lambda: skm.log_loss(labels, probs, labels=np.arange(k)),
+        },
+        {
+            "name": f"log_loss, {n_ll:,} rows",
+            "ours": lambda: get_metric("log_loss")(y_ll, p_ll),
+            "sklearn": lambda: skm.log_loss(y_ll, p_ll),
+        },
+        {
+            "name": f"rmse, {n_rmse:,} rows",
+            "ours": lambda: get_metric("rmse")(t_rmse, p_rmse),
+            "sklearn": lambda: skm.root_mean_squared_error(t_rmse, p_rmse),
+        },
+    ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="fraction of the issue's sizes")
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    rng = np.random.default_rng(0)
+    rows = []
+    for case in cases(args.scale, rng):
+        ours_s, ours_v = median_seconds(case["ours"], args.repeats)
+        sk_s, sk_v = median_seconds(case["sklearn"], args.repeats)
+        rel = abs(ours_v - sk_v) / max(abs(sk_v), 1e-300)
+        rows.append({
+            "case": case["name"], "ours_s": ours_s, "sklearn_s": sk_s,
+            "speedup": sk_s / ours_s, "ours": ours_v, "sklearn": sk_v, "rel_diff": rel,
+        })
+    imports = {
+        "tambench.grading.metrics": import_seconds("import tambench.grading.metrics", 3),
+        "sklearn.metrics": import_seconds("import sklearn.metrics", 3),
+    }
+    print(f"{'case':36} {'ours (s)':>10} {'sklearn (s)':>12} {'speedup':>8} {'rel diff':>10}")
+    for r in rows:
+        print(f"{r['case']:36} {r['ours_s']:10.4f} {r['sklearn_s']:12.4f} "
+              f"{r['speedup']:7.1f}x {r['rel_diff']:10.1e}")
+    for name, secs in imports.items():
+        print(f"import {name:29} {secs:10.3f} s")
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps({
+        "scale": args.scale, "repeats": args.repeats, "machine": platform.platform(),
+        "python": platform.python_version(), "cases": rows, "import_seconds": imports,
+    }, indent=2) + "\n")
+    print(f"wrote {RESULTS}")
+    bad = [r["case"] for r in rows if r["rel_diff"] > 1e-9]
+    if bad:
+        print(f"DISAGREEMENT with scikit-learn: {bad}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
