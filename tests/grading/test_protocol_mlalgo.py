@@ -181,3 +181,14 @@ def test_results_csv_bad_cells_report_line_column_and_value(tmp_path: Path) -> N
     f.write_text("task,passed,speed\nx,true,1\n")
     with pytest.raises(ProtocolError, match=r"unknown \['speed'\]"):
         read_results(f)
+
+
+def test_unnormalised_log_loss_matches_the_registry_metric_without_renormalisation() -> None:
+    from tambench.grading.metrics import get_metric
+
+    registry = get_metric("multiclass_log_loss")
+    y, p = [0, 2, 1], [[0.5, 0.2, 0.1], [0.0, 0.3, 0.3], [0.2, 0.9, 0.4]]
+    one_hot = [[1.0 if j == k else 0.0 for j in range(3)] for k in y]
+    ours = log_loss_unnormalized(y, p)
+    assert ours == pytest.approx(registry(one_hot, p, renormalize=False), rel=1e-12)
+    assert ours != pytest.approx(registry(one_hot, p))  # Kaggle's renormalised value differs
