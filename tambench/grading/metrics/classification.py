@@ -299,7 +299,8 @@ def fbeta(y_true: Any, y_pred: Any, beta: float = 1.0, pos_label: str = "1") -> 
     """F-beta score of the positive class: (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP).
 
     Higher is better; best 1.0. Input: two 1-D label arrays; ``pos_label`` (compared as a
-    string) is the positive class, every other label negative. When neither side has a
+    string, default "1") is the positive class, every other label negative; ``beta``
+    defaults to 1. When neither side has a
     positive the prediction is perfect and scores 1.0 (scikit-learn's ``zero_division=1``).
 
     >>> round(fbeta(["1", "1", "0", "0"], ["1", "0", "1", "0"], beta=0.5), 6)

@@ -362,8 +362,14 @@ def pose_maa(
     same_shape(t, p)
     if t.shape[1] != 12:
         raise MetricInputError(f"pose_maa needs 12 columns {POSE_COLUMNS}, got {t.shape[1]}")
-    th_r = np.asarray(rotation_thresholds_deg or ROTATION_THRESHOLDS_DEG, dtype=np.float64)
-    th_t = np.asarray(translation_thresholds_m or TRANSLATION_THRESHOLDS_M, dtype=np.float64)
+    th_r = np.asarray(
+        ROTATION_THRESHOLDS_DEG if rotation_thresholds_deg is None else rotation_thresholds_deg,
+        dtype=np.float64,
+    )
+    th_t = np.asarray(
+        TRANSLATION_THRESHOLDS_M if translation_thresholds_m is None else translation_thresholds_m,
+        dtype=np.float64,
+    )
     if th_r.shape != th_t.shape or th_r.ndim != 1 or th_r.size == 0:
         raise MetricParameterError(
             "rotation_thresholds_deg and translation_thresholds_m must be equally long lists, "

@@ -63,8 +63,8 @@ def map_at_k(y_true: Any, y_pred: Any, k: int = 10, relevant: str = "multiple") 
     """Mean average precision at k over rows of space-separated ranked predictions.
 
     Higher is better; best 1.0. Input: 1-D true cells and 1-D predicted rankings (space-
-    separated labels, best first; only the first k count; a repeated label counts once).
-    Two forms, chosen by ``relevant``:
+    separated labels, best first; only the first k count, k = 10 unless given; a repeated
+    label counts once). Two forms, chosen by ``relevant`` (default ``"multiple"``):
 
     * ``"single"``: the true cell is one label; a row scores 1 / (position of that label) if
       it is in the top k, else 0 (Eedi's MAP@25, Kaggle's single-label MAP@k).
@@ -106,7 +106,7 @@ def mrr_at_k(y_true: Any, y_pred: Any, k: int = 10) -> float:
 
     Higher is better; best 1.0. Input: 1-D true cells (one item, or a space-separated set of
     relevant items) and 1-D rankings (space-separated items, best first); a row with no
-    relevant item in its first k scores 0. Line-keyed text submissions (one ranking per line,
+    relevant item in its first k (default 10) scores 0. Line-keyed text submissions (one ranking per line,
     e.g. Amazon KDD Cup 2023's next-product task at k = 100) arrive as the same sequences of
     strings, one per line.
 
