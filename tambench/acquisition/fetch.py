@@ -426,6 +426,37 @@ def chromium_env(tmp_dir: str) -> dict[str, str | float | bool]:
     return env
 
 
+async def launch_chromium(settings: FetchSettings, tmp_dir: str) -> tuple[Any, Any]:
+    """Start Playwright and launch Chromium; returns (playwright, browser) to stop/close.
+
+    Temporary folders of the driver and of Chromium go under ``tmp_dir``.
+    """
+    pw_mod = require("playwright.async_api", extra="browser", feature="rendering pages")
+    Path(tmp_dir).mkdir(parents=True, exist_ok=True)
+    # The Playwright driver copies os.environ when it starts; its temp profile folders
+    # follow TMPDIR, so TMPDIR is set for that moment only.
+    with _environ(TMPDIR=tmp_dir):
+        pw = await pw_mod.async_playwright().start()
+    pw_path = ""
+    with contextlib.suppress(Exception):  # noqa: BLE001 - a missing bundled browser is normal
+        pw_path = str(pw.chromium.executable_path)
+    try:
+        exe = find_chromium(settings.chromium, pw_path)
+        browser = await pw.chromium.launch(
+            executable_path=exe,
+            headless=True,
+            args=chromium_args(settings.hermetic),
+            env=chromium_env(tmp_dir),
+            handle_sigint=False,
+            handle_sigterm=False,
+            handle_sighup=False,
+        )
+    except BaseException:
+        await pw.stop()
+        raise
+    return pw, browser
+
+
 # --- the page fetcher ---------------------------------------------------------------------
 
 
@@ -439,21 +470,34 @@ class _NavState:
     refused: list[str] = field(default_factory=list)
     left_page: str | None = None
     """A refused main-frame navigation after the document loaded (meta refresh, script)."""
+    skipped: int = 0
+    """Requests not made because their type is not needed (images, fonts, media...)."""
 
 
 class PageFetcher:
     """Fetches pages with retries, politeness and the URL policy (an async context manager)."""
 
     def __init__(
-        self, settings: FetchSettings | None = None, *, limiter: RateLimiter | None = None
+        self,
+        settings: FetchSettings | None = None,
+        *,
+        limiter: RateLimiter | None = None,
+        browser: Any = None,
     ) -> None:
+        """Args:
+            settings: limits and manners of the crawl.
+            limiter: the per-origin rate limiter (default: one for this fetcher).
+            browser: an already launched Playwright browser to share (it is not closed
+                here); default: launch one on entry.
+        """
         self.settings = settings or FetchSettings()
+        self._shared_browser = browser is not None
         self.limiter: RateLimiter = limiter or DomainRateLimiter()
         self.http: HttpClient | None = None
         self.robots: RobotsCache | None = None
         self._sem = asyncio.Semaphore(max(1, self.settings.concurrency))
         self._pw: Any = None
-        self._browser: Any = None
+        self._browser: Any = browser
         self._tmp: str = ""
         self._own_tmp = False
         #: Requests actually sent for pages (attempts), for reports.
@@ -462,7 +506,7 @@ class PageFetcher:
     async def __aenter__(self) -> PageFetcher:
         self.http = HttpClient(self.settings)
         self.robots = RobotsCache(self.http, "tambench")
-        if self.settings.renderer == "browser":
+        if self.settings.renderer == "browser" and self._browser is None:
             await self._start_browser()
         return self
 
@@ -471,9 +515,9 @@ class PageFetcher:
 
     async def aclose(self) -> None:
         """Close the browser and the HTTP client, and remove temp folders we made."""
-        if self._browser is not None:
+        if self._browser is not None and not self._shared_browser:
             await self._browser.close()
-            self._browser = None
+        self._browser = None
         if self._pw is not None:
             await self._pw.stop()
             self._pw = None
@@ -484,30 +528,12 @@ class PageFetcher:
             shutil.rmtree(self._tmp, ignore_errors=True)
 
     async def _start_browser(self) -> None:
-        pw_mod = require("playwright.async_api", extra="browser", feature="rendering pages")
         if self.settings.tmp_dir:
             self._tmp = self.settings.tmp_dir
-            Path(self._tmp).mkdir(parents=True, exist_ok=True)
         else:
             self._tmp = tempfile.mkdtemp(prefix="tambench-chromium-")
             self._own_tmp = True
-        # The Playwright driver copies os.environ when it starts; its temp profile folders
-        # follow TMPDIR, so TMPDIR is set for that moment only.
-        with _environ(TMPDIR=self._tmp):
-            self._pw = await pw_mod.async_playwright().start()
-        pw_path = ""
-        with contextlib.suppress(Exception):  # noqa: BLE001 - a missing bundled browser is normal
-            pw_path = str(self._pw.chromium.executable_path)
-        exe = find_chromium(self.settings.chromium, pw_path)
-        self._browser = await self._pw.chromium.launch(
-            executable_path=exe,
-            headless=True,
-            args=chromium_args(self.settings.hermetic),
-            env=chromium_env(self._tmp),
-            handle_sigint=False,
-            handle_sigterm=False,
-            handle_sighup=False,
-        )
+        self._pw, self._browser = await launch_chromium(self.settings, self._tmp)
 
     # -- public API --------------------------------------------------------------------------
     async def fetch_raw(self, url: str, policy: UrlPolicy, *, min_interval: float = 0.0
@@ -732,6 +758,8 @@ def _browser_error(url: str, exc: BaseException) -> FetchError:
     return FetchError(f"{url}: browser error ({text})")
 
 
+_SKIPPED_RESOURCES = frozenset({"image", "media", "font", "websocket", "manifest", "ping",
+                                "eventsource"})
 _DROP_HEADERS = frozenset({"content-length", "content-encoding", "transfer-encoding",
                            "connection", "set-cookie"})
 
@@ -750,6 +778,11 @@ async def _route_request(
     """Answer one browser request through the HTTP client, under the URL policy."""
     request = route.request
     url: str = request.url
+    if request.resource_type in _SKIPPED_RESOURCES:
+        # Not needed to read a page; not fetched at all (also keeps beacons off the wire).
+        nav.skipped += 1
+        await route.abort("blockedbyclient")
+        return
     is_main = request.is_navigation_request() and request.frame == page.main_frame
     if is_main and nav.response is not None:
         # A second main-frame navigation (meta refresh, script): a new hop, checked.

@@ -137,7 +137,7 @@ def _prune(root: Any) -> None:
 def _converter_class() -> Any:
     markdownify = require("markdownify", extra="browser", feature="Markdown extraction")
 
-    class _Converter(markdownify.MarkdownConverter):  # type: ignore[misc, name-defined]
+    class _Converter(markdownify.MarkdownConverter):  # type: ignore[name-defined]
         def convert_table(self, el: Any, text: str, parent_tags: Any) -> str:
             return "\n\n" + _table_to_gfm(self, el) + "\n\n"
 

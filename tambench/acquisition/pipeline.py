@@ -25,7 +25,7 @@ import asyncio
 import logging
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -181,15 +181,16 @@ async def acquire_competitions_async(
     state_dir: str | Path | None = None,
     fresh: bool = False,
     limiter: RateLimiter | None = None,
+    browser: Any = None,
 ) -> AcquireReport:
-    """The coroutine behind :func:`acquire_competitions`."""
+    """The coroutine behind :func:`acquire_competitions`; ``browser`` shares a launched one."""
     started = datetime.now(UTC)
     catalogue = Path(catalogue_dir)
     store = SnapshotStore(Path(state_dir) if state_dir else default_state_dir(catalogue))
     base = settings or FetchSettings()
     fetch_settings = FetchSettings(**{**base.__dict__, "concurrency": max(1, concurrency)})
     sem = asyncio.Semaphore(max(1, concurrency))
-    async with PageFetcher(fetch_settings, limiter=limiter) as fetcher:
+    async with PageFetcher(fetch_settings, limiter=limiter, browser=browser) as fetcher:
         job = _Job(fetcher, store, catalogue, base_urls or {}, llm, llm_base_url, fresh)
 
         async def one(ref: str) -> CompetitionResult:

@@ -140,9 +140,9 @@ def resolve_ref(
         if name == "generic":
             continue
         adapter = get_adapter(name, base_url=base_urls.get(name))
-        slug = adapter.slug_from_url(ref)
-        if slug:
-            return adapter, check_slug(slug)
+        found = adapter.slug_from_url(ref)
+        if found:
+            return adapter, check_slug(found)
     from tambench.acquisition.platforms.generic import GenericAdapter
 
     generic = GenericAdapter.for_url(ref)

@@ -10,7 +10,7 @@ from tambench.acquisition.platforms.base import TemplateAdapter
 class AIcrowdAdapter(TemplateAdapter):
     """aicrowd.com (or a mirror with the same paths)."""
 
-    name: ClassVar[str] = "aicrowd"
+    name: str = "aicrowd"
     default_base_url: ClassVar[str] = "https://www.aicrowd.com"
     page_paths: ClassVar[dict[str, str]] = {
         "overview": "/challenges/{slug}",

@@ -38,7 +38,7 @@ class TemplateAdapter:
     optionally, by overridden selectors.
     """
 
-    name: ClassVar[str] = ""
+    name: str = ""
     default_base_url: ClassVar[str] = ""
     #: Page kind -> path template relative to the base URL.
     page_paths: ClassVar[dict[str, str]] = {}

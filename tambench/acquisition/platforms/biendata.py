@@ -10,7 +10,7 @@ from tambench.acquisition.platforms.base import TemplateAdapter
 class BiendataAdapter(TemplateAdapter):
     """biendata.xyz (or a mirror with the same paths)."""
 
-    name: ClassVar[str] = "biendata"
+    name: str = "biendata"
     default_base_url: ClassVar[str] = "https://www.biendata.xyz"
     page_paths: ClassVar[dict[str, str]] = {
         "overview": "/competition/{slug}/",

@@ -21,7 +21,7 @@ def _slugify(text: str) -> str:
 class GenericAdapter(TemplateAdapter):
     """Any site; the start URL is the overview, the agent discovers the other pages."""
 
-    name: ClassVar[str] = "generic"
+    name: str = "generic"
     default_base_url: ClassVar[str] = "https://example.invalid"
     page_paths: ClassVar[dict[str, str]] = {}
     leaderboard_path: ClassVar[str] = ""

@@ -18,7 +18,7 @@ from tambench.grading.leaderboard import Leaderboard
 class KaggleAdapter(TemplateAdapter):
     """kaggle.com (or a mirror with the same paths)."""
 
-    name: ClassVar[str] = "kaggle"
+    name: str = "kaggle"
     default_base_url: ClassVar[str] = "https://www.kaggle.com"
     page_paths: ClassVar[dict[str, str]] = {
         "overview": "/competitions/{slug}/overview",

@@ -15,6 +15,7 @@ Two sources:
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import math
 import random
@@ -396,8 +397,8 @@ def demo_competitions(*, seed: int = 0) -> list[SiteCompetition]:
             higher_is_better=d.metric != "rmse",
             leaderboard_factory=_baseline_leaderboard(d, seed),
             files={
-                "train.csv": (lambda d=d: _train_csv(d)),
-                "sample_submission.csv": (lambda d=d: _sample_submission(d)),
+                "train.csv": functools.partial(_train_csv, d),
+                "sample_submission.csv": functools.partial(_sample_submission, d),
             },
         ))
     return comps

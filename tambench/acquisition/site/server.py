@@ -291,9 +291,9 @@ def make_handler(state: SiteState) -> type[BaseHTTPRequestHandler]:
             elif slug == "fault-redirect":
                 self._send(302, b"", headers={"Location": state.canary_url + "/redirected"})
             elif slug == "fault-refresh":
-                body = (f'<html><head><meta http-equiv="refresh" content="0; url='
+                page = (f'<html><head><meta http-equiv="refresh" content="0; url='
                         f'{state.canary_url}/refreshed"></head><body>Moved</body></html>')
-                self._send(200, body.encode())
+                self._send(200, page.encode())
             elif slug == "fault-js-slow":
                 self._fault_content(style, slug, kind, delay_ms=3000)
             elif slug == "fault-huge":
