@@ -438,3 +438,19 @@ def test_malformed_predicted_run_length_is_an_invalid_submission_naming_the_row(
         M.dice(["1 2", "1 2"], ["1 2", "5 3 6 1"])
     with pytest.raises(InvalidSubmissionError, match="pairs"):
         M.dice(["1 2"], ["1 2 3"])
+
+
+@pytest.mark.parametrize(
+    ("metric_id", "y_true", "y_pred"),
+    [
+        ("rmse", [1.0, 2.0], [1.0, math.nan]),
+        ("mae", [1.0, 2.0], [math.inf, 2.0]),
+        ("log_loss", [1.0, 0.0], [math.nan, 0.2]),
+        ("multiclass_log_loss", [[1.0, 0.0]], [[math.nan, 0.5]]),
+        ("roc_auc", [1.0, 0.0], [math.nan, 0.2]),
+        ("pearson", [1.0, 2.0], [math.nan, 0.2]),
+    ],
+)
+def test_nan_input_reaching_a_metric_is_a_caller_error_not_a_score(metric_id, y_true, y_pred) -> None:
+    with pytest.raises(MetricInputError, match="NaN"):
+        get_metric(metric_id)(y_true, y_pred)

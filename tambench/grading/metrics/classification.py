@@ -25,6 +25,7 @@ from tambench.grading.metrics._common import (
     binary_auc,
     binary_labels,
     examples,
+    finite,
     same_length,
     same_shape,
 )
@@ -184,10 +185,10 @@ def log_loss(y_true: Any, y_pred: Any, eps: float = LOG_LOSS_EPS) -> float:
     >>> round(log_loss([1, 0], [0.8, 0.4]), 6)
     0.366985
     """
-    t = as_float_1d(y_true, "y_true")
-    p = np.clip(as_float_1d(y_pred, "y_pred"), eps, 1.0 - eps)
+    t = as_float_1d(y_true, "y_true", check_finite=False)
+    p = np.clip(as_float_1d(y_pred, "y_pred", check_finite=False), eps, 1.0 - eps)
     same_length(t, p)
-    return float(-np.mean(t * np.log(p) + (1.0 - t) * np.log1p(-p)))
+    return finite(-np.mean(t * np.log(p) + (1.0 - t) * np.log1p(-p)), "log_loss")
 
 
 @register(
@@ -210,8 +211,9 @@ def multiclass_log_loss(
     >>> round(multiclass_log_loss([[1, 0, 0], [0, 1, 0]], [[0.5, 0.25, 0.25], [2, 1, 1]]), 6)
     0.89588
     """
-    t = as_float_2d(y_true, "y_true")
-    p = as_float_2d(y_pred, "y_pred")
+    # NaN/inf in either input reaches the sum, so the result check below covers them.
+    t = as_float_2d(y_true, "y_true", check_finite=False)
+    p = as_float_2d(y_pred, "y_pred", check_finite=False)
     same_shape(t, p)
     if t.shape[1] < 2:
         raise MetricInputError(f"multiclass_log_loss needs >= 2 class columns, got {t.shape[1]}")
@@ -221,7 +223,7 @@ def multiclass_log_loss(
     picked = p[rows, cols]
     if renormalize:
         picked = picked / p.sum(axis=1)[rows]
-    return float(-np.sum(t[rows, cols] * np.log(picked)) / t.shape[0])
+    return finite(-np.sum(t[rows, cols] * np.log(picked)) / t.shape[0], "multiclass_log_loss")
 
 
 @register(
