@@ -113,7 +113,21 @@ class Answers:
     """Metric keyword arguments other than the auxiliary columns."""
     label_sets: dict[str, LabelSet | None] = field(default_factory=dict)
     """Allowed labels per target column (None: any string)."""
-    _hint_index: dict[str, str] | None = None
+    _unique_checked: bool = False
+
+    def ensure_unique_ids(self) -> None:
+        """Check once that the answers' ids are unique (needed before matching by id).
+
+        A submission whose ids equal the answers' ids in order is aligned row by row and
+        needs no such check, so the hash pass is only paid on the join path.
+        """
+        if self._unique_checked or self.key is None:
+            return
+        import polars as pl  # the fastest distinct count here; imported on the join path only
+
+        if pl.from_arrow(self.key).n_unique() != self.n_rows:
+            raise TaskDataError(f"answers file {self.path} has duplicated ids")
+        self._unique_checked = True
 
     @property
     def kind(self) -> str:
@@ -260,8 +274,6 @@ def load_answers(
     ans.n_rows = table.num_rows
     if grading.id_columns:
         ans.key = _make_key(table, [pos[c] for c in grading.id_columns])
-        if pc.count_distinct(ans.key).as_py() != ans.n_rows:
-            raise TaskDataError(f"answers file {path} has duplicated ids")
     if numeric:
         cols = []
         for c in grading.target_columns:
@@ -478,12 +490,28 @@ def _loose(name: str) -> str:
 
 
 def _match_ids(key: pa.Array, ans_key: pa.Array) -> np.ndarray:
-    """For each submitted id, the answers row holding it (-1 when unknown)."""
-    values, valid = _int32(pc.index_in(key, value_set=ans_key))
-    out = values.astype(np.int64)
-    if valid is not None:
-        out[~valid] = -1
+    """For each submitted id, the answers row holding it (-1 when unknown); one hash join.
+
+    The answers' ids are unique, so a left join keeps the submission's length and order.
+    """
+    import polars as pl
+
+    sub = pl.DataFrame({"k": pl.from_arrow(key)})
+    ans = pl.DataFrame({"k": pl.from_arrow(ans_key)}).with_row_index("ai")
+    joined = sub.join(ans, on="k", how="left", maintain_order="left")
+    out: np.ndarray = joined.get_column("ai").cast(pl.Int64).fill_null(-1).to_numpy()
     return out
+
+
+def _has_line_break(key: pa.Array) -> np.ndarray:
+    """Rows whose id holds CR or LF; a scan of the raw bytes first, a regex only on a hit."""
+    arr = _chunk(key)
+    data = arr.buffers()[2] if arr.type == pa.string() else None
+    if data is not None:
+        raw = np.frombuffer(data, dtype=np.uint8)
+        if not ((raw == 10) | (raw == 13)).any():
+            return np.zeros(len(arr), dtype=bool)
+    return _mask(pc.match_substring_regex(arr, r"[\r\n]"))
 
 
 def _check_ids(
@@ -493,16 +521,17 @@ def _check_ids(
     if ans.key is None:
         raise TaskDataError("answers have no ids but the task declares id columns")
     n_sub = len(key)
+    if n_sub == ans.n_rows and key.equals(ans.key):
+        return True, None, "order"  # the usual case: the sample submission's order
+    ans.ensure_unique_ids()
     empty = np.flatnonzero(_empty_cells(key))
     if empty.size:
         problems.append(f"{empty.size} empty id cell(s): {_rows_desc(empty, None)}")
-    broken = np.flatnonzero(_mask(pc.match_substring_regex(key, r"[\r\n]")))
+    broken = np.flatnonzero(_has_line_break(key))
     if broken.size:
         problems.append(
             f"{broken.size} id(s) hold a line break (a quoted newline): {_rows_desc(broken, key)}"
         )
-    if n_sub == ans.n_rows and key.equals(ans.key):
-        return not (empty.size or broken.size), None, "order"
     idx = _match_ids(key, ans.key)
     unknown = np.flatnonzero(idx < 0)
     counts = np.bincount(idx[idx >= 0], minlength=ans.n_rows)

@@ -214,5 +214,9 @@ def test_id_mutants_are_never_scored(seed: int, tmp_path: Path) -> None:
 def test_broken_answers_are_our_error_not_an_invalid_submission(tmp_path: Path) -> None:
     spec, answers, sub = build_perfect("value", tmp_path)
     answers.write_text("id,y\na,1\na,2\n")
+    sub.write_text("id,y\nb,1\na,2\n")
     with pytest.raises(TaskDataError, match="duplicated ids"):
+        validate_submission(sub, _load(spec, answers))
+    answers.write_text("id,y\na,1\nb,x\n")
+    with pytest.raises(TaskDataError, match="answers column 'y' .* is not all numbers"):
         _load(spec, answers)
