@@ -618,7 +618,7 @@ def _api_key(base_url: str | None) -> str:
     key = os.environ.get("OPENAI_API_KEY", "")
     if key:
         return key
-    if base_url:
+    if base_url or os.environ.get("OPENAI_BASE_URL"):
         # Local OpenAI-compatible servers (llama.cpp, vLLM, Ollama) usually need no key, but the
         # client insists on one.
         return "no-key"

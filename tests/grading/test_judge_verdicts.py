@@ -190,6 +190,7 @@ def test_endpoint_failure_is_an_error_verdict_not_a_pass() -> None:
 
 def test_remote_endpoint_without_key_is_a_config_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     with pytest.raises(ConfigError, match="OPENAI_API_KEY is not set"):
         judge_solution("1. A.", CODE, model="m", base_url=None)
 
@@ -233,6 +234,7 @@ def test_unparseable_verdicts_are_not_cached(tmp_path: Path) -> None:
         r = judge_solution("1. A.", CODE, model="m", base_url=srv.base_url, cache_dir=tmp_path)
         assert len(srv.requests) == 2
     assert r.verdicts[0].status == "unparseable" and not r.verdicts[0].cached
+    assert r.passed == 0 and r.pass_rate == 0.0 and r.count("unparseable") == 1
 
 
 def test_corrupt_cache_entry_is_reported(tmp_path: Path) -> None:
