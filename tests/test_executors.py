@@ -331,3 +331,32 @@ def test_rate_limit_interval_must_be_finite_and_non_negative() -> None:
     with pytest.raises(ConfigError, match=r"'every domain' must be a finite .* got -1.0"):
         with shared_rate_limiter(SerialExecutor(), min_interval=-1.0):
             pass
+
+
+# --- distributed crawls -----------------------------------------------------------------------
+
+
+def test_crawls_run_one_competition_per_task_under_one_global_rate_limit(
+    tmp_path: Path, local_executor: LocalExecutor
+) -> None:
+    from tambench.acquisition.fetch import FetchSettings
+    from tambench.acquisition.site.server import serve_site
+    from tambench.executors.crawl import crawl_competitions
+
+    # The http renderer cannot read the JS leaderboards, so competitions end "incomplete";
+    # what matters here is that their pages are crawled in parallel under one limit.
+    settings = FetchSettings(renderer="http", hermetic=True, retries=0)
+    with serve_site() as site:
+        refs = [f"aicrowd:{slug}" for slug in site.slugs]
+        report = crawl_competitions(
+            refs, tmp_path / "catalogue", local_executor, min_interval=0.3,
+            base_urls=site.base_urls, settings=settings, state_dir=tmp_path / "state",
+        )
+        times = sorted(site.hit_times("/aicrowd/challenges/"))
+    assert [r.ref for r in report.results] == refs
+    assert all(r.fetched >= 3 and r.status == "incomplete" for r in report.results)
+    assert len(times) >= 3 * len(refs)
+    # Two workers crawl at once, yet no two page requests to the origin came closer than the
+    # global interval (a limiter per worker would let them arrive together).
+    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+    assert min(gaps) >= 0.25, gaps

@@ -34,7 +34,7 @@ class SlotBook:
     """The schedule of the next free request slot per domain (the state that is shared).
 
     Args:
-        min_interval: Seconds between two requests to the same domain.
+        min_interval: Least seconds between two requests to the same domain.
         per_domain: Intervals for particular domains, overriding ``min_interval``.
         clock: Monotonic clock (tests inject a fake one).
 
@@ -73,11 +73,11 @@ class SlotBook:
     def reserve(self, domain: str, min_interval: float | None = None) -> float:
         """Book the next free slot for ``domain``; return the seconds to wait until it.
 
-        ``min_interval`` (when given) is the gap to keep after this request, instead of the
-        configured one; callers that know their platform's politeness pass it per request.
+        ``min_interval`` is the gap this request asks to keep after it (callers that know
+        their platform's politeness pass it); the configured interval is a floor under it.
         """
         key = domain.lower()
-        gap = self.interval(key) if min_interval is None else max(0.0, float(min_interval))
+        gap = max(self.interval(key), float(min_interval or 0.0))
         with self._lock:
             now = self._clock()
             slot = max(now, self._next.get(key, now))
@@ -164,8 +164,8 @@ def shared_rate_limiter(
 
     Args:
         executor: Where the workers run; decides where the book lives (see module docs).
-        min_interval: Seconds between two requests to one domain, across all workers, when
-            a request does not state its own interval.
+        min_interval: Least seconds between two requests to one domain, across all workers
+            (a request may ask for a longer gap).
         per_domain: Intervals for particular domains.
 
     Yields:
