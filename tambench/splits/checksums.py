@@ -1,0 +1,134 @@
+"""sha256 of every produced file of a prepared task, recorded in ``checksums.json`` and verified.
+
+The file maps each path relative to the task folder (POSIX separators, sorted) to its sha256.
+A later run that finds different bytes reports which files were added, removed or changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tambench.errors import ChecksumMismatchError, TaskDataError
+
+CHECKSUMS_FILE = "checksums.json"
+_CHUNK = 1 << 20
+
+
+def sha256_file(path: Path) -> str:
+    """sha256 of a file, read in 1 MiB chunks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(_CHUNK):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def iter_files(root: Path) -> Iterator[Path]:
+    """Every regular file under ``root``, depth first in sorted order (no symlinks followed)."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        for name in sorted(filenames):
+            yield Path(dirpath) / name
+
+
+def compute_checksums(root: Path) -> dict[str, str]:
+    """sha256 of every file under ``root`` except ``checksums.json`` itself, keyed by relpath."""
+    out: dict[str, str] = {}
+    for p in iter_files(root):
+        rel = p.relative_to(root).as_posix()
+        if rel == CHECKSUMS_FILE:
+            continue
+        if p.is_symlink() or not p.is_file():
+            raise TaskDataError(f"prepared folder {root} holds {rel}, which is not a regular file")
+        out[rel] = sha256_file(p)
+    return dict(sorted(out.items()))
+
+
+def write_checksums(root: Path) -> dict[str, str]:
+    """Compute and write ``<root>/checksums.json``; returns the mapping."""
+    sums = compute_checksums(root)
+    text = json.dumps({"sha256": sums}, indent=1, sort_keys=True) + "\n"
+    (root / CHECKSUMS_FILE).write_text(text, encoding="utf-8")
+    return sums
+
+
+def read_checksums(root: Path) -> dict[str, str]:
+    """The mapping recorded in ``<root>/checksums.json``."""
+    path = root / CHECKSUMS_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise TaskDataError(f"{path} not found: the task was never prepared here") from None
+    except json.JSONDecodeError as exc:
+        raise TaskDataError(f"{path} is not valid JSON: {exc}") from exc
+    sums = data.get("sha256") if isinstance(data, dict) else None
+    if not isinstance(sums, dict):
+        raise TaskDataError(f"{path} lacks its 'sha256' mapping")
+    return {str(k): str(v) for k, v in sums.items()}
+
+
+@dataclass
+class ChecksumDiff:
+    """Differences between recorded and actual checksums."""
+
+    missing: list[str] = field(default_factory=list)
+    """Recorded files that no longer exist."""
+
+    unexpected: list[str] = field(default_factory=list)
+    """Files present but not recorded."""
+
+    changed: list[tuple[str, str, str]] = field(default_factory=list)
+    """(path, recorded sha256, actual sha256) of files whose bytes differ."""
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing differs."""
+        return not (self.missing or self.unexpected or self.changed)
+
+    def render(self, limit: int = 20) -> str:
+        """A readable diff, one line per file (at most ``limit`` lines per kind)."""
+        lines: list[str] = []
+        for kind, items in (("missing", self.missing), ("unexpected", self.unexpected)):
+            for p in items[:limit]:
+                lines.append(f"  {kind}: {p}")
+            if len(items) > limit:
+                lines.append(f"  ... and {len(items) - limit} more {kind}")
+        for p, exp, got in self.changed[:limit]:
+            lines.append(f"  changed: {p} (recorded {exp[:12]}, now {got[:12]})")
+        if len(self.changed) > limit:
+            lines.append(f"  ... and {len(self.changed) - limit} more changed")
+        return "\n".join(lines)
+
+
+def diff_checksums(expected: dict[str, str], actual: dict[str, str]) -> ChecksumDiff:
+    """Compare two path -> sha256 mappings.
+
+    >>> diff_checksums({"a": "1", "b": "2"}, {"a": "1", "b": "3", "c": "4"}).render()
+    '  unexpected: c\\n  changed: b (recorded 2, now 3)'
+    """
+    return ChecksumDiff(
+        missing=sorted(set(expected) - set(actual)),
+        unexpected=sorted(set(actual) - set(expected)),
+        changed=[(p, expected[p], actual[p]) for p in sorted(set(expected) & set(actual))
+                 if expected[p] != actual[p]],
+    )
+
+
+def verify_checksums(root: Path) -> ChecksumDiff:
+    """Compare the files under ``root`` with its ``checksums.json``."""
+    return diff_checksums(read_checksums(root), compute_checksums(root))
+
+
+def ensure_checksums(root: Path) -> None:
+    """Raise :class:`ChecksumMismatchError` (with the diff) unless ``root`` matches its record."""
+    diff = verify_checksums(root)
+    if not diff.ok:
+        raise ChecksumMismatchError(
+            f"prepared files under {root} differ from {CHECKSUMS_FILE}:\n{diff.render()}\n"
+            "re-run prepare with --force to rebuild them"
+        )
