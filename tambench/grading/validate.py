@@ -113,21 +113,6 @@ class Answers:
     """Metric keyword arguments other than the auxiliary columns."""
     label_sets: dict[str, LabelSet | None] = field(default_factory=dict)
     """Allowed labels per target column (None: any string)."""
-    _unique_checked: bool = False
-
-    def ensure_unique_ids(self) -> None:
-        """Check once that the answers' ids are unique (needed before matching by id).
-
-        A submission whose ids equal the answers' ids in order is aligned row by row and
-        needs no such check, so the hash pass is only paid on the join path.
-        """
-        if self._unique_checked or self.key is None:
-            return
-        import polars as pl  # the fastest distinct count here; imported on the join path only
-
-        if pl.from_arrow(self.key).n_unique() != self.n_rows:
-            raise TaskDataError(f"answers file {self.path} has duplicated ids")
-        self._unique_checked = True
 
     @property
     def kind(self) -> str:
@@ -492,13 +477,17 @@ def _loose(name: str) -> str:
 def _match_ids(key: pa.Array, ans_key: pa.Array) -> np.ndarray:
     """For each submitted id, the answers row holding it (-1 when unknown); one hash join.
 
-    The answers' ids are unique, so a left join keeps the submission's length and order.
+    A left join keeps the submission's length and order when the answers' ids are unique; a
+    longer result proves they are not (our data is broken, not the submission). Duplicated
+    answer ids that the submission does not hold surface as missing ids: never scored.
     """
     import polars as pl
 
     sub = pl.DataFrame({"k": pl.from_arrow(key)})
     ans = pl.DataFrame({"k": pl.from_arrow(ans_key)}).with_row_index("ai")
     joined = sub.join(ans, on="k", how="left", maintain_order="left")
+    if joined.height != len(key):
+        raise TaskDataError("the answers hold duplicated ids; they cannot be matched by id")
     out: np.ndarray = joined.get_column("ai").cast(pl.Int64).fill_null(-1).to_numpy()
     return out
 
@@ -523,7 +512,6 @@ def _check_ids(
     n_sub = len(key)
     if n_sub == ans.n_rows and key.equals(ans.key):
         return True, None, "order"  # the usual case: the sample submission's order
-    ans.ensure_unique_ids()
     empty = np.flatnonzero(_empty_cells(key))
     if empty.size:
         problems.append(f"{empty.size} empty id cell(s): {_rows_desc(empty, None)}")
