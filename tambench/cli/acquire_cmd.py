@@ -7,6 +7,13 @@ from pathlib import Path
 
 import typer
 
+from tambench.cli._executor import (
+    executor_address_option,
+    executor_option,
+    max_workers_option,
+    retries_option,
+)
+
 
 def _parse_base_urls(values: list[str]) -> dict[str, str]:
     out: dict[str, str] = {}
@@ -38,8 +45,16 @@ def acquire(
     hermetic: bool = typer.Option(False, "--hermetic", help="Chromium resolves no host but "
                                   "127.0.0.1/localhost."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    executor: str | None = executor_option(),
+    executor_address: str | None = executor_address_option(),
+    max_workers: int | None = max_workers_option(),
+    retries: int | None = retries_option(),
 ) -> None:
-    """Acquire competitions into complete task folders (pages, leaderboard, task.json)."""
+    """Acquire competitions into complete task folders (pages, leaderboard, task.json).
+
+    With --executor (or executor = "ray" in the settings) each competition is crawled as its
+    own task on that executor, under one per-domain rate limit shared by all workers.
+    """
     from tambench.acquisition.fetch import FetchSettings
     from tambench.acquisition.pipeline import acquire_competitions, write_report
     from tambench.cli._console import console, err_console, print_json
@@ -48,10 +63,23 @@ def acquire(
         raise typer.BadParameter("expected browser or http", param_hint="--renderer")
     settings = FetchSettings(renderer=renderer, hermetic=hermetic,  # type: ignore[arg-type]
                              concurrency=concurrency)
-    report = acquire_competitions(
-        list(refs), catalogue, base_urls=_parse_base_urls(base_url), concurrency=concurrency,
-        llm=llm, settings=settings, state_dir=state_dir, fresh=fresh,
-    )
+    from tambench.config import load_settings
+
+    if executor is not None or load_settings().executor == "ray":
+        from tambench.cli._executor import open_executor
+        from tambench.executors.crawl import crawl_competitions
+
+        with open_executor(executor, executor_address, max_workers, retries) as (pool, resolved):
+            report = crawl_competitions(
+                list(refs), catalogue, pool, retries=resolved.retries,
+                base_urls=_parse_base_urls(base_url), concurrency=concurrency, llm=llm,
+                settings=settings, state_dir=state_dir, fresh=fresh,
+            )
+    else:
+        report = acquire_competitions(
+            list(refs), catalogue, base_urls=_parse_base_urls(base_url), concurrency=concurrency,
+            llm=llm, settings=settings, state_dir=state_dir, fresh=fresh,
+        )
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     report_path = (state_dir or catalogue / ".acquire") / "reports" / f"acquire-{stamp}.json"
     write_report(report, report_path)
