@@ -36,6 +36,7 @@ COMMAND_MODULES = (
     "tambench.cli.site_cmd",
     "tambench.cli.protocol_cmd",
     "tambench.cli.judge_cmd",
+    "tambench.cli.split_cmd",
 )
 
 

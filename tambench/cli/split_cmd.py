@@ -1,0 +1,177 @@
+"""``tambench prepare``, ``tambench audit`` and ``tambench check-split``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from tambench.schema.taskspec import TaskSpec
+
+
+def resolve_task(task: str, catalogue: Path | None = None) -> TaskSpec:
+    """A task from a task.json path, a task folder, or an id in the catalogue."""
+    from tambench.config import load_settings
+    from tambench.errors import TaskSpecError
+    from tambench.schema.io import load_taskspec
+    from tambench.splits.layout import safe_relpath
+
+    p = Path(task).expanduser()
+    if p.is_file():
+        return load_taskspec(p)
+    if p.is_dir():
+        if (p / "task.json").is_file():
+            return load_taskspec(p / "task.json")
+        raise TaskSpecError(f"folder {p} holds no task.json")
+    cat = catalogue or load_settings().catalogue
+    if "/" in task:
+        safe_relpath(task, "task id")
+        candidate = cat / task / "task.json"
+        if candidate.is_file():
+            return load_taskspec(candidate)
+    raise TaskSpecError(
+        f"{task!r} is neither a task.json, a task folder, nor a task id in the catalogue {cat}"
+    )
+
+
+def _data_dir(data_dir: Path | None) -> Path:
+    from tambench.config import load_settings
+
+    return load_settings(data_dir=data_dir).data_dir
+
+
+def _raw_for(spec: TaskSpec, raw: Path, many: bool) -> str:
+    """The raw input of one task: ``raw`` itself, or ``raw/<slug>[.zip|.tar|...]`` for many."""
+    from tambench.errors import SourceError
+
+    if not many:
+        return str(raw)
+    for name in (spec.slug, f"{spec.slug}.zip", f"{spec.slug}.tar", f"{spec.slug}.tar.gz",
+                 f"{spec.slug}.tgz"):
+        if (raw / name).exists():
+            return str(raw / name)
+    raise SourceError(f"no raw data for {spec.id} under {raw} (expected {spec.slug}/ or "
+                      f"{spec.slug}.zip)")
+
+
+def _print_audit(report: Any) -> None:
+    from tambench.cli._console import console
+
+    for c in report.checks:
+        colour = {"pass": "green", "fail": "red", "skipped": "yellow"}[c.status]
+        detail = f" ({c.detail})" if c.detail else ""
+        console.print(f"[{colour}]{c.status:7}[/] {c.name}{detail}", markup=True)
+        for f in c.findings:
+            console.print(f"        - {f}", markup=False)
+
+
+def prepare(
+    tasks: list[str] = typer.Argument(..., help="task.json path(s), task folder(s) or task id(s)."),
+    raw: Path | None = typer.Option(
+        None, "--raw", help="Raw data folder or archive (several tasks: a folder holding "
+        "<slug>/ or <slug>.zip per task)."),
+    download: bool = typer.Option(False, "--download", help="Download the data from Kaggle."),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help="Where prepared tasks go."),
+    force: bool = typer.Option(False, "--force", help="Rebuild even if checksums match."),
+    no_audit: bool = typer.Option(False, "--no-audit", help="Skip the leakage audit."),
+    executor: str | None = typer.Option(None, "--executor", help="local | thread | serial | ..."),
+    max_workers: int | None = typer.Option(None, "--max-workers", help="Parallel tasks."),
+    json_out: bool = typer.Option(False, "--json", help="Print strict JSON."),
+) -> None:
+    """Split raw competition data into public/ and private/, then audit it for leakage."""
+    from tambench.cli._console import console, print_json
+    from tambench.config import load_settings
+    from tambench.splits.prepare import PrepareJob, prepare_job, prepare_many
+
+    if (raw is None) == (not download):
+        raise typer.BadParameter("give exactly one of --raw DIR_OR_ARCHIVE or --download")
+    settings = load_settings(data_dir=data_dir, executor=executor, max_workers=max_workers)
+    specs = [resolve_task(t) for t in tasks]
+    many = len(specs) > 1
+    jobs = [PrepareJob(spec=s, raw=None if download else _raw_for(s, raw, many) if raw else None,
+                       data_dir=str(settings.data_dir), force=force, run_audit=not no_audit)
+            for s in specs]
+    if many:
+        outcomes = prepare_many(jobs, executor=settings.executor,
+                                max_workers=settings.max_workers or None)
+    else:
+        outcomes = [prepare_job(jobs[0])]
+    if json_out:
+        print_json([o.__dict__ for o in outcomes])
+    else:
+        for o in outcomes:
+            if o.ok:
+                console.print(f"{o.task_id}: {o.status} in {o.task_dir} (rows {o.rows})")
+            else:
+                console.print(f"{o.task_id}: FAILED ({o.error_type})\n{o.error}")
+    failed = [o for o in outcomes if not o.ok]
+    if failed and not many:
+        from tambench.errors import TambenchError
+
+        raise TambenchError(failed[0].error)
+    if failed:
+        raise typer.Exit(3)
+
+
+def audit(
+    task: str = typer.Argument(..., help="task.json path, task folder or task id."),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help="Where prepared tasks are."),
+    json_out: bool = typer.Option(False, "--json", help="Print strict JSON."),
+) -> None:
+    """Run the leakage audit on a prepared task (exit 1 with every finding when it fails)."""
+    from tambench.cli._console import print_json
+    from tambench.splits.audit import audit_task
+    from tambench.splits.layout import task_dir
+
+    spec = resolve_task(task)
+    report = audit_task(spec, task_dir(spec, _data_dir(data_dir)))
+    if json_out:
+        print_json(report.to_dict())
+    else:
+        _print_audit(report)
+    report.raise_for_findings()
+
+
+def check_split_cmd(
+    input_csv: Path = typer.Argument(..., help="CSV with task, submission, official_score "
+                                     "[, leaderboard]."),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help="Where prepared tasks are."),
+    json_out: bool = typer.Option(False, "--json", help="Print strict JSON."),
+) -> None:
+    """Score baselines locally and compare with their official scores (per task and overall)."""
+    from tambench.cli._console import console, print_json
+    from tambench.splits.check import check_split, read_check_input
+
+    def leaderboard_for(spec: TaskSpec) -> Path | None:
+        from tambench.config import load_settings
+
+        p = load_settings().catalogue / spec.platform / spec.slug / "leaderboard.csv"
+        return p if p.is_file() else None
+
+    report = check_split(read_check_input(input_csv), resolve_task, _data_dir(data_dir),
+                         leaderboard_for=leaderboard_for)
+    if json_out:
+        print_json(report.to_dict())
+    else:
+        for r in report.rows:
+            if r.error:
+                console.print(f"{r.task}: FAILED {r.error}")
+                continue
+            pct = (f", percentile official {r.official_percentile:.4f} local "
+                   f"{r.local_percentile:.4f}" if r.official_percentile is not None
+                   and r.local_percentile is not None else "")
+            console.print(f"{r.task}: official {r.official_score:.6g} local {r.local_score:.6g} "
+                          f"|diff| {r.abs_error:.3g}{pct}")
+        console.print(f"pearson over tasks: {report.pearson}; median rank-percentile error "
+                      f"(points): {report.median_percentile_error_points}")
+    if report.failed:
+        raise typer.Exit(3)
+
+
+def register(app: typer.Typer) -> None:
+    """Attach the commands."""
+    app.command("prepare")(prepare)
+    app.command("audit")(audit)
+    app.command("check-split")(check_split_cmd)

@@ -1,0 +1,153 @@
+"""Consistency of local splits with the platform: local vs official scores of a baseline.
+
+For each task, a baseline submission (typically the sample submission) with a known official
+leaderboard score is graded locally against the prepared answers. Agreement is reported per
+task and over tasks: the Pearson correlation of local and official scores, and the median
+absolute difference of their leaderboard rank percentiles, in percentile points.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tambench.errors import SplitError, TambenchError
+from tambench.schema.taskspec import TaskSpec
+from tambench.splits.layout import PRIVATE_DIR, load_grader, plan_split, task_dir
+
+REQUIRED_COLUMNS = ("task", "submission", "official_score")
+
+
+@dataclass
+class CheckRow:
+    """One task's comparison."""
+
+    task: str
+    submission: str
+    official_score: float
+    local_score: float | None = None
+    abs_error: float | None = None
+    official_percentile: float | None = None
+    local_percentile: float | None = None
+    percentile_error_points: float | None = None
+    error: str = ""
+
+
+@dataclass
+class CheckSplitReport:
+    """All rows and the summary over tasks."""
+
+    rows: list[CheckRow] = field(default_factory=list)
+    pearson: float | None = None
+    """Pearson correlation of local vs official scores (None with fewer than 3 scored tasks)."""
+    median_percentile_error_points: float | None = None
+    """Median |local percentile - official percentile| x 100 over tasks with a leaderboard."""
+
+    @property
+    def failed(self) -> list[CheckRow]:
+        """Rows that could not be scored."""
+        return [r for r in self.rows if r.error]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON output."""
+        return {"rows": [asdict(r) for r in self.rows], "pearson": self.pearson,
+                "median_percentile_error_points": self.median_percentile_error_points,
+                "n_scored": sum(r.local_score is not None for r in self.rows)}
+
+
+def read_check_input(path: Path) -> list[dict[str, str]]:
+    """Rows of a check-split CSV: task, submission, official_score[, leaderboard]."""
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            reader = csv.DictReader(fh)
+            header = reader.fieldnames or []
+            missing = [c for c in REQUIRED_COLUMNS if c not in header]
+            if missing:
+                raise SplitError(f"{path} lacks column(s) {missing}; expected "
+                                 f"{list(REQUIRED_COLUMNS)} (+ optional leaderboard), got {header}")
+            rows = [dict(r) for r in reader]
+    except FileNotFoundError:
+        raise SplitError(f"check-split input {path} not found") from None
+    base = path.parent
+    for r in rows:
+        for key in ("submission", "leaderboard"):
+            if r.get(key) and not Path(r[key]).is_absolute():
+                r[key] = str(base / r[key])
+    return rows
+
+
+def pearson(x: list[float], y: list[float]) -> float | None:
+    """Pearson correlation, None with fewer than 3 points or a constant side.
+
+    >>> pearson([1.0, 2.0, 3.0], [2.0, 4.0, 6.5])
+    0.9986254289035241
+    """
+    if len(x) < 3:
+        return None
+    a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if a.std() == 0 or b.std() == 0:
+        return None
+    return float(np.corrcoef(a, b)[0, 1])
+
+
+def check_split(
+    rows: list[dict[str, str]],
+    resolve_spec: Callable[[str], TaskSpec],
+    data_dir: Path,
+    *,
+    leaderboard_for: Callable[[TaskSpec], Path | None] | None = None,
+) -> CheckSplitReport:
+    """Grade each baseline locally and compare with its official score."""
+    grader = load_grader()
+    if grader is None:
+        raise SplitError("check-split needs the grader (tambench.grading.grade), not installed")
+    from tambench.grading.leaderboard import read_leaderboard
+    from tambench.grading.metrics import get_metric
+    from tambench.grading.rank import rank_score
+
+    report = CheckSplitReport()
+    for raw in rows:
+        try:
+            official = float(raw["official_score"])
+        except ValueError:
+            official = math.nan
+        row = CheckRow(raw["task"], raw["submission"], official)
+        report.rows.append(row)
+        if not math.isfinite(official):
+            row.error = f"official_score {raw['official_score']!r} is not a finite number"
+            continue
+        try:
+            spec = resolve_spec(raw["task"])
+            if spec.grading is None:
+                raise SplitError(f"task {spec.id} has no grading spec")
+            answers = task_dir(spec, data_dir) / PRIVATE_DIR / plan_split(spec).answers_file
+            if not answers.is_file():
+                raise SplitError(f"{answers} missing: prepare {spec.id} first")
+            rep = grader(Path(raw["submission"]), spec, answers)
+            if not getattr(rep, "valid_submission", False):
+                raise SplitError(f"the submission is invalid: {getattr(rep, 'errors', '')}")
+            row.local_score = float(rep.score)
+            row.abs_error = abs(row.local_score - official)
+            lb_path = Path(raw["leaderboard"]) if raw.get("leaderboard") else (
+                leaderboard_for(spec) if leaderboard_for else None)
+            if lb_path is not None:
+                lb = read_leaderboard(lb_path).clean()
+                hib = get_metric(spec.grading.metric).higher_is_better
+                row.official_percentile = rank_score(official, lb, hib).percentile
+                row.local_percentile = rank_score(row.local_score, lb, hib).percentile
+                row.percentile_error_points = 100 * abs(row.local_percentile
+                                                        - row.official_percentile)
+        except TambenchError as exc:
+            row.error = str(exc)
+    scored = [r for r in report.rows if r.local_score is not None]
+    report.pearson = pearson([r.official_score for r in scored],
+                             [float(r.local_score) for r in scored if r.local_score is not None])
+    pct = [r.percentile_error_points for r in scored if r.percentile_error_points is not None]
+    report.median_percentile_error_points = float(np.median(pct)) if pct else None
+    return report
