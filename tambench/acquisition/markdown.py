@@ -48,7 +48,8 @@ _BOILERPLATE_TAGS = ("nav", "header", "footer", "aside", "form", "button", "dial
 _BOILERPLATE_WORDS = frozenset({
     "ad", "ads", "advert", "adverts", "advertisement", "adsbygoogle", "banner", "cookie",
     "cookies", "consent", "promo", "promotion", "sponsor", "sponsored", "share", "sharing",
-    "social", "newsletter", "sidebar", "menu", "related", "widget", "widgets",
+    "social", "newsletter", "sidebar", "menu", "related", "widget", "widgets", "footer",
+    "navbar", "breadcrumb", "breadcrumbs", "toolbar",
 })
 _HIDDEN_STYLE = re.compile(
     r"display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(?:\.0+)?\s*(?:;|$)", re.I

@@ -352,7 +352,7 @@ def _demo_pages(d: _DemoDef, base_path: str) -> dict[str, str]:
     sample = _sample_submission(d).decode().strip().splitlines()[:4]
     predict = _PREDICT_TEXT[d.task].format(t=d.target)
     overview = (
-        f"# {d.title}\n\n## Description\n\n{d.blurb}\n\n"
+        f"## Description\n\n{d.blurb}\n\n"
         f"This is a {d.task} task on tabular data in the field of {d.field}.\n\n"
         "## Timeline\n\n- **Start Date** - January 15, 2024\n"
         "- **Final Submission Deadline** - April 15, 2024\n\n"
