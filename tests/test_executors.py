@@ -360,3 +360,48 @@ def test_crawls_run_one_competition_per_task_under_one_global_rate_limit(
     # global interval (a limiter per worker would let them arrive together).
     gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
     assert min(gaps) >= 0.25, gaps
+
+
+# --- distributed split preparation ------------------------------------------------------------
+
+
+def _prepare_jobs(root: Path, data_dir: Path) -> list[Any]:
+    from tambench.schema.taskspec import GradingSpec, SplitSpec, TaskSpec
+    from tambench.splits.prepare import PrepareJob
+
+    jobs = []
+    for slug in ("one", "two", "broken"):
+        raw = root / "raw" / slug
+        if slug != "broken":  # no raw data: a failed outcome, not an aborted batch
+            raw.mkdir(parents=True, exist_ok=True)
+            rows = "".join(f"{i},{i % 3},{i * 0.5}\n" for i in range(120))
+            (raw / "train.csv").write_text("id,label,x\n" + rows, encoding="utf-8")
+        spec = TaskSpec(
+            id=f"local/{slug}", platform="local", title=slug,
+            grading=GradingSpec(metric="accuracy", id_columns=["id"], target_columns=["label"]),
+            split=SplitSpec(strategy="random", id_column="id", target_columns=["label"],
+                            test_size=0.25),
+        )
+        jobs.append(PrepareJob(spec, str(raw), str(data_dir)))
+    return jobs
+
+
+def test_split_preparation_gives_the_same_files_on_local_and_ray(
+    tmp_path: Path, local_executor: LocalExecutor, ray_executor: Executor
+) -> None:
+    from tambench.splits.prepare import prepare_many
+
+    outcomes = {}
+    for name, executor in (("local", local_executor), ("ray", ray_executor)):
+        outcomes[name] = prepare_many(
+            _prepare_jobs(tmp_path, tmp_path / name), executor=executor, retries=1
+        )
+    for name, got in outcomes.items():
+        assert [(o.task_id, o.status) for o in got] == [
+            ("local/one", "prepared"), ("local/two", "prepared"), ("local/broken", "failed")
+        ], name
+        assert "does not exist" in got[2].error
+    for slug in ("one", "two"):
+        local_sums = (tmp_path / "local" / "local" / slug / "checksums.json").read_bytes()
+        ray_sums = (tmp_path / "ray" / "local" / slug / "checksums.json").read_bytes()
+        assert local_sums == ray_sums

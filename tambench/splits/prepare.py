@@ -793,15 +793,25 @@ def prepare_many(
     *,
     executor: Executor | str = "local",
     max_workers: int | None = None,
+    retries: int = 2,
 ) -> list[PrepareOutcome]:
-    """Prepare many tasks on a pluggable executor; outcomes come back in job order."""
-    from tambench.executors import get_executor
+    """Prepare many tasks on a pluggable executor; outcomes come back in job order.
+
+    A job that raises something other than tambench's own errors, or whose worker dies, is
+    retried ``retries`` times and then becomes a failed outcome; the batch always completes.
+    """
+    from tambench.executors import get_executor, run_items
 
     ex = get_executor(executor, max_workers) if isinstance(executor, str) else executor
     owned = isinstance(executor, str)
     try:
-        futures = [ex.submit(prepare_job, job) for job in jobs]
-        return [f.result() for f in futures]
+        results = run_items(prepare_job, jobs, ex, retries=retries, chunk_size=1)
     finally:
         if owned:
             ex.shutdown(wait=True)
+    return [
+        r.value if r.ok and r.value is not None else PrepareOutcome(
+            job.spec.id, False, "failed", str(r.error), str(r.error).split(":", 1)[0]
+        )
+        for job, r in zip(jobs, results, strict=True)
+    ]
