@@ -454,7 +454,7 @@ def read_csv_columns(
             types[names[i]] = pa.float64()
         return pacsv.read_csv(
             pa.BufferReader(body),
-            read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 24),
+            read_options=pacsv.ReadOptions(column_names=names),
             convert_options=pacsv.ConvertOptions(
                 column_types=types,
                 strings_can_be_null=False,

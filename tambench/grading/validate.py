@@ -146,15 +146,19 @@ def _chunk(col: pa.ChunkedArray | pa.Array) -> pa.Array:
 
 
 def to_float64(col: pa.ChunkedArray | pa.Array) -> np.ndarray:
-    """A float64 column as a writable numpy array, read from the buffer (no pandas import)."""
-    arr = _chunk(col)
-    if arr.null_count:
-        raise TaskDataError("internal: float column with nulls reached conversion")
-    buf = arr.buffers()[1]
-    if buf is None:
-        return np.zeros(0, dtype=np.float64)
-    out = np.frombuffer(buf, dtype=np.float64, count=len(arr), offset=arr.offset * 8)
-    return out.copy()
+    """A float64 column as a writable numpy array, read from the buffers (no pandas import)."""
+    chunks = col.chunks if isinstance(col, pa.ChunkedArray) else [col]
+    out = np.empty(len(col), dtype=np.float64)
+    at = 0
+    for arr in chunks:
+        n = len(arr)
+        if arr.null_count:
+            raise TaskDataError("internal: float column with nulls reached conversion")
+        buf = arr.buffers()[1]
+        if n and buf is not None:
+            out[at : at + n] = np.frombuffer(buf, dtype=np.float64, count=n, offset=arr.offset * 8)
+        at += n
+    return out
 
 
 def to_object(col: pa.ChunkedArray | pa.Array) -> np.ndarray:
