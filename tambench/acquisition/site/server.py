@@ -341,6 +341,20 @@ class _CanaryHandler(BaseHTTPRequestHandler):
     do_POST = do_GET  # noqa: N815
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """A threading server that does not print a traceback when a client hangs up."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import sys
+
+        exc = sys.exc_info()[1]
+        if isinstance(exc, (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)
+
+
 @dataclass
 class RunningSite:
     """A site being served: its URLs and what it has seen."""
@@ -401,12 +415,12 @@ def serve_site(
         slow_seconds: how long the ``fault-slow`` competition takes to answer.
     """
     _CanaryHandler.hits = []
-    canary = ThreadingHTTPServer(("127.0.0.1", 0), _CanaryHandler)
+    canary = _QuietServer(("127.0.0.1", 0), _CanaryHandler)
     canary.daemon_threads = True
     canary_url = f"http://127.0.0.1:{canary.server_address[1]}"
     state = SiteState(competitions=build_competitions(descriptions, seed=seed, demo=demo),
                       canary_url=canary_url, slow_seconds=slow_seconds)
-    server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(state))
+    server = _QuietServer(("127.0.0.1", port), make_handler(state))
     server.daemon_threads = True
     threads = [threading.Thread(target=s.serve_forever, daemon=True) for s in (server, canary)]
 
