@@ -145,10 +145,14 @@ def _chunk(col: pa.ChunkedArray | pa.Array) -> pa.Array:
     return col
 
 
-def to_float64(col: pa.ChunkedArray | pa.Array) -> np.ndarray:
-    """A float64 column as a writable numpy array, read from the buffers (no pandas import)."""
+def to_float64(col: pa.ChunkedArray | pa.Array, out: np.ndarray | None = None) -> np.ndarray:
+    """A float64 column as a writable numpy array, read from the buffers (no pandas import).
+
+    With ``out`` (e.g. one column of a 2-D array) the values are written there, copied once.
+    """
     chunks = col.chunks if isinstance(col, pa.ChunkedArray) else [col]
-    out = np.empty(len(col), dtype=np.float64)
+    if out is None:
+        out = np.empty(len(col), dtype=np.float64)
     at = 0
     for arr in chunks:
         n = len(arr)
@@ -264,18 +268,18 @@ def load_answers(
     if grading.id_columns:
         ans.key = _make_key(table, [pos[c] for c in grading.id_columns])
     if numeric:
-        cols = []
-        for c in grading.target_columns:
+        matrix = _float_matrix(table.num_rows, len(grading.target_columns))
+        for j, c in enumerate(grading.target_columns):
             col = table.column(pos[c])
             if col.type != pa.float64():
                 raise TaskDataError(f"answers column {c!r} in {path} is not all numbers")
-            arr = to_float64(col)
+            arr = to_float64(col, out=matrix[:, j])
             if not np.isfinite(arr).all():
                 raise TaskDataError(f"answers column {c!r} in {path} holds NaN or inf")
-            cols.append(arr)
+        ans.y_true = matrix[:, 0].copy() if matrix.shape[1] == 1 else matrix
     else:
         cols = [to_object(table.column(pos[c])) for c in grading.target_columns]
-    ans.y_true = cols[0] if len(cols) == 1 else _stack(cols, numeric)
+        ans.y_true = cols[0] if len(cols) == 1 else _stack(cols, numeric)
     for name, col_name in aux_cols.items():
         ans.aux[name] = _aux_array(table.column(pos[col_name]))
     if metric.kind == "label":
@@ -283,6 +287,11 @@ def load_answers(
         for c in grading.target_columns:
             ans.label_sets[c] = _label_set(policy, table.column(pos[c]))
     return ans
+
+
+def _float_matrix(n: int, k: int) -> np.ndarray:
+    # Column-major, so that each column is filled with one contiguous copy.
+    return np.empty((n, k), dtype=np.float64, order="F")
 
 
 def _stack(cols: list[np.ndarray], numeric: bool) -> np.ndarray:
@@ -453,16 +462,21 @@ def _validate_csv(raw: RawFile, ans: Answers, limits: Limits) -> ValidatedSubmis
     type_problems: list[str] = []
     missing_problems: list[str] = []
     cols: list[np.ndarray] = []
-    for c in g.target_columns:
+    matrix = _float_matrix(n_sub, len(g.target_columns)) if numeric else None
+    for j, c in enumerate(g.target_columns):
         if c not in first_pos:
             continue
         col = table.column(first_pos[c])
-        arr = _check_column(c, col, key, ans, type_problems, missing_problems)
+        dest = matrix[:, j] if matrix is not None and len(g.target_columns) > 1 else None
+        arr = _check_column(c, col, key, ans, type_problems, missing_problems, dest)
         if arr is not None:
             cols.append(arr)
     y_pred: Any = None
     if len(cols) == len(g.target_columns) and cols:
-        y_pred = cols[0] if len(cols) == 1 else _stack(cols, numeric)
+        if len(cols) == 1:
+            y_pred = cols[0]
+        else:
+            y_pred = matrix if matrix is not None else _stack(cols, numeric)
         if numeric and y_pred.ndim == 2:
             _check_row_sums(y_pred, ans, key, type_problems)
     problems.extend(type_problems)
@@ -479,21 +493,27 @@ def _loose(name: str) -> str:
 
 
 def _match_ids(key: pa.Array, ans_key: pa.Array) -> np.ndarray:
-    """For each submitted id, the answers row holding it (-1 when unknown); one hash join.
+    """For each submitted id, the answers row holding it (-1 when unknown); one hash lookup.
 
-    A left join keeps the submission's length and order when the answers' ids are unique; a
-    longer result proves they are not (our data is broken, not the submission). Duplicated
-    answer ids that the submission does not hold surface as missing ids: never scored.
+    Arrow's ``index_in`` works on the parsed strings in place (no copy of either id column).
     """
-    import polars as pl
-
-    sub = pl.DataFrame({"k": pl.from_arrow(key)})
-    ans = pl.DataFrame({"k": pl.from_arrow(ans_key)}).with_row_index("ai")
-    joined = sub.join(ans, on="k", how="left", maintain_order="left")
-    if joined.height != len(key):
-        raise TaskDataError("the answers hold duplicated ids; they cannot be matched by id")
-    out: np.ndarray = joined.get_column("ai").cast(pl.Int64).fill_null(-1).to_numpy()
+    values, valid = _int32(pc.index_in(key, value_set=ans_key))
+    out = values.astype(np.int64)
+    if valid is not None:
+        out[~valid] = -1
     return out
+
+
+def _check_answer_duplicates(ans_key: pa.Array, missing: np.ndarray) -> None:
+    """Raise when an answer row went unmatched because its id repeats an earlier answer id.
+
+    A lookup finds the first row holding an id, so duplicated answer ids would otherwise be
+    blamed on the submission as missing; checked only when rows are missing.
+    """
+    sample = missing[:100_000]
+    first, _ = _int32(pc.index_in(ans_key.take(pa.array(sample)), value_set=ans_key))
+    if (first.astype(np.int64) != sample).any():
+        raise TaskDataError("the answers hold duplicated ids; they cannot be matched by id")
 
 
 def _has_line_break(key: pa.Array) -> np.ndarray:
@@ -528,6 +548,8 @@ def _check_ids(
     unknown = np.flatnonzero(idx < 0)
     counts = np.bincount(idx[idx >= 0], minlength=ans.n_rows)
     missing = np.flatnonzero(counts == 0)
+    if missing.size:
+        _check_answer_duplicates(ans.key, missing)
     dup_rows = np.flatnonzero(counts > 1)
     unknown_ids: list[str] = []
     missing_ids: list[str] = []
@@ -567,8 +589,10 @@ def _check_column(
     ans: Answers,
     type_problems: list[str],
     missing_problems: list[str],
+    dest: np.ndarray | None = None,
 ) -> np.ndarray | None:
-    """Check one target column; return its values, or None when it has problems."""
+    """Check one target column; return its values (written into ``dest`` when given), or None
+    when it has problems."""
     kind = ans.kind
     policy = ans.grading.value_policy
     allow_empty = bool(policy.get("allow_empty", kind in EMPTY_OK_KINDS))
@@ -597,11 +621,11 @@ def _check_column(
             # Placeholders stand in for cells that are not numbers: the submission is rejected.
             zeros = pc.replace_substring_regex(_chunk(trimmed), pattern=r"^.*$", replacement="0")
             texts = pc.if_else(number_arrow, _chunk(trimmed), zeros)
-            values = to_float64(pc.cast(texts, pa.float64()))
+            values = to_float64(pc.cast(texts, pa.float64()), out=dest)
             values[nonfinite_txt] = np.nan
             ok = not (bad.any() or empty.any())
         else:
-            values = to_float64(col)
+            values = to_float64(col, out=dest)
         nonfinite = ~np.isfinite(values)
         if nonfinite.any():
             where = np.flatnonzero(nonfinite)
