@@ -17,6 +17,7 @@ Every competition is returned with the reasons it was dropped, so nothing disapp
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -47,7 +48,9 @@ def metric_id_for(name: str) -> str:
     key = name.strip().lower().replace(" ", "_").replace("-", "_")
     if key in METRICS:
         return key
-    found = match_sentence(name.replace("_", " ").replace("-", " "))
+    # Listings spell metrics in CamelCase ("RootMeanSquaredError"): split into words first.
+    words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ")
+    found = match_sentence(words)
     return found[0].metric_id if found and found[0].metric_id in METRICS else ""
 
 

@@ -474,6 +474,22 @@ class _NavState:
     """Requests not made because their type is not needed (images, fonts, media...)."""
 
 
+class _Tab:
+    """One pooled browser tab in its own context, with the state of its current page."""
+
+    def __init__(self, context: Any, page: Any) -> None:
+        self.context = context
+        self.page = page
+        self.nav = _NavState()
+        self.policy: UrlPolicy | None = None
+
+    def begin(self, policy: UrlPolicy) -> _NavState:
+        """Start a navigation under ``policy`` with fresh state."""
+        self.nav = _NavState()
+        self.policy = policy
+        return self.nav
+
+
 class PageFetcher:
     """Fetches pages with retries, politeness and the URL policy (an async context manager)."""
 
@@ -498,6 +514,7 @@ class PageFetcher:
         self._sem = asyncio.Semaphore(max(1, self.settings.concurrency))
         self._pw: Any = None
         self._browser: Any = browser
+        self._tabs: list[_Tab] = []
         self._tmp: str = ""
         self._own_tmp = False
         #: Requests actually sent for pages (attempts), for reports.
@@ -515,6 +532,8 @@ class PageFetcher:
 
     async def aclose(self) -> None:
         """Close the browser and the HTTP client, and remove temp folders we made."""
+        while self._tabs:
+            await self._tabs.pop().context.close()
         if self._browser is not None and not self._shared_browser:
             await self._browser.close()
         self._browser = None
@@ -640,29 +659,22 @@ class PageFetcher:
     ) -> FetchedPage:
         if self._browser is None or self.http is None:
             raise FetchError("fetcher is closed")
-        http = self.http
         async with self._sem:
-            context = await self._browser.new_context(
-                user_agent=self.settings.user_agent, service_workers="block",
-                accept_downloads=False,
-            )
+            tab = await self._take_tab()
+            reusable = False
             try:
                 current = url
                 for _ in range(self.settings.max_redirects + 1):
-                    nav = _NavState()
-                    page = await context.new_page()
-
-                    await page.route("**/*", _route_handler(page, nav, http, policy))
+                    nav = tab.begin(policy)
                     try:
-                        await page.goto(current, wait_until="domcontentloaded",
-                                        timeout=self.settings.total_timeout * 1000)
+                        await tab.page.goto(current, wait_until="domcontentloaded",
+                                            timeout=self.settings.total_timeout * 1000)
                     except Exception as exc:  # noqa: BLE001 - re-raised below as a FetchError
                         if nav.error is None and nav.redirect is None and nav.response is None:
                             raise _browser_error(current, exc) from None
                     if nav.error is not None:
                         raise nav.error
                     if nav.redirect is not None:
-                        await page.close()
                         current = nav.redirect
                         continue
                     if nav.response is None:
@@ -670,14 +682,41 @@ class PageFetcher:
                     if nav.response.status != 200:
                         _raise_if_blocked(nav.response.text(), adapter, current, selector)
                         _raise_for_status(nav.response)
-                    html = await self._wait_ready(page, adapter, current, selector, nav)
-                    final = page.url
+                    html = await self._wait_ready(tab.page, adapter, current, selector, nav)
+                    final = tab.page.url
                     policy.check(final)
+                    reusable = True
                     return FetchedPage(url, final, 200, html, datetime.now(UTC),
                                        refused=list(nav.refused))
                 raise FetchError(f"{url}: more than {self.settings.max_redirects} redirects")
             finally:
-                await context.close()
+                await self._return_tab(tab, reusable)
+
+    async def _take_tab(self) -> _Tab:
+        """A browser tab (own context) from the pool, or a new one.
+
+        Tabs are reused across pages because a new tab costs a renderer process; a tab that
+        saw any failure is closed instead of being reused.
+        """
+        if self._tabs:
+            return self._tabs.pop()
+        if self._browser is None or self.http is None:
+            raise FetchError("fetcher is closed")
+        context = await self._browser.new_context(
+            user_agent=self.settings.user_agent, service_workers="block",
+            accept_downloads=False,
+        )
+        page = await context.new_page()
+        tab = _Tab(context, page)
+        await page.route("**/*", _route_handler(tab, self.http))
+        return tab
+
+    async def _return_tab(self, tab: _Tab, reusable: bool) -> None:
+        tab.policy = None
+        if reusable and self._browser is not None:
+            self._tabs.append(tab)
+        else:
+            await tab.context.close()
 
     async def _wait_ready(
         self, page: Any, adapter: PlatformAdapter, url: str, selector: str, nav: _NavState
@@ -698,7 +737,8 @@ class PageFetcher:
         # Elements hidden by stylesheets are marked so extraction can drop them too.
         await page.evaluate(MARK_HIDDEN_JS)
         html: str = await page.content()
-        _raise_if_blocked(html, adapter, url, selector, require_ready=True)
+        if await page.query_selector(selector) is None:
+            _raise_if_blocked(html, adapter, url, selector, require_ready=True)
         return html
 
 
@@ -764,10 +804,13 @@ _DROP_HEADERS = frozenset({"content-length", "content-encoding", "transfer-encod
                            "connection", "set-cookie"})
 
 
-def _route_handler(page: Any, nav: _NavState, http: HttpClient, policy: UrlPolicy) -> Any:
+def _route_handler(tab: _Tab, http: HttpClient) -> Any:
     # Playwright passes (route, request) to handlers taking two parameters: one parameter only.
     async def handle(route: Any) -> None:
-        await _route_request(route, page, nav, http, policy)
+        if tab.policy is None:  # between two pages: nothing may load
+            await route.abort("blockedbyclient")
+            return
+        await _route_request(route, tab.page, tab.nav, http, tab.policy)
 
     return handle
 

@@ -53,3 +53,16 @@ def harness(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserHarness
         yield h
     finally:
         h.close()
+
+
+@pytest.fixture
+def new_hits(site: RunningSite) -> Any:
+    """``new_hits(fragment)``: requests whose path contains ``fragment`` since the test began."""
+    with site.state.lock:
+        before = dict(site.state.hits)
+
+    def delta(fragment: str) -> int:
+        with site.state.lock:
+            return sum(n - before.get(p, 0) for p, n in site.state.hits.items() if fragment in p)
+
+    return delta

@@ -36,6 +36,7 @@ REFS = [
 def run(harness: BrowserHarness, site: RunningSite,
         tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("acquire")
+    hits_before = dict(site.state.hits)
     saved = {k: os.environ.get(k) for k in ("OPENAI_API_KEY", "KAGGLE_KEY", "KAGGLE_USERNAME")}
     os.environ.update(OPENAI_API_KEY=OPENAI_CANARY, KAGGLE_KEY=KAGGLE_CANARY,
                       KAGGLE_USERNAME="canary-user")
@@ -53,7 +54,9 @@ def run(harness: BrowserHarness, site: RunningSite,
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
-    return {"root": root, "report": report, "by_ref": {r.ref: r for r in report.results}}
+    hits = {p: n - hits_before.get(p, 0) for p, n in site.state.hits.items()}
+    return {"root": root, "report": report, "by_ref": {r.ref: r for r in report.results},
+            "hits": {p: n for p, n in hits.items() if n}}
 
 
 def test_demo_competitions_become_complete_task_folders(run: dict[str, Any]) -> None:
@@ -98,7 +101,8 @@ def test_blocked_competition_is_reported_once_and_gets_no_schema(run: dict[str, 
                                                                  site: RunningSite) -> None:
     r = run["by_ref"]["kaggle:fault-captcha"]
     assert r.status == "blocked" and "captcha" in r.errors[0]
-    assert site.hits_for("/kaggle/competitions/fault-captcha/") == 1
+    captcha_hits = {p: n for p, n in run["hits"].items() if "/fault-captcha/" in p}
+    assert captcha_hits == {"/kaggle/competitions/fault-captcha/overview": 1}
     folder = run["root"] / "catalogue" / "kaggle" / "fault-captcha"
     assert not (folder / "task.json").exists()
     assert json.loads((folder / "acquisition.json").read_text())["status"] == "blocked"
@@ -108,7 +112,8 @@ def test_server_errors_mark_the_competition_incomplete_without_inventing_a_schem
         run: dict[str, Any], site: RunningSite) -> None:
     r = run["by_ref"]["aicrowd:fault-500"]
     assert r.status == "incomplete" and "HTTP 500" in r.errors[0]
-    assert site.hits_for("/aicrowd/challenges/fault-500") == 2  # retries=1
+    failed_hits = {p: n for p, n in run["hits"].items() if "/fault-500" in p}
+    assert failed_hits == {"/aicrowd/challenges/fault-500": 2}  # retries=1, then stop
     assert not (run["root"] / "catalogue" / "aicrowd" / "fault-500" / "task.json").exists()
 
 

@@ -5,8 +5,13 @@ competition texts in it) with fault routes and a canary; ``tambench site serve``
 from the command line.
 """
 
-from tambench.acquisition.site.competitions import DEMO_SLUGS, SiteCompetition, split_description
+from tambench.acquisition.site.competitions import (
+    DEMO_REFS,
+    DEMO_SLUGS,
+    SiteCompetition,
+    split_description,
+)
 from tambench.acquisition.site.server import FAULT_SLUGS, RunningSite, serve_site
 
-__all__ = ["DEMO_SLUGS", "FAULT_SLUGS", "RunningSite", "SiteCompetition", "serve_site",
+__all__ = ["DEMO_REFS", "DEMO_SLUGS", "FAULT_SLUGS", "RunningSite", "SiteCompetition", "serve_site",
            "split_description"]

@@ -207,6 +207,9 @@ _DEMOS = (
 )
 
 DEMO_SLUGS = tuple(d.slug for d in _DEMOS)
+#: The demo competitions, one per platform style, as ``acquire`` references.
+DEMO_REFS = ("kaggle:breast-cancer-diagnosis", "aicrowd:wine-cultivar-classification",
+             "biendata:diabetes-progression")
 
 
 @lru_cache(maxsize=8)

@@ -374,6 +374,11 @@ class RunningSite:
         """The competitions served (fault and injected variants not listed)."""
         return sorted(self.state.competitions)
 
+    def download_url(self, slug: str, filename: str = "train.csv",
+                     platform: str = "kaggle") -> str:
+        """Where a demo competition's data file is served (for the split stage)."""
+        return f"{self.base_url}{comp_base(platform, slug)}/download/{filename}"
+
     def hits_for(self, fragment: str) -> int:
         """Requests whose path contains ``fragment``."""
         with self.state.lock:
