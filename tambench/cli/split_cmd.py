@@ -7,6 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from tambench.cli._executor import (
+    executor_address_option,
+    executor_option,
+    max_workers_option,
+    retries_option,
+)
+
 if TYPE_CHECKING:
     from tambench.schema.taskspec import TaskSpec
 
@@ -76,8 +83,10 @@ def prepare(
     data_dir: Path | None = typer.Option(None, "--data-dir", help="Where prepared tasks go."),
     force: bool = typer.Option(False, "--force", help="Rebuild even if checksums match."),
     no_audit: bool = typer.Option(False, "--no-audit", help="Skip the leakage audit."),
-    executor: str | None = typer.Option(None, "--executor", help="local | thread | serial | ..."),
-    max_workers: int | None = typer.Option(None, "--max-workers", help="Parallel tasks."),
+    executor: str | None = executor_option(),
+    executor_address: str | None = executor_address_option(),
+    max_workers: int | None = max_workers_option(),
+    retries: int | None = retries_option(),
     json_out: bool = typer.Option(False, "--json", help="Print strict JSON."),
 ) -> None:
     """Split raw competition data into public/ and private/, then audit it for leakage."""
@@ -94,8 +103,10 @@ def prepare(
                        data_dir=str(settings.data_dir), force=force, run_audit=not no_audit)
             for s in specs]
     if many:
-        outcomes = prepare_many(jobs, executor=settings.executor,
-                                max_workers=settings.max_workers or None)
+        from tambench.cli._executor import open_executor
+
+        with open_executor(executor, executor_address, max_workers, retries) as (pool, resolved):
+            outcomes = prepare_many(jobs, executor=pool, retries=resolved.retries)
     else:
         outcomes = [prepare_job(jobs[0])]
     if json_out:
