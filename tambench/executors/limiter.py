@@ -27,7 +27,7 @@ from multiprocessing.managers import BaseManager
 from typing import Any, Protocol
 
 from tambench.errors import ConfigError
-from tambench.executors.pools import LocalExecutor
+from tambench.executors.pools import LocalExecutor, default_mp_context
 
 
 class SlotBook:
@@ -181,7 +181,7 @@ def shared_rate_limiter(
         finally:
             executor.stop_actor(actor)
     elif isinstance(executor, LocalExecutor | ProcessPoolExecutor):
-        manager = _BookManager()
+        manager = _BookManager(ctx=default_mp_context())
         manager.start()
         try:
             yield GlobalRateLimiter(manager.SlotBook(min_interval, per_domain))  # type: ignore[attr-defined]

@@ -8,6 +8,7 @@ refuses all further work; this one replaces the broken pool on the next ``submit
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import threading
 from collections.abc import Callable
@@ -15,6 +16,17 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 from typing import Any
+
+
+def default_mp_context() -> BaseContext:
+    """How worker processes start: ``forkserver`` where the platform has it, else ``spawn``.
+
+    Never plain ``fork``: the parent is usually multi-threaded (polars' and numpy's thread
+    pools, a Ray client, progress bars), and a child forked while one of those threads holds
+    a lock deadlocks the first time it needs that lock.
+    """
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
 def default_workers() -> int:
@@ -52,14 +64,17 @@ class LocalExecutor(Executor):
     Futures already submitted to a broken pool fail with ``BrokenProcessPool`` (the caller
     decides whether to retry them); the next ``submit`` starts a fresh pool.
 
+    Work functions must be importable by module name (module-level functions), as with any
+    process pool that does not fork.
+
     Args:
         max_workers: Number of worker processes (default: one per CPU).
-        mp_context: A multiprocessing context (default: the platform's).
+        mp_context: A multiprocessing context (default: :func:`default_mp_context`).
     """
 
     def __init__(self, max_workers: int | None = None, mp_context: BaseContext | None = None) -> None:
         self.max_workers = max_workers or default_workers()
-        self._mp_context = mp_context
+        self._mp_context = mp_context or default_mp_context()
         self._lock = threading.Lock()
         self._shut = False
         #: How many times a broken pool was replaced.
