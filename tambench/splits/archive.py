@@ -75,7 +75,8 @@ def _check_name(name: str, archive: Path) -> PurePosixPath:
 def _zip_entries(zf: zipfile.ZipFile, archive: Path) -> Iterator[_Entry]:
     for info in zf.infolist():
         mode = (info.external_attr >> 16) & 0xFFFF
-        if mode and (stat.S_ISLNK(mode) or not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))):
+        ftype = stat.S_IFMT(mode)  # 0 when the writer stored permission bits only
+        if ftype and ftype not in (stat.S_IFREG, stat.S_IFDIR):
             kind = "a symbolic link" if stat.S_ISLNK(mode) else "not a regular file"
             raise UnsafeArchiveError(
                 f"archive {archive.name}: entry {info.filename!r} is {kind}; links and special "
