@@ -36,10 +36,10 @@ def assign_random(hashes: np.ndarray, test_size: float) -> np.ndarray:
     """
     n = len(hashes)
     k = count_test(n, test_size)
-    order = np.argsort(hashes, kind="stable")
-    mask = np.zeros(n, dtype=bool)
-    mask[order[:k]] = True
-    return mask
+    # The (k+1)-th smallest hash is a threshold found in linear time; ids are unique, so
+    # equal hashes (a 64-bit collision) are the only way the count can differ from k.
+    kth = np.partition(hashes, k)[k]
+    return np.asarray(hashes < kth)
 
 
 def _class_quotas(sizes: np.ndarray, test_size: float) -> np.ndarray:

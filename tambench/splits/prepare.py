@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 
 from tambench.errors import (
     LeakageError,
@@ -133,10 +134,18 @@ def _raw_file(raw_root: Path, rel: str, what: str) -> Path:
 # --- assignment ------------------------------------------------------------------------------
 
 
-def _check_ids(ids: pl.Series, where: str) -> None:
+def _check_ids(ids: pl.Series, where: str, hashes: np.ndarray | None = None) -> None:
     nulls = ids.null_count()
     if nulls:
         raise SplitError(f"{where}: {nulls} row(s) have no value in id column {ids.name!r}")
+    if hashes is not None:
+        # Equal ids have equal hashes: only rows sharing a hash can be duplicates (much
+        # cheaper than a hash table of every id string).
+        s = np.sort(hashes)
+        shared = s[1:][s[1:] == s[:-1]]
+        if shared.size == 0:
+            return
+        ids = ids.filter(pl.Series(np.isin(hashes, shared)))
     dup = ids.filter(ids.is_duplicated()).unique(maintain_order=True)
     if dup.len():
         raise SplitError(
@@ -212,11 +221,14 @@ def assign_rows(keys: pl.DataFrame, plan: SplitPlan, strategy: str) -> Assignmen
     """Decide the test rows of a table from its key columns."""
     split = plan.split
     ids = keys[plan.id_column]
-    _check_ids(ids, "the table to split")
+    if ids.null_count():
+        _check_ids(ids, "the table to split")
     salt = str(split.seed)
+    id_hashes = stable_hash(ids.to_arrow(), salt)
+    _check_ids(ids, "the table to split", id_hashes)
     info: dict[str, Any] = {}
     if strategy == "random":
-        mask = assign_random(stable_hash(ids.to_arrow(), salt), split.test_size)
+        mask = assign_random(id_hashes, split.test_size)
     elif strategy == "stratified":
         strata = _strata(keys, plan.stratify_columns)
         codes, uniq = _dense_codes(strata)
@@ -226,7 +238,7 @@ def assign_rows(keys: pl.DataFrame, plan: SplitPlan, strategy: str) -> Assignmen
                 f"{len(strata)} rows; stratified splits need repeated classes (use random, or set "
                 "split.stratify_column to a class column)"
             )
-        mask = assign_stratified(stable_hash(ids.to_arrow(), salt), codes, split.test_size)
+        mask = assign_stratified(id_hashes, codes, split.test_size)
         info["strata"] = int(uniq.len())
     elif strategy == "group":
         col = split.group_column
@@ -294,11 +306,118 @@ def _test_order(ids: pl.Series, plan: SplitPlan) -> np.ndarray:
     return np.argsort(stable_hash(ids.to_arrow(), f"{plan.split.seed}:order"), kind="stable")
 
 
+_BLOCK = 1 << 26
+_NEWLINE = 10
+_IOV_MAX = 1024
+
+
+def _line_bytes(lines: pa.Array) -> memoryview:
+    """The bytes of consecutive binary values, as one view."""
+    if len(lines) == 0:
+        return memoryview(b"")
+    offsets = np.frombuffer(lines.buffers()[1], dtype=np.int64)[
+        lines.offset : lines.offset + len(lines) + 1]
+    return memoryview(lines.buffers()[2])[int(offsets[0]) : int(offsets[-1])]
+
+
+def _write_runs(fd: int, view: memoryview, starts: np.ndarray, stops: np.ndarray) -> None:
+    """Write ``view[starts[i]:stops[i]]`` for every i, in order, with few system calls."""
+    pieces = [view[a:b] for a, b in zip(starts.tolist(), stops.tolist(), strict=True)]
+    for i in range(0, len(pieces), _IOV_MAX):
+        batch = pieces[i : i + _IOV_MAX]
+        want = sum(len(p) for p in batch)
+        done = os.writev(fd, batch)
+        if done != want:  # a short write (rare): finish this batch piece by piece
+            for p in batch:
+                skip = min(done, len(p))
+                done -= skip
+                rest = p[skip:]
+                while len(rest):
+                    rest = rest[os.write(fd, rest):]
+
+
+def split_lines(table: Path, mask: np.ndarray, train_out: Path) -> bytes | None:
+    """Byte-level second pass for CSVs without quote characters: one row per line.
+
+    Train lines are copied byte for byte to ``train_out`` (runs of consecutive train lines are
+    written straight from the read buffer); the header plus the test lines are returned.
+    Returns None (and the caller falls back to parsing) when the file has a quote character
+    (a quoted field may hold a newline) or its line count differs from the row count (blank
+    lines).
+    """
+    row = 0
+    test_parts: list[bytes] = []
+    buf = bytearray(_BLOCK)
+    with open(table, "rb") as src, open(train_out, "wb") as dst:
+        header = src.readline()
+        if b'"' in header:
+            return None
+        dst.write(header)
+        dst.flush()
+        fd = dst.fileno()
+        test_parts.append(header)
+        carry = 0  # bytes of an unfinished line kept at the start of buf
+        while True:
+            if carry == len(buf):  # one line longer than the buffer: grow it
+                buf.extend(bytearray(len(buf)))
+            got = src.readinto(memoryview(buf)[carry:])
+            size = carry + (got or 0)
+            if not got:
+                if carry == 0:
+                    break
+                if len(buf) == size:
+                    buf.append(_NEWLINE)
+                else:
+                    buf[size] = _NEWLINE
+                size += 1  # the last line had no newline: give it one
+            view = memoryview(buf)[:size]
+            arr = np.frombuffer(view, dtype=np.uint8)
+            if (arr == ord('"')).any():
+                return None
+            ends = np.flatnonzero(arr == _NEWLINE) + 1
+            k = ends.size
+            if k:
+                if row + k > mask.size:
+                    return None
+                offsets = np.concatenate([np.zeros(1, dtype=np.int64), ends.astype(np.int64)])
+                in_test = mask[row : row + k]
+                edges = np.diff(np.concatenate([[1], in_test.astype(np.int8), [1]]))
+                run_starts = np.flatnonzero(edges == -1)
+                run_stops = np.flatnonzero(edges == 1)
+                _write_runs(fd, view, offsets[run_starts], offsets[run_stops])
+                test_idx = np.flatnonzero(in_test)
+                if test_idx.size:
+                    lines = pa.LargeBinaryArray.from_buffers(
+                        pa.large_binary(), k, [None, pa.py_buffer(offsets), pa.py_buffer(view)])
+                    test_parts.append(bytes(_line_bytes(lines.take(pa.array(test_idx)))))
+                    del lines  # release the export of buf before it may be resized
+                row += k
+                last = int(ends[-1])
+            else:
+                last = 0
+            rest = size - last
+            del view, arr
+            buf[:rest] = buf[last:size]
+            carry = rest
+            if not got:
+                break
+    return b"".join(test_parts) if row == mask.size else None
+
+
 def stream_split(
     table: Path, mask: np.ndarray, plan: SplitPlan, out: Path, columns: list[str]
 ) -> pl.DataFrame:
     """Second pass: write train rows to public/train.csv; return the test rows (all columns)."""
     train_cols = [c for c in columns if c not in plan.split.drop_columns]
+    train_path = out / PUBLIC_DIR / TRAIN_FILE
+    if not plan.split.drop_columns:
+        train_path.parent.mkdir(parents=True, exist_ok=True)
+        test_bytes = split_lines(table, mask, train_path)
+        if test_bytes is not None:
+            try:
+                return pl.read_csv(test_bytes, infer_schema=False)
+            except pl.exceptions.PolarsError as exc:
+                raise SplitError(f"cannot read the test rows of {table.name}: {exc}") from exc
     pos = 0
     test_parts: list[pl.DataFrame] = []
     with _open_text(out / PUBLIC_DIR / TRAIN_FILE) as ftrain:
@@ -531,9 +650,12 @@ def split_single_table(raw_root: Path, plan: SplitPlan, out: Path) -> dict[str, 
     mask = result.mask
     report: dict[str, Any] = dict(result.info)
     test_rows = stream_split(table, mask, plan, out, columns)
-    train_keys = keys.filter(pl.Series(~mask))
+    train_only = [c for c in keys.columns if c in plan.hidden_columns
+                  or c in plan.submission_header and c not in plan.id_columns]
+    train_keys = keys.select(train_only).filter(pl.Series(~mask))
     report["sample_submission"] = write_test_side(test_rows, train_keys, plan, out, columns)
-    report["class_balance"] = _balances(train_keys, keys.filter(pl.Series(mask)), plan)
+    report["class_balance"] = _balances(train_keys, test_rows, plan)
+    del train_keys
     if s.strategy == "files":
         report["files"] = copy_row_files(raw_root, keys, mask, plan, out)
     report["rows"] = _rows(int((~mask).sum()), int(mask.sum()))
