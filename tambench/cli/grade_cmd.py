@@ -131,6 +131,14 @@ def grade_runs(
         "(default: left out of the means).",
     ),
     json_out: bool = typer.Option(False, "--json", help="Print the batch report as strict JSON."),
+    judge_model: str | None = typer.Option(
+        None, "--judge-model",
+        help="Model that judges each run's solution file against the task's constraints "
+        "[default: settings llm_model; none: constraints are reported as not judged].",
+    ),
+    judge_base_url: str | None = typer.Option(
+        None, "--judge-base-url", help="OpenAI-compatible endpoint of the judge model."
+    ),
 ) -> None:
     """Grade every <agent>/<task>/<run>/submission.* and aggregate per agent (exit 3 when
     some runs failed with status error)."""
@@ -139,15 +147,21 @@ def grade_runs(
 
     from tambench.cli._console import console
     from tambench.cli._executor import open_executor
-    from tambench.grading.batch import batch_to_json, write_batch_outputs
+    from tambench.grading.batch import JudgeConfig, batch_to_json, write_batch_outputs
     from tambench.grading.batch import grade_runs as run_batch
+    from tambench.grading.judge import default_cache_dir
 
     with open_executor(executor, executor_address, max_workers if workers is None else workers,
                        retries) as (pool, settings):
+        model = judge_model or settings.llm_model
+        judge = JudgeConfig(
+            model=model, base_url=judge_base_url or settings.llm_base_url or None,
+            cache_dir=str(default_cache_dir()),
+        ) if model else None
         report = run_batch(
             runs_dir, catalogue=catalogue, data_dir=data_dir, leaderboard_dir=leaderboard_dir,
             executor=pool, retries=settings.retries, progress=True,
-            invalid_percentile=invalid_percentile,
+            invalid_percentile=invalid_percentile, judge=judge,
         )
     if out is not None:
         write_batch_outputs(report, out)
@@ -155,13 +169,15 @@ def grade_runs(
         print(batch_to_json(report))
     else:
         table = Table("agent", "runs", "submitted", "valid", "medals", "above median",
-                      "weighted rank %", "errors")
+                      "weighted rank %", "constraints", "errors")
         for a in report.agents:
             table.add_row(
                 Text(a.agent), str(a.total_runs), str(a.total_runs_with_submissions),
                 str(a.total_valid_submissions), str(a.total_medals), str(a.total_above_median),
                 "" if a.modality_weighted_rank_pct is None
                 else f"{100 * a.modality_weighted_rank_pct:.1f}",
+                "not judged" if a.constraint_pass_rate is None
+                else f"{a.constraints_passed}/{a.constraints_total}",
                 str(a.total_errors),
             )
         console.print(table)

@@ -33,10 +33,11 @@ from __future__ import annotations
 
 import math
 import os
+import stat
 from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -122,6 +123,8 @@ class RunRow(_Model):
     """Constraints judged (null: not judged)."""
     constraint_pass_rate: float | None = None
     """constraints_passed / constraints_total (null: not judged)."""
+    judge_note: str | None = None
+    """Why constraints were not judged, or what went wrong while judging (null: nothing)."""
 
     def medal_name(self) -> str:
         """"gold", "silver", "bronze" or ""."""
@@ -260,6 +263,17 @@ class TaskRef:
 
 
 @dataclass(frozen=True)
+class JudgeConfig:
+    """Where the constraint judge's model is (picklable; the API key stays in the environment)."""
+
+    model: str
+    base_url: str | None = None
+    cache_dir: str | None = None
+    max_code_bytes: int = 2_000_000
+    """Solution files larger than this are not sent to the model (recorded as an error)."""
+
+
+@dataclass(frozen=True)
 class RunItem:
     """One run folder to grade: small and picklable, sent to a worker."""
 
@@ -275,6 +289,8 @@ class RunItem:
     """A problem found while scanning (a linked folder)."""
     max_bytes: int | None = None
     max_columns: int = 10_000
+    judge: JudgeConfig | None = None
+    """The constraint judge to run on the solution file (None: constraints not judged)."""
 
 
 def index_catalogue(catalogue: Path) -> dict[str, list[str]]:
@@ -457,7 +473,50 @@ def grade_run_item(item: RunItem) -> dict[str, Any]:
         "graded_valid" if report.valid_submission
         else "invalid_submission" if report.submission_exists else "missing_submission"
     )
+    if item.judge is not None and item.solution is not None:
+        row.update(judge_run_solution(spec, Path(item.runs_dir) / item.solution, item.judge))
     return row
+
+
+def judge_run_solution(spec: Any, solution: Path, judge: JudgeConfig) -> dict[str, Any]:
+    """Judge a run's final solution code against the task's constraints.
+
+    Returns the row's constraint fields. A task without constraints, or a solution that cannot
+    be read as UTF-8 text within the size cap, is not judged: the counts stay null and
+    ``judge_note`` says why. Nothing is ever counted as passed without a checked verdict.
+    """
+    from tambench.grading.judge import judge_solution, parse_instructions
+
+    constraints = parse_instructions(spec.special_instructions)
+    if not constraints.constraints:
+        return {"judge_note": "the task states no constraints"}
+    try:
+        st = os.lstat(solution)
+    except FileNotFoundError:
+        return {"judge_note": f"solution file {solution.name} disappeared before judging"}
+    if not stat.S_ISREG(st.st_mode):
+        return {"judge_note": f"solution file {solution.name} is not a regular file; not judged"}
+    if st.st_size > judge.max_code_bytes:
+        return {"judge_note": f"solution file is {st.st_size} bytes, over the judge's cap of "
+                              f"{judge.max_code_bytes}; not judged"}
+    try:
+        code = solution.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        return {"judge_note": "solution file is not UTF-8 text; not judged"}
+    result = judge_solution(spec, code, model=judge.model, base_url=judge.base_url,
+                            cache_dir=judge.cache_dir)
+    if not result.judged:
+        return {"judge_note": "constraints not judged (no model answered)"}
+    note = None
+    errors = result.count("error")
+    if errors:
+        note = f"{errors} constraint(s) got no verdict from the endpoint and count as not passed"
+    return {
+        "constraints_passed": result.passed,
+        "constraints_total": result.total,
+        "constraint_pass_rate": result.pass_rate,
+        "judge_note": note,
+    }
 
 
 # --- the batch ----------------------------------------------------------------------------------
@@ -522,6 +581,7 @@ def grade_runs(
     progress: bool = False,
     invalid_percentile: float | None = None,
     now: datetime | None = None,
+    judge: JudgeConfig | None = None,
 ) -> BatchReport:
     """Grade every run under ``runs_dir``; one row per run folder, whatever happens.
 
@@ -538,6 +598,8 @@ def grade_runs(
         invalid_percentile: rank percentage given to a run without a valid ranked submission
             in the per-task means (None: such runs are left out; 1.0: counted as last).
         now: the report's ``created_at``.
+        judge: the constraint judge to run on each run's solution file (None: constraints are
+            reported as not judged, never as passed).
     """
     from tambench.config import load_settings
     from tambench.executors import SerialExecutor, run_items
@@ -557,6 +619,8 @@ def grade_runs(
         return fmt_cache[k]
 
     items = discover_runs(runs_dir, resolve, formats=formats, limits=limits)
+    if judge is not None:
+        items = [replace(it, judge=judge) for it in items]
     # Items of one task sit together so that a worker's chunk reuses the loaded answers.
     items.sort(key=lambda it: (it.task_ref.task_id if it.task_ref else "", it.agent, it.run))
     pool = executor if executor is not None else SerialExecutor()
@@ -712,7 +776,7 @@ CSV_COLUMNS = (
     "agent", "task", "run", "status", "task_id", "metric", "modality", "tier", "score", "rank",
     "n_teams", "percentile", "any_medal", "gold_medal", "silver_medal", "bronze_medal",
     "above_median", "submission_exists", "valid_submission", "submission_path", "solution_path",
-    "constraints_passed", "constraints_total", "constraint_pass_rate", "errors",
+    "constraints_passed", "constraints_total", "constraint_pass_rate", "judge_note", "errors",
 )
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
