@@ -70,14 +70,28 @@ def _as_large_string(values: pa.Array | pa.ChunkedArray | Sequence[str]) -> pa.A
     return arr
 
 
+#: Strings hashed per step: bounds the temporaries of the byte loop.
+HASH_CHUNK = 1_000_000
+
+
 def stable_hash(values: pa.Array | pa.ChunkedArray | Sequence[str], salt: str) -> np.ndarray:
     """Hash every string of ``values`` with ``salt``; returns a uint64 array.
 
-    The result equals :func:`stable_hash_one` element by element.
+    The result equals :func:`stable_hash_one` element by element. Long inputs are hashed in
+    chunks of :data:`HASH_CHUNK` strings so that memory stays bounded.
 
     >>> int(stable_hash(["abc", "d"], "0")[0]) == stable_hash_one("abc", "0")
     True
     """
+    if isinstance(values, (pa.Array, pa.ChunkedArray)) and len(values) > HASH_CHUNK:
+        return np.concatenate([
+            _hash_chunk(values.slice(i, HASH_CHUNK), salt)
+            for i in range(0, len(values), HASH_CHUNK)
+        ])
+    return _hash_chunk(values, salt)
+
+
+def _hash_chunk(values: pa.Array | pa.ChunkedArray | Sequence[str], salt: str) -> np.ndarray:
     arr = _as_large_string(values)
     n = len(arr)
     if n == 0:

@@ -18,7 +18,7 @@ import math
 import os
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,7 +50,7 @@ from tambench.splits.checksums import (
     read_checksums,
     write_checksums,
 )
-from tambench.splits.hashing import stable_hash
+from tambench.splits.hashing import HASH_CHUNK, stable_hash
 from tambench.splits.layout import (
     MANIFEST_FILE,
     PRIVATE_DIR,
@@ -215,6 +215,8 @@ class Assignment:
     """The key columns that decided it."""
     info: dict[str, Any] = field(default_factory=dict)
     """Strategy-specific facts for the split report."""
+    test_ids: pl.Series = field(default_factory=lambda: pl.Series([], dtype=pl.String))
+    """Ids of the test rows, in table order."""
 
 
 def assign_rows(keys: pl.DataFrame, plan: SplitPlan, strategy: str) -> Assignment:
@@ -224,7 +226,10 @@ def assign_rows(keys: pl.DataFrame, plan: SplitPlan, strategy: str) -> Assignmen
     if ids.null_count():
         _check_ids(ids, "the table to split")
     salt = str(split.seed)
-    id_hashes = stable_hash(ids.to_arrow(), salt)
+    id_hashes = np.concatenate([
+        stable_hash(ids.slice(i, HASH_CHUNK).to_arrow(), salt)
+        for i in range(0, max(ids.len(), 1), HASH_CHUNK)
+    ])
     _check_ids(ids, "the table to split", id_hashes)
     info: dict[str, Any] = {}
     if strategy == "random":
@@ -282,7 +287,8 @@ def assign_rows(keys: pl.DataFrame, plan: SplitPlan, strategy: str) -> Assignmen
         info["holdout"] = {"column": col, "value": value}
     else:
         raise SplitError(f"strategy {strategy!r} does not split a single table")
-    return Assignment(mask=np.asarray(mask, dtype=bool), keys=keys, info=info)
+    mask = np.asarray(mask, dtype=bool)
+    return Assignment(mask=mask, keys=keys, info=info, test_ids=ids.filter(pl.Series(mask)))
 
 
 def _time_range(raw: pl.Series, parsed: pl.Series, rows: np.ndarray) -> list[str]:
@@ -336,17 +342,18 @@ def _write_runs(fd: int, view: memoryview, starts: np.ndarray, stops: np.ndarray
                     rest = rest[os.write(fd, rest):]
 
 
-def split_lines(table: Path, mask: np.ndarray, train_out: Path) -> bytes | None:
+def split_lines(table: Path, mask: np.ndarray, train_out: Path,
+                order: np.ndarray | None = None) -> bytes | None:
     """Byte-level second pass for CSVs without quote characters: one row per line.
 
     Train lines are copied byte for byte to ``train_out`` (runs of consecutive train lines are
     written straight from the read buffer); the header plus the test lines are returned.
     Returns None (and the caller falls back to parsing) when the file has a quote character
     (a quoted field may hold a newline) or its line count differs from the row count (blank
-    lines).
+    lines). ``order`` permutes the returned test lines.
     """
     row = 0
-    test_parts: list[bytes] = []
+    test_parts: list[pa.Array] = []
     buf = bytearray(_BLOCK)
     with open(table, "rb") as src, open(train_out, "wb") as dst:
         header = src.readline()
@@ -355,7 +362,6 @@ def split_lines(table: Path, mask: np.ndarray, train_out: Path) -> bytes | None:
         dst.write(header)
         dst.flush()
         fd = dst.fileno()
-        test_parts.append(header)
         carry = 0  # bytes of an unfinished line kept at the start of buf
         while True:
             if carry == len(buf):  # one line longer than the buffer: grow it
@@ -389,7 +395,7 @@ def split_lines(table: Path, mask: np.ndarray, train_out: Path) -> bytes | None:
                 if test_idx.size:
                     lines = pa.LargeBinaryArray.from_buffers(
                         pa.large_binary(), k, [None, pa.py_buffer(offsets), pa.py_buffer(view)])
-                    test_parts.append(bytes(_line_bytes(lines.take(pa.array(test_idx)))))
+                    test_parts.append(lines.take(pa.array(test_idx)))
                     del lines  # release the export of buf before it may be resized
                 row += k
                 last = int(ends[-1])
@@ -401,18 +407,25 @@ def split_lines(table: Path, mask: np.ndarray, train_out: Path) -> bytes | None:
             carry = rest
             if not got:
                 break
-    return b"".join(test_parts) if row == mask.size else None
+    if row != mask.size:
+        return None
+    test_lines = pa.concat_arrays(test_parts) if test_parts else pa.array([], pa.large_binary())
+    if order is not None:
+        test_lines = test_lines.take(pa.array(order))
+    return header + bytes(_line_bytes(test_lines))
 
 
 def stream_split(
-    table: Path, mask: np.ndarray, plan: SplitPlan, out: Path, columns: list[str]
+    table: Path, mask: np.ndarray, plan: SplitPlan, out: Path, columns: list[str],
+    order: np.ndarray,
 ) -> pl.DataFrame:
-    """Second pass: write train rows to public/train.csv; return the test rows (all columns)."""
+    """Second pass: write train rows to public/train.csv; return the test rows (all columns),
+    permuted by ``order``."""
     train_cols = [c for c in columns if c not in plan.split.drop_columns]
     train_path = out / PUBLIC_DIR / TRAIN_FILE
     if not plan.split.drop_columns:
         train_path.parent.mkdir(parents=True, exist_ok=True)
-        test_bytes = split_lines(table, mask, train_path)
+        test_bytes = split_lines(table, mask, train_path, order)
         if test_bytes is not None:
             try:
                 return pl.read_csv(test_bytes, infer_schema=False)
@@ -439,8 +452,9 @@ def stream_split(
             pl.DataFrame(schema=dict.fromkeys(train_cols, pl.String)).write_csv(ftrain)
     if pos != len(mask):
         raise SplitError(f"{table.name} changed while it was being split ({pos} != {len(mask)})")
-    return pl.concat(test_parts) if test_parts else pl.DataFrame(
+    test = pl.concat(test_parts) if test_parts else pl.DataFrame(
         schema=dict.fromkeys(columns, pl.String))
+    return test.select(pl.all().gather(pl.Series(order)))
 
 
 def _is_numeric(values: pl.Series) -> bool:
@@ -479,12 +493,14 @@ def placeholder(values: pl.Series, kind: str | None) -> str:
 
 
 def write_test_side(
-    test: pl.DataFrame, train_keys: pl.DataFrame, plan: SplitPlan, out: Path, columns: list[str]
+    test: pl.DataFrame, train_values: Callable[[str], pl.Series | None], plan: SplitPlan,
+    out: Path, columns: list[str], *, ordered: bool = False,
 ) -> dict[str, Any]:
     """Write public/test.csv, private answers and public/sample_submission.csv in test order."""
     _require_columns(columns, plan.answer_columns, "the test rows")
-    order = _test_order(test[plan.id_column], plan)
-    test = test.select(pl.all().gather(pl.Series(order)))
+    if not ordered:
+        order = _test_order(test[plan.id_column], plan)
+        test = test.select(pl.all().gather(pl.Series(order)))
     hidden = set(plan.hidden_columns) | set(plan.split.drop_columns)
     public_cols = [c for c in columns if c not in hidden]
     test.select(public_cols).write_csv(out / PUBLIC_DIR / TEST_FILE)
@@ -494,9 +510,9 @@ def write_test_side(
     for col in plan.submission_header:
         if col in plan.id_columns or (col in test.columns and col not in hidden):
             sample[col] = test[col]
-        elif col in train_keys.columns:
+        elif (values := train_values(col)) is not None:
             kind = plan.metric_kind if col in plan.hidden_columns else None
-            sample[col] = pl.repeat(placeholder(train_keys[col], kind), test.height,
+            sample[col] = pl.repeat(placeholder(values, kind), test.height,
                                     dtype=pl.String, eager=True)
         else:
             raise SplitError(
@@ -509,17 +525,18 @@ def write_test_side(
 
 def class_balance(train: pl.Series, test: pl.Series) -> dict[str, Any] | None:
     """Share of each class in train and test (None for columns with too many values)."""
-    both = pl.concat([train, test]).fill_null(_MISSING)
-    if both.n_unique() > MAX_BALANCE_CLASSES:
-        return None
-
-    def shares(s: pl.Series) -> dict[str, float]:
+    def shares(s: pl.Series) -> dict[str, float] | None:
+        if s.n_unique() > MAX_BALANCE_CLASSES:
+            return None
         s = s.fill_null(_MISSING)
         total = max(s.len(), 1)
         vc = s.value_counts(name="n").sort(s.name)
         return {str(k): round(int(v) / total, 6) for k, v in zip(vc[s.name], vc["n"], strict=True)}
 
-    return {"train": shares(train), "test": shares(test)}
+    tr, te = shares(train), shares(test)
+    if tr is None or te is None or len(set(tr) | set(te)) > MAX_BALANCE_CLASSES:
+        return None
+    return {"train": tr, "test": te}
 
 
 def copy_extra_files(raw_root: Path, plan: SplitPlan, out: Path) -> list[str]:
@@ -648,14 +665,23 @@ def split_single_table(raw_root: Path, plan: SplitPlan, out: Path) -> dict[str, 
                     f"table {table.name}")
     result = assign_rows(keys, plan, strategy)
     mask = result.mask
+    if s.strategy != "files":  # only the files step still needs the ids
+        keep = [c for c in keys.columns if c != plan.id_column or c in plan.hidden_columns]
+        keys = keys.select(keep)
+    result.keys = keys
     report: dict[str, Any] = dict(result.info)
-    test_rows = stream_split(table, mask, plan, out, columns)
+    order = _test_order(result.test_ids, plan)
+    test_rows = stream_split(table, mask, plan, out, columns, order)
     train_only = [c for c in keys.columns if c in plan.hidden_columns
                   or c in plan.submission_header and c not in plan.id_columns]
-    train_keys = keys.select(train_only).filter(pl.Series(~mask))
-    report["sample_submission"] = write_test_side(test_rows, train_keys, plan, out, columns)
-    report["class_balance"] = _balances(train_keys, test_rows, plan)
-    del train_keys
+    not_test = pl.Series(~mask)
+
+    def train_values(col: str) -> pl.Series | None:
+        return keys[col].filter(not_test) if col in train_only else None
+
+    report["sample_submission"] = write_test_side(test_rows, train_values, plan, out, columns,
+                                                  ordered=True)
+    report["class_balance"] = _balances(train_values, test_rows, plan)
     if s.strategy == "files":
         report["files"] = copy_row_files(raw_root, keys, mask, plan, out)
     report["rows"] = _rows(int((~mask).sum()), int(mask.sum()))
@@ -668,11 +694,13 @@ def _rows(n_train: int, n_test: int) -> dict[str, Any]:
             "test_fraction": round(n_test / max(n_train + n_test, 1), 6)}
 
 
-def _balances(train: pl.DataFrame, test: pl.DataFrame, plan: SplitPlan) -> dict[str, Any]:
+def _balances(train_values: Callable[[str], pl.Series | None], test: pl.DataFrame,
+              plan: SplitPlan) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for col in plan.hidden_columns:
-        if col in train.columns:
-            bal = class_balance(train[col], test[col])
+        train = train_values(col)
+        if train is not None and col in test.columns:
+            bal = class_balance(train, test[col])
             if bal is not None:
                 out[col] = bal
     return out
@@ -723,8 +751,11 @@ def split_two_tables(
                                       maintain_order="left")
     columns = [*test_cols, *[c for c in test.columns if c not in test_cols]]
     report: dict[str, Any] = {}
-    report["sample_submission"] = write_test_side(test, train_keys, plan, out, columns)
-    report["class_balance"] = _balances(train_keys, test, plan)
+    def train_values(col: str) -> pl.Series | None:
+        return train_keys[col] if col in train_keys.columns else None
+
+    report["sample_submission"] = write_test_side(test, train_values, plan, out, columns)
+    report["class_balance"] = _balances(train_values, test, plan)
     report["rows"] = _rows(train_keys.height, test.height)
     report["source_table"] = train.relative_to(raw_root).as_posix()
     report["test_source"] = test_rel
