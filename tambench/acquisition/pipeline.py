@@ -348,7 +348,19 @@ class _Job:
             if note:
                 notes.append(note)
         complete = spec.grading is not None and len(clean) > 0
+        split = spec.split
+        if split is None:
+            from tambench.splits.defaults import suggest_split_spec
+
+            split = suggest_split_spec(spec)
+            if split is not None:
+                notes.append(
+                    f"split: a default {split.strategy} split of {split.test_size:.0%} was "
+                    "suggested from the grading spec; review it before preparing"
+                )
         spec = spec.model_copy(update={
+            "title": spec.title or _first_heading(markdown.get("overview", "")),
+            "split": split,
             "url": spec.url or url,
             "status": "complete" if complete else "incomplete",
             "n_teams": len(clean),
@@ -379,6 +391,14 @@ class _Job:
         folder.mkdir(parents=True, exist_ok=True)
         write_bytes_atomic(folder / "acquisition.json",
                            (result.model_dump_json(indent=2) + "\n").encode("utf-8"))
+
+
+def _first_heading(md: str) -> str:
+    """The text of the first ``#`` heading of a Markdown page ('' when there is none)."""
+    for line in md.splitlines():
+        if line.startswith("# "):
+            return line[2:].strip()
+    return ""
 
 
 def _difficulty(lb: Leaderboard, metric_id: str) -> tuple[object | None, str]:

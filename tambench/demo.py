@@ -1,0 +1,374 @@
+"""The main job end to end, on nothing but this package and its dependencies.
+
+``tambench demo`` (what ``make demo`` runs):
+
+1. serves the local competition site (Kaggle-, AIcrowd- and Biendata-style pages built around
+   scikit-learn's bundled datasets, each with a private leaderboard of honestly trained
+   baseline models);
+2. acquires the demo competitions with a real Chromium into a catalogue: pages as Markdown,
+   the leaderboard read from the JS-rendered, paginated table, the TaskSpec mapped offline by
+   the rule-based mapper, and the difficulty tier;
+3. downloads each competition's training data and prepares a train/test split with hidden
+   labels, followed by the leakage audit;
+4. runs a few baseline agents (a constant predictor, a linear model, a random forest, and a
+   careless agent whose files break the rules) that each write ``submission.csv`` and
+   ``best_solution.py`` per task and run;
+5. grades every run (validation, metric, rank on the real leaderboard, medals, aggregates) and
+   writes ``grades.json``, ``grades.csv`` and the HTML report.
+
+Everything goes under one output folder (``demo-output/`` by default), rebuilt on every run.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import shutil
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from tambench.errors import TambenchError
+from tambench.schema.io import load_taskspec, save_taskspec
+from tambench.schema.taskspec import TaskSpec
+
+#: Agents and how many runs each makes per task.
+AGENT_RUNS = {"constant-baseline": 1, "linear-model": 2, "random-forest": 2, "careless-agent": 1}
+#: Largest training download the demo accepts (the demo sets are a few tens of KB).
+MAX_DOWNLOAD_BYTES = 50_000_000
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    """Where the demo wrote its outputs."""
+
+    out_dir: Path
+    catalogue: Path
+    data_dir: Path
+    runs_dir: Path
+    report_html: Path
+    report_json: Path
+    seconds: float
+
+
+# --- data -----------------------------------------------------------------------------------
+
+
+def _read_csv(path: Path) -> tuple[list[str], list[list[str]]]:
+    with path.open(newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    return rows[0], rows[1:]
+
+
+def _download(url: str, dest: Path) -> None:
+    """Fetch a training file from the (loopback) demo site with a size cap."""
+    if not url.startswith(("http://127.0.0.1", "http://localhost")):
+        raise TambenchError(f"the demo downloads only from its local site, not {url}")
+    with urllib.request.urlopen(url, timeout=30) as resp:  # noqa: S310 - loopback URL checked above
+        data = resp.read(MAX_DOWNLOAD_BYTES + 1)
+    if len(data) > MAX_DOWNLOAD_BYTES:
+        raise TambenchError(f"{url} is larger than {MAX_DOWNLOAD_BYTES} bytes")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_bytes(data)
+
+
+# --- baseline agents ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _TaskView:
+    """What an agent sees of a prepared task: the public files and the task spec."""
+
+    spec: TaskSpec
+    public: Path
+
+    def matrices(self) -> tuple[np.ndarray, np.ndarray, list[str], list[str], list[str]]:
+        """(X_train, X_test, y_train, test_ids, header) from the public files."""
+        g = self.spec.grading
+        if g is None:
+            raise TambenchError(f"task {self.spec.id} has no grading spec")
+        id_col, target = g.id_columns[0], g.target_columns[0]
+        head, train = _read_csv(self.public / "train.csv")
+        test_head, test = _read_csv(self.public / "test.csv")
+        features = [c for c in head if c not in (id_col, *g.target_columns)]
+        xi = [head.index(c) for c in features]
+        ti = [test_head.index(c) for c in features]
+        x_train = np.array([[float(r[i]) for i in xi] for r in train])
+        x_test = np.array([[float(r[i]) for i in ti] for r in test])
+        y_train = [r[head.index(target)] for r in train]
+        ids = [r[test_head.index(id_col)] for r in test]
+        sample_head, _ = _read_csv(self.public / "sample_submission.csv")
+        return x_train, x_test, y_train, ids, sample_head
+
+
+def _predict(view: _TaskView, model: str, seed: int) -> list[str]:
+    """Fit ``model`` on the public training data and predict the test rows."""
+    from sklearn.dummy import DummyClassifier, DummyRegressor
+    from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
+    from sklearn.linear_model import LogisticRegression, Ridge
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    if view.spec.grading is None:
+        raise TambenchError(f"task {view.spec.id} has no grading spec")
+    from tambench.grading.metrics import get_metric
+
+    kind = get_metric(view.spec.grading.metric).kind
+    x_train, x_test, y_train, _, _ = view.matrices()
+    rng = np.random.default_rng(seed)
+    rows = rng.integers(0, len(y_train), len(y_train)) if seed else np.arange(len(y_train))
+    x_fit, y_fit = x_train[rows], [y_train[i] for i in rows]
+    if kind == "value":
+        y_num = np.array([float(v) for v in y_fit])
+        reg = {"constant": DummyRegressor(strategy="mean"),
+               "linear": make_pipeline(StandardScaler(), Ridge(alpha=1.0)),
+               "forest": RandomForestRegressor(n_estimators=200, random_state=seed)}[model]
+        reg.fit(x_fit, y_num)
+        return [repr(round(float(v), 6)) for v in reg.predict(x_test)]
+    clf = {"constant": DummyClassifier(strategy="prior"),
+           "linear": make_pipeline(StandardScaler(), LogisticRegression(max_iter=5000)),
+           "forest": RandomForestClassifier(n_estimators=200, random_state=seed)}[model]
+    clf.fit(x_fit, y_fit)
+    if kind == "probability":
+        positive = list(clf.classes_).index("1")
+        return [repr(round(float(p), 6)) for p in clf.predict_proba(x_test)[:, positive]]
+    return [str(v) for v in clf.predict(x_test)]
+
+
+_SOLUTION_TEMPLATE = '''"""{agent} for {task}: {model} model on the public training table."""
+import csv
+
+from sklearn.{module} import {estimator}
+
+with open("public/train.csv", newline="") as fh:
+    rows = list(csv.DictReader(fh))
+features = [c for c in rows[0] if c not in ({id_col!r}, {target!r})]
+X = [[float(r[c]) for c in features] for r in rows]
+y = [r[{target!r}] for r in rows]
+model = {estimator}({args}).fit(X, y)
+with open("public/test.csv", newline="") as fh:
+    test = list(csv.DictReader(fh))
+predictions = model.{predict}([[float(r[c]) for c in features] for r in test])
+with open("submission.csv", "w", newline="") as fh:
+    out = csv.writer(fh)
+    out.writerow([{id_col!r}, {target!r}])
+    for r, p in zip(test, predictions):
+        out.writerow([r[{id_col!r}], {value}])
+'''
+
+
+def _solution_code(agent: str, model: str, view: _TaskView, seed: int) -> str:
+    """The final solution script the agent hands in beside its submission (for the judge)."""
+    g = view.spec.grading
+    if g is None:
+        raise TambenchError(f"task {view.spec.id} has no grading spec")
+    from tambench.grading.metrics import get_metric
+
+    kind = get_metric(g.metric).kind
+    regression = kind == "value"
+    module, estimator, args = {
+        "constant": ("dummy", "DummyRegressor" if regression else "DummyClassifier",
+                     "strategy='mean'" if regression else "strategy='prior'"),
+        "linear": ("linear_model", "Ridge" if regression else "LogisticRegression",
+                   "alpha=1.0" if regression else "max_iter=5000"),
+        "forest": ("ensemble", "RandomForestRegressor" if regression
+                   else "RandomForestClassifier", f"n_estimators=200, random_state={seed}"),
+    }[model]
+    probability = kind == "probability"
+    return _SOLUTION_TEMPLATE.format(
+        agent=agent, task=view.spec.id, model=model, module=module, estimator=estimator,
+        args=args, id_col=g.id_columns[0], target=g.target_columns[0],
+        predict="predict_proba" if probability else "predict",
+        value="p[1]" if probability else "p",
+    )
+
+
+def _write_submission(folder: Path, header: list[str], ids: list[str], values: list[str]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(zip(ids, values, strict=True))
+    (folder / "submission.csv").write_text(buf.getvalue(), encoding="utf-8")
+
+
+def run_agents(views: list[_TaskView], runs_dir: Path) -> int:
+    """Write every agent's runs as ``<agent>/<slug>/run-<k>/``; returns the number of runs."""
+    models = {"constant-baseline": "constant", "linear-model": "linear",
+              "random-forest": "forest"}
+    n = 0
+    for view in views:
+        _, _, _, ids, header = view.matrices()
+        for agent, runs in AGENT_RUNS.items():
+            for k in range(runs):
+                folder = runs_dir / agent / view.spec.slug / f"run-{k + 1}"
+                folder.mkdir(parents=True, exist_ok=True)
+                n += 1
+                if agent == "careless-agent":
+                    _careless_run(view, folder, ids, header)
+                    continue
+                values = _predict(view, models[agent], seed=k)
+                _write_submission(folder, header, ids, values)
+                (folder / "best_solution.py").write_text(
+                    _solution_code(agent, models[agent], view, k), encoding="utf-8")
+    return n
+
+
+def _careless_run(view: _TaskView, folder: Path, ids: list[str], header: list[str]) -> None:
+    """Three kinds of broken runs, one per task, so the report shows what validation says."""
+    slot = sum(view.spec.slug.encode()) % 3
+    values = _predict(view, "linear", seed=0)
+    if slot == 0:  # header in the wrong case
+        _write_submission(folder, [c.upper() for c in header], ids, values)
+    elif slot == 1:  # three rows lost and one id duplicated in their place
+        kept_ids, kept = ids[3:] + ids[3:4], values[3:] + values[3:4]
+        _write_submission(folder, header, kept_ids, kept)
+    # slot 2: the agent crashed before writing anything: no submission at all
+
+
+# --- the pipeline -----------------------------------------------------------------------------
+
+
+def run_demo(
+    out_dir: Path = Path("demo-output"), *, console: Console | None = None, concurrency: int = 3,
+    executor: str = "local",
+) -> DemoResult:
+    """Run the whole pipeline into ``out_dir`` (deleted first) and print what happened."""
+    from tambench.acquisition.pipeline import acquire_competitions
+    from tambench.acquisition.site import DEMO_REFS, serve_site
+    from tambench.executors import get_executor
+    from tambench.grading.batch import grade_runs, write_batch_outputs
+    from tambench.splits.defaults import suggest_split_spec
+    from tambench.splits.prepare import prepare_task
+
+    con = console or Console()
+    start = time.perf_counter()
+    if out_dir.exists():
+        shutil.rmtree(out_dir)
+    catalogue, data_dir = out_dir / "catalogue", out_dir / "data"
+    raw_dir, runs_dir, report_dir = out_dir / "raw", out_dir / "runs", out_dir / "report"
+
+    step = _stepper(con, start)
+    step("serving the local competition site and acquiring the demo competitions in Chromium")
+    with serve_site() as site:
+        acquired = acquire_competitions(
+            list(DEMO_REFS), catalogue, base_urls=site.base_urls, concurrency=concurrency
+        )
+        table = Table("task", "status", "pages", "leaderboard rows", "metric", "tier (paper)")
+        specs: list[TaskSpec] = []
+        for r in acquired.results:
+            spec = load_taskspec(Path(r.folder) / "task.json") if r.folder else None
+            metric = spec.grading.metric if spec and spec.grading else "-"
+            tier = spec.difficulty.tier.value if spec and spec.difficulty else "-"
+            table.add_row(r.task_id or r.ref, r.status, str(len(r.pages)),
+                          str(r.leaderboard_rows), metric, tier)
+            if r.status != "complete" or spec is None:
+                raise TambenchError(f"demo competition {r.ref} was not acquired: {r.errors}")
+            specs.append(spec)
+        con.print(table)
+
+        step("downloading training data, preparing splits with hidden labels, auditing")
+        views: list[_TaskView] = []
+        table = Table("task", "split", "train rows", "test rows", "leakage audit")
+        for spec in specs:
+            raw = raw_dir / spec.platform / spec.slug
+            _download(site.download_url(spec.slug, "train.csv", spec.platform), raw / "train.csv")
+            n_rows = len(_read_csv(raw / "train.csv")[1])
+            split = suggest_split_spec(spec, n_rows=n_rows)
+            if split is None:
+                raise TambenchError(f"demo task {spec.id} cannot be split by rows")
+            spec = spec.model_copy(update={"split": split})
+            save_taskspec(spec, catalogue / spec.platform / spec.slug / "task.json")
+            result = prepare_task(spec, raw, data_dir)
+            rows = result.report.get("rows", {})
+            audit = "passed" if result.audit is not None and result.audit.passed else "FAILED"
+            table.add_row(spec.id, f"{split.strategy} {split.test_size:.0%}",
+                          str(rows.get("train", "?")), str(rows.get("test", "?")), audit)
+            views.append(_TaskView(spec, result.task_dir / "public"))
+        con.print(table)
+
+    step("running baseline agents (each writes submission.csv and best_solution.py)")
+    n_runs = run_agents(views, runs_dir)
+    con.print(f"{n_runs} runs by {len(AGENT_RUNS)} agents over {len(views)} tasks")
+
+    step("grading every run: validation, metric, rank on the leaderboard, medals, aggregates")
+    pool = get_executor(executor, max_workers=2)
+    try:
+        report = grade_runs(runs_dir, catalogue=catalogue, data_dir=data_dir, executor=pool)
+    finally:
+        pool.shutdown()
+    paths = write_batch_outputs(report, report_dir)
+    _print_runs(con, report)
+    _print_agents(con, report)
+    seconds = time.perf_counter() - start
+    con.print(f"\n[bold]report:[/] {paths['html'].resolve()}", highlight=False)
+    con.print(f"grades: {paths['json'].resolve()} and {paths['csv'].name}; "
+              f"catalogue: {catalogue.resolve()}; finished in {seconds:.1f} s", highlight=False)
+    return DemoResult(out_dir, catalogue, data_dir, runs_dir, paths["html"], paths["json"],
+                      seconds)
+
+
+def _stepper(con: Console, start: float) -> Callable[[str], None]:
+    counter = iter(range(1, 100))
+
+    def step(text: str) -> None:
+        con.print(f"\n[bold cyan]{next(counter)}.[/] {text} "
+                  f"[dim](t={time.perf_counter() - start:.1f}s)[/]", highlight=False)
+
+    return step
+
+
+def _fmt(v: Any, spec: str = ".4f") -> str:
+    return "-" if v is None else format(v, spec)
+
+
+def _print_runs(con: Console, report: Any) -> None:
+    """Per task: each agent's runs (score, best rank, medals); then every refused run's reason."""
+    by_task: dict[str, list[Any]] = {}
+    for r in report.rows:
+        by_task.setdefault(r.task, []).append(r)
+    for task, rows in sorted(by_task.items()):
+        n_teams = next((r.n_teams for r in rows if r.n_teams), None)
+        table = Table("agent", "valid", "scores", "best rank", "medals",
+                      title=f"{task} ({rows[0].metric}; {n_teams} teams on the leaderboard)")
+        agents: dict[str, list[Any]] = {}
+        for r in rows:
+            agents.setdefault(r.agent, []).append(r)
+        for agent, rs in sorted(agents.items()):
+            valid = [r for r in rs if r.valid_submission]
+            scores = ", ".join(_fmt(r.score) for r in valid) or "-"
+            best = min((r.rank for r in valid if r.rank is not None), default=None)
+            medals = ", ".join(
+                "gold" if r.gold_medal else "silver" if r.silver_medal else "bronze"
+                for r in valid if r.any_medal
+            ) or "-"
+            table.add_row(agent, f"{len(valid)}/{len(rs)}", scores,
+                          "-" if best is None else str(best), medals)
+        con.print(table)
+    refused = [r for r in report.rows if not r.valid_submission]
+    if refused:
+        con.print("[bold]refused runs[/] (what the validator told the agent):")
+    for r in refused:
+        first = r.errors[0] if r.errors else r.status
+        more = f" (+{len(r.errors) - 1} more)" if len(r.errors) > 1 else ""
+        con.print(f"  {r.agent}/{r.task}/{r.run}: {r.status}: {first}{more}",
+                  highlight=False, markup=False)
+
+
+def _print_agents(con: Console, report: Any) -> None:
+    table = Table("agent", "runs", "submitted", "valid", "medals", ">median",
+                  "weighted rank %", title="per agent (rank %: modality-weighted, lower is better)")
+    for a in report.agents:
+        table.add_row(a.agent, str(a.total_runs), f"{a.made_submission_rate:.0%}",
+                      f"{a.valid_submission_rate:.0%}", str(a.total_medals),
+                      str(a.total_above_median),
+                      _fmt(None if a.modality_weighted_rank_pct is None
+                           else 100 * a.modality_weighted_rank_pct, ".1f"))
+    con.print(table)
