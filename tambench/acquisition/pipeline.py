@@ -37,7 +37,7 @@ from tambench.acquisition.leaderboard import (
 )
 from tambench.acquisition.markdown import extract_markdown
 from tambench.acquisition.platforms import PAGE_KINDS, PlatformAdapter, resolve_ref
-from tambench.acquisition.snapshots import Snapshot, SnapshotStore, write_bytes_atomic
+from tambench.acquisition.snapshots import Snapshot, SnapshotStore
 from tambench.acquisition.urls import UrlPolicy
 from tambench.errors import (
     BlockedPageError,
@@ -47,8 +47,9 @@ from tambench.errors import (
     TambenchError,
     UnknownPlatformError,
 )
+from tambench.fileio import write_bytes_atomic, write_text_atomic
 from tambench.grading.leaderboard import Leaderboard, write_leaderboard
-from tambench.schema.io import save_taskspec, write_text_atomic
+from tambench.schema.io import save_taskspec
 from tambench.schema.taskspec import SourcePage, TaskSpec, make_task_id
 
 log = logging.getLogger(__name__)

@@ -19,13 +19,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from tambench.errors import TaskDataError
+from tambench.fileio import write_bytes_atomic
 
 
 class Snapshot(BaseModel):
@@ -62,21 +62,6 @@ def sha256_hex(data: bytes) -> str:
     'e3b0c44298fc'
     """
     return hashlib.sha256(data).hexdigest()
-
-
-def write_bytes_atomic(path: Path, data: bytes) -> None:
-    """Write bytes atomically: temp file in the same folder, fsync, rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 class SnapshotStore:

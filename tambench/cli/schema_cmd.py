@@ -15,7 +15,8 @@ def export(
     out: Path | None = typer.Option(None, "--out", "-o", help="Write here instead of stdout."),
 ) -> None:
     """Write the TaskSpec JSON Schema (field docstrings included as descriptions)."""
-    from tambench.schema.io import taskspec_json_schema, write_text_atomic
+    from tambench.fileio import write_text_atomic
+    from tambench.schema.io import taskspec_json_schema
 
     text = json.dumps(taskspec_json_schema(), indent=2, ensure_ascii=False) + "\n"
     if out is None:

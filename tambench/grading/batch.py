@@ -827,8 +827,8 @@ def batch_to_json(report: BatchReport, *, indent: int | None = 2) -> str:
 
 def write_batch_outputs(report: BatchReport, out_dir: Path) -> dict[str, Path]:
     """Write ``grades.json``, ``grades.csv`` and ``report.html`` into ``out_dir``."""
+    from tambench.fileio import write_text_atomic
     from tambench.grading.html import batch_to_html
-    from tambench.schema.io import write_text_atomic
 
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {

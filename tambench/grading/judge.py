@@ -42,7 +42,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
 
 from tambench.errors import ConfigError, JudgeError
-from tambench.schema.io import write_text_atomic
+from tambench.fileio import write_text_atomic
 from tambench.schema.taskspec import TaskSpec
 
 #: Bumped whenever the prompt or the verdict rules change; part of the cache key.

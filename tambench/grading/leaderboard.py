@@ -460,7 +460,7 @@ def leaderboard_to_csv(lb: Leaderboard) -> str:
 
 def write_leaderboard(lb: Leaderboard, path: str | Path) -> None:
     """Write the normalised form (readable again by :func:`read_leaderboard`)."""
-    from tambench.schema.io import write_text_atomic
+    from tambench.fileio import write_text_atomic
 
     write_text_atomic(path, leaderboard_to_csv(lb))
 

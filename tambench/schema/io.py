@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from tambench.errors import SchemaVersionError, TaskSpecError
+from tambench.fileio import write_text_atomic
 from tambench.schema.taskspec import (
     SCHEMA_VERSION,
     DataInformation,
@@ -133,22 +133,6 @@ def load_taskspec(path: str | os.PathLike[str], task_id: str | None = None) -> T
 def dump_taskspec(spec: TaskSpec) -> str:
     """Serialise a TaskSpec as stable, indented JSON (fields in declaration order)."""
     return spec.model_dump_json(indent=2, exclude_none=False) + "\n"
-
-
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write a text file atomically: temp file in the same folder, fsync, rename."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def save_taskspec(spec: TaskSpec, path: str | os.PathLike[str]) -> None:

@@ -339,7 +339,7 @@ def write_index(cat: Catalogue, out_dir: Path | None = None) -> tuple[Path, Path
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from tambench.schema.io import write_text_atomic
+    from tambench.fileio import write_text_atomic
 
     rows = build_index(cat)
     out = Path(out_dir) if out_dir else cat.root

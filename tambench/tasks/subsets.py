@@ -346,7 +346,7 @@ def write_manifests(
     day: date | None = None,
 ) -> list[Path]:
     """Write ``lite.txt``, ``medium.txt`` and ``full.txt`` into ``out_dir``."""
-    from tambench.schema.io import write_text_atomic
+    from tambench.fileio import write_text_atomic
 
     day = day or date.today()
     paths = []

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tambench.acquisition.snapshots import SnapshotStore, sha256_hex, write_bytes_atomic
+from tambench.acquisition.snapshots import SnapshotStore, sha256_hex
+from tambench.fileio import write_bytes_atomic
 
 
 def test_pages_are_stored_by_content_and_found_by_url(tmp_path: Path) -> None:

@@ -101,8 +101,9 @@ def write_imported(
     """Write imported tasks into a catalogue folder."""
     import hashlib
 
+    from tambench.fileio import write_text_atomic
     from tambench.grading.leaderboard import write_leaderboard
-    from tambench.schema.io import load_taskspec, save_taskspec, write_text_atomic
+    from tambench.schema.io import load_taskspec, save_taskspec
     from tambench.tasks.catalogue import LEADERBOARD_FILE, PAGES_DIR, TASK_FILE, Catalogue
 
     if on_existing not in ("skip", "merge", "overwrite"):
