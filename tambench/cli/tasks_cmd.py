@@ -158,7 +158,7 @@ def list_tasks(
     cols = ["id", "modality", "tier", "metric", "status", "end_date", "subsets"]
     table = Table()
     for c in [*cols, *(["rules"] if explain else [])]:
-        table.add_column(c, no_wrap=c == "id", overflow="fold")
+        table.add_column(c, no_wrap=c not in {"id", "subsets", "rules"}, overflow="fold")
     for r in rows:
         extra = []
         if explain:
