@@ -18,7 +18,7 @@ from tambench.schema.io import load_taskspec
 
 from .conftest import BrowserHarness
 
-OPENAI_CANARY = "sk-canary-openai-5f1c9e2b7d"
+OPENAI_CANARY = "canary-openai-key-5f1c9e2b7d"
 KAGGLE_CANARY = "kaggle-canary-key-93ab17e0c4"
 
 REFS = [
