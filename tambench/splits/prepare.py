@@ -18,16 +18,17 @@ import math
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from string import Formatter
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import polars as pl
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from tambench.errors import (
     LeakageError,
@@ -50,7 +51,7 @@ from tambench.splits.checksums import (
     read_checksums,
     write_checksums,
 )
-from tambench.splits.hashing import HASH_CHUNK, stable_hash
+from tambench.splits.hashing import stable_hash
 from tambench.splits.layout import (
     MANIFEST_FILE,
     PRIVATE_DIR,
@@ -134,18 +135,23 @@ def _raw_file(raw_root: Path, rel: str, what: str) -> Path:
 # --- assignment ------------------------------------------------------------------------------
 
 
-def _check_ids(ids: pl.Series, where: str, hashes: np.ndarray | None = None) -> None:
-    nulls = ids.null_count()
-    if nulls:
-        raise SplitError(f"{where}: {nulls} row(s) have no value in id column {ids.name!r}")
-    if hashes is not None:
-        # Equal ids have equal hashes: only rows sharing a hash can be duplicates (much
-        # cheaper than a hash table of every id string).
-        s = np.sort(hashes)
-        shared = s[1:][s[1:] == s[:-1]]
-        if shared.size == 0:
+def _batches(lf: pl.LazyFrame, what: str) -> Iterator[pl.DataFrame]:
+    """The rows of ``lf`` in order, :data:`BATCH_ROWS` at a time; read errors name ``what``."""
+    try:
+        it = iter(lf.collect_batches(chunk_size=BATCH_ROWS))
+    except pl.exceptions.PolarsError as exc:
+        raise SplitError(f"cannot read {what}: {exc}") from exc
+    while True:
+        try:
+            batch = next(it)
+        except StopIteration:
             return
-        ids = ids.filter(pl.Series(np.isin(hashes, shared)))
+        except pl.exceptions.PolarsError as exc:
+            raise SplitError(f"cannot read {what}: {exc}") from exc
+        yield batch
+
+
+def _report_duplicates(ids: pl.Series, where: str) -> None:
     dup = ids.filter(ids.is_duplicated()).unique(maintain_order=True)
     if dup.len():
         raise SplitError(
@@ -154,12 +160,239 @@ def _check_ids(ids: pl.Series, where: str, hashes: np.ndarray | None = None) -> 
         )
 
 
-def _dense_codes(values: pl.Series) -> tuple[np.ndarray, pl.Series]:
-    """Codes 0..k-1 in sorted order of the distinct values, and those values sorted."""
-    filled = values.fill_null(_MISSING)
-    uniq = filled.unique().sort()
-    codes = (filled.rank("dense").cast(pl.Int64) - 1).to_numpy()
-    return codes, uniq
+def _check_ids(ids: pl.Series, where: str) -> None:
+    nulls = ids.null_count()
+    if nulls:
+        raise SplitError(f"{where}: {nulls} row(s) have no value in id column {ids.name!r}")
+    _report_duplicates(ids, where)
+
+
+def _code_dtype(k: int) -> type[np.signedinteger[Any]]:
+    for dtype in (np.int8, np.int16, np.int32):
+        if k < np.iinfo(dtype).max:
+            return dtype
+    return np.int64
+
+
+@dataclass
+class CodedColumn:
+    """A text column kept as one small integer per row instead of its strings."""
+
+    values: pl.Series
+    """The distinct values (missing excluded), sorted as polars sorts strings."""
+    codes: np.ndarray
+    """Per row: the index of its value in ``values``, or -1 where the value is missing."""
+    nulls: int = 0
+    """How many rows have no value."""
+
+    def counts(self, rows: np.ndarray) -> tuple[np.ndarray, int]:
+        """Rows per value among the rows selected by the boolean ``rows``; and missing rows."""
+        shifted = self.codes[rows].astype(np.int64)
+        shifted += 1
+        per = np.bincount(shifted, minlength=len(self.values) + 1)
+        return per[1:], int(per[0])
+
+
+class _CodeBuilder:
+    """Collects one column batch by batch; codes are merged once every value has been seen."""
+
+    def __init__(self, fill: str | None = None) -> None:
+        self.fill = fill
+        self.nulls = 0
+        self.parts: list[tuple[pl.Series, np.ndarray]] = []
+
+    def add(self, values: pl.Series) -> None:
+        self.nulls += values.null_count()
+        if self.fill is not None:
+            values = values.fill_null(self.fill)
+        encoded = pc.dictionary_encode(values.to_arrow())
+        local = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False)
+        self.parts.append((pl.Series(encoded.dictionary, dtype=pl.String), local))
+
+    def build(self) -> CodedColumn:
+        if self.parts:
+            values = pl.concat([d for d, _ in self.parts]).unique().sort()
+        else:
+            values = pl.Series([], dtype=pl.String)
+        dtype = _code_dtype(values.len())
+        codes = np.empty(sum(len(c) for _, c in self.parts), dtype=dtype)
+        pos = 0
+        for local_values, local in self.parts:
+            # remap[-1] is -1, so a missing value (local code -1) stays missing.
+            remap = np.append(values.search_sorted(local_values).to_numpy(), -1).astype(dtype)
+            codes[pos : pos + len(local)] = remap[local]
+            pos += len(local)
+        self.parts = []
+        return CodedColumn(values, codes, self.nulls)
+
+
+@dataclass
+class KeyPass:
+    """What the first pass keeps of a table: id hashes and codes, never whole text columns."""
+
+    id_hashes: np.ndarray
+    """Stable hash of every row's id (salted with the seed)."""
+    coded: dict[str, CodedColumn]
+    """Target (and other submission) columns, for placeholders and class balance."""
+    strata: CodedColumn | None = None
+    group: CodedColumn | None = None
+    time: CodedColumn | None = None
+    time_head: list[str] = field(default_factory=list)
+    """The time column's first values, for error messages and date format inference."""
+    holdout: np.ndarray | None = None
+    file_keys: pl.DataFrame | None = None
+    """files strategy: the id and file pattern columns, as text."""
+
+
+def read_keys(table: Path, plan: SplitPlan, strategy: str, coded: Sequence[str]) -> KeyPass:
+    """First pass: stream the key columns of ``table`` in batches, keeping hashes and codes.
+
+    Ids become their 64-bit stable hashes and the stratify, group, time and ``coded`` columns
+    become small integer codes, so memory grows by a few bytes per row whatever the length of
+    the values.
+    """
+    s = plan.split
+    salt = str(s.seed)
+    id_col = plan.id_column
+    group_col = s.group_column if strategy == "group" else ""
+    time_col = s.time_column if strategy == "time" else ""
+    holdout_col = s.holdout_column if strategy == "holdout" else ""
+    fields = ([f for f in pattern_fields(s.file_id_pattern) if f != "id"]
+              if s.strategy == "files" else [])
+    strata_cols = plan.stratify_columns if strategy == "stratified" else []
+    cols = list(dict.fromkeys(c for c in [id_col, group_col, time_col, holdout_col, *strata_cols,
+                                          *coded, *fields] if c))
+    what = f"table {table.name}"
+
+    def collect(batches: Iterator[pl.DataFrame | None]) -> KeyPass | None:
+        builders = {c: _CodeBuilder() for c in coded}
+        strata = _CodeBuilder(_MISSING) if strata_cols else None
+        group = _CodeBuilder(_MISSING) if group_col else None
+        time = _CodeBuilder() if time_col else None
+        time_head: list[str] = []
+        holdout: list[np.ndarray] = []
+        hashes: list[np.ndarray] = []
+        files: list[pl.DataFrame] = []
+        id_nulls = 0
+        for batch in batches:
+            if batch is None:  # the quote-free reader gave up: start again
+                return None
+            ids = batch[id_col]
+            id_nulls += ids.null_count()
+            if not id_nulls:
+                hashes.append(stable_hash(ids.to_arrow(), salt))
+            for c, b in builders.items():
+                b.add(batch[c])
+            if strata is not None:
+                strata.add(_strata(batch, strata_cols))
+            if group is not None:
+                group.add(batch[group_col])
+            if time is not None:
+                if len(time_head) < 3:
+                    time_head += batch[time_col].head(3 - len(time_head)).to_list()
+                time.add(batch[time_col])
+            if holdout_col:
+                holdout.append((batch[holdout_col] == s.holdout).fill_null(False).to_numpy())
+            if s.strategy == "files":
+                files.append(batch.select(list(dict.fromkeys([id_col, *fields]))))
+        if id_nulls:
+            raise SplitError(f"the table to split: {id_nulls} row(s) have no value in id column "
+                             f"{id_col!r}")
+        return KeyPass(
+            id_hashes=np.concatenate(hashes) if hashes else np.zeros(0, dtype=np.uint64),
+            coded={c: b.build() for c, b in builders.items()},
+            strata=strata.build() if strata is not None else None,
+            group=group.build() if group is not None else None,
+            time=time.build() if time is not None else None,
+            time_head=time_head,
+            holdout=np.concatenate(holdout) if holdout else None,
+            file_keys=pl.concat(files) if files else None,
+        )
+
+    keys = collect(_line_blocks(table, cols, what))
+    if keys is None:
+        keys = collect(_batches(scan_table(table).select(cols), what))
+    if keys is None:
+        raise SplitError(f"internal: the batched scan of {table.name} gave up")
+    _check_unique_ids(table, id_col, keys.id_hashes, salt)
+    return keys
+
+
+#: Bytes of a quote-free table parsed per step in the first pass.
+KEY_BLOCK_BYTES = 1 << 23
+
+
+def _line_blocks(table: Path, cols: list[str], what: str) -> Iterator[pl.DataFrame | None]:
+    """The columns ``cols`` of a quote-free ``table`` in row order, a block of lines at a time.
+
+    Without quote characters every row is one line, so parsing blocks of whole lines (each
+    behind the header) reads exactly what parsing the table whole reads. One block is parsed
+    on a helper thread while the caller uses the previous one, and no further block is read
+    until then, which bounds memory. Yields None and stops at the first quote character (a
+    quoted field may span lines).
+    """
+    with open(table, "rb") as src, ThreadPoolExecutor(max_workers=1) as parser:
+        header = src.readline()
+        pending: Future[pl.DataFrame] | None = None
+        for data in _raw_line_blocks(src, header):
+            if data is None:
+                yield None
+                return
+            parsed = parser.submit(_parse_block, header, data, cols, what)
+            if pending is not None:
+                yield pending.result()
+            pending = parsed
+        if pending is not None:
+            yield pending.result()
+
+
+def _raw_line_blocks(src: BinaryIO, header: bytes) -> Iterator[bytes | None]:
+    """Blocks of whole lines from ``src`` (at least one, possibly empty); None at a quote."""
+    if b'"' in header:
+        yield None
+        return
+    carry = b""
+    blocks = 0
+    while True:
+        block = src.read(KEY_BLOCK_BYTES)
+        if b'"' in block:
+            yield None
+            return
+        data = carry + block if carry else block
+        if block:
+            cut = data.rfind(b"\n") + 1
+            if cut == 0:  # no line end yet: read on
+                carry = data
+                continue
+            data, carry = data[:cut], data[cut:]
+        if data or blocks == 0:  # a header-only table still yields its empty columns
+            yield data
+            blocks += 1
+        if not block:
+            return
+
+
+def _parse_block(header: bytes, data: bytes, cols: list[str], what: str) -> pl.DataFrame:
+    try:
+        return pl.read_csv(header + data, infer_schema=False, columns=cols)
+    except pl.exceptions.PolarsError as exc:
+        raise SplitError(f"cannot read {what}: {exc}") from exc
+
+
+def _check_unique_ids(table: Path, id_col: str, hashes: np.ndarray, salt: str) -> None:
+    """Raise on duplicated ids. Equal ids have equal hashes, so only rows sharing a hash are
+    read again (normally none): far cheaper than a hash table of every id string."""
+    s = np.sort(hashes)  # numpy, not a hash table: polars' allocator would keep that memory
+    same = s[1:] == s[:-1]
+    if not same.any():
+        return
+    wanted = np.unique(s[1:][same])
+    del s, same
+    parts = []
+    for batch in _batches(scan_table(table).select([id_col]), f"table {table.name}"):
+        ids = batch[id_col]
+        parts.append(ids.filter(pl.Series(np.isin(stable_hash(ids.to_arrow(), salt), wanted))))
+    _report_duplicates(pl.concat(parts), "the table to split")
 
 
 def _strata(keys: pl.DataFrame, columns: list[str]) -> pl.Series:
@@ -171,20 +404,28 @@ def _strata(keys: pl.DataFrame, columns: list[str]) -> pl.Series:
     return keys.select(pl.concat_str(exprs, separator="\x1f").alias("stratum")).to_series()
 
 
-def _parse_periods(values: pl.Series, column: str) -> tuple[pl.Series, str]:
-    """Sortable period values: numbers if every value is one, else datetimes."""
+def _parse_periods(values: pl.Series, column: str,
+                   head: list[str] | None = None) -> tuple[pl.Series, str]:
+    """Sortable period values: numbers if every value is one, else datetimes.
+
+    ``head`` (the column's first values in table order, when ``values`` are its distinct
+    values) decides the date format polars infers and is quoted in errors.
+    """
     if values.null_count():
         raise SplitError(f"time column {column!r} has {values.null_count()} missing value(s)")
     as_num = values.cast(pl.Float64, strict=False)
     if as_num.null_count() == 0:
         return as_num, "number"
+    first = pl.Series(head[:1] if head else [], dtype=pl.String)
     try:
-        dt = values.str.to_datetime(strict=True, time_unit="us")
+        # polars infers the format from the first value: put the table's first value first.
+        dt = pl.concat([first, values]).str.to_datetime(strict=True, time_unit="us")
     except pl.exceptions.PolarsError as exc:
-        bad = values.head(3).to_list()
+        bad = head if head else values.head(3).to_list()
         raise SplitError(
             f"time column {column!r}: values such as {bad} are neither numbers nor ISO dates ({exc})"
         ) from exc
+    dt = dt.slice(first.len())
     if isinstance(dt.dtype, pl.Datetime) and dt.dtype.time_zone is not None:
         dt = dt.dt.convert_time_zone("UTC").dt.replace_time_zone(None)
     return dt, "datetime"
@@ -211,75 +452,73 @@ class Assignment:
 
     mask: np.ndarray
     """True for test rows, in the table's row order."""
-    keys: pl.DataFrame
-    """The key columns that decided it."""
     info: dict[str, Any] = field(default_factory=dict)
     """Strategy-specific facts for the split report."""
-    test_ids: pl.Series = field(default_factory=lambda: pl.Series([], dtype=pl.String))
-    """Ids of the test rows, in table order."""
 
 
-def assign_rows(keys: pl.DataFrame, plan: SplitPlan, strategy: str) -> Assignment:
-    """Decide the test rows of a table from its key columns."""
+def _required(coded: CodedColumn | None, what: str) -> CodedColumn:
+    if coded is None:
+        raise SplitError(f"internal: the first pass did not read the {what} column")
+    return coded
+
+
+def assign_rows(keys: KeyPass, plan: SplitPlan, strategy: str) -> Assignment:
+    """Decide the test rows of a table from its first pass."""
     split = plan.split
-    ids = keys[plan.id_column]
-    if ids.null_count():
-        _check_ids(ids, "the table to split")
     salt = str(split.seed)
-    id_hashes = np.concatenate([
-        stable_hash(ids.slice(i, HASH_CHUNK).to_arrow(), salt)
-        for i in range(0, max(ids.len(), 1), HASH_CHUNK)
-    ])
-    _check_ids(ids, "the table to split", id_hashes)
+    id_hashes = keys.id_hashes
+    n = len(id_hashes)
     info: dict[str, Any] = {}
     if strategy == "random":
         mask = assign_random(id_hashes, split.test_size)
     elif strategy == "stratified":
-        strata = _strata(keys, plan.stratify_columns)
-        codes, uniq = _dense_codes(strata)
-        if uniq.len() > max(2, len(strata) // 2):
+        strata = _required(keys.strata, "stratify")
+        if strata.values.len() > max(2, n // 2):
             raise SplitError(
-                f"stratify column(s) {plan.stratify_columns} have {uniq.len()} distinct values over "
-                f"{len(strata)} rows; stratified splits need repeated classes (use random, or set "
-                "split.stratify_column to a class column)"
+                f"stratify column(s) {plan.stratify_columns} have {strata.values.len()} distinct "
+                f"values over {n} rows; stratified splits need repeated classes (use random, or "
+                "set split.stratify_column to a class column)"
             )
-        mask = assign_stratified(id_hashes, codes, split.test_size)
-        info["strata"] = int(uniq.len())
+        mask = assign_stratified(id_hashes, strata.codes, split.test_size)
+        info["strata"] = int(strata.values.len())
     elif strategy == "group":
         col = split.group_column
         if not col:
             raise SplitError("the group strategy needs split.group_column")
-        groups = keys[col]
-        if groups.null_count():
-            raise SplitError(f"group column {col!r} has {groups.null_count()} missing value(s)")
-        codes, uniq = _dense_codes(groups)
-        ghash = stable_hash(uniq.to_arrow(), f"{salt}:group")
-        mask = assign_groups(codes, ghash, split.test_size)
-        test_groups = np.unique(codes[mask])
-        info["groups"] = {"column": col, "train": int(uniq.len() - test_groups.size),
+        groups = _required(keys.group, "group")
+        if groups.nulls:
+            raise SplitError(f"group column {col!r} has {groups.nulls} missing value(s)")
+        ghash = stable_hash(groups.values.to_arrow(), f"{salt}:group")
+        mask = assign_groups(groups.codes, ghash, split.test_size)
+        test_groups = np.unique(groups.codes[mask])
+        info["groups"] = {"column": col, "train": int(groups.values.len() - test_groups.size),
                           "test": int(test_groups.size), "shared": 0}
     elif strategy == "time":
         col = split.time_column
         if not col:
             raise SplitError("the time strategy needs split.time_column")
-        periods, kind = _parse_periods(keys[col], col)
+        raw = _required(keys.time, "time")
+        if raw.nulls:
+            raise SplitError(f"time column {col!r} has {raw.nulls} missing value(s)")
+        periods, kind = _parse_periods(raw.values, col, keys.time_head)
         uniq = periods.unique().sort()
-        codes = (periods.rank("dense").cast(pl.Int64) - 1).to_numpy()
+        # Dense ranks of the distinct spellings, then one period code per row.
+        rank = (periods.rank("dense").cast(pl.Int64) - 1).to_numpy().astype(raw.codes.dtype)
+        codes = rank[raw.codes]
         cutoff = _cutoff_code(uniq, kind, split.time_cutoff) if split.time_cutoff else None
         mask = assign_time(codes, uniq.len(), cutoff_code=cutoff, last_k=split.last_k_periods,
                            test_size=split.test_size)
-        raw = keys[col]
         info["time"] = {
             "column": col,
-            "train": _time_range(raw, periods, ~mask),
-            "test": _time_range(raw, periods, mask),
+            "train": _time_range(raw, codes, ~mask),
+            "test": _time_range(raw, codes, mask),
         }
     elif strategy == "holdout":
         col, value = split.holdout_column, split.holdout
         if not col or not value:
             raise SplitError("the holdout strategy (row form) needs split.holdout_column and "
                              "split.holdout")
-        mask = (keys[col] == value).fill_null(False).to_numpy()
+        mask = keys.holdout if keys.holdout is not None else np.zeros(n, dtype=bool)
         if not mask.any():
             raise SplitError(f"no row has {col} == {value!r}: the holdout would be empty")
         if mask.all():
@@ -287,15 +526,15 @@ def assign_rows(keys: pl.DataFrame, plan: SplitPlan, strategy: str) -> Assignmen
         info["holdout"] = {"column": col, "value": value}
     else:
         raise SplitError(f"strategy {strategy!r} does not split a single table")
-    mask = np.asarray(mask, dtype=bool)
-    return Assignment(mask=mask, keys=keys, info=info, test_ids=ids.filter(pl.Series(mask)))
+    return Assignment(mask=np.asarray(mask, dtype=bool), info=info)
 
 
-def _time_range(raw: pl.Series, parsed: pl.Series, rows: np.ndarray) -> list[str]:
-    sel = pl.Series(rows)
-    p = parsed.filter(sel)
-    r = raw.filter(sel)
-    return [str(r[int(p.arg_min() or 0)]), str(r[int(p.arg_max() or 0)])]
+def _time_range(raw: CodedColumn, periods: np.ndarray, rows: np.ndarray) -> list[str]:
+    """Earliest and latest value among ``rows``, spelled as in the table (first row on ties)."""
+    idx = np.flatnonzero(rows)
+    p = periods[idx]
+    first, last = idx[int(np.argmin(p))], idx[int(np.argmax(p))]
+    return [str(raw.values[int(raw.codes[first])]), str(raw.values[int(raw.codes[last])])]
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -352,6 +591,19 @@ def split_lines(table: Path, mask: np.ndarray, train_out: Path,
     (a quoted field may hold a newline) or its line count differs from the row count (blank
     lines). ``order`` permutes the returned test lines.
     """
+    parts = split_line_parts(table, mask, train_out)
+    if parts is None:
+        return None
+    header, lines = parts
+    if order is not None:
+        lines = lines.take(pa.array(order))
+    return header + bytes(_line_bytes(lines))
+
+
+def split_line_parts(table: Path, mask: np.ndarray,
+                     train_out: Path) -> tuple[bytes, pa.LargeBinaryArray] | None:
+    """:func:`split_lines`, returning the header and the test lines (one value per line, in
+    table order) instead of joining them."""
     row = 0
     test_parts: list[pa.Array] = []
     buf = bytearray(_BLOCK)
@@ -409,52 +661,80 @@ def split_lines(table: Path, mask: np.ndarray, train_out: Path,
                 break
     if row != mask.size:
         return None
-    test_lines = pa.concat_arrays(test_parts) if test_parts else pa.array([], pa.large_binary())
-    if order is not None:
-        test_lines = test_lines.take(pa.array(order))
-    return header + bytes(_line_bytes(test_lines))
+    if not test_parts:
+        return header, pa.array([], pa.large_binary())
+    test_lines = pa.concat_arrays(test_parts)
+    del test_parts
+    return header, test_lines
+
+
+#: Test rows parsed and written per step when the test side is written from raw lines.
+TEST_CHUNK_ROWS = 100_000
+
+
+def _parse_lines(header: bytes, lines: pa.Array, name: str,
+                 columns: list[str] | None = None) -> pl.DataFrame:
+    try:
+        return pl.read_csv(header + bytes(_line_bytes(lines)), infer_schema=False,
+                           columns=columns)
+    except pl.exceptions.PolarsError as exc:
+        raise SplitError(f"cannot read the test rows of {name}: {exc}") from exc
+
+
+def _ordered_line_chunks(header: bytes, lines: pa.Array, order: np.ndarray,
+                         name: str) -> Iterator[pl.DataFrame]:
+    """The test lines parsed in public order, :data:`TEST_CHUNK_ROWS` rows at a time."""
+    yield _parse_lines(header, lines.take(pa.array(order[:TEST_CHUNK_ROWS])), name)
+    for i in range(TEST_CHUNK_ROWS, len(order), TEST_CHUNK_ROWS):
+        yield _parse_lines(header, lines.take(pa.array(order[i : i + TEST_CHUNK_ROWS])), name)
 
 
 def stream_split(
     table: Path, mask: np.ndarray, plan: SplitPlan, out: Path, columns: list[str],
-    order: np.ndarray,
-) -> pl.DataFrame:
-    """Second pass: write train rows to public/train.csv; return the test rows (all columns),
-    permuted by ``order``."""
+) -> Iterator[pl.DataFrame]:
+    """Second pass: write train rows to public/train.csv; return the test rows (all columns)
+    in public order, as a sequence of frames.
+
+    Quote-free tables keep only the raw bytes of their test lines; those are parsed a chunk
+    at a time while the test side is written, so the test rows never all exist as strings.
+    """
     train_cols = [c for c in columns if c not in plan.split.drop_columns]
     train_path = out / PUBLIC_DIR / TRAIN_FILE
     if not plan.split.drop_columns:
         train_path.parent.mkdir(parents=True, exist_ok=True)
-        test_bytes = split_lines(table, mask, train_path, order)
-        if test_bytes is not None:
-            try:
-                return pl.read_csv(test_bytes, infer_schema=False)
-            except pl.exceptions.PolarsError as exc:
-                raise SplitError(f"cannot read the test rows of {table.name}: {exc}") from exc
+        parts = split_line_parts(table, mask, train_path)
+        if parts is not None:
+            header, lines = parts
+            ids = pl.concat([
+                _parse_lines(header, lines.slice(i, TEST_CHUNK_ROWS), table.name,
+                             [plan.id_column])[plan.id_column]
+                for i in range(0, max(len(lines), 1), TEST_CHUNK_ROWS)
+            ])
+            return _ordered_line_chunks(header, lines, _test_order(ids, plan), table.name)
     pos = 0
     test_parts: list[pl.DataFrame] = []
     with _open_text(out / PUBLIC_DIR / TRAIN_FILE) as ftrain:
         first = True
-        try:
-            batches = scan_table(table).collect_batches(chunk_size=BATCH_ROWS)
-            for df in batches:
-                n = df.height
-                if pos + n > len(mask):
-                    raise SplitError(f"{table.name} grew while it was being split")
-                m = pl.Series(mask[pos : pos + n])
-                pos += n
-                df.filter(~m).select(train_cols).write_csv(ftrain, include_header=first)
-                test_parts.append(df.filter(m))
-                first = False
-        except pl.exceptions.PolarsError as exc:
-            raise SplitError(f"cannot read {table.name}: {exc}") from exc
+        for df in _batches(scan_table(table), table.name):
+            n = df.height
+            if pos + n > len(mask):
+                raise SplitError(f"{table.name} grew while it was being split")
+            m = pl.Series(mask[pos : pos + n])
+            pos += n
+            df.filter(~m).select(train_cols).write_csv(ftrain, include_header=first)
+            test_parts.append(df.filter(m))
+            first = False
         if first:  # no batch at all: still write the header
             pl.DataFrame(schema=dict.fromkeys(train_cols, pl.String)).write_csv(ftrain)
     if pos != len(mask):
         raise SplitError(f"{table.name} changed while it was being split ({pos} != {len(mask)})")
     test = pl.concat(test_parts) if test_parts else pl.DataFrame(
         schema=dict.fromkeys(columns, pl.String))
-    return test.select(pl.all().gather(pl.Series(order)))
+    return iter([_in_test_order(test, plan)])
+
+
+def _in_test_order(test: pl.DataFrame, plan: SplitPlan) -> pl.DataFrame:
+    return test.select(pl.all().gather(pl.Series(_test_order(test[plan.id_column], plan))))
 
 
 def _is_numeric(values: pl.Series) -> bool:
@@ -492,35 +772,96 @@ def placeholder(values: pl.Series, kind: str | None) -> str:
     return str(counts[nonnull.name][0])
 
 
+def coded_placeholder(col: CodedColumn, rows: np.ndarray, kind: str | None) -> str:
+    """:func:`placeholder` of the values of the rows selected by ``rows``, from the codes.
+
+    >>> c = CodedColumn(pl.Series(["a", "b"]), np.array([1, 0, 1, -1], dtype=np.int8))
+    >>> coded_placeholder(c, np.array([True, True, True, True]), "label")
+    'b'
+    """
+    counts, _ = col.counts(rows)
+    n = int(counts.sum())
+    numeric = n > 0 and col.values.gather(np.flatnonzero(counts)).cast(
+        pl.Float64, strict=False).null_count() == 0
+    if kind in ("value", "probability") and numeric:
+        codes = col.codes[rows]
+        # The numbers in row order, as placeholder() sees them (the mean depends on order).
+        num = col.values.cast(pl.Float64, strict=False).to_numpy()[codes[codes >= 0]]
+        if kind == "value":
+            return _fmt(float(np.median(num)))
+        if num.min() >= 0.0 and num.max() <= 1.0:
+            return _fmt(float(num.mean()))
+    if kind == "probability":
+        return "0.5"
+    if n == 0:
+        return ""
+    # Most frequent; values are sorted, so argmax's first maximum is the smallest on ties.
+    return str(col.values[int(np.argmax(counts))])
+
+
+def coded_balance(col: CodedColumn, mask: np.ndarray) -> dict[str, Any] | None:
+    """:func:`class_balance` of the rows outside and inside ``mask``, from the codes."""
+    def shares(rows: np.ndarray) -> dict[str, float] | None:
+        counts, nulls = col.counts(rows)
+        present = np.flatnonzero(counts)
+        if present.size + (1 if nulls else 0) > MAX_BALANCE_CLASSES:
+            return None
+        total = max(int(counts.sum()) + nulls, 1)
+        found: dict[str, int] = {_MISSING: nulls} if nulls else {}
+        for i in present.tolist():
+            key = str(col.values[i])
+            found[key] = found.get(key, 0) + int(counts[i])
+        return {k: round(v / total, 6) for k, v in found.items()}
+
+    tr, te = shares(~mask), shares(mask)
+    if tr is None or te is None or len(set(tr) | set(te)) > MAX_BALANCE_CLASSES:
+        return None
+    return {"train": tr, "test": te}
+
+
 def write_test_side(
-    test: pl.DataFrame, train_values: Callable[[str], pl.Series | None], plan: SplitPlan,
-    out: Path, columns: list[str], *, ordered: bool = False,
+    chunks: Iterable[pl.DataFrame], fill_value: Callable[[str, str | None], str | None],
+    plan: SplitPlan, out: Path, columns: list[str],
 ) -> dict[str, Any]:
-    """Write public/test.csv, private answers and public/sample_submission.csv in test order."""
+    """Write public/test.csv, private answers and public/sample_submission.csv.
+
+    ``chunks`` are the test rows in public order (at least one frame, possibly empty);
+    ``fill_value(column, metric_kind)`` is the sample submission's constant for a column the
+    test rows do not show (None: no such column).
+    """
     _require_columns(columns, plan.answer_columns, "the test rows")
-    if not ordered:
-        order = _test_order(test[plan.id_column], plan)
-        test = test.select(pl.all().gather(pl.Series(order)))
     hidden = set(plan.hidden_columns) | set(plan.split.drop_columns)
     public_cols = [c for c in columns if c not in hidden]
-    test.select(public_cols).write_csv(out / PUBLIC_DIR / TEST_FILE)
-    (out / PRIVATE_DIR).mkdir(parents=True, exist_ok=True)
-    test.select(plan.answer_columns).write_csv(out / PRIVATE_DIR / plan.answers_file)
-    sample: dict[str, pl.Series] = {}
+    fills: dict[str, str] = {}
     for col in plan.submission_header:
-        if col in plan.id_columns or (col in test.columns and col not in hidden):
-            sample[col] = test[col]
-        elif (values := train_values(col)) is not None:
-            kind = plan.metric_kind if col in plan.hidden_columns else None
-            sample[col] = pl.repeat(placeholder(values, kind), test.height,
-                                    dtype=pl.String, eager=True)
-        else:
+        if col in plan.id_columns or (col in columns and col not in hidden):
+            continue
+        kind = plan.metric_kind if col in plan.hidden_columns else None
+        value = fill_value(col, kind)
+        if value is None:
             raise SplitError(
                 f"submission header column {col!r} is neither an id, a target, nor a column of "
                 "the raw table"
             )
-    pl.DataFrame(sample).select(plan.submission_header).write_csv(out / PUBLIC_DIR / SAMPLE_FILE)
-    return {"header": plan.submission_header, "rows": test.height}
+        fills[col] = value
+    (out / PRIVATE_DIR).mkdir(parents=True, exist_ok=True)
+    rows = 0
+    with (open(out / PUBLIC_DIR / TEST_FILE, "wb") as ftest,
+          open(out / PRIVATE_DIR / plan.answers_file, "wb") as fanswers,
+          open(out / PUBLIC_DIR / SAMPLE_FILE, "wb") as fsample):
+        for i, test in enumerate(chunks):
+            header = i == 0
+            test.select(public_cols).write_csv(ftest, include_header=header)
+            test.select(plan.answer_columns).write_csv(fanswers, include_header=header)
+            sample = {
+                col: pl.repeat(fills[col], test.height, dtype=pl.String, eager=True)
+                if col in fills else test[col]
+                for col in plan.submission_header
+            }
+            pl.DataFrame(sample).select(plan.submission_header).write_csv(
+                fsample, include_header=header)
+            rows += test.height
+    return {"header": plan.submission_header, "rows": rows}
 
 
 def class_balance(train: pl.Series, test: pl.Series) -> dict[str, Any] | None:
@@ -659,32 +1000,31 @@ def split_single_table(raw_root: Path, plan: SplitPlan, out: Path) -> dict[str, 
     columns = table_columns(table)
     _require_columns(columns, [*_key_columns(plan, strategy), *s.drop_columns],
                      f"table {table.name}")
-    key_cols = list(dict.fromkeys([*_key_columns(plan, strategy), *plan.submission_header]))
-    # Header columns the table lacks are reported by write_test_side.
-    keys = _collect(scan_table(table).select([c for c in key_cols if c in columns]),
-                    f"table {table.name}")
+    # Columns whose training values give the sample submission's placeholders; header
+    # columns the table lacks are reported by write_test_side.
+    coded = [c for c in dict.fromkeys([*plan.hidden_columns, *plan.submission_header])
+             if c in columns and (c in plan.hidden_columns or c not in plan.id_columns)]
+    keys = read_keys(table, plan, strategy, coded)
     result = assign_rows(keys, plan, strategy)
     mask = result.mask
-    if s.strategy != "files":  # only the files step still needs the ids
-        keep = [c for c in keys.columns if c != plan.id_column or c in plan.hidden_columns]
-        keys = keys.select(keep)
-    result.keys = keys
+    keys.id_hashes = np.zeros(0, dtype=np.uint64)  # not needed any more: free it
     report: dict[str, Any] = dict(result.info)
-    order = _test_order(result.test_ids, plan)
-    test_rows = stream_split(table, mask, plan, out, columns, order)
-    train_only = [c for c in keys.columns if c in plan.hidden_columns
-                  or c in plan.submission_header and c not in plan.id_columns]
-    not_test = pl.Series(~mask)
+    train = ~mask
 
-    def train_values(col: str) -> pl.Series | None:
-        return keys[col].filter(not_test) if col in train_only else None
+    def fill_value(col: str, kind: str | None) -> str | None:
+        return coded_placeholder(keys.coded[col], train, kind) if col in keys.coded else None
 
-    report["sample_submission"] = write_test_side(test_rows, train_values, plan, out, columns,
-                                                  ordered=True)
-    report["class_balance"] = _balances(train_values, test_rows, plan)
+    test_rows = stream_split(table, mask, plan, out, columns)
+    report["sample_submission"] = write_test_side(test_rows, fill_value, plan, out, columns)
+    report["class_balance"] = {
+        col: bal for col in plan.hidden_columns
+        if col in keys.coded and (bal := coded_balance(keys.coded[col], mask)) is not None
+    }
     if s.strategy == "files":
-        report["files"] = copy_row_files(raw_root, keys, mask, plan, out)
-    report["rows"] = _rows(int((~mask).sum()), int(mask.sum()))
+        if keys.file_keys is None:
+            raise SplitError("internal: the first pass did not keep the file columns")
+        report["files"] = copy_row_files(raw_root, keys.file_keys, mask, plan, out)
+    report["rows"] = _rows(int(train.sum()), int(mask.sum()))
     report["source_table"] = table.relative_to(raw_root).as_posix()
     return report
 
@@ -754,7 +1094,13 @@ def split_two_tables(
     def train_values(col: str) -> pl.Series | None:
         return train_keys[col] if col in train_keys.columns else None
 
-    report["sample_submission"] = write_test_side(test, train_values, plan, out, columns)
+    def fill_value(col: str, kind: str | None) -> str | None:
+        values = train_values(col)
+        return placeholder(values, kind) if values is not None else None
+
+    _require_columns(columns, plan.answer_columns, "the test rows")
+    report["sample_submission"] = write_test_side([_in_test_order(test, plan)], fill_value, plan,
+                                                  out, columns)
     report["class_balance"] = _balances(train_values, test, plan)
     report["rows"] = _rows(train_keys.height, test.height)
     report["source_table"] = train.relative_to(raw_root).as_posix()
@@ -868,8 +1214,6 @@ def prepare_task(
     rebuilds it. ``raw`` None downloads a Kaggle task. The leakage audit runs afterwards and
     raises :class:`LeakageError` listing every finding.
     """
-    from tambench.splits.audit import audit_task
-
     final = task_dir(spec, data_dir)
     if not force and (final / CHECKSUMS_FILE).is_file():
         ensure_checksums(final)
@@ -895,6 +1239,8 @@ def prepare_task(
         changed = diff_checksums(previous, sums) if previous is not None else None
         result = PrepareResult(spec.id, final, "prepared", report, changed=changed)
     if run_audit:
+        from tambench.splits.audit import audit_task  # imports scipy: only when auditing
+
         result.audit = audit_task(spec, final)
         if not result.audit.passed:
             raise LeakageError(result.audit.render_findings())
