@@ -72,6 +72,7 @@ def make_files(raw: Path, n: int, seed: int = 0) -> None:
 
 def run_child(spec_path: Path, raw: Path, data: Path, audit: bool) -> dict[str, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    load_before = os.getloadavg()[0]
     t0 = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-c", _CHILD, str(spec_path), str(raw), str(data), "1" if audit else "0"],
@@ -88,6 +89,8 @@ def run_child(spec_path: Path, raw: Path, data: Path, audit: bool) -> dict[str, 
         # ru_maxrss of RUSAGE_CHILDREN is the largest child so far: run one child per process.
         "peak_rss_mb": round(max(peak_kb, before) / 1024, 1),
         "rows": lines["ROWS"],
+        # 1-minute load average of the (shared) machine just before and after the run.
+        "load_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
 
 
@@ -148,13 +151,13 @@ def main() -> None:
         if not args.keep and args.work is None:
             shutil.rmtree(work, ignore_errors=True)
 
-    print(f"{'case':8} {'size':>14} {'split s':>8} {'wall s':>8} {'peak MB':>8}")
+    print(f"{'case':8} {'size':>14} {'split s':>8} {'wall s':>8} {'peak MB':>8} {'load':>10}")
     for case in ("table", "files"):
         if case in results:
             r = results[case]  # type: ignore[assignment]
             size = f"{r['csv_mb']} MB" if case == "table" else f"{r['files']} files"  # type: ignore[index]
             print(f"{case:8} {size:>14} {r['split_s']:>8} {r['wall_s']:>8} "  # type: ignore[index]
-                  f"{r['peak_rss_mb']:>8}")  # type: ignore[index]
+                  f"{r['peak_rss_mb']:>8} {'/'.join(map(str, r['load_1min'])):>10}")  # type: ignore[index]
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / "bench_split.json").write_text(json.dumps(results, indent=2) + "\n")
