@@ -220,3 +220,77 @@ def test_broken_answers_are_our_error_not_an_invalid_submission(tmp_path: Path) 
     answers.write_text("id,y\na,1\nb,x\n")
     with pytest.raises(TaskDataError, match="answers column 'y' .* is not all numbers"):
         _load(spec, answers)
+
+
+# --- exact parsing and the hash-matching path -------------------------------------------------
+
+
+def _adhoc(tmp_path: Path, ids: list[str], values: list[str]) -> tuple[object, Path]:
+    from tambench.grading.grade import adhoc_spec
+
+    answers = tmp_path / "answers.csv"
+    answers.write_text("id,y\n" + "".join(f"{i},{v}\n" for i, v in zip(ids, values, strict=True)))
+    return adhoc_spec(metric="rmse", id_columns=["id"], target_columns=["y"]), answers
+
+
+def test_floats_are_parsed_to_the_exact_nearest_double(tmp_path: Path) -> None:
+    rng = np.random.default_rng(7)
+    bits = rng.integers(0, 2**63, 4000, dtype=np.uint64) & np.uint64(0x7FEFFFFFFFFFFFFF)
+    doubles = bits.view(np.float64)  # every exponent, subnormals included
+    texts = [repr(float(x)) for x in doubles] + [f"{float(x):.17e}" for x in doubles[:1000]]
+    texts += ["0.1", "2.2250738585072011e-308", "9007199254740993", "1e23", "-0.0", " 5e-324 "]
+    ids = [f"r{i}" for i in range(len(texts))]
+    spec, answers = _adhoc(tmp_path, ids, texts)
+    sub = tmp_path / "submission.csv"
+    sub.write_text("id,y\n" + "".join(f"{i},{t}\n" for i, t in zip(ids, texts, strict=True)))
+    ans = _load(spec, answers)
+    out = validate_submission(sub, ans)
+    want = np.array([float(t) for t in texts])
+    assert out.y_pred.view(np.uint64).tolist() == want.view(np.uint64).tolist()
+    assert ans.y_true.view(np.uint64).tolist() == want.view(np.uint64).tolist()
+
+
+def test_shuffled_ids_of_mixed_lengths_are_matched_exactly_by_hash(tmp_path: Path) -> None:
+    rng = np.random.default_rng(3)
+    n = 150_000  # a body of several parser blocks, so ids arrive in several chunks
+    ids = [str(i) if i % 3 else f"id-{i:x}-é" for i in range(n)]
+    values = [repr(float(v)) for v in rng.normal(size=n)]
+    spec, answers = _adhoc(tmp_path, ids, values)
+    order = rng.permutation(n)
+    sub = tmp_path / "submission.csv"
+    sub.write_text("id,y\n" + "".join(f"{ids[j]},{values[j]}\n" for j in order))
+    ans = _load(spec, answers)
+    out = validate_submission(sub, ans)
+    assert out.aligned_by == "join"
+    np.testing.assert_array_equal(out.y_pred, ans.y_true)
+    assert ans.key_index() is not None
+
+
+def test_hash_collisions_only_slow_matching_down(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tambench.grading import validate
+
+    monkeypatch.setattr(validate, "hash_rows", lambda ids, lengths: np.zeros(len(lengths),
+                                                                             dtype=np.uint64))
+    ids = [f"k{i}" for i in range(200)]
+    spec, answers = _adhoc(tmp_path, ids, [str(i) for i in range(200)])
+    ans = _load(spec, answers)
+    sub = tmp_path / "submission.csv"
+    sub.write_text("id,y\n" + "".join(f"{i},{i[1:]}\n" for i in reversed(ids)))
+    out = validate_submission(sub, ans)
+    np.testing.assert_array_equal(out.y_pred, ans.y_true)
+    sub.write_text("id,y\n" + "".join(f"{i},1\n" for i in ["K0", *reversed(ids[1:])]))
+    with pytest.raises(InvalidSubmissionError) as info:
+        validate_submission(sub, ans)
+    assert info.value.problems[0] == "unknown ids: 1 submitted id(s) are not answer ids (1 of 1): ['K0']"
+
+
+def test_duplicated_answer_ids_are_our_error_even_when_the_submission_repeats_them(
+    tmp_path: Path,
+) -> None:
+    spec, answers = _adhoc(tmp_path, ["a", "a", "b"], ["1", "2", "3"])
+    sub = tmp_path / "submission.csv"
+    sub.write_text("id,y\nb,3\na,1\na,2\n")
+    with pytest.raises(TaskDataError, match="duplicated ids"):
+        validate_submission(sub, _load(spec, answers))
