@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.tambench-installed
 
-.PHONY: install demo test lint typecheck pytest bench clean
+.PHONY: install demo test lint typecheck pytest clean
 
 $(STAMP): pyproject.toml scripts/install-system-deps.sh
 	bash scripts/install-system-deps.sh
@@ -30,9 +30,6 @@ pytest: install
 	$(BIN)/pytest -q
 
 test: lint typecheck pytest
-
-bench: install
-	$(BIN)/python bench/run_all.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache demo-output
