@@ -28,6 +28,7 @@ import time
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -89,8 +90,9 @@ class _TaskView:
     spec: TaskSpec
     public: Path
 
-    def matrices(self) -> tuple[np.ndarray, np.ndarray, list[str], list[str], list[str]]:
-        """(X_train, X_test, y_train, test_ids, header) from the public files."""
+    @cached_property
+    def data(self) -> tuple[np.ndarray, np.ndarray, list[str], list[str], list[str]]:
+        """(X_train, X_test, y_train, test_ids, header) from the public files, read once."""
         g = self.spec.grading
         if g is None:
             raise TambenchError(f"task {self.spec.id} has no grading spec")
@@ -121,7 +123,7 @@ def _predict(view: _TaskView, model: str, seed: int) -> list[str]:
     from tambench.grading.metrics import get_metric
 
     kind = get_metric(view.spec.grading.metric).kind
-    x_train, x_test, y_train, _, _ = view.matrices()
+    x_train, x_test, y_train, _, _ = view.data
     rng = np.random.default_rng(seed)
     rows = rng.integers(0, len(y_train), len(y_train)) if seed else np.arange(len(y_train))
     x_fit, y_fit = x_train[rows], [y_train[i] for i in rows]
@@ -205,7 +207,7 @@ def run_agents(views: list[_TaskView], runs_dir: Path) -> int:
               "random-forest": "forest"}
     n = 0
     for view in views:
-        _, _, _, ids, header = view.matrices()
+        _, _, _, ids, header = view.data
         for agent, runs in AGENT_RUNS.items():
             for k in range(runs):
                 folder = runs_dir / agent / view.spec.slug / f"run-{k + 1}"
