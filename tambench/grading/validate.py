@@ -56,6 +56,7 @@ from tambench.grading.csvio import (
     Limits,
     RawFile,
     decode_text_file,
+    float_matrix_view,
     format_examples,
     open_regular_file,
     read_csv_columns,
@@ -321,12 +322,16 @@ def _float_matrix(n: int, k: int) -> np.ndarray:
 
 
 def fill_floats(table: pa.Table, positions: Sequence[int]) -> np.ndarray:
-    """float64 columns of ``table`` as one array, each value copied once.
+    """float64 columns of ``table`` as one array, each value copied at most once.
 
-    One position gives a vector (n,); several a column-major matrix (n, k).
+    One position gives a vector (n,); several a column-major matrix (n, k): a read-only view
+    when the columns were packed into one buffer (:func:`pack_float_columns`), else a copy.
     """
     if len(positions) == 1:
         return to_float64(table.column(positions[0]))
+    view = float_matrix_view(table, positions)
+    if view is not None:
+        return view
     matrix = _float_matrix(table.num_rows, len(positions))
     for j, i in enumerate(positions):
         to_float64(table.column(i), out=matrix[:, j])

@@ -294,3 +294,55 @@ def test_duplicated_answer_ids_are_our_error_even_when_the_submission_repeats_th
     sub.write_text("id,y\nb,3\na,1\na,2\n")
     with pytest.raises(TaskDataError, match="duplicated ids"):
         validate_submission(sub, _load(spec, answers))
+
+
+@pytest.mark.parametrize("shuffled", [False, True])
+def test_probability_columns_become_one_packed_column_major_matrix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shuffled: bool
+) -> None:
+    from tambench.grading import csvio
+    from tambench.grading.grade import adhoc_spec
+
+    # Small parser blocks, so every column arrives in many chunks before it is packed.
+    monkeypatch.setattr(csvio, "MIN_BLOCK_BYTES", 4096)
+    rng = np.random.default_rng(3)
+    n, k = 3000, 6
+    names = [f"p{j}" for j in range(k)]
+    ids = [f"row{i:05d}" for i in range(n)]
+    truth = np.eye(k)[rng.integers(0, k, n)]
+    probs = rng.dirichlet(np.ones(k), n)
+    answers, sub = tmp_path / "answers.csv", tmp_path / "submission.csv"
+    head = "id," + ",".join(names) + "\n"
+    answers.write_text(head + "".join(
+        f"{i}," + ",".join(repr(float(v)) for v in row) + "\n" for i, row in zip(ids, truth, strict=True)))
+    order = rng.permutation(n) if shuffled else np.arange(n)
+    sub.write_text(head + "".join(
+        f"{ids[r]}," + ",".join(repr(float(v)) for v in probs[r]) + "\n" for r in order))
+    spec = adhoc_spec(metric="multiclass_log_loss", id_columns=["id"], target_columns=names)
+    ans = _load(spec, answers)
+    got = validate_submission(sub, ans).y_pred
+    assert np.array_equal(got, probs) and np.array_equal(ans.y_true, truth)
+    assert ans.y_true.flags.f_contiguous and not ans.y_true.flags.writeable  # a view, no copy
+    if not shuffled:
+        assert got.flags.f_contiguous and not got.flags.writeable
+    report = grade_submission(sub, spec, answers)
+    assert report.score == pytest.approx(
+        get_metric("multiclass_log_loss")(truth, probs), rel=1e-12)
+
+
+def test_float_matrix_view_refuses_columns_that_are_not_packed() -> None:
+    import pyarrow as pa
+
+    from tambench.grading.csvio import float_matrix_view, pack_float_columns
+    from tambench.grading.validate import fill_floats
+
+    table = pa.table({"a": pa.chunked_array([[1.0], [2.0]]), "b": [3.0, 4.0], "s": ["x", "y"]})
+    assert float_matrix_view(table, [0, 1]) is None  # two chunks: not one buffer
+    copied = fill_floats(table, [0, 1])
+    assert copied.tolist() == [[1.0, 3.0], [2.0, 4.0]] and copied.flags.writeable
+    packed = pack_float_columns(table, [0, 1])
+    assert packed.column(2).to_pylist() == ["x", "y"]  # other columns untouched
+    assert float_matrix_view(packed, [1, 0]) is None  # order differs from the buffer's
+    assert float_matrix_view(packed, [0, 1]).tolist() == [[1.0, 3.0], [2.0, 4.0]]
+    with_null = pa.table({"a": [1.0, None], "b": [3.0, 4.0]})
+    assert pack_float_columns(with_null, [0, 1]) is with_null
