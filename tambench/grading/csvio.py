@@ -527,22 +527,20 @@ def float_matrix_view(table: pa.Table, positions: Sequence[int]) -> np.ndarray |
     n, k = table.num_rows, len(positions)
     if k < 2 or n == 0:
         return None
-    first: tuple[int, int] | None = None
-    for j, i in enumerate(positions):
+    chunks = []
+    for i in positions:
         col = table.column(i)
         if col.type != pa.float64() or col.num_chunks != 1 or col.null_count:
             return None
-        chunk = col.chunk(0)
+        chunks.append(col.chunk(0))
+    base, start = chunks[0].buffers()[1], chunks[0].offset
+    if base is None:
+        return None
+    for j, chunk in enumerate(chunks):
         buf = chunk.buffers()[1]
-        if buf is None:
+        if buf is None or buf.address != base.address or chunk.offset != start + j * n:
             return None
-        if first is None:
-            first = (buf.address, chunk.offset)
-            base = buf
-        if buf.address != first[0] or chunk.offset != first[1] + j * n:
-            return None
-    assert first is not None
-    flat = np.frombuffer(base, dtype=np.float64, count=n * k, offset=first[1] * 8)
+    flat = np.frombuffer(base, dtype=np.float64, count=n * k, offset=start * 8)
     # Read-only: loaded answers are reused for many submissions, and a metric must never
     # change its inputs.
     flat.flags.writeable = False
