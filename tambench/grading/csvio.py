@@ -134,15 +134,29 @@ def _kind_of(mode: int) -> str:
 
 @dataclass
 class RawFile:
-    """The bytes of one regular file, memory-mapped read-only (or empty)."""
+    """The bytes of one regular file, memory-mapped read-only (or empty).
+
+    ``data`` is the mapping Python code scans; ``arrow`` is a second, arrow-owned mapping of
+    the same open file, the only memory handed to pyarrow's readers. Arrow's I/O threads may
+    drop their last reference to a block after the reader has returned, even after the
+    interpreter has begun to exit; a buffer that wraps a Python object (``pa.py_buffer``)
+    then needs the GIL in its destructor, the thread is killed by the finalising interpreter
+    inside a C++ destructor, and the process aborts ("terminate called without an active
+    exception", exit 134). An arrow-owned mapping is released without Python.
+    """
 
     path: Path
     size: int
     data: mmap.mmap | bytes
+    arrow: pa.Buffer
 
     def view(self, start: int = 0) -> memoryview:
-        """A zero-copy view from ``start`` to the end."""
+        """A zero-copy view from ``start`` to the end, for Python code."""
         return memoryview(self.data)[start:]
+
+    def arrow_view(self, start: int = 0) -> pa.Buffer:
+        """A zero-copy arrow buffer from ``start`` to the end, for pyarrow's readers."""
+        return self.arrow.slice(start)
 
 
 def open_regular_file(
@@ -192,11 +206,24 @@ def open_regular_file(
                 f"{_human_bytes(max_bytes)} (size cap, checked before parsing)"
             ])
         if fst.st_size == 0:
-            return RawFile(path=path, size=0, data=b"")
+            return RawFile(path=path, size=0, data=b"", arrow=pa.allocate_buffer(0))
         data = mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
+        arrow = _arrow_mapping(fd, path, fst)
     finally:
         os.close(fd)
-    return RawFile(path=path, size=fst.st_size, data=data)
+    return RawFile(path=path, size=fst.st_size, data=data, arrow=arrow)
+
+
+def _arrow_mapping(fd: int, path: Path, fst: os.stat_result) -> pa.Buffer:
+    """Map the file open on ``fd`` once more, with arrow's own memory map (see RawFile)."""
+    by_fd = Path(f"/proc/self/fd/{fd}")
+    if by_fd.exists():  # Linux: the very file already checked, whatever the path says now
+        return pa.memory_map(str(by_fd), "r").read_buffer()
+    mapped = pa.memory_map(str(path), "r")
+    now = os.stat(path)
+    if (now.st_dev, now.st_ino, now.st_size) != (fst.st_dev, fst.st_ino, fst.st_size):
+        raise TambenchError(f"{path} changed while it was being opened; try again")
+    return mapped.read_buffer()
 
 
 def line_of_offset(data: mmap.mmap | bytes, offset: int) -> int:
@@ -462,7 +489,7 @@ def read_csv_columns(
     names = [f"c{i}" for i in range(len(layout.header))]
     if not layout.has_data:
         return pa.schema([(n, pa.string()) for n in names]).empty_table()
-    body = pa.py_buffer(raw.view(layout.body_start)) if raw.size else pa.py_buffer(b"")
+    body = raw.arrow_view(layout.body_start)
 
     def attempt(as_float: Sequence[int]) -> pa.Table:
         types: dict[str, pa.DataType] = {n: pa.string() for n in names}
