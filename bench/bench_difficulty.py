@@ -19,10 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
+from tambench.core.leaderboard import read_leaderboard, read_leaderboard_text
+from tambench.core.metrics.base import Metric
 from tambench.difficulty.calibrate import calibrate
 from tambench.difficulty.formula import DifficultyResult, compute_all, formula_terms, tier_for
-from tambench.grading.leaderboard import read_leaderboard, read_leaderboard_text
-from tambench.grading.metrics.base import Metric
 from tambench.schema.taskspec import Tier
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from tambench.grading.metrics import get_metric
+from tambench.core.metrics import get_metric
 
 RESULTS = Path(__file__).resolve().parent / "results" / "bench_metrics.json"
 
@@ -120,7 +120,7 @@ def main() -> int:
             "speedup": sk_s / ours_s, "ours": ours_v, "sklearn": sk_v, "rel_diff": rel,
         })
     imports = {
-        "tambench.grading.metrics": import_seconds("import tambench.grading.metrics", 3),
+        "tambench.core.metrics": import_seconds("import tambench.core.metrics", 3),
         "sklearn.metrics": import_seconds("import sklearn.metrics", 3),
     }
     print(f"{'case':36} {'ours (s)':>10} {'sklearn (s)':>12} {'speedup':>8} {'rel diff':>10}")

@@ -22,9 +22,9 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tambench.grading.leaderboard import read_leaderboard  # noqa: E402
-from tambench.grading.metrics import get_metric  # noqa: E402
-from tambench.grading.metrics.lite import POSE_COLUMNS  # noqa: E402
+from tambench.core.leaderboard import read_leaderboard  # noqa: E402
+from tambench.core.metrics import get_metric  # noqa: E402
+from tambench.core.metrics.lite import POSE_COLUMNS  # noqa: E402
 from tambench.schema.io import dump_taskspec, from_paper, write_text_atomic  # noqa: E402
 from tambench.schema.taskspec import GradingSpec, Modality, Provenance  # noqa: E402
 

@@ -120,7 +120,7 @@ def _predict(view: _TaskView, model: str, seed: int) -> list[str]:
 
     if view.spec.grading is None:
         raise TambenchError(f"task {view.spec.id} has no grading spec")
-    from tambench.grading.metrics import get_metric
+    from tambench.core.metrics import get_metric
 
     kind = get_metric(view.spec.grading.metric).kind
     x_train, x_test, y_train, _, _ = view.data
@@ -171,7 +171,7 @@ def _solution_code(agent: str, model: str, view: _TaskView, seed: int) -> str:
     g = view.spec.grading
     if g is None:
         raise TambenchError(f"task {view.spec.id} has no grading spec")
-    from tambench.grading.metrics import get_metric
+    from tambench.core.metrics import get_metric
 
     kind = get_metric(g.metric).kind
     regression = kind == "value"

@@ -204,6 +204,14 @@ class CatalogueError(TambenchError):
     """A catalogue folder or one of its entries is malformed."""
 
 
+class TaskNotFoundError(CatalogueError, TaskSpecError):
+    """No task matches a reference (path, id or slug); the message suggests the closest ids."""
+
+
+class AmbiguousTaskError(CatalogueError, TaskSpecError):
+    """A bare slug matches tasks on several platforms; the message lists them."""
+
+
 class ImportLayoutError(CatalogueError):
     """A tree given to an importer does not have the layout that importer reads."""
 

@@ -11,6 +11,7 @@ Modules, in the order data flows through them:
 * :mod:`~tambench.acquisition.agent`: the browser agent for sites no adapter knows
 * :mod:`~tambench.acquisition.pipeline`: ``acquire_competitions(refs, catalogue_dir)``
 * :mod:`~tambench.acquisition.discover`: candidate competitions through the kaggle client
+* :mod:`~tambench.acquisition.crawl`: many competitions on an executor, one shared rate limit
 * :mod:`~tambench.acquisition.site`: the local competition site (tests, demo, benchmark)
 
 Nothing here imports a browser, the kaggle client or an LLM library at import time.

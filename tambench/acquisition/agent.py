@@ -44,8 +44,8 @@ from tambench.acquisition.markdown import MARK_HIDDEN_JS
 from tambench.acquisition.markdown import extract_markdown as html_to_markdown
 from tambench.acquisition.proxy import policy_proxy
 from tambench.acquisition.urls import UrlPolicy
+from tambench.core.leaderboard import Leaderboard
 from tambench.errors import AgentError, ConfigError, LeaderboardError, OffDomainError
-from tambench.grading.leaderboard import Leaderboard
 
 AGENT_KINDS = ("overview", "data", "evaluation", "rules", "leaderboard")
 

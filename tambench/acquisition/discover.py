@@ -42,7 +42,7 @@ def metric_id_for(name: str) -> str:
     """The registered metric id a listed metric name maps to ("" when none)."""
     if not name.strip():
         return ""
-    from tambench.grading.metrics import METRICS
+    from tambench.core.metrics import METRICS
     from tambench.schema.mapping.metric_rules import match_sentence
 
     key = name.strip().lower().replace(" ", "_").replace("-", "_")

@@ -19,8 +19,8 @@ from datetime import date, datetime
 from typing import Any, Protocol
 
 from tambench._optional import require
+from tambench.core.leaderboard import Leaderboard, leaderboard_from_client_rows
 from tambench.errors import RulesNotAcceptedError, SourceError
-from tambench.grading.leaderboard import Leaderboard, leaderboard_from_client_rows
 
 
 @dataclass(frozen=True)

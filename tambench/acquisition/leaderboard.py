@@ -12,13 +12,13 @@ import re
 from dataclasses import dataclass, field
 
 from tambench._optional import require
-from tambench.errors import LeaderboardError
-from tambench.grading.leaderboard import (
+from tambench.core.leaderboard import (
     Leaderboard,
     LeaderboardRow,
     parse_score,
     parse_timestamp,
 )
+from tambench.errors import LeaderboardError
 
 #: Normalised field -> header names that mean it (lower case, letters and digits only).
 COLUMN_ALIASES: dict[str, tuple[str, ...]] = {

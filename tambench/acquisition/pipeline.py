@@ -39,6 +39,7 @@ from tambench.acquisition.markdown import extract_markdown
 from tambench.acquisition.platforms import PAGE_KINDS, PlatformAdapter, resolve_ref
 from tambench.acquisition.snapshots import Snapshot, SnapshotStore
 from tambench.acquisition.urls import UrlPolicy
+from tambench.core.leaderboard import Leaderboard, write_leaderboard
 from tambench.errors import (
     BlockedPageError,
     FetchError,
@@ -48,7 +49,6 @@ from tambench.errors import (
     UnknownPlatformError,
 )
 from tambench.fileio import write_bytes_atomic, write_text_atomic
-from tambench.grading.leaderboard import Leaderboard, write_leaderboard
 from tambench.schema.io import save_taskspec
 from tambench.schema.taskspec import SourcePage, TaskSpec, make_task_id
 
@@ -405,8 +405,8 @@ def _first_heading(md: str) -> str:
 def _difficulty(lb: Leaderboard, metric_id: str) -> tuple[object | None, str]:
     """The difficulty of a leaderboard when the difficulty module is available."""
     try:
+        from tambench.core.metrics import get_metric
         from tambench.difficulty import compute_all
-        from tambench.grading.metrics import get_metric
     except ImportError:
         return None, ""
     try:

@@ -66,8 +66,8 @@ def acquire(
     from tambench.config import load_settings
 
     if executor is not None or load_settings().executor == "ray":
+        from tambench.acquisition.crawl import crawl_competitions
         from tambench.cli._executor import open_executor
-        from tambench.executors.crawl import crawl_competitions
 
         with open_executor(executor, executor_address, max_workers, retries) as (pool, resolved):
             report = crawl_competitions(

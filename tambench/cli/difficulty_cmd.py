@@ -84,9 +84,9 @@ def compute(
     if write:
         raise typer.BadParameter("--write applies to --catalogue only", param_hint="--write")
     from tambench.cli._console import console, print_json
+    from tambench.core.leaderboard import read_leaderboard
+    from tambench.core.metrics import get_metric
     from tambench.difficulty.formula import compute_all, explain_lines
-    from tambench.grading.leaderboard import read_leaderboard
-    from tambench.grading.metrics import get_metric
 
     m = get_metric(metric)
     lb = read_leaderboard(leaderboard)

@@ -17,7 +17,7 @@ def normalize(
     out: Path = typer.Argument(..., help="Where to write the normalised CSV."),
 ) -> None:
     """Normalise a leaderboard to rank,team,score,entries,submitted_at + original columns."""
-    from tambench.grading.leaderboard import read_leaderboard, write_leaderboard
+    from tambench.core.leaderboard import read_leaderboard, write_leaderboard
 
     lb = read_leaderboard(src)
     write_leaderboard(lb, out)
@@ -37,8 +37,8 @@ def show(
     from rich.table import Table
 
     from tambench.cli._console import console, print_json
-    from tambench.grading.leaderboard import DEFAULT_EXCLUDE, check_order, read_leaderboard
-    from tambench.grading.metrics import get_metric
+    from tambench.core.leaderboard import DEFAULT_EXCLUDE, check_order, read_leaderboard
+    from tambench.core.metrics import get_metric
 
     lb = read_leaderboard(src)
     m = get_metric(metric) if metric else None

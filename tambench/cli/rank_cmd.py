@@ -29,10 +29,10 @@ def rank(
     import warnings
 
     from tambench.cli._console import console, print_json
+    from tambench.core.leaderboard import check_order, read_leaderboard
+    from tambench.core.metrics import get_metric
+    from tambench.core.rank import award_medal, rank_score
     from tambench.errors import ConfigError, LeaderboardOrderWarning
-    from tambench.grading.leaderboard import check_order, read_leaderboard
-    from tambench.grading.metrics import get_metric
-    from tambench.grading.rank import award_medal, rank_score
 
     m = get_metric(metric) if metric else None
     if higher_is_better is None:
@@ -89,7 +89,7 @@ def metrics(json_out: bool = typer.Option(False, "--json", help="Print strict JS
     from rich.table import Table
 
     from tambench.cli._console import console, print_json
-    from tambench.grading.metrics import list_metrics
+    from tambench.core.metrics import list_metrics
 
     ms = list_metrics()
     if json_out:

@@ -19,28 +19,10 @@ if TYPE_CHECKING:
 
 
 def resolve_task(task: str, catalogue: Path | None = None) -> TaskSpec:
-    """A task from a task.json path, a task folder, or an id in the catalogue."""
-    from tambench.config import load_settings
-    from tambench.errors import TaskSpecError
-    from tambench.schema.io import load_taskspec
-    from tambench.splits.layout import safe_relpath
+    """A task from a task.json path, a task folder, an id or a slug in the catalogue."""
+    from tambench.tasks.locate import load_task
 
-    p = Path(task).expanduser()
-    if p.is_file():
-        return load_taskspec(p)
-    if p.is_dir():
-        if (p / "task.json").is_file():
-            return load_taskspec(p / "task.json")
-        raise TaskSpecError(f"folder {p} holds no task.json")
-    cat = catalogue or load_settings().catalogue
-    if "/" in task:
-        safe_relpath(task, "task id")
-        candidate = cat / task / "task.json"
-        if candidate.is_file():
-            return load_taskspec(candidate)
-    raise TaskSpecError(
-        f"{task!r} is neither a task.json, a task folder, nor a task id in the catalogue {cat}"
-    )
+    return load_task(task, catalogue)
 
 
 def _data_dir(data_dir: Path | None) -> Path:

@@ -28,7 +28,8 @@ def build(
     """Regenerate lite.txt, medium.txt and full.txt; report every cell lacking tasks."""
     from tambench.cli._console import console, print_json
     from tambench.config import load_settings
-    from tambench.tasks.catalogue import SUBSETS_DIR, Catalogue, build_index, index_hash
+    from tambench.core.layout import SUBSETS_DIR
+    from tambench.tasks.catalogue import Catalogue, build_index, index_hash
     from tambench.tasks.subsets import (
         build_subsets,
         candidates_from_catalogue,

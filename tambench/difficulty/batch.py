@@ -59,8 +59,8 @@ def catalogue_difficulties(
 
     Entries without a leaderboard of their own use one from ``leaderboards`` when given.
     """
-    from tambench.grading.leaderboard import read_leaderboard
-    from tambench.grading.metrics import get_metric
+    from tambench.core.leaderboard import read_leaderboard
+    from tambench.core.metrics import get_metric
     from tambench.tasks.catalogue import Catalogue
 
     out: list[EntryDifficulty] = []
@@ -91,8 +91,9 @@ def catalogue_difficulties(
 
 def store_difficulty(root: Path, results: list[EntryDifficulty]) -> list[str]:
     """Write each computed result into its task.json ``difficulty``; returns the ids written."""
+    from tambench.core.layout import TASK_FILE
     from tambench.schema.io import load_taskspec, save_taskspec
-    from tambench.tasks.catalogue import TASK_FILE, Catalogue
+    from tambench.tasks.catalogue import Catalogue
 
     cat = Catalogue(root)
     written = []

@@ -53,9 +53,9 @@ from typing import Literal
 
 import numpy as np
 
+from tambench.core.leaderboard import DEFAULT_EXCLUDE, Leaderboard
+from tambench.core.metrics.base import Metric
 from tambench.errors import DifficultyError
-from tambench.grading.leaderboard import DEFAULT_EXCLUDE, Leaderboard
-from tambench.grading.metrics.base import Metric
 from tambench.schema.taskspec import Difficulty, Tier
 
 Method = Literal["paper", "robust"]

@@ -389,9 +389,9 @@ def _file_key(path: str | None) -> tuple[str | None, int, int]:
 
 def load_task_cached(ref: TaskRef) -> tuple[Any, Any, Any]:
     """(spec, answers, leaderboard) of a task, loaded once per worker process."""
+    from tambench.core.metrics.base import get_metric
     from tambench.errors import TaskDataError
     from tambench.grading.grade import load_task_leaderboard
-    from tambench.grading.metrics.base import get_metric
     from tambench.grading.validate import load_answers
     from tambench.schema.io import load_taskspec
 
@@ -526,7 +526,7 @@ def make_resolver(
     catalogue: Path, data_dir: Path, leaderboard_dir: Path | None = None
 ) -> Callable[[str], TaskRef | None]:
     """A function mapping a task folder name to the task's files (None when unknown)."""
-    from tambench.grading.grade import LEADERBOARD_FILE, TASK_FILE, safe_join
+    from tambench.core.layout import LEADERBOARD_FILE, TASK_FILE, safe_join
     from tambench.schema.io import load_taskspec
 
     index = index_catalogue(catalogue)

@@ -22,43 +22,21 @@ from typing import Any
 
 import numpy as np
 
+from tambench.core.layout import LEADERBOARD_FILE, safe_join
+from tambench.core.leaderboard import Leaderboard, read_leaderboard
+from tambench.core.metrics.base import Metric, get_metric
+from tambench.core.rank import award_medal, rank_score
 from tambench.errors import (
     InvalidSubmissionError,
     MissingSubmissionError,
     TaskDataError,
-    TaskSpecError,
-    UnsafePathError,
 )
 from tambench.grading.csvio import Limits
-from tambench.grading.leaderboard import Leaderboard, read_leaderboard
-from tambench.grading.metrics.base import Metric, get_metric
-from tambench.grading.rank import award_medal, rank_score
 from tambench.grading.report import GradeReport
 from tambench.grading.validate import Answers, load_answers, validate_submission
-from tambench.schema.taskspec import TASK_ID_PATTERN, GradingSpec, SubmissionFormat, TaskSpec
-
-LEADERBOARD_FILE = "leaderboard.csv"
-TASK_FILE = "task.json"
-
+from tambench.schema.taskspec import GradingSpec, SubmissionFormat, TaskSpec
 
 # --- resolving --task --------------------------------------------------------------------------
-
-
-def safe_join(root: Path, *parts: str) -> Path:
-    """``root / parts`` refusing absolute parts, ``..`` and results outside ``root``.
-
-    >>> safe_join(Path("/cat"), "kaggle", "titanic").as_posix()
-    '/cat/kaggle/titanic'
-    """
-    for p in parts:
-        pieces = Path(p).parts
-        if Path(p).is_absolute() or ".." in pieces or "\x00" in p:
-            raise UnsafePathError(f"path part {p!r} is absolute or contains '..'; refused")
-    root_resolved = root.resolve()
-    out = root_resolved.joinpath(*parts).resolve()
-    if out != root_resolved and root_resolved not in out.parents:
-        raise UnsafePathError(f"{'/'.join(parts)!r} resolves outside {root}; refused")
-    return out
 
 
 @dataclass(frozen=True)
@@ -71,18 +49,6 @@ class ResolvedTask:
     leaderboard: Path | None
 
 
-def _check_task_id(task_id: str) -> None:
-    import re
-
-    if ".." in task_id.split("/") or task_id.startswith("/") or not re.match(
-        TASK_ID_PATTERN, task_id
-    ):
-        raise UnsafePathError(
-            f"task {task_id!r} is neither a task folder nor a task id <platform>/<slug> "
-            "(ids may not contain '..')"
-        )
-
-
 def resolve_task(
     task: str | Path,
     *,
@@ -90,30 +56,17 @@ def resolve_task(
     data_dir: Path | None = None,
     leaderboard: Path | None = None,
 ) -> ResolvedTask:
-    """Resolve a task folder or a task id ``<platform>/<slug>``.
+    """Resolve a task reference (file, folder, id or unique slug: :func:`locate_task`).
 
-    The spec is ``<folder>/task.json`` (a folder) or ``<catalogue>/<platform>/<slug>/task.json``
-    (an id); the answers ``<data_dir>/<platform>/<slug>/private/<answers_file>``; the leaderboard
+    The answers ``<data_dir>/<platform>/<slug>/private/<answers_file>``; the leaderboard
     ``leaderboard`` if given, else ``leaderboard.csv`` beside the spec if present.
     """
     from tambench.config import load_settings
     from tambench.schema.io import load_taskspec
+    from tambench.tasks.locate import locate_task
 
     settings = load_settings(catalogue=catalogue, data_dir=data_dir)
-    as_path = Path(task)
-    if (as_path / TASK_FILE).is_file():
-        task_file = as_path / TASK_FILE
-    elif as_path.is_file() and as_path.name.endswith(".json"):
-        task_file = as_path
-    else:
-        task_id = str(task)
-        _check_task_id(task_id)
-        platform, slug = task_id.split("/", 1)
-        task_file = safe_join(settings.catalogue, platform, slug, TASK_FILE)
-        if not task_file.is_file():
-            raise TaskSpecError(
-                f"task {task_id!r} not found: no {task_file} (catalogue {settings.catalogue})"
-            )
+    task_file = locate_task(task, settings.catalogue)
     spec = load_taskspec(task_file)
     if spec.grading is None:
         raise TaskDataError(f"task {spec.id} has no grading spec; it cannot be graded")

@@ -5,7 +5,7 @@ missing values. Every problem of every stage that can be checked is collected; a
 makes the later ones meaningless (the file cannot be read, it is not CSV) stops there. The
 result is an :class:`InvalidSubmissionError` listing the problems, or a
 :class:`ValidatedSubmission` whose predictions are in the answers' row order, so a metric can
-assume clean, aligned input (contract in :mod:`tambench.grading.metrics.base`).
+assume clean, aligned input (contract in :mod:`tambench.core.metrics.base`).
 
 Rules:
 
@@ -48,6 +48,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from tambench.core.metrics.base import AUX_SUFFIX, Metric
 from tambench.errors import InvalidSubmissionError, TambenchError, TaskDataError
 from tambench.grading.csvio import (
     MAX_EXAMPLES,
@@ -63,7 +64,6 @@ from tambench.grading.csvio import (
     sniff_csv,
     submission_error,
 )
-from tambench.grading.metrics.base import AUX_SUFFIX, Metric
 from tambench.schema.taskspec import GradingSpec, SubmissionFormat
 
 NUMERIC_KINDS = frozenset({"value", "probability"})

@@ -107,9 +107,9 @@ def check_split(
     grader = load_grader()
     if grader is None:
         raise SplitError("check-split needs the grader (tambench.grading.grade), not installed")
-    from tambench.grading.leaderboard import read_leaderboard
-    from tambench.grading.metrics import get_metric
-    from tambench.grading.rank import rank_score
+    from tambench.core.leaderboard import read_leaderboard
+    from tambench.core.metrics import get_metric
+    from tambench.core.rank import rank_score
 
     report = CheckSplitReport()
     for raw in rows:

@@ -11,7 +11,7 @@ when it knows it).
 
 from __future__ import annotations
 
-from tambench.grading.metrics import get_metric
+from tambench.core.metrics import get_metric
 from tambench.schema.taskspec import SplitSpec, SubmissionFormat, TaskSpec
 
 DEFAULT_TEST_SIZE = 0.1

@@ -18,10 +18,11 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
-from tambench.errors import SplitError, UnsafePathError
+from tambench.core.layout import safe_join, safe_relpath
+from tambench.errors import SplitError
 from tambench.schema.taskspec import SplitSpec, SubmissionFormat, TaskSpec
 
 PUBLIC_DIR = "public"
@@ -43,27 +44,9 @@ def task_dir(spec: TaskSpec, data_dir: Path) -> Path:
     return Path(data_dir) / spec.platform / spec.slug
 
 
-def safe_relpath(rel: str, what: str) -> PurePosixPath:
-    """A relative POSIX path with no absolute part, no ``..`` and no backslash.
-
-    >>> safe_relpath("images/a.png", "file").as_posix()
-    'images/a.png'
-    """
-    if not rel or "\x00" in rel or "\\" in rel or rel.startswith("/") or ":" in rel[:2]:
-        raise UnsafePathError(f"{what} {rel!r} must be a relative path inside the raw data")
-    parts = PurePosixPath(rel).parts
-    if ".." in parts:
-        raise UnsafePathError(f"{what} {rel!r} must not contain '..'")
-    return PurePosixPath(*[p for p in parts if p != "."])
-
-
 def resolve_inside(root: Path, rel: str, what: str) -> Path:
     """``root / rel``, refusing paths (symlinks included) that resolve outside ``root``."""
-    clean = safe_relpath(rel, what)
-    p = root.joinpath(*clean.parts)
-    if not p.resolve().is_relative_to(root.resolve()):
-        raise UnsafePathError(f"{what} {rel!r} resolves outside {root}")
-    return p
+    return safe_join(root, rel, what=what)
 
 
 @dataclass(frozen=True)
@@ -122,7 +105,7 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
     kind: str | None = None
     metric_id: str | None = None
     if g is not None:
-        from tambench.grading.metrics import get_metric
+        from tambench.core.metrics import get_metric
 
         metric = get_metric(g.metric)
         kind = metric.kind

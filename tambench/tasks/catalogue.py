@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tambench.core.layout import LEADERBOARD_FILE, PAGES_DIR, SUBSETS_DIR, TASK_FILE
 from tambench.errors import (
     CatalogueError,
     LeaderboardError,
@@ -36,10 +37,6 @@ from tambench.schema.io import load_taskspec
 from tambench.schema.taskspec import TASK_ID_PATTERN, SubmissionFormat, TaskSpec
 from tambench.tasks.filters import evaluate_rules, passes_filters
 
-TASK_FILE = "task.json"
-LEADERBOARD_FILE = "leaderboard.csv"
-PAGES_DIR = "pages"
-SUBSETS_DIR = "_subsets"
 INDEX_CSV = "index.csv"
 INDEX_PARQUET = "index.parquet"
 
@@ -173,8 +170,8 @@ class Catalogue:
 
 def validate_entry(entry_dir: Path, root: Path) -> list[Problem]:
     """Every problem of one entry folder."""
-    from tambench.grading.leaderboard import read_leaderboard
-    from tambench.grading.metrics import get_metric
+    from tambench.core.leaderboard import read_leaderboard
+    from tambench.core.metrics import get_metric
 
     where = str(entry_dir.relative_to(root))
     problems: list[Problem] = []
@@ -268,7 +265,7 @@ def validate_catalogue(root: Path) -> list[Problem]:
 
 def index_row(entry: CatalogueEntry, subsets: list[str]) -> dict[str, Any]:
     """One index row for an entry (column order: :data:`INDEX_COLUMNS`)."""
-    from tambench.grading.metrics import METRICS
+    from tambench.core.metrics import METRICS
 
     spec = entry.spec
     metric = spec.grading.metric if spec.grading else ""
@@ -301,7 +298,7 @@ def index_row(entry: CatalogueEntry, subsets: list[str]) -> dict[str, Any]:
 
 def _count_rows(entry: CatalogueEntry) -> int | None:
     """Teams on the entry's leaderboard when the spec does not say; None without one."""
-    from tambench.grading.leaderboard import read_leaderboard
+    from tambench.core.leaderboard import read_leaderboard
 
     if not entry.has_leaderboard:
         return None
@@ -310,7 +307,7 @@ def _count_rows(entry: CatalogueEntry) -> int | None:
 
 def build_index(cat: Catalogue) -> list[dict[str, Any]]:
     """The index rows of a catalogue, sorted by id."""
-    from tambench.grading import metrics as _load  # noqa: F401  (registers every metric)
+    from tambench.core import metrics as _load  # noqa: F401  (registers every metric)
 
     memberships = cat.subset_memberships()
     return [index_row(e, memberships.get(e.id, [])) for e in sorted(cat, key=lambda e: e.id)]

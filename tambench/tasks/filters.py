@@ -75,7 +75,7 @@ def rule_labels_or_split(spec: TaskSpec) -> RuleResult:
 
 def rule_scoring_replicable(spec: TaskSpec) -> RuleResult:
     """The grading's metric is registered."""
-    from tambench.grading.metrics import get_metric
+    from tambench.core.metrics import get_metric
 
     if spec.grading is None:
         return RuleResult("scoring_replicable", "unknown", "no grading declared")

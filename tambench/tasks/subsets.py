@@ -190,8 +190,8 @@ def tier_of(spec: TaskSpec, tier_source: str, leaderboard: Path | None) -> Tier:
             return stored.tier
     if spec.grading is None or leaderboard is None or not leaderboard.is_file():
         raise SubsetError("no stored difficulty, and no leaderboard and metric to compute it")
-    from tambench.grading.leaderboard import read_leaderboard
-    from tambench.grading.metrics import get_metric
+    from tambench.core.leaderboard import read_leaderboard
+    from tambench.core.metrics import get_metric
 
     result = compute_difficulty(read_leaderboard(leaderboard), get_metric(spec.grading.metric),
                                 name)  # type: ignore[arg-type]

@@ -13,7 +13,7 @@ import pytest
 from tambench.acquisition.pipeline import AcquireReport, acquire_competitions_async, write_report
 from tambench.acquisition.site import RunningSite
 from tambench.acquisition.snapshots import SnapshotStore, sha256_hex
-from tambench.grading.leaderboard import read_leaderboard
+from tambench.core.leaderboard import read_leaderboard
 from tambench.schema.io import load_taskspec
 
 from .conftest import BrowserHarness

@@ -96,7 +96,7 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def _has(metric_id: str) -> bool:
-    from tambench.grading.metrics import METRICS
+    from tambench.core.metrics import METRICS
 
     return metric_id in METRICS
 

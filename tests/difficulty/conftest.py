@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tambench.grading import metrics as _registered  # noqa: F401  (registers every metric)
-from tambench.grading.leaderboard import Leaderboard, read_leaderboard_text
-from tambench.grading.metrics.base import METRICS, Metric
+from tambench.core import metrics as _registered  # noqa: F401  (registers every metric)
+from tambench.core.leaderboard import Leaderboard, read_leaderboard_text
+from tambench.core.metrics.base import METRICS, Metric
 
 MakeMetric = Callable[..., Metric]
 
@@ -47,17 +47,17 @@ def temp_metric() -> Iterator[MakeMetric]:
              value_range: tuple[float, float]) -> Metric:
         if metric_id in METRICS:
             raise RuntimeError(f"test metric id {metric_id!r} is already registered")
-        METRICS[metric_id] = Metric(
+        METRICS.register(metric_id, Metric(
             id=metric_id, fn=lambda t, p: 0.0, higher_is_better=higher_is_better,
             lower_bound=value_range[0], upper_bound=value_range[1], kind="value",
             summary="temporary test metric",
-        )
+        ))
         added.append(metric_id)
         return METRICS[metric_id]
 
     yield make
     for metric_id in added:
-        METRICS.pop(metric_id, None)
+        METRICS.unregister(metric_id)
 
 
 @pytest.fixture
@@ -88,7 +88,7 @@ def lite_task_id(slug: str) -> str:
 def write_lite_catalogue(root: Path, tam_lite_dir: Path, metrics: dict[str, Metric]) -> Path:
     """A catalogue of the 18 Lite tasks: real leaderboards (normalised), temporary metrics,
     the release's tiers as reference tiers ``tam-bench``."""
-    from tambench.grading.leaderboard import read_leaderboard, write_leaderboard
+    from tambench.core.leaderboard import read_leaderboard, write_leaderboard
     from tambench.schema.io import save_taskspec
     from tambench.schema.taskspec import GradingSpec, TaskSpec
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from tambench.cli.main import main
+from tambench.core.leaderboard import read_leaderboard
+from tambench.core.metrics.base import Metric
 from tambench.difficulty.formula import compute_all
-from tambench.grading.leaderboard import read_leaderboard
-from tambench.grading.metrics.base import Metric
 from tambench.schema.io import load_taskspec
 from tests.difficulty.conftest import LITE_FACTS, lite_task_id
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from tambench.grading.metrics import get_metric
+from tambench.core.metrics import get_metric
 from tambench.schema.taskspec import SubmissionFormat, TaskSpec
 
 Rows = list[list[str]]

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tambench.grading.leaderboard import read_leaderboard
-from tambench.grading.metrics import get_metric
-from tambench.grading.rank import rank_score
+from tambench.core.leaderboard import read_leaderboard
+from tambench.core.metrics import get_metric
+from tambench.core.rank import rank_score
 from tambench.schema.io import load_taskspec, to_paper
 from tambench.schema.taskspec import SubmissionFormat, TaskSpec
 from tests.grading.lite_synth import (

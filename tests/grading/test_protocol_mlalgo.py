@@ -184,7 +184,7 @@ def test_results_csv_bad_cells_report_line_column_and_value(tmp_path: Path) -> N
 
 
 def test_unnormalised_log_loss_matches_the_registry_metric_without_renormalisation() -> None:
-    from tambench.grading.metrics import get_metric
+    from tambench.core.metrics import get_metric
 
     registry = get_metric("multiclass_log_loss")
     y, p = [0, 2, 1], [[0.5, 0.2, 0.1], [0.0, 0.3, 0.3], [0.2, 0.9, 0.4]]

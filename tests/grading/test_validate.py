@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tambench.core.metrics import get_metric
 from tambench.errors import InvalidSubmissionError, MissingSubmissionError, TaskDataError
 from tambench.grading.csvio import Limits
 from tambench.grading.grade import grade_submission
-from tambench.grading.metrics import get_metric
 from tambench.grading.validate import load_answers, validate_submission
 from tests.grading.corpus import CASES, TASKS, Case, build_case, build_perfect, write_task
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tambench.core.metrics.base import get_metric
 from tambench.errors import SchemaMappingError
-from tambench.grading.metrics.base import get_metric
 from tambench.schema.mapping import MAPPED_FIELDS, MappingResult, map_pages
 from tambench.schema.mapping.markdown import PageText, parse_pages, parse_sections
 from tambench.schema.mapping.metric_rules import METRIC_RULES, TASK_TYPE_BY_METRIC

@@ -11,8 +11,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from tambench.cli.main import main
-from tambench.grading.leaderboard import read_leaderboard, write_leaderboard
-from tambench.grading.metrics.base import Metric
+from tambench.core.leaderboard import read_leaderboard, write_leaderboard
+from tambench.core.metrics.base import Metric
 from tambench.schema.io import load_taskspec, save_taskspec
 from tambench.schema.taskspec import (
     DataInformation,
@@ -159,7 +159,7 @@ def test_validation_names_every_problem_of_every_entry(tmp_path: Path, tam_lite_
     assert "kaggle/bare: status is complete but no grading is declared" in text
     assert "kaggle/bare: status is complete but no modality is set" in text
     assert "kaggle/bare: no leaderboard.csv: difficulty and ranking need it" in text
-    assert "kaggle/unknown-metric: 'nope' is not a registered metric" in text
+    assert "kaggle/unknown-metric: unknown metric 'nope'" in text
     assert "kaggle/raw-lb: leaderboard.csv is in the biendata format" in text
     assert "kaggle/bad-tier: difficulty score 0.9 is tier hard" in text
     assert "kaggle/broken:" in text and "not valid JSON" in text

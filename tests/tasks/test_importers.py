@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from tambench.cli.main import main
+from tambench.core.leaderboard import read_leaderboard
 from tambench.errors import ImportLayoutError
-from tambench.grading.leaderboard import read_leaderboard
 from tambench.schema.io import load_taskspec
 from tambench.tasks.catalogue import Catalogue, validate_catalogue
 from tambench.tasks.importers import read_tree, write_imported

@@ -170,7 +170,8 @@ def test_diff_explains_added_removed_moved_and_header_changes() -> None:
 def test_bundled_paper_manifests_hold_the_paper_membership(shared_dir: Path) -> None:
     import csv
 
-    from tambench.tasks.catalogue import SUBSETS_DIR, bundled_catalogue_dir
+    from tambench.core.layout import SUBSETS_DIR
+    from tambench.tasks.catalogue import bundled_catalogue_dir
     from tambench.tasks.names import task_id_for_name
 
     with (shared_dir / "data" / "tam-catalogue.csv").open(encoding="utf-8") as fh:

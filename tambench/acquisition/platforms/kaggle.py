@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from tambench.acquisition.platforms.base import TemplateAdapter
-from tambench.grading.leaderboard import Leaderboard
+from tambench.core.leaderboard import Leaderboard
 
 
 class KaggleAdapter(TemplateAdapter):

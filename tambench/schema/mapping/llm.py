@@ -165,7 +165,7 @@ def new_nonce() -> str:
 
 def build_messages(pages: Mapping[str, str], *, task_id: str, nonce: str) -> list[tuple[str, str]]:
     """The system and user messages: rules, metric ids, the schema, then the delimited pages."""
-    from tambench.grading.metrics import list_metrics
+    from tambench.core.metrics import list_metrics
     from tambench.schema.io import taskspec_json_schema
 
     for kind, text in pages.items():
@@ -286,7 +286,7 @@ def _parse_params(params: list[MetricParam]) -> dict[str, Any]:
 
 
 def _metric_ok(chk: _Checker, q: QuotedMetric) -> dict[str, Any] | None:
-    from tambench.grading.metrics.base import get_metric
+    from tambench.core.metrics.base import get_metric
 
     if not chk.quote_ok("grading.metric", q.evidence, evaluation=True):
         return None

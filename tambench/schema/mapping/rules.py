@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tambench.grading.metrics.base import get_metric
+from tambench.core.metrics.base import get_metric
 from tambench.schema.mapping.draft import Draft
 from tambench.schema.mapping.markdown import (
     Section,

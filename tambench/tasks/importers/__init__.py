@@ -19,8 +19,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
+from tambench.core.leaderboard import Leaderboard
 from tambench.errors import ImportLayoutError
-from tambench.grading.leaderboard import Leaderboard
 from tambench.schema.taskspec import SourcePage, TaskSpec
 
 OnExisting = Literal["skip", "merge", "overwrite"]
@@ -101,10 +101,11 @@ def write_imported(
     """Write imported tasks into a catalogue folder."""
     import hashlib
 
+    from tambench.core.layout import LEADERBOARD_FILE, PAGES_DIR, TASK_FILE
+    from tambench.core.leaderboard import write_leaderboard
     from tambench.fileio import write_text_atomic
-    from tambench.grading.leaderboard import write_leaderboard
     from tambench.schema.io import load_taskspec, save_taskspec
-    from tambench.tasks.catalogue import LEADERBOARD_FILE, PAGES_DIR, TASK_FILE, Catalogue
+    from tambench.tasks.catalogue import Catalogue
 
     if on_existing not in ("skip", "merge", "overwrite"):
         raise ImportLayoutError(f"on_existing must be skip, merge or overwrite, got "

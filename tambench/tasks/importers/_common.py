@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tambench.core.leaderboard import Leaderboard, read_leaderboard
 from tambench.errors import ImportLayoutError, LeaderboardError
-from tambench.grading.leaderboard import Leaderboard, read_leaderboard
 
 LFS_POINTER_PREFIX = "version https://git-lfs.github.com/spec/"
 

@@ -72,7 +72,7 @@ def read_complexity(splits_dir: Path) -> dict[str, str]:
 
 def metric_for_grader(grader: str) -> str | None:
     """The registered metric id of an MLE-bench grader name, or None."""
-    from tambench.grading.metrics import METRICS
+    from tambench.core.metrics import METRICS
 
     for cand in (GRADER_METRICS.get(grader), grader.replace("-", "_").lower()):
         if cand and cand in METRICS:

@@ -9,18 +9,18 @@ import pytest
 from scipy import stats
 from sklearn import metrics as skm
 
+from tambench.core.metrics import classification as C
+from tambench.core.metrics import get_metric
+from tambench.core.metrics import masks as M
+from tambench.core.metrics import ranking as K
+from tambench.core.metrics import regression as R
 from tambench.errors import (
     InvalidSubmissionError,
     MetricInputError,
     MetricParameterError,
     TaskDataError,
 )
-from tambench.grading.metrics import classification as C
-from tambench.grading.metrics import get_metric
-from tambench.grading.metrics import masks as M
-from tambench.grading.metrics import ranking as K
-from tambench.grading.metrics import regression as R
-from tests.grading.metric_examples import rle_of
+from tests.core.metric_examples import rle_of
 
 RTOL = 1e-9
 

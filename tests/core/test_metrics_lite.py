@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from sklearn import metrics as skm
 
+from tambench.core.metrics import get_metric
+from tambench.core.metrics import lite as L
 from tambench.errors import InvalidSubmissionError, TaskDataError
-from tambench.grading.metrics import get_metric
-from tambench.grading.metrics import lite as L
 
 ANSWERS_IND = {
     "a1": {"p1": 1, "p2": 1, "p3": 0, "p4": 0},

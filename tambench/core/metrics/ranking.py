@@ -12,8 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from tambench.errors import TaskDataError
-from tambench.grading.metrics._common import (
+from tambench.core.metrics._common import (
     as_float_2d,
     as_str_1d,
     binary_labels,
@@ -23,7 +22,8 @@ from tambench.grading.metrics._common import (
     same_length,
     same_shape,
 )
-from tambench.grading.metrics.base import register
+from tambench.core.metrics.base import register
+from tambench.errors import TaskDataError
 
 
 def _str_pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from tambench.grading.metrics.lite import POSE_COLUMNS
+from tambench.core.metrics.lite import POSE_COLUMNS
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Classification metrics: labels, binary and multi-class probabilities, multi-label columns.
 
-Inputs follow the calling contract of :mod:`tambench.grading.metrics.base`: label kinds get
+Inputs follow the calling contract of :mod:`tambench.core.metrics.base`: label kinds get
 object arrays of ``str`` (compared exactly), probability kinds get float64 arrays, 1-D for one
 target column and (rows, columns) for several. Binary truths are 0/1 numbers.
 """
@@ -12,13 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from tambench.errors import (
-    InvalidSubmissionError,
-    MetricInputError,
-    MetricParameterError,
-    TaskDataError,
-)
-from tambench.grading.metrics._common import (
+from tambench.core.metrics._common import (
     as_float_1d,
     as_float_2d,
     as_str_1d,
@@ -29,7 +23,13 @@ from tambench.grading.metrics._common import (
     same_length,
     same_shape,
 )
-from tambench.grading.metrics.base import register
+from tambench.core.metrics.base import register
+from tambench.errors import (
+    InvalidSubmissionError,
+    MetricInputError,
+    MetricParameterError,
+    TaskDataError,
+)
 
 #: Kaggle's clipping bound for log losses.
 LOG_LOSS_EPS = 1e-15

@@ -4,14 +4,7 @@ Importing this package registers every metric. Naming follows scikit-learn: ``*_
 plain names are higher-is-better unless declared otherwise; ``*_error`` / ``*_loss`` lower.
 """
 
-from tambench.grading.metrics import (  # noqa: F401  (registration)
-    classification,
-    lite,
-    masks,
-    ranking,
-    regression,
-)
-from tambench.grading.metrics.base import METRICS, Metric, get_metric, register
+from tambench.core.metrics.base import METRICS, Metric, get_metric, register
 
 
 def list_metrics() -> list[Metric]:

@@ -39,6 +39,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from tambench.core.registry import Registry
 from tambench.errors import MetricParameterError, UnknownMetricError
 
 #: What a metric's inputs look like, so validation can apply one checker per kind.
@@ -128,8 +129,20 @@ class Metric:
         return float(self.fn(y_true, y_pred, **kwargs))
 
 
+#: Modules whose import registers the built-in metrics (one per family).
+METRIC_MODULES = (
+    "tambench.core.metrics.classification",
+    "tambench.core.metrics.lite",
+    "tambench.core.metrics.masks",
+    "tambench.core.metrics.ranking",
+    "tambench.core.metrics.regression",
+)
+
 #: The only place metric ids exist. Filled by :func:`register` as the metric modules load.
-METRICS: dict[str, Metric] = {}
+METRICS: Registry[Metric] = Registry(
+    "metric", error=UnknownMetricError, loaders=METRIC_MODULES,
+    hint="`tambench metrics` lists them",
+)
 
 
 def register(
@@ -144,13 +157,11 @@ def register(
     """Decorator registering ``fn`` under ``metric_id``; the docstring's first line is its summary."""
 
     def deco(fn: MetricFn) -> MetricFn:
-        if metric_id in METRICS:
-            raise ValueError(f"metric id {metric_id!r} registered twice")
         lo, hi = value_range
         if not lo < hi:
             raise ValueError(f"metric {metric_id!r}: value range {value_range} is empty")
         summary = (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else metric_id
-        METRICS[metric_id] = Metric(
+        METRICS.register(metric_id, Metric(
             id=metric_id,
             fn=fn,
             higher_is_better=higher_is_better,
@@ -160,7 +171,7 @@ def register(
             summary=summary,
             defaults=dict(defaults or {}),
             check=check,
-        )
+        ))
         return fn
 
     return deco
@@ -172,11 +183,4 @@ def get_metric(metric_id: str) -> Metric:
     >>> get_metric("rmse").higher_is_better
     False
     """
-    from tambench.grading import metrics as _load  # noqa: F401  (registers every metric)
-
-    try:
-        return METRICS[metric_id]
-    except KeyError:
-        raise UnknownMetricError(
-            f"{metric_id!r} is not a registered metric; `tambench metrics` lists them"
-        ) from None
+    return METRICS[metric_id]

@@ -11,8 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from tambench.errors import InvalidSubmissionError, MetricInputError, TaskDataError
-from tambench.grading.metrics._common import (
+from tambench.core.metrics._common import (
     as_float_1d,
     as_float_2d,
     as_str_1d,
@@ -22,7 +21,8 @@ from tambench.grading.metrics._common import (
     same_length,
     same_shape,
 )
-from tambench.grading.metrics.base import register
+from tambench.core.metrics.base import register
+from tambench.errors import InvalidSubmissionError, MetricInputError, TaskDataError
 
 #: The floor under a group's MAE before its logarithm (CHAMPS' convention).
 LOG_MAE_FLOOR = 1e-9

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tambench.errors import LeaderboardError, LeaderboardOrderWarning
-from tambench.grading.leaderboard import (
+from tambench.core.leaderboard import (
     DEFAULT_EXCLUDE,
     check_order,
     leaderboard_from_client_rows,
@@ -18,6 +17,7 @@ from tambench.grading.leaderboard import (
     read_leaderboard_text,
     write_leaderboard,
 )
+from tambench.errors import LeaderboardError, LeaderboardOrderWarning
 
 EXPECTED = {  # slug: (format, rows) from peer-benchmarks.md
     "mlsp-2013-birds": ("kaggle-api", 81),

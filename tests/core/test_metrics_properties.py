@@ -8,8 +8,8 @@ import re
 import numpy as np
 import pytest
 
-from tambench.grading.metrics import METRICS, get_metric, list_metrics
-from tests.grading.metric_examples import EXTRA_CASES, FACTORIES, Example, permute
+from tambench.core.metrics import METRICS, get_metric, list_metrics
+from tests.core.metric_examples import EXTRA_CASES, FACTORIES, Example, permute
 
 SEEDS = [0, 1, 2]
 N_ROWS = 40

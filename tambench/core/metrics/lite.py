@@ -5,7 +5,7 @@ holds those no generic metric covers: the Biendata graph tasks (JSON and line su
 image-matching pose accuracy and the gesture sequences' edit distance per true gesture.
 
 Structured metrics check the submission's structure themselves (see ``check`` in
-:mod:`tambench.grading.metrics.base`) and raise
+:mod:`tambench.core.metrics.base`) and raise
 :class:`~tambench.errors.InvalidSubmissionError` listing every problem, so a missing or
 unknown key is never skipped. Where the release's graders skip unknown ids or average only
 over the submitted entries, these metrics do not reproduce it: every answer key must be
@@ -20,13 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from tambench.errors import (
-    InvalidSubmissionError,
-    MetricInputError,
-    MetricParameterError,
-    TaskDataError,
-)
-from tambench.grading.metrics._common import (
+from tambench.core.metrics._common import (
     as_float_2d,
     as_str_1d,
     binary_auc,
@@ -36,8 +30,14 @@ from tambench.grading.metrics._common import (
     same_length,
     same_shape,
 )
-from tambench.grading.metrics.base import register
-from tambench.grading.metrics.ranking import average_precision_at_k
+from tambench.core.metrics.base import register
+from tambench.core.metrics.ranking import average_precision_at_k
+from tambench.errors import (
+    InvalidSubmissionError,
+    MetricInputError,
+    MetricParameterError,
+    TaskDataError,
+)
 
 #: Image Matching Challenge thresholds (2022 onwards): rotation 1..10 degrees in 10 steps,
 #: camera-centre distance 0.2..5 metres in 10 geometric steps, paired in order.

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tambench.core.leaderboard import read_leaderboard
+from tambench.core.rank import award_medal, medal_positions, medal_thresholds, rank_score
 from tambench.errors import InvalidScoreError, LeaderboardError
-from tambench.grading.leaderboard import read_leaderboard
-from tambench.grading.rank import award_medal, medal_positions, medal_thresholds, rank_score
 
 
 def test_rank_is_one_plus_strictly_better_and_ties_favour_the_submitter() -> None:

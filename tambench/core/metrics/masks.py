@@ -13,14 +13,14 @@ from typing import Any
 
 import numpy as np
 
+from tambench.core.metrics._common import same_length
+from tambench.core.metrics.base import register
 from tambench.errors import (
     InvalidSubmissionError,
     MetricInputError,
     MetricParameterError,
     TaskDataError,
 )
-from tambench.grading.metrics._common import same_length
-from tambench.grading.metrics.base import register
 
 #: Kaggle's IoU thresholds: 0.50, 0.55, ..., 0.95.
 IOU_THRESHOLDS = [round(0.5 + 0.05 * i, 2) for i in range(10)]

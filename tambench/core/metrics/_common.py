@@ -1,6 +1,6 @@
 """Input coercion and shared numerics of the metric modules (numpy only, no pandas/sklearn).
 
-Metrics trust the grader's validation (see :mod:`tambench.grading.metrics.base`) but still
+Metrics trust the grader's validation (see :mod:`tambench.core.metrics.base`) but still
 refuse inputs that break their own preconditions: a shape or length mismatch or a NaN is the
 caller's bug (:class:`~tambench.errors.MetricInputError`); degenerate answers, such as a single
 class where an AUC needs two, are bad task data (:class:`~tambench.errors.TaskDataError`).

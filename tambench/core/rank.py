@@ -21,8 +21,8 @@ from typing import Any, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
+from tambench.core.leaderboard import Leaderboard
 from tambench.errors import InvalidScoreError, LeaderboardError
-from tambench.grading.leaderboard import Leaderboard
 
 
 def _board_scores(leaderboard: Leaderboard | ArrayLike) -> np.ndarray:

@@ -1,0 +1,67 @@
+"""Names of the files and folders a task is made of, and the one safe way to join paths.
+
+A task in the catalogue and its prepared data on disk::
+
+    <catalogue>/<platform>/<slug>/task.json, leaderboard.csv, pages/*.md
+    <data dir>/<platform>/<slug>/raw/, public/, private/, checksums.json, split_report.json
+
+Every path built from something a user, a page or an agent wrote (task ids, file names in a
+spec, archive members, run folders) goes through :func:`safe_join`, which refuses absolute
+parts, ``..``, NUL bytes and anything that resolves (through links) outside its root.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
+
+from tambench.errors import UnsafePathError
+
+TASK_FILE = "task.json"
+LEADERBOARD_FILE = "leaderboard.csv"
+PAGES_DIR = "pages"
+SUBSETS_DIR = "_subsets"
+RAW_DIR = "raw"
+PUBLIC_DIR = "public"
+PRIVATE_DIR = "private"
+CHECKSUMS_FILE = "checksums.json"
+SPLIT_REPORT_FILE = "split_report.json"
+DEFAULT_ANSWERS_FILE = "answers.csv"
+SUBMISSION_FILE = "submission.csv"
+
+
+def safe_relpath(rel: str, what: str = "path") -> PurePosixPath:
+    """A relative POSIX path with no absolute part, no ``..``, no NUL and no backslash.
+
+    >>> safe_relpath("images/./a.png", "file").as_posix()
+    'images/a.png'
+    >>> safe_relpath("../answers.csv", "file")
+    Traceback (most recent call last):
+    ...
+    tambench.errors.UnsafePathError: file '../answers.csv' must not contain '..'
+    """
+    if not rel or "\x00" in rel or "\\" in rel or rel.startswith("/") or ":" in rel[:2]:
+        raise UnsafePathError(f"{what} {rel!r} must be a non-empty relative path")
+    parts = PurePosixPath(rel).parts
+    if ".." in parts:
+        raise UnsafePathError(f"{what} {rel!r} must not contain '..'")
+    return PurePosixPath(*[p for p in parts if p != "."])
+
+
+def safe_join(root: Path, *parts: str, what: str = "path") -> Path:
+    """``root / parts``, refusing unsafe parts and results (links included) outside ``root``.
+
+    Each part may hold ``/`` (``"kaggle/titanic"``). The result is not resolved, so messages
+    show the path the user gave; the check resolves it.
+
+    >>> safe_join(Path("/cat"), "kaggle", "titanic/task.json").as_posix()
+    '/cat/kaggle/titanic/task.json'
+    """
+    pieces: list[str] = []
+    for part in parts:
+        pieces.extend(safe_relpath(part, what).parts)
+    out = Path(root).joinpath(*pieces)
+    root_resolved = Path(root).resolve()
+    resolved = out.resolve()
+    if resolved != root_resolved and not resolved.is_relative_to(root_resolved):
+        raise UnsafePathError(f"{what} {'/'.join(parts)!r} resolves outside {root}; refused")
+    return out

@@ -1,0 +1,267 @@
+"""The package's shape: stages import only downward, and no module imports itself in a cycle.
+
+Layers, lowest first (a module may import its own stage and any lower layer, nothing else):
+
+0. the shared core: ``tambench`` itself, ``errors``, ``fileio``, ``config``, ``_optional``,
+   ``core`` (metrics, leaderboards, rank and medals, registries) and ``executors``; these may
+   import one another (the cycle check still applies)
+1. ``schema``
+2. ``tasks``, ``acquisition`` (siblings: neither imports the other)
+3. ``difficulty``, ``splits`` (siblings)
+4. ``grading``
+5. ``testing`` (local servers for tests and the demo)
+6. ``demo``
+7. ``cli``
+
+Every import counts, including those inside functions and under ``TYPE_CHECKING``: an import
+moved into a function to dodge a cycle is still a dependency.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "tambench"
+
+LAYERS: dict[str, int] = {
+    "": 0, "errors": 0, "fileio": 0, "config": 0, "_optional": 0, "core": 0, "executors": 0,
+    "schema": 1,
+    "tasks": 2, "acquisition": 2,
+    "difficulty": 3, "splits": 3,
+    "grading": 4,
+    "testing": 5,
+    "demo": 6,
+    "cli": 7,
+}
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> set[str]:
+    """Every tambench module named by an import statement anywhere in the file."""
+    mod = _module_name(path)
+    is_pkg = path.name == "__init__.py"
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = mod.split(".")
+                if not is_pkg:
+                    base = base[:-1]
+                base = base[: len(base) - node.level + 1]
+                target = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                target = node.module or ""
+            found.add(target)
+            # ``from tambench.core import metrics`` imports the module tambench.core.metrics
+            found.update(f"{target}.{a.name}" for a in node.names)
+    return {m for m in found if m == "tambench" or m.startswith("tambench.")}
+
+
+def _graph() -> dict[str, set[str]]:
+    files = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = defaultdict(set)
+    for mod, path in files.items():
+        for target in _imports(path):
+            if target in files and target != mod:
+                graph[mod].add(target)
+    return graph
+
+
+def _stage(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def test_every_top_level_module_and_package_has_a_layer() -> None:
+    names = {p.stem if p.is_file() else p.name for p in PACKAGE.iterdir()
+             if (p.suffix == ".py" or (p.is_dir() and (p / "__init__.py").exists()))}
+    names = {"" if n == "__init__" else n for n in names}
+    assert names <= set(LAYERS), f"give these a layer in LAYERS: {sorted(names - set(LAYERS))}"
+
+
+#: Violations being removed in this stop; each entry is deleted by the change that fixes it.
+#: The list must be empty when the work lands.
+PENDING_IMPORTS: set[str] = {
+    "tambench.acquisition.pipeline -> tambench.difficulty",
+    "tambench.acquisition.pipeline -> tambench.splits.defaults",
+    "tambench.tasks.catalogue -> tambench.difficulty.formula",
+    "tambench.tasks.importers.tam_lite -> tambench.difficulty.compare",
+    "tambench.tasks.subsets -> tambench.difficulty.batch",
+    "tambench.tasks.subsets -> tambench.difficulty.compare",
+    "tambench.tasks.subsets -> tambench.difficulty.formula",
+}
+PENDING_CYCLES: set[str] = {
+    "tambench.grading.batch <-> tambench.grading.html",
+    "tambench.splits.audit <-> tambench.splits.prepare",
+    "tambench.difficulty.batch <-> tambench.tasks.catalogue <-> tambench.tasks.subsets",
+}
+
+
+def test_stages_import_only_their_own_stage_or_a_lower_layer() -> None:
+    bad = []
+    for mod, targets in sorted(_graph().items()):
+        src = _stage(mod)
+        for target in sorted(targets):
+            dst = _stage(target)
+            if src == dst or dst == "" or LAYERS[src] == LAYERS[dst] == 0:
+                continue
+            if LAYERS[dst] >= LAYERS[src] and f"{mod} -> {target}" not in PENDING_IMPORTS:
+                bad.append(f"{mod} -> {target} (layer {LAYERS[src]} -> {LAYERS[dst]})")
+    assert not bad, "upward or sideways imports:\n" + "\n".join(bad)
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+    counter = [0]
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycles_between_modules() -> None:
+    cycles = [c for c in _cycles(_graph()) if " <-> ".join(c) not in PENDING_CYCLES]
+    assert not cycles, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
+
+
+def test_the_checker_sees_an_upward_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The layer check itself fails on a planted violation (so it cannot pass vacuously)."""
+    fake = tmp_path / "tambench"
+    (fake / "schema").mkdir(parents=True)
+    (fake / "grading").mkdir()
+    for d in (fake, fake / "schema", fake / "grading"):
+        (d / "__init__.py").write_text("")
+    (fake / "grading" / "grade.py").write_text("X = 1\n")
+    (fake / "schema" / "bad.py").write_text("from tambench.grading.grade import X\n")
+    monkeypatch.setattr(__import__(__name__, fromlist=["PACKAGE"]), "PACKAGE", fake)
+    with pytest.raises(AssertionError, match="tambench.schema.bad -> tambench.grading.grade"):
+        test_stages_import_only_their_own_stage_or_a_lower_layer()
+    (fake / "grading" / "grade.py").write_text("from tambench.schema import bad\n")
+    with pytest.raises(AssertionError, match="import cycles"):
+        test_no_import_cycles_between_modules()
+
+
+# --- sizes -------------------------------------------------------------------------------------
+
+MAX_MODULE_LINES = 600
+MAX_FUNCTION_LINES = 60
+
+#: Modules and functions allowed over the limits, each with its one-line reason.
+#: ``"path"`` for a module, ``"path::qualified.name"`` for a function.
+SIZE_EXCEPTIONS: dict[str, str] = {
+}
+#: Being split in this stop (same rule as PENDING_IMPORTS: empty when the work lands).
+PENDING_SIZES: set[str] = {
+    "tambench/acquisition/fetch.py",
+    "tambench/grading/batch.py",
+    "tambench/grading/judge.py",
+    "tambench/grading/protocols/kagglebench.py",
+    "tambench/grading/validate.py",
+    "tambench/splits/prepare.py",
+    "tambench/acquisition/agent.py::_run",
+    "tambench/acquisition/site/server.py::make_handler",
+    "tambench/cli/acquire_cmd.py::acquire",
+    "tambench/cli/grade_cmd.py::grade",
+    "tambench/cli/grade_cmd.py::grade_runs",
+    "tambench/cli/judge_cmd.py::judge",
+    "tambench/cli/protocol_cmd.py::mlagentbench",
+    "tambench/cli/rank_cmd.py::rank",
+    "tambench/cli/schema_cmd.py::map_cmd",
+    "tambench/core/leaderboard.py::detect_junk",
+    "tambench/demo.py::run_demo",
+    "tambench/executors/retry.py::run_items",
+    "tambench/grading/batch.py::grade_runs",
+    "tambench/grading/csvio.py::sniff_csv",
+    "tambench/grading/html.py::batch_to_html",
+    "tambench/grading/judge.py::judge_solution",
+    "tambench/grading/protocols/kagglebench.py::evaluate_prediction",
+    "tambench/grading/protocols/kagglebench.py::evaluate_outputs",
+    "tambench/grading/protocols/mlagentbench.py::evaluate_harness",
+    "tambench/grading/protocols/mlalgo.py::aggregate_results",
+    "tambench/grading/validate.py::_validate_csv",
+    "tambench/grading/validate.py::_check_column",
+    "tambench/schema/mapping/llm.py::merge_model_reply",
+    "tambench/schema/mapping/rules.py::map_rules",
+    "tambench/splits/prepare.py::read_keys",
+    "tambench/splits/prepare.py::assign_rows",
+    "tambench/splits/prepare.py::split_line_parts",
+    "tambench/tasks/catalogue.py::validate_entry",
+    "tambench/tasks/importers/mle_bench.py::read_competition",
+}
+
+
+def _sizes() -> tuple[dict[str, int], dict[str, int]]:
+    modules: dict[str, int] = {}
+    functions: dict[str, int] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE.parent).as_posix()
+        text = path.read_text()
+        modules[rel] = len(text.splitlines())
+
+        def walk(node: ast.AST, prefix: str) -> None:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.ClassDef):
+                    walk(child, f"{prefix}{child.name}.")
+                elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                    name = f"{prefix}{child.name}"
+                    end = child.end_lineno or child.lineno
+                    functions[f"{rel}::{name}"] = end - child.lineno + 1
+                    walk(child, f"{name}.")
+
+        walk(ast.parse(text), "")
+    return modules, functions
+
+
+def test_no_module_over_600_lines_and_no_function_over_60_without_a_stated_reason() -> None:
+    modules, functions = _sizes()
+    allowed = set(SIZE_EXCEPTIONS) | PENDING_SIZES
+    over = [f"{k}: {n} lines" for k, n in modules.items()
+            if n > MAX_MODULE_LINES and k not in allowed]
+    over += [f"{k}: {n} lines" for k, n in functions.items()
+             if n > MAX_FUNCTION_LINES and k not in allowed]
+    assert not over, "split these (or add a one-line reason to SIZE_EXCEPTIONS):\n" + "\n".join(over)
+    stale = [k for k in allowed if k not in modules and k not in functions]
+    assert not stale, f"exceptions for code that no longer exists: {stale}"
+    for key, reason in SIZE_EXCEPTIONS.items():
+        assert reason.strip() and "\n" not in reason, f"{key}: the reason must be one line"
