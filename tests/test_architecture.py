@@ -239,17 +239,17 @@ def _sizes() -> tuple[dict[str, int], dict[str, int]]:
         text = path.read_text()
         modules[rel] = len(text.splitlines())
 
-        def walk(node: ast.AST, prefix: str) -> None:
+        stack: list[tuple[ast.AST, str]] = [(ast.parse(text), "")]
+        while stack:
+            node, prefix = stack.pop()
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.ClassDef):
-                    walk(child, f"{prefix}{child.name}.")
+                    stack.append((child, f"{prefix}{child.name}."))
                 elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
                     name = f"{prefix}{child.name}"
                     end = child.end_lineno or child.lineno
                     functions[f"{rel}::{name}"] = end - child.lineno + 1
-                    walk(child, f"{name}.")
-
-        walk(ast.parse(text), "")
+                    stack.append((child, f"{name}."))
     return modules, functions
 
 
