@@ -247,7 +247,7 @@ def run_demo(
     from tambench.acquisition.site import DEMO_REFS, serve_site
     from tambench.executors import get_executor
     from tambench.grading.batch import grade_runs, write_batch_outputs
-    from tambench.splits.defaults import suggest_split_spec
+    from tambench.schema.suggest import suggest_split_spec
     from tambench.splits.prepare import prepare_task
 
     con = console or Console()

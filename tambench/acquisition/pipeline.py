@@ -351,7 +351,7 @@ class _Job:
         complete = spec.grading is not None and len(clean) > 0
         split = spec.split
         if split is None:
-            from tambench.splits.defaults import suggest_split_spec
+            from tambench.schema.suggest import suggest_split_spec
 
             split = suggest_split_spec(spec)
             if split is not None:

@@ -1,4 +1,5 @@
-"""A default split spec derived from a task's grading spec, for tasks acquired without one.
+"""A default split spec derived from a task's grading spec, for tasks acquired or imported
+without one.
 
 The rule is deliberately plain, and recorded in the task's provenance so a benchmark builder
 reviews it: the grading spec's first id column is the split's id column and its target columns
