@@ -104,7 +104,6 @@ PENDING_IMPORTS: set[str] = {
 }
 PENDING_CYCLES: set[str] = {
     "tambench.grading.batch <-> tambench.grading.html",
-    "tambench.splits.audit <-> tambench.splits.prepare",
     "tambench.difficulty.batch <-> tambench.tasks.catalogue <-> tambench.tasks.subsets",
 }
 
@@ -197,7 +196,6 @@ PENDING_SIZES: set[str] = {
     "tambench/grading/judge.py",
     "tambench/grading/protocols/kagglebench.py",
     "tambench/grading/validate.py",
-    "tambench/splits/prepare.py",
     "tambench/acquisition/agent.py::_run",
     "tambench/acquisition/site/server.py::make_handler",
     "tambench/cli/acquire_cmd.py::acquire",
@@ -222,9 +220,6 @@ PENDING_SIZES: set[str] = {
     "tambench/grading/validate.py::_check_column",
     "tambench/schema/mapping/llm.py::merge_model_reply",
     "tambench/schema/mapping/rules.py::map_rules",
-    "tambench/splits/prepare.py::read_keys",
-    "tambench/splits/prepare.py::assign_rows",
-    "tambench/splits/prepare.py::split_line_parts",
     "tambench/tasks/catalogue.py::validate_entry",
     "tambench/tasks/importers/mle_bench.py::read_competition",
 }
