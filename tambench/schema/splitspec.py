@@ -129,9 +129,9 @@ class SplitSpec(_Model):
     @model_validator(mode="before")
     @classmethod
     def _refuse_fields_of_other_strategies(cls, data: Any) -> Any:
-        if cls is SplitSpec:
-            raise ValueError("SplitSpec is the common base of the split strategies; build one "
-                             "with make_split_spec(strategy=...) or a strategy's own model")
+        if cls.model_fields["strategy"].annotation is str:  # a base, not a strategy
+            raise ValueError(f"{cls.__name__} is a base of the split strategies; build one with "
+                             "make_split_spec(strategy=...) or a strategy's own model")
         if not isinstance(data, dict):
             return data
         strategy = data.get("strategy", "random")
@@ -139,7 +139,7 @@ class SplitSpec(_Model):
         for key in data:
             if key in cls.model_fields or key not in NOT_APPLICABLE:
                 continue
-            why = NOT_APPLICABLE[key].format(what=_FIXED_BY.get(str(strategy), "its rule"))
+            why = NOT_APPLICABLE[key].replace("{what}", _FIXED_BY.get(str(strategy), "its rule"))
             reasons.append(f"{key} does not apply to the {strategy} strategy: {why}")
         if reasons:
             raise ValueError("; ".join(reasons))
@@ -169,7 +169,9 @@ class SplitSpec(_Model):
         return out
 
 
-class _OneTable(SplitSpec):
+class OneTableSplit(SplitSpec):
+    """Base of the strategies that assign the rows of one table (they may carry files)."""
+
     files: FilesSpec | None = None
     """Per-row files that follow their rows (None: the table is the whole data)."""
 
@@ -179,7 +181,9 @@ class _OneTable(SplitSpec):
         return True
 
 
-class _Hashed(_OneTable):
+class HashedSplit(OneTableSplit):
+    """Base of the strategies that pick test rows by a seeded hash of their ids or groups."""
+
     test_size: float = Field(default=DEFAULT_TEST_SIZE, gt=0.0, lt=1.0)
     """Fraction of rows (or of rows in whole groups) that go to the local test set."""
 
@@ -188,14 +192,14 @@ class _Hashed(_OneTable):
         return {"test_size": self.test_size, "seed": self.seed, "test_order": self.test_order}
 
 
-class RandomSplit(_Hashed):
+class RandomSplit(HashedSplit):
     """Random rows: a seeded hash of each id decides; round(n x test_size) rows go to test."""
 
     strategy: Literal["random"] = "random"
     """random: the rows with the smallest seeded id hashes are test rows."""
 
 
-class StratifiedSplit(_Hashed):
+class StratifiedSplit(HashedSplit):
     """Random rows within each class, so train and test keep the class shares."""
 
     strategy: Literal["stratified"] = "stratified"
@@ -206,7 +210,7 @@ class StratifiedSplit(_Hashed):
 
 
 
-class GroupSplit(_Hashed):
+class GroupSplit(HashedSplit):
     """Whole groups (patients, molecules, games) go to test, so no group is on both sides."""
 
     strategy: Literal["group"] = "group"
@@ -220,7 +224,7 @@ class GroupSplit(_Hashed):
         return {**super().applied(), "group_column": self.group_column}
 
 
-class TimeSplit(_OneTable):
+class TimeSplit(OneTableSplit):
     """Later periods are test: a cutoff, the last k periods, or the latest test_size share."""
 
     strategy: Literal["time"] = "time"
@@ -261,7 +265,7 @@ class TimeSplit(_OneTable):
         return {**out, **super().applied()}
 
 
-class HoldoutValueSplit(_OneTable):
+class HoldoutValueSplit(OneTableSplit):
     """The rows whose column equals a value (a fold, a shard, a site) are the test set."""
 
     strategy: Literal["holdout_value"] = "holdout_value"

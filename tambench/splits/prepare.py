@@ -190,7 +190,7 @@ def build_split(spec: TaskSpec, raw_root: Path, out: Path,
         parts = _split_two_tables(plan, ctx, out, strategy)
     else:
         parts = _split_one_table(plan, ctx, out, strategy)
-    extra = copy_extra_files(ctx.root, plan, out)
+    extra = copy_extra_files(ctx.root, plan, out, refuse=ctx.private.refuse)
     settings = plan.split.applied()
     if isinstance(plan.split, StratifiedSplit):
         settings["stratify_columns"] = plan.stratify_columns

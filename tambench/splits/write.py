@@ -283,8 +283,10 @@ def write_test_side(
     return SampleReport(header=plan.submission_header, rows=rows)
 
 
-def copy_extra_files(raw_root: Path, plan: SplitPlan, out: Path) -> list[str]:
-    """Copy ``split.extra_public_files`` unchanged into public/."""
+def copy_extra_files(raw_root: Path, plan: SplitPlan, out: Path,
+                     refuse: Callable[[Path, str], None] | None = None) -> list[str]:
+    """Copy ``split.extra_public_files`` unchanged into public/ (``refuse(path, label)`` raises
+    for a raw file that must not be published)."""
     from tambench.core.layout import safe_relpath
 
     copied = []
@@ -295,6 +297,8 @@ def copy_extra_files(raw_root: Path, plan: SplitPlan, out: Path) -> list[str]:
         src = resolve_inside(raw_root, rel, "split.extra_public_files entry")
         if not src.is_file():
             raise SplitError(f"split.extra_public_files entry {rel!r} not found in the raw data")
+        if refuse is not None:
+            refuse(src, rel)
         dst = out / PUBLIC_DIR / clean
         dst.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, dst)

@@ -107,11 +107,6 @@ def _digest(name: str) -> Callable[[str], str]:
 def _class_findings(test: pl.DataFrame, train: pl.DataFrame | None, lab: Labels,
                     target: str) -> list[str]:
     hits: list[str] = []
-    if train is not None and train.height:
-        for name, view in _views().items():
-            acc = _learnt_accuracy(view, train, test)
-            if acc >= FEATURE_THRESHOLD:
-                hits.append(f"the id's {name} ({acc:.1%} right, learnt on train ids)")
     written = {"the label written in the id": lambda c: c if len(c) >= 2 else ""}
     written.update({f"a {h} hash of the label in the id": _digest(h)
                     for h in ("md5", "sha1", "sha256")})
@@ -119,6 +114,11 @@ def _class_findings(test: pl.DataFrame, train: pl.DataFrame | None, lab: Labels,
         acc = _written_accuracy(test["id"], lab, spell)
         if acc >= FEATURE_THRESHOLD:
             hits.append(f"{name} ({acc:.1%} right)")
+    if train is not None and train.height:
+        for name, view in _views().items():
+            acc = _learnt_accuracy(view, train, test)
+            if acc >= FEATURE_THRESHOLD:
+                hits.append(f"the id's {name} ({acc:.1%} right, learnt on train ids)")
     if not hits:
         return []
     shown = "; ".join(hits[:3]) + (f"; and {len(hits) - 3} more view(s)" if len(hits) > 3 else "")
@@ -135,7 +135,7 @@ def _order_findings(ids: pl.Series, lab: Labels, target: str) -> list[str]:
         label, value = score_signal(x, lab)
         if label and value >= FEATURE_THRESHOLD:
             out.append(f"the test ids' {name} reaches {label} {value:.4f} >= {FEATURE_THRESHOLD} "
-                       f"against target {target!r}: ids were assigned in label order")
+                       f"against target {target!r}: ordering the ids orders the labels")
     return out
 
 
