@@ -14,7 +14,9 @@ exits aborts the process (see tests/test_process_exit.py).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import pyarrow as pa
@@ -79,6 +81,51 @@ def _write_train(fd: int, arr: np.ndarray, view: memoryview, offsets: np.ndarray
     _write_all(fd, [memoryview(arr[: offsets[-1]][keep].tobytes())])
 
 
+def _after_last_line_end(arr: np.ndarray) -> int:
+    """The offset just past the last LF of ``arr`` (0 without one), looking from the end.
+
+    >>> _after_last_line_end(np.frombuffer(b"a\\nbc\\nde", dtype=np.uint8))
+    5
+    """
+    stop, step = arr.size, 1 << 16
+    while stop > 0:
+        start = max(0, stop - step)
+        hits = np.flatnonzero(arr[start:stop] == _NEWLINE)
+        if hits.size:
+            return start + int(hits[-1]) + 1
+        stop, step = start, step * 2
+    return 0
+
+
+def _line_blocks(src: BinaryIO, left: int) -> Iterator[tuple[pa.Buffer, memoryview, int]]:
+    """Blocks of whole lines read from ``src`` (``left`` bytes), in one arrow buffer reused
+    from block to block: (buffer, its bytes, size). A last line without a line end gets one.
+
+    The caller must be done with a block before asking for the next one.
+    """
+    buf = pa.allocate_buffer(BLOCK_BYTES + 1)
+    carry = 0  # bytes of an unfinished line, moved to the start of the buffer
+    while True:
+        want = min(BLOCK_BYTES, left)
+        if carry + want + 1 > buf.size:  # one line longer than the buffer: grow it
+            bigger = pa.allocate_buffer(carry + want + 1)
+            memoryview(bigger).cast("B")[:carry] = memoryview(buf).cast("B")[:carry]
+            buf = bigger
+        view = memoryview(buf).cast("B")
+        got = src.readinto(view[carry : carry + want]) if want else 0
+        left -= got
+        size = carry + got
+        if got == 0 and size and view[size - 1] != _NEWLINE:
+            view[size] = _NEWLINE
+            size += 1
+        yield buf, view, size
+        if got == 0:
+            return
+        last = _after_last_line_end(np.frombuffer(buf, dtype=np.uint8, count=size))
+        carry = size - last
+        view[:carry] = view[last:size].tobytes()
+
+
 def split_line_parts(table: RawTable, mask: np.ndarray,
                      train_out: Path) -> tuple[bytes, pa.LargeBinaryArray]:
     """Write the train rows of ``table`` to ``train_out``; return the header and the test
@@ -89,19 +136,7 @@ def split_line_parts(table: RawTable, mask: np.ndarray,
         src.seek(table.data_start)
         dst.write(table.header)
         dst.flush()
-        left = table.data_end - table.data_start
-        carry = b""  # an unfinished line from the previous block
-        while True:
-            want = min(BLOCK_BYTES, left)
-            buf = pa.allocate_buffer(len(carry) + want + 1)
-            view = memoryview(buf).cast("B")
-            view[: len(carry)] = carry
-            got = src.readinto(view[len(carry) : len(carry) + want]) if want else 0
-            left -= got
-            size = len(carry) + got
-            if got == 0 and size and view[size - 1] != _NEWLINE:
-                view[size] = _NEWLINE  # the last line had no line end: give it one
-                size += 1
+        for buf, view, size in _line_blocks(src, table.data_end - table.data_start):
             arr = np.frombuffer(buf, dtype=np.uint8, count=size)
             ends = np.flatnonzero(arr == _NEWLINE) + 1
             k = int(ends.size)
@@ -116,13 +151,10 @@ def split_line_parts(table: RawTable, mask: np.ndarray,
                     lines = pa.LargeBinaryArray.from_buffers(
                         pa.large_binary(), k,
                         [None, arrow_int64(offsets).buffers()[1], buf.slice(0, size)])
-                    test_parts.append(lines.take(arrow_int64(test_idx)))
+                    test_parts.append(lines.take(arrow_int64(test_idx)))  # a copy
+                    del lines
                 row += k
-            last = int(ends[-1]) if k else 0
-            carry = bytes(view[last:size])
-            del view, arr
-            if got == 0:
-                break
+            del arr
     if row != mask.size:
         raise SplitError(f"{table.label} changed while it was being split ({row} rows, "
                          f"{mask.size} in the first pass)")
