@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from io import BufferedReader
 from pathlib import Path
-from typing import BinaryIO
 
 import numpy as np
 import pyarrow as pa
@@ -97,7 +97,7 @@ def _after_last_line_end(arr: np.ndarray) -> int:
     return 0
 
 
-def _line_blocks(src: BinaryIO, left: int) -> Iterator[tuple[pa.Buffer, memoryview, int]]:
+def _line_blocks(src: BufferedReader, left: int) -> Iterator[tuple[pa.Buffer, memoryview, int]]:
     """Blocks of whole lines read from ``src`` (``left`` bytes), in one arrow buffer reused
     from block to block: (buffer, its bytes, size). A last line without a line end gets one.
 
