@@ -506,3 +506,81 @@ def champs_cases(rng: np.random.Generator) -> list[Case]:
     return [Case(k, y, p, pd.DataFrame({"id": ids, "scalar_coupling_constant": p}),
                  pd.DataFrame({"id": ids, "scalar_coupling_constant": y, "type": types}),
                  aux={"groups": types}) for k, p in preds.items()]
+
+
+# --- single-table competitions: one id column, one or more target columns --------------------
+
+
+def value_cases(id_col: str, targets: list[str], truth: Callable[[np.random.Generator, int], np.ndarray],
+                noise: float, *, n: int = 300,
+                bounds: tuple[float, float] | None = None) -> Callable[[np.random.Generator], list[Case]]:
+    """Real-valued targets: perfect, a noisy copy, unrelated values and a constant prediction;
+    predictions stay within ``bounds`` when the task declares a range (range checks are the
+    validator's, not the metric's)."""
+
+    def build(rng: np.random.Generator) -> list[Case]:
+        ids = [f"k{i:05d}" for i in range(n)]
+        t = truth(rng, n)
+        shape = t.shape
+        preds = {"perfect": t.copy(), "partial": t + rng.normal(0, noise, shape),
+                 "random": truth(rng, n), "constant": np.full(shape, float(np.mean(t)))}
+        if bounds is not None:
+            preds = {k: np.clip(v, *bounds) for k, v in preds.items()}
+
+        def frame(m: np.ndarray) -> pd.DataFrame:
+            cols = m if m.ndim == 2 else m[:, None]
+            return pd.DataFrame({id_col: ids, **{c: cols[:, j] for j, c in enumerate(targets)}})
+
+        return [Case(k, t, p, frame(p), frame(t)) for k, p in preds.items()]
+
+    return build
+
+
+def label_cases(id_col: str, target: str, classes: list[str], *, numeric: bool = False,
+                n: int = 300) -> Callable[[np.random.Generator], list[Case]]:
+    """Labels: perfect, random, partly right, one class for every row."""
+
+    def build(rng: np.random.Generator) -> list[Case]:
+        ids = [f"p{i:05d}" for i in range(n)]
+        t = rng.choice(classes, n)
+        preds = {"perfect": t.copy(), "random": rng.choice(classes, n),
+                 "partial": np.where(rng.random(n) < 0.7, t, rng.choice(classes, n)),
+                 "constant": np.full(n, classes[0])}
+
+        def col(v: np.ndarray) -> Any:
+            return v.astype(int) if numeric else v
+
+        return [Case(k, t.astype(str).astype(object), p.astype(str).astype(object),
+                     pd.DataFrame({id_col: ids, target: col(p)}), pd.DataFrame({id_col: ids, target: col(t)}))
+                for k, p in preds.items()]
+
+    return build
+
+
+def tweet_cases(rng: np.random.Generator) -> list[Case]:
+    words = ["good", "bad", "Happy", "sad", "day", "the", "so", "very"]
+    n = 200
+    ids = [f"t{i:04d}" for i in range(n)]
+
+    def cell() -> str:
+        return " ".join(rng.choice(words, int(rng.integers(1, 6))))
+
+    t = [cell() for _ in ids]
+    preds = {"perfect": t, "random": [cell() for _ in ids],
+             "partial": [" ".join(x.split()[:-1]) or x for x in t]}
+    return [Case(k, _obj(t), _obj(p), pd.DataFrame({"textID": ids, "selected_text": p}),
+                 pd.DataFrame({"textID": ids, "selected_text": t})) for k, p in preds.items()]
+
+
+def icecube_cases(rng: np.random.Generator) -> list[Case]:
+    n = 300
+    ids = list(range(n))
+    t = np.stack([rng.uniform(0, 2 * np.pi, n), rng.uniform(0, np.pi, n)], axis=1)
+    preds = {"perfect": t.copy(), "partial": np.stack([(t[:, 0] + rng.normal(0, 0.2, n)) % (2 * np.pi),
+                                                       np.clip(t[:, 1] + rng.normal(0, 0.2, n), 0, np.pi)], axis=1),
+             "random": np.stack([rng.uniform(0, 2 * np.pi, n), rng.uniform(0, np.pi, n)], axis=1)}
+
+    def frame(m: np.ndarray) -> pd.DataFrame:
+        return pd.DataFrame({"event_id": ids, "azimuth": m[:, 0], "zenith": m[:, 1]})
+
+    return [Case(k, t, p, frame(p), frame(t)) for k, p in preds.items()]

@@ -46,9 +46,11 @@ from parity_cases import (  # noqa: E402
     cervical_cases,
     champs_cases,
     gnss_cases,
+    icecube_cases,
     imet_cases,
     jigsaw_cases,
     kuzushiji_cases,
+    label_cases,
     logloss_cases,
     lyft_cases,
     nomad_cases,
@@ -57,7 +59,9 @@ from parity_cases import (  # noqa: E402
     siim_cases,
     text_cases,
     tf2qa_cases,
+    tweet_cases,
     uw_cases,
+    value_cases,
     vesuvius_cases,
     vinbig_cases,
 )
@@ -99,6 +103,8 @@ QWK_LABELS = ("scikit-learn's kappa spaces the ratings present by rank (a missin
               "the distances); Kaggle's QWK weights (i - j)^2 over every rating in the range")
 LOG_FLOOR = ("CHAMPS floors each type's MAE at 1e-9 before the log; MLE-bench's log(0) gives "
              "-inf for an exact type")
+CONSTANT_PEARSON = ("MLE-bench returns NaN for a constant prediction (scipy's Pearson); tambench "
+                    "scores it 0, never NaN")
 EMPTY_BOTH = ("scikit-learn's F-beta of two empty masks is 0; an exact empty prediction is "
               "perfect (1.0) in tambench")
 
@@ -106,6 +112,20 @@ EMPTY_BOTH = ("scikit-learn's F-beta of two empty masks is 0; an exact empty pre
 def _quest_classes(root: Path) -> list[str]:
     mod = importlib.import_module("mlebench.competitions.google-quest-challenge.classes")
     return list(mod.CLASSES)
+
+
+def logloss_cases_for(id_col: str, target: str) -> Callable[[np.random.Generator], list[Case]]:
+    """statoil's cases under another competition's column names."""
+
+    def build(rng: np.random.Generator) -> list[Case]:
+        out = []
+        for c in logloss_cases(rng):
+            sub = c.submission.rename(columns={"id": id_col, "is_iceberg": target})
+            ans = c.answers.rename(columns={"id": id_col, "is_iceberg": target})
+            out.append(Case(c.kind, c.y_true, c.y_pred, sub, ans, c.aux))
+        return out
+
+    return build
 
 
 def _again(metric: str, case: Case, y_pred: Any = None, **params: Any) -> float:
@@ -164,6 +184,9 @@ REPRODUCE: dict[str, Callable[[Case], float]] = {
     "aptos2019-blindness-detection": _qwk_by_rank,
     "champs-scalar-coupling": lambda c: _again("mean_log_mae", c, floor=0.0),
     "google-quest-challenge": _quest_nan,
+    "us-patent-phrase-to-phrase-matching": lambda c: math.nan,
+    "dogs-vs-cats-redux-kernels-edition":
+        lambda c: _again("log_loss", c, eps=float(np.finfo(np.float64).eps)),
     "vesuvius-challenge-ink-detection": lambda c: 0.0 if not str(c.y_true[0]).strip() else math.nan,
 }
 
@@ -209,6 +232,27 @@ def pairs(root: Path) -> list[Pair]:
              {"perfect": CLIPPING, "confident-wrong": CLIPPING}),
         Pair("aptos2019-blindness-detection", "qwk", qwk_cases, {}, {"absent-ratings": QWK_LABELS}),
         Pair("champs-scalar-coupling", "mean_log_mae", champs_cases, {}, {"perfect": LOG_FLOOR}),
+        Pair("aerial-cactus-identification", "roc_auc", binary_cases("id", "has_cactus", scores=False)),
+        Pair("histopathologic-cancer-detection", "roc_auc", binary_cases("id", "label", scores=False)),
+        Pair("dogs-vs-cats-redux-kernels-edition", "log_loss", logloss_cases_for("id", "label"), {},
+             {"perfect": CLIPPING, "confident-wrong": CLIPPING}),
+        Pair("new-york-city-taxi-fare-prediction", "rmse",
+             value_cases("key", ["fare_amount"], lambda r, n: r.gamma(2, 5, n), 2.0)),
+        Pair("petfinder-pawpularity-score", "rmse",
+             value_cases("Id", ["Pawpularity"], lambda r, n: r.integers(1, 101, n).astype(float), 10.0,
+                         bounds=(1.0, 100.0))),
+        Pair("predict-volcanic-eruptions-ingv-oe", "mae",
+             value_cases("segment_id", ["time_to_eruption"], lambda r, n: r.uniform(1e5, 5e7, n), 1e6)),
+        Pair("us-patent-phrase-to-phrase-matching", "pearson",
+             value_cases("id", ["score"], lambda r, n: r.choice([0, 0.25, 0.5, 0.75, 1.0], n), 0.2),
+             {}, {"constant": CONSTANT_PEARSON}),
+        Pair("spaceship-titanic", "accuracy", label_cases("PassengerId", "Transported", ["True", "False"])),
+        Pair("text-normalization-challenge-english-language", "exact_match",
+             label_cases("id", "after", ["twenty one", "one", "Dr.", "sil"])),
+        Pair("learning-agency-lab-automated-essay-scoring-2", "qwk",
+             label_cases("essay_id", "score", [str(i) for i in range(1, 7)], numeric=True)),
+        Pair("tweet-sentiment-extraction", "jaccard_words", tweet_cases),
+        Pair("icecube-neutrinos-in-deep-ice", "mean_angular_error", icecube_cases),
     ]
 
 
