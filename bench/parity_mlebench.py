@@ -170,7 +170,43 @@ def _lyft_per_sample(case: Case) -> float:
                           for i in range(len(case.y_true))]))
 
 
+def _siim_pairs_ap(case: Case) -> float:
+    """MLE-bench's SIIM scoring rebuilt with our parser and IoU: per class, (hit, confidence)
+    pairs with each missed true box at confidence 0 and (0, 0) for an image with neither, then
+    scikit-learn's non-interpolated average precision (the same sum as ``average_precision``)."""
+    from tambench.core.metrics.boxes import BOX_2D, parse_objects
+    from tambench.core.metrics.geometry import iou_2d
+    from tambench.core.metrics.lite import average_precision
+
+    truth = [parse_objects(c, BOX_2D) for c in case.y_true]
+    pred = [parse_objects(c, BOX_2D) for c in case.y_pred]
+    aps = []
+    for cls in sorted({str(x) for t in truth for x in t.labels}):
+        labels, scores = [], []
+        for t, p in zip(truth, pred, strict=True):
+            gt = t.values[t.labels == cls]
+            mine = np.flatnonzero(p.labels == cls)
+            mine = mine[np.argsort(-p.confidence[mine], kind="stable")]
+            used = np.zeros(len(gt), dtype=bool)
+            row: list[tuple[int, float]] = []
+            for d in mine:
+                iou = iou_2d(p.values[d : d + 1], gt)[0] if len(gt) else np.zeros(0)
+                iou = np.where(used | (iou <= 0.5), 0.0, iou)
+                if iou.size and iou.max() > 0.5:
+                    used[int(np.argmax(iou))] = True
+                    row.append((1, float(p.confidence[d])))
+                else:
+                    row.append((0, float(p.confidence[d])))
+            row += [(1, 0.0)] * int((~used).sum())
+            pairs_ = row or [(0, 0.0)]
+            labels += [a for a, _ in pairs_]
+            scores += [b for _, b in pairs_]
+        aps.append(average_precision(np.array(labels), np.array(scores)))
+    return float(np.mean(aps))
+
+
 REPRODUCE: dict[str, Callable[[Case], float]] = {
+    "siim-covid19-detection": _siim_pairs_ap,
     "3d-object-detection-for-autonomous-vehicles": _lyft_per_sample,
     "jigsaw-unintended-bias-in-toxicity-classification":
         lambda c: _again("jigsaw_bias_auc", c, (np.asarray(c.y_pred) >= 0.5).astype(float)),

@@ -350,3 +350,31 @@ def test_dice_hausdorff_refuses_an_id_without_a_slice_number() -> None:
     with pytest.raises(TaskDataError, match="slice number"):
         score("dice_hausdorff_3d", ["1 1"], ["1 1"], ids=["case1"], classes=["a"], height=[2],
               width=[2])
+
+
+def test_every_mlebench_competition_without_a_metric_now_has_one() -> None:
+    from tambench.core.metrics import METRICS
+    from tambench.core.metrics.reference import METRIC_USAGE
+
+    wanted = {
+        "box_map": ["siim-covid19-detection", "vinbigdata-chest-xray-abnormalities-detection"],
+        "box3d_map": ["3d-object-detection-for-autonomous-vehicles"],
+        "kendall_tau_orders": ["AI4Code"],
+        "weighted_auc_tpr": ["alaska2-image-steganalysis"],
+        "levenshtein_mean": ["billion-word-imputation", "bms-molecular-translation"],
+        "spearman_columnwise": ["google-quest-challenge"],
+        "f1_micro_multilabel": ["imet-2020-fgvc7"],
+        "jigsaw_bias_auc": ["jigsaw-unintended-bias-in-toxicity-classification"],
+        "point_in_box_f1": ["kuzushiji-recognition"],
+        "rmsle_columnwise": ["nomad2018-predict-transparent-conductors"],
+        "weighted_multilabel_log_loss": ["rsna-2022-cervical-spine-fracture-detection"],
+        "probabilistic_f1": ["rsna-breast-cancer-detection"],
+        "haversine_p50_p95": ["smartphone-decimeter-2022"],
+        "span_micro_f1": ["tensorflow2-question-answering"],
+        "dice_hausdorff_3d": ["uw-madison-gi-tract-image-segmentation"],
+        "rle_f_beta": ["vesuvius-challenge-ink-detection"],
+    }
+    assert sum(len(v) for v in wanted.values()) == 18
+    for metric_id, competitions in wanted.items():
+        assert metric_id in METRICS
+        assert set(competitions) <= set(METRIC_USAGE[metric_id])
