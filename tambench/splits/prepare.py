@@ -298,7 +298,10 @@ def _build(spec: TaskSpec, raw: RawSource | str | Path | None, data_dir: Path,
         _swap_into_place(staging, final)
         steps.advance(note=str(final))
     except TambenchError as exc:
-        raise _scrubbed(exc, names) from exc
+        clean = _scrubbed(exc, names)
+        if clean is exc:
+            raise
+        raise clean from exc
     finally:
         shutil.rmtree(work, ignore_errors=True)
         if staging.exists():

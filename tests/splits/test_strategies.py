@@ -264,6 +264,17 @@ def test_sample_submission_uses_the_grading_header(tmp_path: Path) -> None:
     assert sample.columns == ["id", "city", "label"]
 
 
+def test_hidden_columns_leave_test_only_or_every_public_file(tmp_path: Path) -> None:
+    tabular(tmp_path / "raw", n=300)
+    spec = make_spec("hide", {"strategy": "random",
+                              "hidden_columns": {"city": "test", "income": "public"}})
+    res = prepare_task(spec, tmp_path / "raw", tmp_path / "data")
+    train, test, ans = _pub(res, "train.csv"), _pub(res, "test.csv"), _answers(res)
+    assert "city" in train.columns and "city" not in test.columns
+    assert "income" not in train.columns and "income" not in test.columns
+    assert ans.columns == ["id", "label"]
+
+
 def test_bad_specs_get_errors_naming_the_problem(tmp_path: Path) -> None:
     tabular(tmp_path / "raw", n=100)
     with pytest.raises(SplitError, match=r"lacks column\(s\) \['patient'\]"):
