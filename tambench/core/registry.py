@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -58,6 +59,10 @@ class Registry(Mapping[str, T], Generic[T]):
         self._error = error
         self._loaders = tuple(loaders)
         self._loaded = not self._loaders
+        # Threads that look up while another imports the loaders wait for the imports (they
+        # would see a half-filled registry); the importing thread itself may look up.
+        self._loading = threading.RLock()
+        self._local = threading.local()
         self._hint = hint
         self._entries: dict[str, T | str] = {}
         if listed:
@@ -94,10 +99,18 @@ class Registry(Mapping[str, T], Generic[T]):
     # --- lookup ---------------------------------------------------------------------------------
 
     def _load(self) -> None:
-        if not self._loaded:
-            self._loaded = True
-            for module in self._loaders:
-                importlib.import_module(module)
+        if self._loaded:
+            return
+        with self._loading:
+            if self._loaded or getattr(self._local, "active", False):
+                return  # done by another thread, or a lookup made while importing them
+            self._local.active = True
+            try:
+                for module in self._loaders:
+                    importlib.import_module(module)
+                self._loaded = True
+            finally:
+                self._local.active = False
 
     def __getitem__(self, name: str) -> T:
         """The entry called ``name``; an unknown name raises the registry's error."""
