@@ -117,8 +117,7 @@ def _test_rows(plan: SplitPlan, test: _Checked, answers: _Checked | None) -> pl.
 
 def _write_train(plan: SplitPlan, train: _Checked, out: Path) -> pl.DataFrame:
     """Write public/train.csv; return the id and target columns of the train rows."""
-    require_columns(train.table.columns,
-                    [plan.id_column, *plan.hidden_columns, *plan.split.hidden_columns],
+    require_columns(train.table.columns, [plan.id_column, *plan.hidden_columns],
                     train.table.label)
     keep = [c for c in train.table.columns if c not in plan.dropped_columns]
     path = out / PUBLIC_DIR / TRAIN_FILE
