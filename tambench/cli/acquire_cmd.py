@@ -106,7 +106,7 @@ def discover(
 ) -> None:
     """List candidate competitions through the platform's client, filters applied."""
     from tambench.acquisition.discover import discover_competitions
-    from tambench.acquisition.kaggle_client import KaggleSource
+    from tambench.acquisition.kaggle_client import KaggleClient
     from tambench.cli._console import console, print_json
 
     if platform != "kaggle":
@@ -117,7 +117,7 @@ def discover(
     except ValueError:
         raise typer.BadParameter(f"expected YYYY-MM-DD, got {since!r}",
                                  param_hint="--since") from None
-    cands = discover_competitions(KaggleSource(), since=since_day, category=category,
+    cands = discover_competitions(KaggleClient(), since=since_day, category=category,
                                   search=search, min_teams=min_teams)
     shown = [c for c in cands if show_all or c.kept]
     if json_out:
