@@ -36,9 +36,10 @@ def main() -> int:
     ap.add_argument("--renderer", choices=["browser", "http"], default="browser")
     args = ap.parse_args()
 
+    from tambench.acquisition.site import serve_site
+
     from tambench.acquisition.fetch import FetchSettings
     from tambench.acquisition.pipeline import acquire_competitions
-    from tambench.acquisition.site import serve_site
 
     descriptions = SHARED / "data" / "competition-descriptions"
     if not descriptions.is_dir():

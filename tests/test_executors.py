@@ -339,9 +339,10 @@ def test_rate_limit_interval_must_be_finite_and_non_negative() -> None:
 def test_crawls_run_one_competition_per_task_under_one_global_rate_limit(
     tmp_path: Path, local_executor: LocalExecutor
 ) -> None:
+    from tambench.acquisition.site.server import serve_site
+
     from tambench.acquisition.crawl import crawl_competitions
     from tambench.acquisition.fetch import FetchSettings
-    from tambench.acquisition.site.server import serve_site
 
     # The http renderer cannot read the JS leaderboards, so competitions end "incomplete";
     # what matters here is that their pages are crawled in parallel under one limit.

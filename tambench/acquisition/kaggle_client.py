@@ -29,6 +29,7 @@ with the client's methods.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
 import time
@@ -277,6 +278,10 @@ def _source_error(what: str, slug: str, exc: BaseException, attempts: int) -> Ex
 # --- the client ----------------------------------------------------------------------------
 
 
+def _page_call(fetch: Callable[[Any, str, str], Any], slug: str, token: str, api: Any) -> Any:
+    return fetch(api, slug, token)
+
+
 def _authenticated_api() -> Any:
     """A fresh, authenticated ``KaggleApi``; its import-time chatter kept off stdout."""
     with contextlib.redirect_stdout(io.StringIO()):
@@ -464,7 +469,7 @@ class KaggleClient:
         seen: set[str] = set()
         for _ in range(MAX_PAGES):
             current = token
-            page = self._call(what, slug, lambda api: fetch(api, slug, current))
+            page = self._call(what, slug, functools.partial(_page_call, fetch, slug, current))
             yield page
             token = _text(page, "next_page_token")
             if not token:

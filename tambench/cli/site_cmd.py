@@ -20,15 +20,14 @@ def serve(
     no_demo: bool = typer.Option(False, "--no-demo", help="Leave out the demo competitions."),
 ) -> None:
     """Serve the site on 127.0.0.1 until interrupted."""
-    from tambench.acquisition.site import serve_site
     from tambench.cli._console import console
+    from tambench.testing.site import serve_site
 
     with serve_site(descriptions, port=port, seed=seed, demo=not no_demo) as site:
         console.print(f"serving {len(site.slugs)} competitions at {site.base_url}", markup=False)
         for name, url in site.base_urls.items():
             console.print(f"  {name:<9} {url}   (tambench acquire {name}:SLUG --base-url "
                           f"{name}={url})", markup=False)
-        console.print(f"  canary    {site.canary_url}", markup=False)
         try:
             while True:
                 time.sleep(3600)

@@ -6,10 +6,10 @@ import asyncio
 from typing import Any
 
 import pytest
+from tambench.acquisition.site import RunningSite
 
 from tambench.acquisition.agent import run_agent
 from tambench.acquisition.fetch import FetchSettings
-from tambench.acquisition.site import RunningSite
 from tambench.testing.fake_openai import FakeOpenAIServer
 
 

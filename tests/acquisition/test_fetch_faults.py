@@ -6,11 +6,11 @@ import dataclasses
 from typing import Any
 
 import pytest
+from tambench.acquisition.site import RunningSite
 
 from tambench.acquisition.fetch import FetchedPage, FetchSettings, PageFetcher
 from tambench.acquisition.markdown import extract_markdown
 from tambench.acquisition.platforms import get_adapter
-from tambench.acquisition.site import RunningSite
 from tambench.errors import (
     BlockedPageError,
     FetchTimeoutError,

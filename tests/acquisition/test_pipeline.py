@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tambench.acquisition.site import RunningSite
 
 from tambench.acquisition.pipeline import AcquireReport, acquire_competitions_async, write_report
-from tambench.acquisition.site import RunningSite
 from tambench.acquisition.snapshots import SnapshotStore, sha256_hex
 from tambench.core.leaderboard import read_leaderboard
 from tambench.schema.io import load_taskspec
