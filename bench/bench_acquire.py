@@ -36,7 +36,7 @@ def main() -> int:
     ap.add_argument("--renderer", choices=["browser", "http"], default="browser")
     args = ap.parse_args()
 
-    from tambench.acquisition.site import serve_site
+    from tambench.testing.site import serve_site
 
     from tambench.acquisition.fetch import FetchSettings
     from tambench.acquisition.pipeline import acquire_competitions

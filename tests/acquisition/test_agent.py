@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 import pytest
-from tambench.acquisition.site import RunningSite
+from tambench.testing.site import RunningSite
 
 from tambench.acquisition.agent import run_agent
 from tambench.acquisition.fetch import FetchSettings

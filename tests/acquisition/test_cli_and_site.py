@@ -9,8 +9,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from tambench.acquisition.site import DEMO_SLUGS, RunningSite, split_description
-from tambench.acquisition.site.competitions import demo_competitions
+from tambench.testing.site import DEMO_SLUGS, RunningSite, split_description
+from tambench.testing.site.competitions import demo_competitions
 
 from tambench.cli.main import main
 

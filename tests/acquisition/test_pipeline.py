@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tambench.acquisition.site import RunningSite
+from tambench.testing.site import RunningSite
 
 from tambench.acquisition.pipeline import AcquireReport, acquire_competitions_async, write_report
 from tambench.acquisition.snapshots import SnapshotStore, sha256_hex

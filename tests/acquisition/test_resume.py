@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from tambench.acquisition.site import RunningSite
+from tambench.testing.site import RunningSite
 
 from tambench.acquisition.pipeline import acquire_competitions_async
 from tambench.acquisition.snapshots import Snapshot, SnapshotStore

@@ -49,14 +49,15 @@ class KaggleAdapter(TemplateAdapter):
             "/competitions/{slug}/data",
             (Hook(f"{DETAIL} h2, {DETAIL} h3", r"^(dataset|data) description$"),
              Hook(".competition-data__content, .competition-data__description")),
-            (".competition-data__description", DETAIL, ".site-layout__main-content"), TITLE),
+            (".competition-data__description", ".competition-data__content", DETAIL,
+             ".site-layout__main-content"), TITLE),
         "evaluation": PageTemplate("/competitions/{slug}/overview", _OVERVIEW_HOOKS,
                                    ("#evaluation", *REGION), TITLE, EVALUATION_SECTION),
         "rules": PageTemplate(
             "/competitions/{slug}/rules",
             (Hook(f"{DETAIL} h2, {DETAIL} h3", r"rules"), Hook(".competition-rules"),
              Hook("#comp-homepage-content h1", r"rules")),
-            (*REGION, "#competition"), TITLE),
+            (*REGION, "#comp-homepage-content", "#competition"), TITLE),
     }
     board: ClassVar[BoardTemplate | None] = BoardTemplate(
         "/competitions/{slug}/leaderboard?tab=private",

@@ -237,7 +237,7 @@ class SiteHandler(BaseHTTPRequestHandler):
         if comp is None:
             self._json(404, {"error": f"no competition {slug!r}"})
             return
-        if slug == "fault-js-slow":
+        if slug == "fault-js-slow" and method.endswith("/GetCompetitionPage"):
             self.state.sleep(3.0)
         self._json(200, self._kaggle_answer(method, comp, body, injected))
 
