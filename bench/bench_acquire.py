@@ -36,10 +36,9 @@ def main() -> int:
     ap.add_argument("--renderer", choices=["browser", "http"], default="browser")
     args = ap.parse_args()
 
-    from tambench.testing.site import serve_site
-
     from tambench.acquisition.fetch import FetchSettings
     from tambench.acquisition.pipeline import acquire_competitions
+    from tambench.testing.site import serve_site
 
     descriptions = SHARED / "data" / "competition-descriptions"
     if not descriptions.is_dir():

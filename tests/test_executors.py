@@ -339,10 +339,9 @@ def test_rate_limit_interval_must_be_finite_and_non_negative() -> None:
 def test_crawls_run_one_competition_per_task_under_one_global_rate_limit(
     tmp_path: Path, local_executor: LocalExecutor
 ) -> None:
-    from tambench.testing.site import serve_site
-
     from tambench.acquisition.crawl import crawl_competitions
     from tambench.acquisition.fetch import FetchSettings
+    from tambench.testing.site import serve_site
 
     # AIcrowd-style pages are server-rendered, so the http renderer reads them completely;
     # what matters here is that their pages are crawled in parallel under one limit.

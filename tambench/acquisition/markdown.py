@@ -20,9 +20,9 @@ What is removed, in order:
 5. boilerplate inside the region: ``nav``, ``header``, ``footer``, ``aside``, ``form``,
    ``button``, ``dialog``, tab bars, menus and toolbars (by role), and elements whose class or
    id contains a word such as ad, banner, cookie, consent, promo, sponsor, share, social,
-   newsletter, sidebar, menu, related, widget, explorer (whole words of the class/id, so
-   ``download`` or ``shadow`` do not match "ad"). An element holding most of the region's text,
-   or the region itself, is never pruned.
+   newsletter, sidebar, menu, related, widget, explorer, nav, topbar, tabs (whole words of the
+   class/id, so ``download`` or ``shadow`` do not match "ad"). An element holding most of the
+   region's text, or the region itself, is never pruned.
 
 When the region lacks the page's title, the ``title`` selector's text comes first as ``# ``
 heading; a heading that only repeats the title (a sticky header's copy) is dropped.
@@ -62,6 +62,7 @@ _BOILERPLATE_WORDS = frozenset({
     "cookies", "consent", "promo", "promotion", "sponsor", "sponsored", "share", "sharing",
     "social", "newsletter", "sidebar", "menu", "related", "widget", "widgets", "footer",
     "navbar", "breadcrumb", "breadcrumbs", "toolbar", "explorer", "dataexplorer", "tooltip",
+    "nav", "topbar", "tabs", "tabbar",
 })
 _BOILERPLATE_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "dialog",
                                 "tablist", "tab", "menu", "menubar", "toolbar", "search"})

@@ -3,16 +3,16 @@
 For each reference (``PLATFORM:SLUG`` or a URL) :func:`acquire_competitions`:
 
 1. resolves the platform adapter (base URLs are settings) and plans the pages;
-2. reads what the platform's official API has, when it has one and credentials exist (Kaggle:
-   metadata, file listing and the complete private leaderboard);
-3. fetches each page (skipping those already in the snapshot store: the crawl resumes) and
+2. fetches each page (skipping those already in the snapshot store: the crawl resumes) and
    waits for its content hooks; kinds sharing a URL (AIcrowd's and Kaggle's evaluation, a
    section of the overview) share one fetch;
-4. converts each page's content region to Markdown (:func:`~tambench.acquisition.markdown.
+3. converts each page's content region to Markdown (:func:`~tambench.acquisition.markdown.
    extract_markdown`), keeping only the evaluation sections where the page is an overview;
-5. reads the private leaderboard from the API, or from the site: every page of a paged board,
-   the whole of a board that loads on scrolling; rows that cannot be read are reported;
-6. writes the task folder (:func:`~tambench.acquisition.assemble.assemble_task`).
+4. reads what the platform's official API has, when it has one and credentials exist (Kaggle:
+   metadata, file listing and the complete private leaderboard), else the leaderboard from the
+   site: every page of a paged board, the whole of a board that loads on scrolling; rows that
+   cannot be read are reported;
+5. writes the task folder (:func:`~tambench.acquisition.assemble.assemble_task`).
 
 A blocked page (CAPTCHA, login wall, rules gate) stops its competition at once with status
 ``blocked``; a page that fails after its retries stops it with status ``incomplete`` and the
@@ -257,8 +257,6 @@ class _Job:
         client = getattr(adapter, "api_client", lambda: None)()
         collected = Collected(task_id=task_id, url=adapter.page_urls(slug).get("overview", ""),
                               markdown={}, sources=[], leaderboard=_EMPTY)
-        if client is not None:
-            await self._from_api(client, slug, collected, result)
         policy = adapter.url_policy()
         job = task_id
         plan = self.store.load_plan(job) or [*dict.fromkeys(adapter.page_urls(slug).values())]
@@ -270,8 +268,11 @@ class _Job:
                                                 sha256=snap.sha256, fetched_at=snap.fetched_at,
                                                 path=f"pages/{spec.kind}.md"))
         result.pages = list(collected.sources)
-        if client is None:
-            board = await self._board(adapter, slug, policy, job, plan, result)
+        if client is not None:  # after the pages: a blocked page stops the job first
+            await self._from_api(client, slug, collected, result)
+        else:
+            board, board_pages = await self._board(adapter, slug, policy, job, plan, result)
+            collected.sources.extend(board_pages)
             collected.leaderboard = board.leaderboard
             collected.notes.extend(board.problems)
             result.leaderboard_source = "pages"
@@ -311,7 +312,8 @@ class _Job:
         return snap, self.store.read_html(snap)
 
     async def _board(self, adapter: TemplateAdapter, slug: str, policy: UrlPolicy, job: str,
-                     plan: list[str], result: CompetitionResult) -> BoardResult:
+                     plan: list[str], result: CompetitionResult
+                     ) -> tuple[BoardResult, list[SourcePage]]:
         board = adapter.board
         if board is None:
             raise LeaderboardError(f"{adapter.name} has no leaderboard page")
@@ -340,11 +342,10 @@ class _Job:
         else:
             problems.append(f"leaderboard has more than {MAX_LEADERBOARD_PAGES} pages; "
                             "read the first ones only")
-        result.pages.extend(sources)
         out = leaderboard_from_pages([p for p in pages if p.rows or p is pages[0]],
                                      source=adapter.leaderboard_url(slug, 1))
         out.problems[:0] = problems
-        return out
+        return out, sources
 
     async def _collect_generic(self, adapter: TemplateAdapter, slug: str,
                                result: CompetitionResult) -> Collected:

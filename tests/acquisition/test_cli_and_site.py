@@ -9,16 +9,16 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from tambench.testing.site import DEMO_SLUGS, RunningSite, split_description
-from tambench.testing.site.competitions import demo_competitions
 
 from tambench.cli.main import main
+from tambench.testing.site import DEMO_SLUGS, RunningSite, split_description
+from tambench.testing.site.competitions import demo_competitions
 
 
 def test_acquire_command_reports_each_competition_and_exits_3_when_one_is_incomplete(
         site: RunningSite, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # The http renderer runs no JavaScript, so the script-rendered leaderboard stays empty:
-    # the competition is incomplete and the batch exits 3.
+    # The http renderer runs no JavaScript; a Kaggle-style page is an empty application shell:
+    # the competition is incomplete, the reason says so, and the batch exits 3.
     rc = main(["acquire", "kaggle:wine-cultivar-classification", "kaggle:fault-captcha",
                "--catalogue", str(tmp_path), "--renderer", "http", "--json",
                "--base-url", f"kaggle={site.base_urls['kaggle']}"])
@@ -26,7 +26,8 @@ def test_acquire_command_reports_each_competition_and_exits_3_when_one_is_incomp
     assert rc == 3
     statuses = [r["status"] for r in report["results"]]
     assert statuses == ["incomplete", "blocked"]
-    assert "leaderboard" in report["results"][0]["errors"][0].lower()
+    assert report["results"][0]["errors"][0].startswith("JavaScriptRequiredError")
+    assert "use --renderer browser" in report["results"][0]["errors"][0]
     assert list((tmp_path / ".acquire" / "reports").glob("acquire-*.json"))
 
 

@@ -120,17 +120,21 @@ def test_discover_command_lists_through_the_kaggle_client(
     assert any(d.startswith("since") for d in rows["titanic"]["dropped"])
 
 
-def test_kaggle_adapter_uses_the_client_only_on_the_real_site_with_credentials(
+def test_kaggle_adapter_uses_the_api_on_the_real_site_or_with_an_api_url_given_credentials(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from tambench.acquisition.platforms import get_adapter
 
     monkeypatch.setenv("KAGGLE_CONFIG_DIR", str(tmp_path))
+    monkeypatch.delenv("TAMBENCH_KAGGLE_API_URL", raising=False)
     for var in ("KAGGLE_API_TOKEN", "KAGGLE_USERNAME", "KAGGLE_KEY"):
         monkeypatch.delenv(var, raising=False)
     real = get_adapter("kaggle")
-    assert not real.use_client()  # type: ignore[attr-defined]
+    mirror = get_adapter("kaggle", base_url="http://127.0.0.1:8000/kaggle")
+    assert real.api_client() is None  # type: ignore[attr-defined]
     monkeypatch.setenv("KAGGLE_USERNAME", "u")
     monkeypatch.setenv("KAGGLE_KEY", "k")
-    assert real.use_client()  # type: ignore[attr-defined]
-    mirror = get_adapter("kaggle", base_url="http://127.0.0.1:8000/kaggle")
-    assert not mirror.use_client()  # type: ignore[attr-defined]
+    assert real.api_client() is not None  # type: ignore[attr-defined]
+    assert mirror.api_client() is None  # type: ignore[attr-defined]
+    monkeypatch.setenv("TAMBENCH_KAGGLE_API_URL", "http://127.0.0.1:9999")
+    client = mirror.api_client()  # type: ignore[attr-defined]
+    assert client is not None and client.api_url == "http://127.0.0.1:9999"

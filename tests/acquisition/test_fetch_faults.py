@@ -6,7 +6,6 @@ import dataclasses
 from typing import Any
 
 import pytest
-from tambench.testing.site import RunningSite
 
 from tambench.acquisition.fetch import FetchedPage, FetchSettings, PageFetcher
 from tambench.acquisition.markdown import extract_markdown
@@ -20,6 +19,7 @@ from tambench.errors import (
     RobotsDisallowedError,
     TruncatedPageError,
 )
+from tambench.testing.site import RunningSite
 
 from .conftest import BrowserHarness
 

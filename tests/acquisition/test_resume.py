@@ -16,10 +16,10 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from tambench.testing.site import RunningSite
 
 from tambench.acquisition.pipeline import acquire_competitions_async
 from tambench.acquisition.snapshots import Snapshot, SnapshotStore
+from tambench.testing.site import RunningSite
 
 from .conftest import BrowserHarness
 

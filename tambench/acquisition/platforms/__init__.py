@@ -19,6 +19,7 @@ import os
 import pkgutil
 import re
 from typing import Protocol, runtime_checkable
+from urllib.parse import urlsplit
 
 from tambench.acquisition.platforms._base import (
     BoardTemplate,
@@ -27,7 +28,7 @@ from tambench.acquisition.platforms._base import (
     ScrollSpec,
     TemplateAdapter,
 )
-from tambench.acquisition.urls import UrlPolicy
+from tambench.acquisition.urls import UrlPolicy, origin_of
 from tambench.core.registry import Registry
 from tambench.errors import UnknownPlatformError
 
@@ -114,7 +115,8 @@ def resolve_ref(
     """Turn ``PLATFORM:SLUG`` or a competition URL into (adapter, slug).
 
     A URL is matched against every registered platform (its base URL, or any of its own
-    domains); a URL no adapter recognises goes to the generic adapter (the browser agent).
+    domains, which the crawl then uses: a biendata.net URL is read on biendata.net); a URL no
+    adapter recognises goes to the generic adapter (the browser agent).
 
     Raises:
         UnknownPlatformError: ``PLATFORM:SLUG`` names an unknown platform.
@@ -132,6 +134,10 @@ def resolve_ref(
         adapter = get_adapter(name, base_url=base_urls.get(name))
         found = adapter.slug_from_url(ref)
         if found:
+            parts = urlsplit(ref)
+            own = f"{parts.scheme}://{parts.netloc}"
+            if not adapter.is_mirror and origin_of(own) != origin_of(adapter.base_url):
+                adapter = get_adapter(name, base_url=own)  # another of its own domains
             return adapter, check_slug(found)
     generic = PLATFORMS["generic"].for_url(ref)  # type: ignore[attr-defined]
     return generic, check_slug(generic.slug)
