@@ -24,7 +24,7 @@ import zipfile
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from http.server import BaseHTTPRequestHandler
-from typing import Any
+from typing import Any, ClassVar
 
 from tambench.testing.servers import QuietServer, serving, url_of
 
@@ -154,74 +154,79 @@ class FakeKaggleApi:
         return {"submissions": rows, "nextPageToken": nxt}
 
 
-def _handler(fake: FakeKaggleApi) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+class _Handler(BaseHTTPRequestHandler):
+    """Answers for :attr:`fake` (set on the subclass :func:`_handler` returns)."""
 
-        def log_message(self, *args: Any) -> None:
+    fake: ClassVar[FakeKaggleApi]
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args: Any) -> None:
+        return
+
+    def _json(self, status: int, payload: dict[str, Any],
+              headers: dict[str, str] | None = None) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_POST(self) -> None:  # noqa: N802
+        n = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(n) if n else b""
+        body = json.loads(raw or b"{}")
+        method = self.path.removeprefix(SERVICE) if self.path.startswith(SERVICE) else ""
+        with self.fake._lock:
+            self.fake.calls.append((method, body))
+            self.fake.auth_headers.append(self.headers.get("Authorization", ""))
+        if self._scripted_failure(method, str(body.get("competitionName", ""))):
             return
+        if method == "DownloadDataFiles":
+            self._redirect_to_zip(body)
+            return
+        status, payload = self.fake.answer(method, body)
+        self._json(status, payload)
 
-        def _json(self, status: int, payload: dict[str, Any],
-                  headers: dict[str, str] | None = None) -> None:
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            for k, v in (headers or {}).items():
-                self.send_header(k, v)
-            self.end_headers()
-            self.wfile.write(data)
+    def _scripted_failure(self, method: str, slug: str) -> bool:
+        step = "rules" if slug in self.fake.rules_slugs else self.fake.next_step(method)
+        if step == "ok":
+            return False
+        if step == "rules":
+            self._json(403, {"code": 403, "message": RULES_MESSAGE})
+        elif step in ("429", "503"):
+            self._json(int(step), {"code": int(step), "message": "Service Unavailable"},
+                       {"Retry-After": self.fake.retry_after})
+        else:
+            self._json(int(step), {"code": int(step), "message": f"HTTP {step}"})
+        return True
 
-        def do_POST(self) -> None:  # noqa: N802
-            n = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(n) if n else b""
-            body = json.loads(raw or b"{}")
-            method = self.path.removeprefix(SERVICE) if self.path.startswith(SERVICE) else ""
-            with fake._lock:
-                fake.calls.append((method, body))
-                fake.auth_headers.append(self.headers.get("Authorization", ""))
-            if self._scripted_failure(method, str(body.get("competitionName", ""))):
-                return
-            if method == "DownloadDataFiles":
-                self._redirect_to_zip(body)
-                return
-            status, payload = fake.answer(method, body)
-            self._json(status, payload)
+    def _redirect_to_zip(self, body: dict[str, Any]) -> None:
+        slug = str(body.get("competitionName", ""))
+        if slug not in self.fake.competitions:
+            self._json(404, {"code": 404, "message": "Competition not found"})
+            return
+        self.send_response(302)
+        self.send_header("Location", f"{self.fake.url}/files/{slug}.zip")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
 
-        def _scripted_failure(self, method: str, slug: str) -> bool:
-            step = "rules" if slug in fake.rules_slugs else fake.next_step(method)
-            if step == "ok":
-                return False
-            if step == "rules":
-                self._json(403, {"code": 403, "message": RULES_MESSAGE})
-            elif step in ("429", "503"):
-                self._json(int(step), {"code": int(step), "message": "Service Unavailable"},
-                           {"Retry-After": fake.retry_after})
-            else:
-                self._json(int(step), {"code": int(step), "message": f"HTTP {step}"})
-            return True
+    def do_GET(self) -> None:  # noqa: N802
+        slug = self.path.removeprefix("/files/").removesuffix(".zip")
+        comp = self.fake.competitions.get(slug)
+        if comp is None:
+            self._json(404, {"code": 404, "message": "no such file"})
+            return
+        data = comp.archive()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/zip")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
-        def _redirect_to_zip(self, body: dict[str, Any]) -> None:
-            slug = str(body.get("competitionName", ""))
-            if slug not in fake.competitions:
-                self._json(404, {"code": 404, "message": "Competition not found"})
-                return
-            self.send_response(302)
-            self.send_header("Location", f"{fake.url}/files/{slug}.zip")
-            self.send_header("Content-Length", "0")
-            self.end_headers()
 
-        def do_GET(self) -> None:  # noqa: N802
-            slug = self.path.removeprefix("/files/").removesuffix(".zip")
-            comp = fake.competitions.get(slug)
-            if comp is None:
-                self._json(404, {"code": 404, "message": "no such file"})
-                return
-            data = comp.archive()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/zip")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
 
-    return Handler
+def _handler(fake: FakeKaggleApi) -> type[BaseHTTPRequestHandler]:
+    return type("BoundFakeKaggleHandler", (_Handler,), {"fake": fake})

@@ -8,7 +8,9 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any, ClassVar
 from urllib.parse import parse_qs, urlsplit
 
-from tambench.testing.site import aicrowd_style, kaggle_style, other_styles
+import tambench.testing.site.aicrowd_style as aicrowd_style
+import tambench.testing.site.kaggle_style as kaggle_style
+import tambench.testing.site.other_styles as other_styles
 from tambench.testing.site._markup import block_page, injection_html
 from tambench.testing.site.competitions import SiteCompetition
 from tambench.testing.site.server import (

@@ -37,7 +37,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from tambench.testing.site import aicrowd_style, kaggle_style
+import tambench.testing.site.aicrowd_style as aicrowd_style
+import tambench.testing.site.kaggle_style as kaggle_style
 from tambench.testing.site.competitions import SiteCompetition
 
 FAULT_SLUGS = ("fault-slow", "fault-429", "fault-500", "fault-truncated", "fault-captcha",
