@@ -168,7 +168,8 @@ def test_metric_quote_from_outside_the_evaluation_section_is_rejected() -> None:
                         "Details follow.")
     result, _ = _run({"all": page}, [reply])
     assert "grading.metric" in result.unfilled and result.spec.grading is None
-    assert any("not in the evaluation section" in w for w in result.warnings)
+    assert any("neither in the evaluation section nor a sentence defining" in w
+               for w in result.warnings)
 
 
 def test_strict_mode_raises_evidence_error_on_a_rejected_quote() -> None:
