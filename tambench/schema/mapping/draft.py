@@ -69,6 +69,10 @@ class MetricGap:
 
     params: dict[str, Any] = field(default_factory=dict)
 
+    family: str = ""
+    """The metric family the rules recognised ("mae" for a weighted MAE); "" when they
+    recognised none (a metric the mapper does not know)."""
+
 
 @dataclass
 class Draft:

@@ -80,9 +80,14 @@ def _cells(text: str) -> list[str] | None:
         return None
 
 
+def _balanced(cell: str) -> bool:
+    return cell.count("(") == cell.count(")") and cell.count("[") == cell.count("]")
+
+
 def _is_column_name(cell: str) -> bool:
     words = cell.split()
     return (0 < len(cell) <= MAX_COLUMN_CHARS and 0 < len(words) <= MAX_COLUMN_WORDS
+            and _balanced(cell) and not cell.endswith(":")
             and bool(_COLUMN_RE.match(cell)) and not any(w.lower() in _PROSE_WORDS for w in words)
             and not (len(words) > 1 and cell[0].isdigit()))
 

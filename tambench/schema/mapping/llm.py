@@ -142,13 +142,13 @@ def _registered_metric(chk: _Checker, q: QuotedMetric) -> dict[str, Any] | None:
     return {"id": metric.id, "params": params}
 
 
-def _quote_family_refuses(q: QuotedMetric, metric: dict[str, Any], pt: PageText) -> str:
+def _quote_family_refuses(q: QuotedMetric, metric: dict[str, Any], pt: PageText) -> str | None:
     """Why the family the model's own quote names does not give the model's id ("" when it
-    does, or the quote names no family the rules know)."""
+    does; None when the quote names no family the rules know, so nothing can be checked)."""
     text = fold(plain(q.evidence))
     found = find_family(text)
     if found is None:
-        return ""
+        return None
     family, m = found
     window = fold(plain(" ".join(s.title + "\n" + s.text for s in pt.sections
                                  if s.is_evaluation)))
@@ -222,10 +222,17 @@ class _Merge:
             return (f"the rules read {rules_metric.value} from "
                     f"{normalize_ws(rules_metric.evidence)[:120]!r}; kept the rules' reading")
         gap = self.rules.metric_gap
-        if gap is not None and gap.name:
+        if gap is not None and gap.family:
             return (f"the rules read the page's metric {gap.name!r} as one no registered id "
                     f"computes ({gap.reason}); a near id is refused")
         refused = _quote_family_refuses(q, metric, self.pt)
+        if refused is None:
+            self.out.warnings.append(
+                f"metric {metric['id']} from the model is not cross-checked: the rules "
+                f"recognise no metric in its quote {normalize_ws(q.evidence)[:120]!r}")
+            self.out.notes.append(f"metric {metric['id']}: read by the model only, not "
+                                  "cross-checked by the rules")
+            return ""
         return f"refused: {refused}" if refused else ""
 
     def _unknown(self, q: QuotedMetric) -> None:

@@ -133,7 +133,7 @@ def _fill_metric(draft: Draft, finding: MetricFinding | None) -> None:
                   finding.sentence)
         return
     draft.metric_gap = MetricGap(finding.gap, finding.name, decision.metric_id or "",
-                                 dict(decision.params))
+                                 dict(decision.params), finding.family or "")
     draft.notes.append(f"metric: the page names {finding.name!r}; {finding.gap}; "
                        "grading.metric is left empty")
 
