@@ -41,6 +41,25 @@ from tambench.schema.mapping.pageio import check_text
 from tambench.schema.taskspec import make_task_id
 
 
+def _check_input(pages: dict[str, str], task_id: str) -> None:
+    """Refuse a bad task id, unknown page kinds, non-text, oversized or empty pages."""
+    platform, _, slug = task_id.partition("/")
+    try:
+        make_task_id(platform, slug)
+    except ValueError as exc:
+        raise SchemaMappingError(str(exc)) from None
+    unknown = sorted(set(pages) - set(PAGE_KINDS))
+    if unknown:
+        raise SchemaMappingError(
+            f"unknown page kind(s) {unknown}; expected some of {list(PAGE_KINDS)}")
+    for kind, text in pages.items():
+        if not isinstance(text, str):
+            raise SchemaMappingError(f"the {kind} page is {type(text).__name__}, not text")
+        check_text(text, f"the {kind} page")
+    if not any(t.strip() for t in pages.values()):
+        raise SchemaMappingError(f"no page text to map for {task_id} (got kinds {sorted(pages)})")
+
+
 def map_pages(
     pages: dict[str, str],
     *,
@@ -83,21 +102,7 @@ def map_pages(
     """
     from tambench.schema.mapping.rules import map_rules
 
-    platform, _, slug = task_id.partition("/")
-    try:
-        make_task_id(platform, slug)
-    except ValueError as exc:
-        raise SchemaMappingError(str(exc)) from None
-    unknown = sorted(set(pages) - set(PAGE_KINDS))
-    if unknown:
-        raise SchemaMappingError(
-            f"unknown page kind(s) {unknown}; expected some of {list(PAGE_KINDS)}")
-    for kind, text in pages.items():
-        if not isinstance(text, str):
-            raise SchemaMappingError(f"the {kind} page is {type(text).__name__}, not text")
-        check_text(text, f"the {kind} page")
-    if not any(t.strip() for t in pages.values()):
-        raise SchemaMappingError(f"no page text to map for {task_id} (got kinds {sorted(pages)})")
+    _check_input(pages, task_id)
     rules = map_rules(pages)
     if llm is None:
         return build_result(rules, task_id=task_id, url=url, mapper="rules")

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tambench.core.metrics import METRICS
+from tambench.schema.mapping.metric_terms import find_family, fold
 
 
 @dataclass(frozen=True)
@@ -501,3 +502,20 @@ def is_registered(metric_id: str) -> bool:
 def decide(family: str, ctx: MetricContext, match: re.Match[str]) -> Decision:
     """The decision for a family found in a sentence (see :data:`DECIDE`)."""
     return DECIDE[family](ctx, match)
+
+
+def match_sentence(phrase: str) -> tuple[Decision, re.Match[str]] | None:
+    """The metric a short phrase names on its own (a listing's metric name, a grader's name),
+    decided without page context; None when it names no known family.
+
+    >>> match_sentence("Root Mean Squared Error")[0].metric_id
+    'rmse'
+    >>> match_sentence("Weighted Mean Absolute Error")[0].metric_id is None
+    True
+    """
+    text = fold(phrase)
+    found = find_family(text)
+    if found is None:
+        return None
+    family, m = found
+    return decide(family, MetricContext(sentence=text, near=text, window=text), m), m

@@ -20,8 +20,17 @@ import re
 from collections.abc import Mapping, Sequence
 
 from tambench.core.metrics.base import get_metric
-from tambench.schema.mapping import fields
 from tambench.schema.mapping.draft import Draft, MetricGap
+from tambench.schema.mapping.fields import (
+    clean_sentences,
+    find_constraints,
+    find_files,
+    find_formula,
+    find_goal,
+    find_modality,
+    find_target_field,
+    find_title,
+)
 from tambench.schema.mapping.headers import HeaderFind, find_submission_example
 from tambench.schema.mapping.markdown import (
     Section,
@@ -57,7 +66,7 @@ def _scored_subset(targets: list[str], sections: Sequence[Section]) -> tuple[lis
     for s in sections:
         if not s.is_evaluation:
             continue
-        for sent in fields.clean_sentences(s):
+        for sent in clean_sentences(s):
             m = _ONLY_SCORED_RE.search(plain(sent))
             if not m:
                 continue
@@ -80,10 +89,10 @@ def _note_injections(draft: Draft, sections: Sequence[Section]) -> None:
 
 
 def _fill_description(draft: Draft, sections: Sequence[Section]) -> None:
-    title = fields.find_title(sections)
+    title = find_title(sections)
     if title:
         draft.put("title", title[0], title[1])
-    goal = fields.find_goal(sections)
+    goal = find_goal(sections)
     if goal:
         draft.put("goal_description", normalize_ws(plain(goal)), goal)
 
@@ -140,19 +149,19 @@ def _fill_metric(draft: Draft, finding: MetricFinding | None) -> None:
 
 def _fill_data(draft: Draft, sections: Sequence[Section]) -> None:
     if "target_col" not in draft.fields:
-        tf = fields.find_target_field(sections)
+        tf = find_target_field(sections)
         if tf:
             draft.put("target_col", tf[0], tf[1])
-    formula = fields.find_formula(sections)
+    formula = find_formula(sections)
     if formula:
         draft.put("metric.metric_formula", formula.strip("$").strip(), formula)
-    modality = fields.find_modality(sections)
+    modality = find_modality(sections)
     if modality:
         draft.put("modality", modality[0].value, modality[1])
         draft.put("data_information.data_type", modality[0].value, modality[1])
-    for kind, (loc, quote) in fields.find_files(sections).items():
+    for kind, (loc, quote) in find_files(sections).items():
         draft.put(f"data_information.{kind}", loc, quote)
-    constraints = fields.find_constraints(sections)
+    constraints = find_constraints(sections)
     if constraints:
         numbered = "\n".join(f"{i}. {normalize_ws(plain(c))}" for i, c in enumerate(constraints, 1))
         draft.put("special_instructions", numbered, constraints[0])
