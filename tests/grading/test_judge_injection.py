@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 
 from tambench.errors import JudgeError
-from tambench.grading.judge import prompt as judge_prompt
 from tambench.grading.judge import (
     ESCAPED_DELIMITER,
     Constraint,
@@ -26,6 +25,7 @@ from tambench.grading.judge import (
     choose_nonce,
     judge_solution,
 )
+from tambench.grading.judge import prompt as judge_prompt
 from tambench.testing.fake_openai import FakeOpenAIServer
 
 INSTRUCTIONS = ("1. Scale the numeric features with StandardScaler. "

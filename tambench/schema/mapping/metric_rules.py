@@ -504,18 +504,27 @@ def decide(family: str, ctx: MetricContext, match: re.Match[str]) -> Decision:
     return DECIDE[family](ctx, match)
 
 
-def match_sentence(phrase: str) -> tuple[Decision, re.Match[str]] | None:
+@dataclass(frozen=True)
+class PhraseMatch:
+    """The metric id a phrase names ("" when no id computes it) and why not."""
+
+    metric_id: str
+    reason: str = ""
+
+
+def match_sentence(phrase: str) -> tuple[PhraseMatch, re.Match[str]] | None:
     """The metric a short phrase names on its own (a listing's metric name, a grader's name),
     decided without page context; None when it names no known family.
 
     >>> match_sentence("Root Mean Squared Error")[0].metric_id
     'rmse'
-    >>> match_sentence("Weighted Mean Absolute Error")[0].metric_id is None
-    True
+    >>> match_sentence("Weighted Mean Absolute Error")[0].metric_id
+    ''
     """
     text = fold(phrase)
     found = find_family(text)
     if found is None:
         return None
     family, m = found
-    return decide(family, MetricContext(sentence=text, near=text, window=text), m), m
+    d = decide(family, MetricContext(sentence=text, near=text, window=text), m)
+    return PhraseMatch(d.metric_id or "", d.reason), m
