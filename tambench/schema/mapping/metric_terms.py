@@ -50,8 +50,10 @@ def term(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern.replace(" ", SEP), re.IGNORECASE)
 
 
-#: Ordered, most specific first: the first family whose pattern matches a sentence is the one
-#: the sentence names (so "weighted multi-label log loss" is not read as "log loss").
+#: Ordered, most specific first. A sentence names the family whose match starts first (after
+#: the words that define the score, when there are some); among matches starting at the same
+#: place, the earlier family wins (so "weighted multi-label log loss" is not read as "log
+#: loss", and "word error rate" is not read as "error rate").
 FAMILY_TERMS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((f, term(p)) for f, p in (
     ("weighted_multilabel_log_loss", r"weighted multi ?label log(?:arithmic)? loss"),
     ("balanced_log_loss", r"balanced log(?:arithmic)? loss"),
@@ -136,6 +138,8 @@ DEFINING_CUE_RE = re.compile(
     r"(?:on|using|by|with|based on|according to)\b|\bevaluated (?:on|using|by|with|based on|"
     r"according to|in terms of)\b|\bmetric(?: used)? (?:is|will be)\b|\bis used as the "
     r"(?:evaluation )?metric|\bscore is (?:the|calculated|computed|defined)\b"
+    r"|\bis used to (?:measure|evaluate|score|rank|assess)\b|\bused as the (?:evaluation |scoring )?"
+    r"(?:metric|measure)\b"
     r"|^\W*(?:evaluation )?metric\s*:", re.IGNORECASE)
 
 #: The words right after a defining cue, taken as the metric's name when no family matches.
@@ -145,17 +149,44 @@ NAME_AFTER_CUE_RE = re.compile(
     r"|metric[^.:]{0,30}?(?:is|:)\s+(?:the\s+|an?\s+)?(?P<b>[^.;,()]{3,80})", re.IGNORECASE)
 
 
+#: Families whose words are also ordinary English ("evaluated based on accuracy using the
+#: RMSE"): another family named in the same sentence wins over them.
+GENERIC_FAMILIES = frozenset({"accuracy"})
+
+
+def _leftmost(sentence: str, start: int, *, generic: bool) -> tuple[str, re.Match[str]] | None:
+    best: tuple[str, re.Match[str]] | None = None
+    for family, pattern in FAMILY_TERMS:
+        if (family in GENERIC_FAMILIES) != generic:
+            continue
+        m = pattern.search(sentence, start)
+        if m and (best is None or m.start() < best[1].start()):
+            best = (family, m)
+    return best
+
+
 def find_family(sentence: str) -> tuple[str, re.Match[str]] | None:
-    """The first family a (folded, plain-text) sentence names, with its match.
+    """The family a (folded, plain-text) sentence names, with its match: the first named after
+    the words defining the score ("Submissions are evaluated on ..."), else the first named.
 
     >>> fam, m = find_family(fold("Submissions are evaluated on Root-Mean-Square Log Error."))
     >>> fam, m.group(0)
     ('rmsle', 'Root-Mean-Square Log Error')
+    >>> find_family("Unlike accuracy, submissions are evaluated on the F1 score.")[0]
+    'f1'
+    >>> find_family("Scored by word error rate (WER).")[0]
+    'wer'
+    >>> find_family("Models are evaluated based on accuracy using the RMSE metric.")[0]
+    'rmse'
+    >>> find_family('The Root Mean Squared Error ("RMSE") is used to measure the accuracy:')[0]
+    'rmse'
     """
-    for family, pattern in FAMILY_TERMS:
-        m = pattern.search(sentence)
-        if m:
-            return family, m
+    cue = DEFINING_CUE_RE.search(sentence)
+    after = cue.end() if cue else 0
+    for start, generic in ((after, False), (0, False), (after, True), (0, True)):
+        found = _leftmost(sentence, start, generic=generic)
+        if found is not None:
+            return found
     return None
 
 
