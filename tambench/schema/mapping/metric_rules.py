@@ -164,8 +164,6 @@ def iou_thresholds(text: str) -> list[float]:
 # --- one decision per family ----------------------------------------------------------------
 
 
-#: The TPR bands and weights weighted_auc_tpr computes (ALASKA2's).
-WEIGHTED_AUC_BANDS = ([0.0, 0.4, 1.0], [2.0, 1.0])
 _TPR_LIST_RE = _r(r"tpr_thresholds\s*=\s*\[([^\]]*)\]")
 _WEIGHT_LIST_RE = _r(r"\bweights\s*=\s*\[([^\]]*)\]")
 _ROW_FILTER_RE = _r(r"(?:calculated|computed|evaluated|scored) only (?:for|on) (?:\w+\s+){0,3}?"
@@ -182,11 +180,12 @@ def _weighted_auc(ctx: MetricContext) -> Decision:
         return _none("a weighted area under the ROC curve over a subset of rows or after "
                      "extra checks")
     tpr, weights = _TPR_LIST_RE.search(ctx.window), _WEIGHT_LIST_RE.search(ctx.window)
-    if tpr and weights and (_numbers(tpr.group(1)), _numbers(weights.group(1))) == \
-            WEIGHTED_AUC_BANDS:
-        return _id("weighted_auc_tpr")
-    return _none("a weighted area under the ROC curve whose TPR bands and weights differ from "
-                 f"{WEIGHTED_AUC_BANDS} or are not stated as lists")
+    if tpr and weights:
+        bands, w = _numbers(tpr.group(1)), _numbers(weights.group(1))
+        if len(bands) == len(w) + 1 and bands == sorted(bands):
+            return _id("weighted_auc_tpr", tpr_thresholds=bands, weights=w)
+    return _none("a weighted area under the ROC curve whose TPR bands and weights are not "
+                 "stated as lists (tpr_thresholds = [...], weights = [...])")
 
 
 def _auc(ctx: MetricContext, m: re.Match[str]) -> Decision:
@@ -263,12 +262,12 @@ def _map_at_k(ctx: MetricContext, m: re.Match[str]) -> Decision:
 
 def _detection_map(ctx: MetricContext, m: re.Match[str]) -> Decision:
     thresholds = iou_thresholds(ctx.window)
-    params = {"thresholds": thresholds} if thresholds else {}
     if _IOU.search(ctx.window):
         if _BOXES.search(ctx.window):
+            params = {"iou_thresholds": thresholds} if thresholds else {}
             return _id("box3d_map" if _BOX3D.search(ctx.window) else "box_map", **params)
         if _MASKS.search(ctx.window):
-            return _id("iou_thresholds_map", **params)
+            return _id("iou_thresholds_map", **({"thresholds": thresholds} if thresholds else {}))
         return _none("a mean average precision over IoU thresholds of objects the page does "
                      "not describe as boxes or masks")
     if _K_RE.search(ctx.near):
@@ -305,7 +304,9 @@ def _fbeta(ctx: MetricContext, m: re.Match[str]) -> Decision:
     stated = _BETA_RE.search(ctx.window)
     beta = float(stated.group(1)) if stated else float(digits.group(0)) if digits else None
     params = {"beta": beta} if beta is not None else {}
-    if _MASKS.search(ctx.window) and _IOU.search(ctx.window):
+    if _MASKS.search(ctx.window):
+        if _IOU.search(ctx.window):
+            return _none("an F-beta score of objects matched over IoU thresholds")
         return _id("rle_f_beta", **params)
     if _sets(ctx):
         return _none("an F-beta score over label sets")
