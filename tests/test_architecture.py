@@ -206,7 +206,6 @@ PENDING_SIZES: set[str] = {
     "tambench/cli/rank_cmd.py::rank",
     "tambench/core/leaderboard.py::detect_junk",
     "tambench/demo.py::run_demo",
-    "tambench/executors/retry.py::run_items",
     "tambench/grading/batch.py::grade_runs",
     "tambench/grading/csvio.py::sniff_csv",
     "tambench/grading/html.py::batch_to_html",

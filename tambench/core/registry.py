@@ -157,6 +157,7 @@ _REGISTRIES: dict[str, Registry[Any]] = {}
 REGISTRY_MODULES: tuple[str, ...] = (
     "tambench.core.metrics",
     "tambench.core.llm",
+    "tambench.executors",
 )
 
 
