@@ -158,6 +158,7 @@ REGISTRY_MODULES: tuple[str, ...] = (
     "tambench.core.metrics",
     "tambench.core.llm",
     "tambench.executors",
+    "tambench.grading.protocols.base",
 )
 
 

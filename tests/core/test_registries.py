@@ -11,7 +11,7 @@ POINTS = extension_points()
 
 
 def test_the_project_lists_its_extension_points() -> None:
-    assert {"metric", "executor"} <= set(POINTS)
+    assert {"metric", "executor", "protocol"} <= set(POINTS)
 
 
 @pytest.mark.parametrize("kind", sorted(POINTS))
