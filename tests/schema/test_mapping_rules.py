@@ -222,15 +222,24 @@ def test_a_sentence_defining_the_metric_outside_an_evaluation_section_is_read(
 
 def test_a_metric_the_registry_lacks_names_itself_and_keeps_the_header(
         descriptions: Path) -> None:
-    r = _map_description(descriptions, "uw-madison-gi-tract-image-segmentation")
-    if "dice_hausdorff_3d" in METRICS:
-        pytest.skip("dice_hausdorff_3d is registered in this installation")
-    assert r.spec.grading is None
+    """With the id that computes the page's metric taken out of the registry, the metric stays
+    empty and names it; everything read for grading is kept in provenance."""
+    entry = METRICS["dice_hausdorff_3d"]
+    METRICS.unregister("dice_hausdorff_3d")
+    try:
+        text = (descriptions / "uw-madison-gi-tract-image-segmentation.md").read_text()
+        r = map_pages({"all": text}, task_id="kaggle/uw-madison-gi-tract-image-segmentation")
+    finally:
+        METRICS.register("dice_hausdorff_3d", entry)
+    assert r.spec.grading is None and r.spec.status == "incomplete"
     pending = r.spec.provenance.pending_grading
-    assert pending is not None and pending.submission_header == ["id", "class", "predicted"]
+    assert pending is not None and pending.metric_id == "dice_hausdorff_3d"
+    assert pending.submission_header == ["id", "class", "predicted"]
     assert pending.id_columns == ["id", "class"] and pending.target_columns == ["predicted"]
     assert any(n.startswith("no grading section: metric dice_hausdorff_3d is not registered")
                and "provenance.pending_grading" in n for n in r.spec.provenance.notes)
+    assert _map_description(descriptions, "uw-madison-gi-tract-image-segmentation").spec \
+        .grading is not None  # registered again: the same page now maps to it
 
 
 # --- behaviour on pages written for the tests ---------------------------------------------
