@@ -156,6 +156,7 @@ _REGISTRIES: dict[str, Registry[Any]] = {}
 #: visible to :func:`extension_points`.
 REGISTRY_MODULES: tuple[str, ...] = (
     "tambench.core.metrics",
+    "tambench.core.llm",
     "tambench.executors",
     "tambench.grading.protocols.base",
     "tambench.acquisition.platforms",
