@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -58,6 +59,8 @@ class Registry(Mapping[str, T], Generic[T]):
         self._error = error
         self._loaders = tuple(loaders)
         self._loaded = not self._loaders
+        self._loading = False
+        self._load_lock = threading.RLock()
         self._hint = hint
         self._entries: dict[str, T | str] = {}
         if listed:
@@ -94,10 +97,21 @@ class Registry(Mapping[str, T], Generic[T]):
     # --- lookup ---------------------------------------------------------------------------------
 
     def _load(self) -> None:
-        if not self._loaded:
-            self._loaded = True
-            for module in self._loaders:
-                importlib.import_module(module)
+        if self._loaded:
+            return
+        # Another thread may be running the loaders: wait for them, or every lookup made
+        # meanwhile would miss the entries they register. Re-entrant, since a loader module
+        # may look entries up while it registers its own.
+        with self._load_lock:
+            if self._loading or self._loaded:
+                return
+            self._loading = True
+            try:
+                for module in self._loaders:
+                    importlib.import_module(module)
+                self._loaded = True
+            finally:
+                self._loading = False
 
     def __getitem__(self, name: str) -> T:
         """The entry called ``name``; an unknown name raises the registry's error."""

@@ -23,7 +23,7 @@ from tambench.testing.site import RunningSite
 
 from .conftest import BrowserHarness
 
-REFS = ["kaggle:aerial-cactus-identification", "biendata:leaf-classification"]
+REFS = ["kaggle:aerial-cactus-identification", "biendata:spaceship-titanic"]
 
 
 def _done(store: SnapshotStore) -> dict[str, Snapshot]:
