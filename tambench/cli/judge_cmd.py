@@ -93,7 +93,7 @@ def judge(
         print_json({"task": spec.id, "solution": str(solution), **result.as_dict()})
     else:
         if not result.judged and result.total:
-            err_console.print("[yellow]no model configured:[/] constraints are not judged "
+            err_console.print("no model configured: constraints are not judged "
                               "(give --model or set llm_model)")
         for v in result.verdicts:
             cited = f" lines {v.cited_lines}" if v.cited_lines else ""
