@@ -126,55 +126,61 @@ class InvalidRuns(StrEnum):
     exclude = "exclude"
 
 
+_RUNS = typer.Argument(
+    ..., help="Runs folder (<agent>/<task>/<run>/, or MLE-bench run groups "
+    "<group>/<competition>_<id>/submission/) or an MLE-bench submissions.jsonl.")
+_CATALOGUE = typer.Option(None, "--catalogue", "--task-dir",
+                          help="Task catalogue folder (default: settings).")
+_DATA_DIR = typer.Option(None, "--data-dir", help="Prepared data folder (default: settings).")
+_LEADERBOARD_DIR = typer.Option(
+    None, "--leaderboard-dir",
+    help="Leaderboards as <dir>/<slug>/leaderboard.csv (default: beside each task.json).")
+_OUT = typer.Option(None, "--out", help="Write grades.json, grades.csv and report.html here.")
+_OUTPUT_DIR = typer.Option(None, "--output-dir",
+                           help="Write MLE-bench's timestamped <time>_grading_report.json here.")
+_WORKERS = typer.Option(None, "--workers", min=0, help="Alias of --max-workers.")
+_INVALID_RUNS = typer.Option(
+    InvalidRuns.last, "--invalid-runs",
+    help="Runs without a valid submission count as last place (rank % 100), or are excluded "
+    "from rank averages. The report states the rule.")
+_BOOTSTRAP = typer.Option(1000, "--bootstrap", min=0,
+                          help="Bootstrap resamples for intervals (0: none).")
+_SEED = typer.Option(0, "--seed", help="Seed of the bootstrap.")
+_TIME_LIMIT = typer.Option(
+    DEFAULT_TIME_LIMIT, "--time-limit", min=0,
+    help="Seconds one run may take to grade; past it the run gets status timeout and the batch "
+    "goes on (0: no limit).")
+_AGENT = typer.Option(None, "--agent",
+                      help="Agent of JSONL lines that name none (default: the file's folder).")
+_JSON = typer.Option(False, "--json", help="Print the batch report as strict JSON.")
+_JUDGE_MODEL = typer.Option(
+    None, "--judge-model",
+    help="Model that judges each run's solution file against the task's constraints (default: "
+    "settings llm_model; without one, constraints are reported as not judged).")
+_JUDGE_BASE_URL = typer.Option(None, "--judge-base-url",
+                               help="OpenAI-compatible endpoint of the judge model.")
+
+
 def grade_runs(
-    runs_dir: Path = typer.Argument(
-        ..., help="Runs folder (<agent>/<task>/<run>/, or MLE-bench run groups "
-        "<group>/<competition>_<id>/submission/) or an MLE-bench submissions.jsonl."),
-    catalogue: Path | None = typer.Option(
-        None, "--catalogue", "--task-dir", help="Task catalogue folder (default: settings)."
-    ),
-    data_dir: Path | None = typer.Option(None, "--data-dir", help="Prepared data folder."),
-    leaderboard_dir: Path | None = typer.Option(
-        None, "--leaderboard-dir",
-        help="Leaderboards as <dir>/<slug>/leaderboard.csv (default: beside each task.json).",
-    ),
-    out: Path | None = typer.Option(
-        None, "--out", help="Write grades.json, grades.csv and report.html here."
-    ),
-    output_dir: Path | None = typer.Option(
-        None, "--output-dir",
-        help="Write MLE-bench's timestamped <time>_grading_report.json here.",
-    ),
+    runs_dir: Path = _RUNS,
+    catalogue: Path | None = _CATALOGUE,
+    data_dir: Path | None = _DATA_DIR,
+    leaderboard_dir: Path | None = _LEADERBOARD_DIR,
+    out: Path | None = _OUT,
+    output_dir: Path | None = _OUTPUT_DIR,
     executor: str | None = executor_option(),
     executor_address: str | None = executor_address_option(),
     max_workers: int | None = max_workers_option(),
-    workers: int | None = typer.Option(None, "--workers", min=0, help="Alias of --max-workers."),
+    workers: int | None = _WORKERS,
     retries: int | None = retries_option(),
-    invalid_runs: InvalidRuns = typer.Option(
-        InvalidRuns.last, "--invalid-runs",
-        help="Runs without a valid submission count as last place (rank % 100), or are "
-        "excluded from rank averages. The report states the rule.",
-    ),
-    bootstrap: int = typer.Option(
-        1000, "--bootstrap", min=0, help="Bootstrap resamples for intervals (0: none)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
-    time_limit: float = typer.Option(
-        DEFAULT_TIME_LIMIT, "--time-limit", min=0,
-        help="Seconds one run may take to grade; past it the run gets status timeout and the "
-        "batch goes on (0: no limit).",
-    ),
-    agent: str | None = typer.Option(
-        None, "--agent", help="Agent of JSONL lines that name none (default: the file's folder)."
-    ),
-    json_out: bool = typer.Option(False, "--json", help="Print the batch report as strict JSON."),
-    judge_model: str | None = typer.Option(
-        None, "--judge-model",
-        help="Model that judges each run's solution file against the task's constraints "
-        "(default: settings llm_model; without one, constraints are reported as not judged).",
-    ),
-    judge_base_url: str | None = typer.Option(
-        None, "--judge-base-url", help="OpenAI-compatible endpoint of the judge model."
-    ),
+    invalid_runs: InvalidRuns = _INVALID_RUNS,
+    bootstrap: int = _BOOTSTRAP,
+    seed: int = _SEED,
+    time_limit: float = _TIME_LIMIT,
+    agent: str | None = _AGENT,
+    json_out: bool = _JSON,
+    judge_model: str | None = _JUDGE_MODEL,
+    judge_base_url: str | None = _JUDGE_BASE_URL,
 ) -> None:
     """Grade every run and aggregate per agent; exit 3 when some runs could not be graded."""
     from tambench.cli._executor import open_executor

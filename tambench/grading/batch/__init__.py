@@ -41,7 +41,13 @@ _EXPORTS = {
     "write_batch_outputs": "writers", "write_mle_bench_report": "writers",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "AgentSummary", "Aggregation", "BatchReport", "CSV_COLUMNS", "DEFAULT_TIME_LIMIT", "Estimate",
+    "FAILED_STATUSES", "JudgeConfig", "PairedComparison", "RunItem", "RunRow", "RunSettings",
+    "RunStatus", "TaskProblem", "TaskRef", "TaskSummary", "batch_to_csv", "batch_to_json",
+    "discover_runs", "grade_run_item", "grade_runs", "load_batch_report", "make_resolver",
+    "modality_weighted_mean", "summarise", "write_batch_outputs", "write_mle_bench_report",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -16,7 +16,7 @@ from typing import Any
 from tambench.grading.batch.models import AgentSummary, Estimate
 from tambench.grading.sanitize import figure_label
 
-RC = {"svg.hashsalt": "tambench", "svg.fonttype": "none", "text.parse_math": False,
+RC: dict[str, Any] = {"svg.hashsalt": "tambench", "svg.fonttype": "none", "text.parse_math": False,
       "text.usetex": False}
 _MAX_WIDTH = 30.0
 
@@ -28,7 +28,7 @@ def _figure(n_groups: int) -> Iterator[tuple[Any, Any]]:
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
-    with matplotlib.rc_context(RC):
+    with matplotlib.rc_context(RC):  # type: ignore[arg-type]
         width = min(_MAX_WIDTH, max(4.0, 0.6 * n_groups + 2.5))
         fig, ax = plt.subplots(figsize=(width, 3.4))
         try:

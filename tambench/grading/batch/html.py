@@ -108,12 +108,12 @@ def _matrix(report: BatchReport) -> dict[str, Any]:
     cells: list[list[Any]] = []
     for a in report.agents:
         by_key = {t.task_id or f"?{t.task}": t for t in a.tasks}
-        cells.append([
-            None if k not in by_key else [
-                by_key[k].rank_pct.mean if by_key[k].rank_pct else None, by_key[k].n_runs,
-                by_key[k].n_valid, by_key[k].any_medals or 0]
-            for k in keys
-        ])
+        row: list[Any] = []
+        for k in keys:
+            t = by_key.get(k)
+            row.append(None if t is None else [t.rank_pct.mean if t.rank_pct else None,
+                                               t.n_runs, t.n_valid, t.any_medals or 0])
+        cells.append(row)
     return {"agents": agents, "tasks": keys, "cells": cells}
 
 

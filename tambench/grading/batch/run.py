@@ -102,18 +102,16 @@ def grade_runs(
         judge: the constraint judge for each run's solution file (None: not judged).
 
     Raises:
-        ConfigError: the runs, catalogue or data folder does not exist.
-    """
+        ConfigError: the runs, catalogue or data folder does not exist."""
     from tambench.config import load_settings
     from tambench.executors import SerialExecutor
 
     runs = Path(runs)
     settings = load_settings(catalogue=catalogue, data_dir=data_dir)
     _check_folders(runs, settings.catalogue, settings.data_dir)
-    limits = limits or Limits()
     agg = aggregation or Aggregation()
-    created = now or datetime.now(UTC)
-    run_settings = RunSettings(created_at=created, max_bytes=limits.max_bytes,
+    limits = limits or Limits()
+    run_settings = RunSettings(created_at=now or datetime.now(UTC), max_bytes=limits.max_bytes,
                                max_columns=limits.max_columns, time_limit=time_limit or None,
                                judge=judge)
     resolve = make_resolver(settings.catalogue, settings.data_dir, leaderboard_dir)
@@ -124,7 +122,7 @@ def grade_runs(
     rows = rows_from_results(items, results)
     agents, comparisons = summarise(rows, agg)
     return BatchReport(
-        created_at=created, runs_dir=report_text(str(runs), 500), aggregation=agg,
+        created_at=run_settings.created_at, runs_dir=report_text(str(runs), 500), aggregation=agg,
         aggregation_rule=agg.statement, warnings=leaderboard_warnings(items), rows=rows,
         agents=agents, comparisons=comparisons,
     )

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from tambench.grading.batch.models import (
-    Aggregation,
     AgentSummary,
+    Aggregation,
     AtK,
     Estimate,
     PairedComparison,
@@ -143,8 +143,12 @@ class _AgentCells:
         value = sum(int(c.flags[flag].sum()) for c in cells) / total
         reps = None
         if self.varied(cells):
-            reps = sum((c.count_reps(flag) for c in cells),  # type: ignore[misc]
-                       np.zeros(self.agg.bootstrap_samples)) / total
+            reps = np.zeros(self.agg.bootstrap_samples)
+            for c in cells:
+                counts = c.count_reps(flag)
+                if counts is not None:
+                    reps += counts
+            reps /= total
         return estimate(value, reps, self.agg.confidence)
 
     def rank_estimates(self) -> tuple[Estimate | None, Estimate | None]:
