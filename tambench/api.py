@@ -174,14 +174,13 @@ def grade(
         TaskNotFoundError, AmbiguousTaskError: the task reference names no single task.
         ConfigError: neither a task nor answers with a metric, or both.
     """
-    from tambench.grading.grade import grade_submission
+    from tambench.grading.grade import check_submission_path, grade_submission
 
     if (task is None) == (metric is None):
         raise ConfigError("give either task, or answers with metric (ad-hoc grading)")
     with tempfile.TemporaryDirectory(prefix="tambench-api-") as tmp, ExitStack() as stack:
         sub = stack.enter_context(as_file(submission, "submission.csv", Path(tmp)))
-        if not sub.exists() and not sub.is_symlink():
-            raise InputError(f"submission file not found: {sub}")
+        check_submission_path(sub)
         ans = (None if answers is None
                else stack.enter_context(as_file(answers, "answers.csv", Path(tmp))))
         lb = Path(leaderboard) if isinstance(leaderboard, str) else leaderboard

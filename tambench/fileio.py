@@ -6,6 +6,7 @@ not the 0600 of the temporary file they are written through.
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from pathlib import Path
@@ -30,6 +31,8 @@ def write_bytes_atomic(path: str | os.PathLike[str], data: bytes, *, mode: int =
     The file ends with ``mode`` minus the umask (0600 for a private file, pass ``mode=0o600``).
     """
     p = Path(path)
+    if p.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "is a folder", str(p))
     p.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
     try:

@@ -60,8 +60,13 @@ def grade(
 ) -> None:
     """Grade one submission: validate, score, rank and award medals."""
     from tambench.cli._console import err_console
-    from tambench.errors import ConfigError, InputError
-    from tambench.grading.grade import adhoc_spec, grade_submission, resolve_task
+    from tambench.errors import ConfigError
+    from tambench.grading.grade import (
+        adhoc_spec,
+        check_submission_path,
+        grade_submission,
+        resolve_task,
+    )
 
     if task is not None:
         if answers is not None or metric is not None:
@@ -81,8 +86,7 @@ def grade(
                           metric_params=_parse_params(metric_param), submission_format=fmt,
                           answers_file=answers.name)
         answers_path, lb = answers, leaderboard
-    if not submission.exists() and not submission.is_symlink():
-        raise InputError(f"submission file not found: {submission}")
+    check_submission_path(submission)
     report = grade_submission(submission, spec, answers_path, lb)
     for w in report.warnings:
         err_console.print(f"warning: {w}")

@@ -27,6 +27,7 @@ from tambench.core.leaderboard import Leaderboard, read_leaderboard
 from tambench.core.metrics.base import Metric, get_metric
 from tambench.core.rank import award_medal, medal_thresholds, rank_score
 from tambench.errors import (
+    InputError,
     InvalidSubmissionError,
     MissingSubmissionError,
     TaskDataError,
@@ -226,6 +227,23 @@ def _grade(
         rank_pct=r.rank_pct,
         **medal.as_dict(),
     )
+
+
+def check_submission_path(path: Path) -> None:
+    """Refuse a submission path the user mistyped (it does not exist) or that is a folder.
+
+    A path that exists but is not a regular file (a link, a FIFO) is left to validation, which
+    refuses it as an invalid submission.
+
+    Raises:
+        InputError: the path does not exist or is a folder.
+    """
+    if path.is_symlink():
+        return
+    if not path.exists():
+        raise InputError(f"submission file not found: {path}")
+    if path.is_dir():
+        raise InputError(f"{path} is a folder; the submission must be a file")
 
 
 def no_leaderboard_warning(task_id: str) -> str:
