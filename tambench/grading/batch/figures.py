@@ -38,8 +38,14 @@ def _figure(n_groups: int) -> Iterator[tuple[Any, Any]]:
 
 
 def _svg(fig: Any, title: str) -> str:
+    import warnings
+
     buf = io.BytesIO()
-    fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    with warnings.catch_warnings():
+        # Text is kept as text (svg.fonttype none): the reader's fonts draw any glyph that
+        # matplotlib's own font lacks, so its "Glyph missing" warning says nothing here.
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from font")
+        fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
     uri = "data:image/svg+xml;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
     import html
 

@@ -130,6 +130,8 @@ def _decided(item: RunItem, row: dict[str, Any]) -> dict[str, Any]:
     """The row of a run whose outcome discovery already knows."""
     status = item.status or RunStatus.ERROR
     problem = item.problem or status.value
+    if item.task_ref is not None and item.task_ref.leaderboard is not None:
+        row.update(dict.fromkeys(_MEDAL_FLAGS, False))  # the run earned nothing
     if status == RunStatus.INVALID_SUBMISSION:
         return {**row, "status": status, "errors": [problem], "submission_exists": True}
     return {**row, "status": status, "error": problem}
