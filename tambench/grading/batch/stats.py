@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -121,6 +121,7 @@ class Cell:
     leaderboard: bool
     idx: np.ndarray | None = None
     """Bootstrap indices (samples x runs), None when the bootstrap is off."""
+    _cache: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     @property
     def n(self) -> int:
@@ -129,17 +130,23 @@ class Cell:
 
     def rank_mean(self) -> float:
         """Mean rank % of the counted runs (NaN when none counts)."""
-        counted = self.rank_pct[~np.isnan(self.rank_pct)]
-        return float(counted.mean()) if counted.size else math.nan
+        if "mean" not in self._cache:
+            counted = self.rank_pct[~np.isnan(self.rank_pct)]
+            self._cache["mean"] = np.array(counted.mean() if counted.size else math.nan)
+        return float(self._cache["mean"])
 
     def rank_reps(self) -> np.ndarray | None:
-        """Mean rank % of each resample (NaN where no counted run was drawn)."""
+        """Mean rank % of each resample (NaN where no counted run was drawn); computed once."""
         if self.idx is None:
             return None
-        return nan_mean_rows(self.rank_pct[self.idx])
+        if "rank" not in self._cache:
+            self._cache["rank"] = nan_mean_rows(self.rank_pct[self.idx])
+        return self._cache["rank"]
 
     def count_reps(self, flag: str) -> np.ndarray | None:
-        """How many runs with the flag each resample drew."""
+        """How many runs with the flag each resample drew; computed once per flag."""
         if self.idx is None:
             return None
-        return self.flags[flag][self.idx].sum(axis=1)
+        if flag not in self._cache:
+            self._cache[flag] = self.flags[flag][self.idx].sum(axis=1)
+        return self._cache[flag]
