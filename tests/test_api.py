@@ -102,7 +102,7 @@ def test_api_mistakes_are_named_errors(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="is a folder"):
         tambench.grade(tmp_path, "test/value", catalogue=cat, data_dir=data)
     (tmp_path / "x.csv").write_text("id,y\n")
-    with pytest.raises(TaskNotFoundError, match="did you mean test/value"):
+    with pytest.raises(TaskNotFoundError, match="did you mean .*test/value"):
         tambench.grade(tmp_path / "x.csv", "test/valeu", catalogue=cat, data_dir=data)
     with pytest.raises(ConfigError, match="either task"):
         tambench.grade(tmp_path / "x.csv")
