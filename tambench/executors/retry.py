@@ -209,6 +209,8 @@ def run_items(
                 alone = fut in solo
                 solo.discard(fut)
                 exc = fut.exception()
+                if exc is not None and not isinstance(exc, Exception):
+                    raise exc  # Ctrl-C (or an exit) inside an in-process executor stops the batch
                 if exc is None:
                     for index, succeeded, payload in fut.result():
                         if succeeded:

@@ -114,3 +114,33 @@ def test_an_outer_timer_keeps_its_deadline() -> None:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     assert fired == [True]
+
+
+def test_progress_is_on_stderr_and_ctrl_c_says_what_was_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cat, data, runs = make_env(tmp_path)
+    for run in ("r1", "r2", "r3"):
+        put(runs, "a", "value", run, perfect_text(TASKS["value"]))
+    argv = ["grade-runs", str(runs), "--catalogue", str(cat), "--data-dir", str(data),
+            "--executor", "serial", "--out", str(tmp_path / "out")]
+    assert main([*argv, "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["rows"] and "runs graded: 3/3" in err
+    from tambench.grading.batch import run as batch_run
+
+    real = batch_run.grade_run_item
+    calls: list[int] = []
+
+    def interrupted(item: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(item)
+
+    monkeypatch.setattr(batch_run, "grade_run_item", interrupted)
+    (tmp_path / "out").rename(tmp_path / "old")
+    assert main(argv) == 130
+    _, err = capsys.readouterr()
+    assert "interrupted after runs graded: 1/3; nothing was written" in err
+    assert not (tmp_path / "out").exists()
