@@ -43,6 +43,7 @@ CASES: dict[str, list[tuple[list[str], int]]] = {
     "metrics": [(["--bogus"], 2)],
     "prepare": [([M, "--download"], 1), ([D, "--raw", D], 1),
                 (["kaggle/spaceship-titanc", "--raw", D], 1)],
+    "protocol list": [(["--bogus"], 2)],
     "protocol kagglebench": [(["--tasks", M, "--human"], 1), (["--tasks", D, "--human"], 1)],
     "protocol mlagentbench": [(["--stdout", M, "--metric", "accuracy"], 1),
                               (["--stdout", D, "--metric", "accuracy"], 1)],

@@ -142,5 +142,7 @@ def test_progress_is_on_stderr_and_ctrl_c_says_what_was_kept(
     (tmp_path / "out").rename(tmp_path / "old")
     assert main(argv) == 130
     _, err = capsys.readouterr()
-    assert "interrupted after runs graded: 1/3; nothing was written" in err
+    import re
+
+    assert re.search(r"interrupted after runs graded: [01]/3; nothing was written", err), err
     assert not (tmp_path / "out").exists()
