@@ -61,8 +61,12 @@ def grade(
     """Grade one submission: validate, score, rank and award medals."""
     from tambench.cli._console import err_console
     from tambench.errors import ConfigError
-    from tambench.grading.grade import adhoc_spec, check_submission_path, resolve_task
-    from tambench.grading.grade import grade_submission
+    from tambench.grading.grade import (
+        adhoc_spec,
+        check_submission_path,
+        grade_submission,
+        resolve_task,
+    )
 
     if task is not None:
         if answers is not None or metric is not None:
