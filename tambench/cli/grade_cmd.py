@@ -59,7 +59,6 @@ def grade(
     json_out: bool = typer.Option(False, "--json", help="Print the report as strict JSON."),
 ) -> None:
     """Grade one submission: validate, score, rank and award medals."""
-    from tambench.cli._console import err_console
     from tambench.errors import ConfigError
     from tambench.grading.grade import (
         adhoc_spec,
@@ -87,18 +86,19 @@ def grade(
                           answers_file=answers.name)
         answers_path, lb = answers, leaderboard
     check_submission_path(submission)
-    report = grade_submission(submission, spec, answers_path, lb)
+    _show_report(grade_submission(submission, spec, answers_path, lb), json_out)
+
+
+def _show_report(report: Any, json_out: bool) -> None:
+    """Warnings on stderr; the report as JSON, or in a few lines."""
+    from tambench.cli._console import console, err_console
+    from tambench.grading.sanitize import report_text
+
     for w in report.warnings:
         err_console.print(f"warning: {w}")
     if json_out:
         print(report.to_json())
         return
-    _print_report(report)
-
-
-def _print_report(report: Any) -> None:
-    from tambench.cli._console import console
-    from tambench.grading.sanitize import report_text
 
     if report.valid_submission:
         console.print(f"{report.task_id}: {report.metric} = {report.score!r}")
