@@ -287,3 +287,44 @@ def test_grade_runs_command_writes_outputs(tmp_path: Path, capsys: pytest.Captur
     assert {p.name for p in (tmp_path / "out").iterdir()} == {
         "grades.json", "grades.csv", "report.html"}
     assert "a" in capsys.readouterr().out
+
+
+def test_report_files_are_readable_by_others_not_0600(tmp_path: Path) -> None:
+    cat, data, runs = make_env(tmp_path)
+    put(runs, "a", "value", "r1", perfect_text(TASKS["value"]))
+    old = os.umask(0o022)
+    try:
+        paths = write_batch_outputs(_grade(runs, cat, data), tmp_path / "out")
+    finally:
+        os.umask(old)
+    assert {oct(p.stat().st_mode & 0o777) for p in paths.values()} == {"0o644"}
+
+
+def test_batch_reports_of_another_version_are_refused_with_a_reason(tmp_path: Path) -> None:
+    from tambench.errors import ReportVersionError
+    from tambench.grading.batch import load_batch_report
+
+    cat, data, runs = make_env(tmp_path)
+    put(runs, "a", "value", "r1", perfect_text(TASKS["value"]))
+    paths = write_batch_outputs(_grade(runs, cat, data), tmp_path / "out")
+    assert load_batch_report(paths["json"]).rows[0].status == "graded_valid"
+    data_json = json.loads(paths["json"].read_text())
+    for version, message in ((99, "newer than this tambench reads"),
+                             (1, "written by an older tambench; grade the runs again")):
+        paths["json"].write_text(json.dumps({**data_json, "report_version": version}))
+        with pytest.raises(ReportVersionError, match=message):
+            load_batch_report(paths["json"])
+
+
+@pytest.mark.parametrize("cell", [
+    "=1+1", "+1", "-1", "@SUM(A1)", " =1+1", "\t=1", "\r=1", "\n=1", "\u3000=1", "＝1+1",
+    "\x00=1", "  @x",
+])
+def test_no_spreadsheet_formula_survives_in_a_text_cell(cell: str) -> None:
+    from tambench.grading.batch.writers import csv_cell
+    from tambench.grading.sanitize import csv_line
+
+    (parsed,) = list(csv.reader(io.StringIO(csv_line(["x", csv_cell(cell)]), newline="")))
+    text = parsed[1]
+    stripped = text.lstrip(" \t\r\n\u3000")
+    assert text.startswith("'") or stripped[:1] not in {"=", "+", "-", "@", "＝"}, text
