@@ -116,6 +116,10 @@ class ReportVersionError(TambenchError):
     """A report file declares a report_version this tambench cannot read."""
 
 
+class LLMError(TambenchError):
+    """A model endpoint failed: connection, timeout or an HTTP error status."""
+
+
 class JudgeError(TambenchError):
     """The constraint judge could not obtain or parse a verdict (reported as a failure)."""
 

@@ -169,6 +169,7 @@ _REGISTRIES: dict[str, Registry[Any]] = {}
 #: visible to :func:`extension_points`.
 REGISTRY_MODULES: tuple[str, ...] = (
     "tambench.core.metrics",
+    "tambench.core.llm",
     "tambench.executors",
     "tambench.grading.protocols.base",
 )
