@@ -53,7 +53,7 @@ CASES: dict[str, list[tuple[list[str], int]]] = {
              (["--leaderboard", LB, "--score", "1", "--metric", "rmsee"], 1)],
     "schema convert": [([M, "--id", "a/b"], 1), ([D, "--id", "a/b"], 1)],
     "schema export": [(["--out", D], 1)],
-    "schema map": [([M, "--id", "a/b"], 2), ([D, "--id", "a/b"], 2)],
+    "schema map": [([M, "--id", "a/b"], 1), ([D, "--id", "a/b"], 2)],
     "schema validate": [([M], 1), ([D], 1)],
     "site serve": [(["--port", "99999"], 2)],
     "subsets build": [(["--catalogue", M], 1)],

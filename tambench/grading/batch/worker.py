@@ -184,15 +184,20 @@ def judge_run_solution(spec: TaskSpec, solution: Path, judge: JudgeConfig) -> di
         return {"judge_note": note}
     result = judge_solution(spec, code, model=judge.model, base_url=judge.base_url,
                             cache_dir=judge.cache_dir)
+    n_na = len(result.not_applicable)
+    if result.total == 0:
+        return {"judge_note": f"none of the task's {n_na} constraint(s) can be shown by code; "
+                              "listed as not applicable, not judged"}
     if not result.judged:
         return {"judge_note": "constraints not judged (no model answered)"}
     errors = result.count("error")
+    notes = [f"{errors} constraint(s) got no verdict from the endpoint and count as not passed"
+             if errors else "", f"{n_na} constraint(s) not applicable" if n_na else ""]
     return {
         "constraints_passed": result.passed,
         "constraints_total": result.total,
         "constraint_pass_rate": result.pass_rate,
-        "judge_note": (f"{errors} constraint(s) got no verdict from the endpoint and count as "
-                       "not passed") if errors else None,
+        "judge_note": "; ".join(n for n in notes if n) or None,
     }
 
 
