@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -58,6 +59,8 @@ class Registry(Mapping[str, T], Generic[T]):
         self._error = error
         self._loaders = tuple(loaders)
         self._loaded = not self._loaders
+        self._loading = False
+        self._lock = threading.RLock()
         self._hint = hint
         self._entries: dict[str, T | str] = {}
         if listed:
@@ -94,10 +97,20 @@ class Registry(Mapping[str, T], Generic[T]):
     # --- lookup ---------------------------------------------------------------------------------
 
     def _load(self) -> None:
-        if not self._loaded:
+        # Another thread's first lookup waits until the loaders are imported (a thread pool
+        # grading its first runs), instead of seeing an empty registry.
+        if self._loaded:
+            return
+        with self._lock:
+            if self._loaded or self._loading:  # done, or this thread is importing them now
+                return
+            self._loading = True
+            try:
+                for module in self._loaders:
+                    importlib.import_module(module)
+            finally:
+                self._loading = False
             self._loaded = True
-            for module in self._loaders:
-                importlib.import_module(module)
 
     def __getitem__(self, name: str) -> T:
         """The entry called ``name``; an unknown name raises the registry's error."""
