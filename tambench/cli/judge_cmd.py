@@ -67,7 +67,7 @@ def _print_result(result: JudgeResult) -> None:
     from tambench.cli._console import console, err_console
 
     if not result.judged and result.total:
-        err_console.print("[yellow]no model configured:[/] constraints are not judged "
+        err_console.print("no model configured: constraints are not judged "
                           "(give --model or set llm_model)")
     for v in result.verdicts:
         cited = f" lines {v.cited_lines}" if v.cited_lines else ""

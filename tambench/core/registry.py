@@ -60,7 +60,7 @@ class Registry(Mapping[str, T], Generic[T]):
         self._loaders = tuple(loaders)
         self._loaded = not self._loaders
         self._loading = False
-        self._load_lock = threading.RLock()
+        self._lock = threading.RLock()
         self._hint = hint
         self._entries: dict[str, T | str] = {}
         if listed:
@@ -97,21 +97,20 @@ class Registry(Mapping[str, T], Generic[T]):
     # --- lookup ---------------------------------------------------------------------------------
 
     def _load(self) -> None:
+        # Another thread's first lookup waits until the loaders are imported (a thread pool
+        # grading its first runs), instead of seeing an empty registry.
         if self._loaded:
             return
-        # Another thread may be running the loaders: wait for them, or every lookup made
-        # meanwhile would miss the entries they register. Re-entrant, since a loader module
-        # may look entries up while it registers its own.
-        with self._load_lock:
-            if self._loading or self._loaded:
+        with self._lock:
+            if self._loaded or self._loading:  # done, or this thread is importing them now
                 return
             self._loading = True
             try:
                 for module in self._loaders:
                     importlib.import_module(module)
-                self._loaded = True
             finally:
                 self._loading = False
+            self._loaded = True
 
     def __getitem__(self, name: str) -> T:
         """The entry called ``name``; an unknown name raises the registry's error."""
