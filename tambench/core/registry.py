@@ -59,10 +59,8 @@ class Registry(Mapping[str, T], Generic[T]):
         self._error = error
         self._loaders = tuple(loaders)
         self._loaded = not self._loaders
-        # Threads that look up while another imports the loaders wait for the imports (they
-        # would see a half-filled registry); the importing thread itself may look up.
-        self._loading = threading.RLock()
-        self._local = threading.local()
+        self._loading = False
+        self._lock = threading.RLock()
         self._hint = hint
         self._entries: dict[str, T | str] = {}
         if listed:
@@ -99,18 +97,20 @@ class Registry(Mapping[str, T], Generic[T]):
     # --- lookup ---------------------------------------------------------------------------------
 
     def _load(self) -> None:
+        # Another thread's first lookup waits until the loaders are imported (a thread pool
+        # grading its first runs), instead of seeing an empty registry.
         if self._loaded:
             return
-        with self._loading:
-            if self._loaded or getattr(self._local, "active", False):
-                return  # done by another thread, or a lookup made while importing them
-            self._local.active = True
+        with self._lock:
+            if self._loaded or self._loading:  # done, or this thread is importing them now
+                return
+            self._loading = True
             try:
                 for module in self._loaders:
                     importlib.import_module(module)
-                self._loaded = True
             finally:
-                self._local.active = False
+                self._loading = False
+            self._loaded = True
 
     def __getitem__(self, name: str) -> T:
         """The entry called ``name``; an unknown name raises the registry's error."""
@@ -169,8 +169,10 @@ _REGISTRIES: dict[str, Registry[Any]] = {}
 #: visible to :func:`extension_points`.
 REGISTRY_MODULES: tuple[str, ...] = (
     "tambench.core.metrics",
+    "tambench.core.llm",
     "tambench.executors",
     "tambench.grading.protocols.base",
+    "tambench.acquisition.platforms",
     "tambench.splits.strategies",
 )
 
