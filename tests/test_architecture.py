@@ -207,7 +207,6 @@ PENDING_SIZES: set[str] = {
     "tambench/cli/protocol_cmd.py::mlagentbench",
     "tambench/cli/rank_cmd.py::rank",
     "tambench/cli/schema_cmd.py::map_cmd",
-    "tambench/core/leaderboard.py::detect_junk",
     "tambench/demo.py::run_demo",
     "tambench/executors/retry.py::run_items",
     "tambench/grading/batch.py::grade_runs",
