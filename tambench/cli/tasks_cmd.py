@@ -76,18 +76,19 @@ def filter_rows(
     *,
     modality: str | None = None,
     field: str | None = None,
-    tier: str | None = None,
+    tiers: dict[str, str] | None = None,
     platform: str | None = None,
     since: date | None = None,
     until: date | None = None,
-    subset: str | None = None,
+    ids: set[str] | None = None,
     status: str | None = None,
     passes_filters: bool | None = None,
 ) -> list[dict[str, Any]]:
     """Index rows matching every given criterion (case-insensitive text comparisons).
 
-    Dates compare the end date (the start date when the end is unknown); rows without any date
-    are left out when ``since`` or ``until`` is given.
+    ``tiers`` keeps only the listed ids, and writes each one's tier into the row; ``ids``
+    (a subset's members) keeps only those. Dates compare the end date (the start date when the
+    end is unknown); rows without any date are left out when ``since`` or ``until`` is given.
     """
 
     def same(a: str, b: str | None) -> bool:
@@ -95,12 +96,12 @@ def filter_rows(
 
     out = []
     for r in rows:
-        if not (same(r["modality"], modality) and same(r["tier"], tier)
-                and same(r["platform"], platform) and same(r["status"], status)):
+        if not (same(r["modality"], modality) and same(r["platform"], platform)
+                and same(r["status"], status)):
             continue
         if field is not None and field.lower() not in r["field"].lower():
             continue
-        if subset is not None and subset not in r["subsets"].split(";"):
+        if (ids is not None and r["id"] not in ids) or (tiers is not None and r["id"] not in tiers):
             continue
         if passes_filters is not None and r["passes_filters"] != passes_filters:
             continue
@@ -111,38 +112,93 @@ def filter_rows(
             day = date.fromisoformat(text)
             if (since and day < since) or (until and day > until):
                 continue
-        out.append(r)
+        out.append({**r, "tier": tiers[r["id"]]} if tiers is not None else r)
     return out
+
+
+def _choice(value: str | None, valid: list[str], option: str) -> str | None:
+    """``value`` spelled as one of ``valid`` (case-insensitive), or a usage error listing them."""
+    if value is None:
+        return None
+    for v in valid:
+        if v.lower() == value.lower():
+            return v
+    raise typer.BadParameter(f"unknown value {value!r}; valid: {', '.join(valid)}",
+                             param_hint=option)
+
+
+def _subset_ids(root: Path, subset: str | None) -> set[str] | None:
+    from tambench.cli._console import err_console
+    from tambench.errors import SubsetError
+    from tambench.tasks.manifests import read_manifest, resolve_manifest
+
+    if subset is None:
+        return None
+    try:
+        path = resolve_manifest(root, subset)
+    except SubsetError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--subset") from None
+    err_console.print(f"subset {subset}: manifest {path.parent.name}/{path.name}", markup=False)
+    return set(read_manifest(path).ids)
+
+
+def _tier_filter(root: Path, tier: str | None, tiers: str | None) -> dict[str, str] | None:
+    """Task id -> tier for the tasks of tier ``tier`` (None: no tier filter)."""
+    from tambench.cli.subsets_cmd import read_tier_source
+    from tambench.difficulty.tiers import catalogue_tiers
+
+    wanted = _choice(tier, ["easy", "medium", "hard"], "--tier")
+    sources = read_tier_source(tiers, root)
+    if wanted is None:
+        return None
+    assigned = catalogue_tiers(root, sources, quiet=True)
+    return {tid: a.tier.value for tid, a in assigned.items()
+            if a.tier is not None and a.tier.value == wanted}
 
 
 @tasks_app.command("list")
 def list_tasks(
     catalogue: Path | None = typer.Option(None, "--catalogue", help=_CAT_HELP),
-    modality: str | None = typer.Option(None, "--modality", help="Tabular, Text, Image, ..."),
+    modality: str | None = typer.Option(None, "--modality", help="Tabular, Text, Image, Audio, "
+                                        "Graph or Multimodal."),
     field: str | None = typer.Option(None, "--field", help="Application domain (substring)."),
     tier: str | None = typer.Option(None, "--tier", help="easy, medium or hard."),
+    tiers: str | None = typer.Option(None, "--tiers", help="Where --tier reads tiers from (as "
+                                     "`subsets build --tiers`; default: the same default)."),
     platform: str | None = typer.Option(None, "--platform", help="kaggle, aicrowd, ..."),
     since: str | None = typer.Option(None, "--since", help="Ended on or after YYYY-MM-DD."),
     until: str | None = typer.Option(None, "--until", help="Ended on or before YYYY-MM-DD."),
-    subset: str | None = typer.Option(None, "--subset", help="In this manifest (lite, ...)."),
+    subset: str | None = typer.Option(None, "--subset", help="In this manifest of the "
+                                      "catalogue's _subsets/ (lite finds lite.txt, else "
+                                      "paper-lite.txt)."),
     status: str | None = typer.Option(None, "--status", help="complete or incomplete."),
     passing: bool | None = typer.Option(None, "--passes-filters/--fails-filters",
                                         help="Only tasks passing (or not) every filter rule."),
     explain: bool = typer.Option(False, "--explain", help="Show each filter rule's verdict."),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
-    """List catalogue tasks matching the given filters."""
+    """List catalogue tasks matching the given filters (an unknown value is refused, exit 2)."""
+    from tambench.schema.taskspec import Modality
+    from tambench.tasks.catalogue import Catalogue, build_index
+
+    root = _root(catalogue)
+    rows = filter_rows(
+        build_index(Catalogue(root)),
+        modality=_choice(modality, [m.value for m in Modality], "--modality"), field=field,
+        tiers=_tier_filter(root, tier, tiers), platform=platform,
+        since=_parse_day(since, "--since"), until=_parse_day(until, "--until"),
+        ids=_subset_ids(root, subset), status=_choice(status, ["complete", "incomplete"],
+                                                      "--status"),
+        passes_filters=passing)
+    _print_rows(Catalogue(root), rows, explain, json_out)
+
+
+def _print_rows(cat: Any, rows: list[dict[str, Any]], explain: bool, json_out: bool) -> None:
     from rich.table import Table
 
     from tambench.cli._console import console, print_json
-    from tambench.tasks.catalogue import Catalogue, build_index
     from tambench.tasks.filters import evaluate_rules
 
-    cat = Catalogue(_root(catalogue))
-    rows = filter_rows(build_index(cat), modality=modality, field=field, tier=tier,
-                       platform=platform, since=_parse_day(since, "--since"),
-                       until=_parse_day(until, "--until"), subset=subset, status=status,
-                       passes_filters=passing)
     verdicts: dict[str, list[Any]] = {}
     if explain:
         verdicts = {r["id"]: evaluate_rules(cat.get(r["id"]).spec) for r in rows}
@@ -160,9 +216,7 @@ def list_tasks(
     for c in [*cols, *(["rules"] if explain else [])]:
         table.add_column(c, no_wrap=c not in {"id", "subsets", "rules"}, overflow="fold")
     for r in rows:
-        extra = []
-        if explain:
-            extra = [" ".join(f"{v.rule}={v.verdict}" for v in verdicts[r["id"]])]
+        extra = [" ".join(f"{v.rule}={v.verdict}" for v in verdicts[r["id"]])] if explain else []
         table.add_row(*(str(r[c]) for c in cols), *extra)
     console.print(table)
     console.print(f"{len(rows)} task(s)")
@@ -217,37 +271,79 @@ def show(
         console.print(f"  note: {n}", markup=False)
 
 
+def _import_catalogue(catalogue: Path | None) -> Path:
+    """Where an import writes: ``--catalogue``, else the configured catalogue, but never the
+    installed package's own catalogue by default."""
+    from tambench.config import bundled_catalogue
+
+    root = _root(catalogue)
+    if catalogue is None and root.resolve() == bundled_catalogue().resolve():
+        raise typer.BadParameter(
+            "give the catalogue to import into (--catalogue DIR, or `catalogue` in the "
+            "config): an import never writes into the installed package's catalogue by default",
+            param_hint="--catalogue")
+    return root
+
+
+def _print_import(kind: str, path: Path, report: Any) -> None:
+    from tambench.cli._console import console, err_console
+
+    console.print(f"{kind}: {report.read} task(s) read from {path} into {report.catalogue}: "
+                  f"{len(report.written)} new, {len(report.merged)} merged, "
+                  f"{len(report.unchanged)} unchanged, {len(report.skipped)} skipped, "
+                  f"{len(report.failures)} failed; {len(report.complete)} complete",
+                  markup=False)
+    for tid, fields in sorted(report.merged.items()):
+        console.print(f"  merged {tid}: filled {', '.join(fields)}", markup=False)
+    for c in report.replaced:
+        console.print(f"  replaced {c.task} {c.field}: {c.existing!r} -> {c.imported!r}",
+                      markup=False)
+    for c in report.conflicts:
+        console.print(f"  conflict {c.task} {c.field}: kept {c.existing!r}; the import has "
+                      f"{c.imported!r}", markup=False)
+    for where, message in sorted(report.failures.items()):
+        err_console.print(f"failed: {where}: {message}", markup=False)
+    for tid, warnings in sorted(report.warnings.items()):
+        for w in warnings:
+            err_console.print(f"warning: {tid}: {w}", markup=False)
+    for note in report.notes:
+        err_console.print(f"note: {note}", markup=False)
+
+
 @tasks_app.command("import")
 def import_tree(
     kind: str = typer.Argument(..., help="Layout to read: tam-lite or mle-bench."),
-    path: Path = typer.Argument(..., help="Root of the tree to import."),
-    catalogue: Path | None = typer.Option(None, "--catalogue", help=_CAT_HELP),
-    on_existing: str = typer.Option("skip", "--on-existing",
-                                    help="skip, merge (add reference tiers) or overwrite."),
+    path: Path = typer.Argument(..., help="Root of the tree to import (for mle-bench: the "
+                                "repository, its mlebench/ or mlebench/competitions/)."),
+    catalogue: Path | None = typer.Option(
+        None, "--catalogue", help="Catalogue to write into (default: the configured one; "
+        "never the installed package's)."),
+    on_existing: str = typer.Option(
+        "merge", "--on-existing",
+        help="merge: fill empty fields, keep curated values, list conflicts; replace: also "
+             "replace conflicting values (each printed); skip: leave existing entries alone."),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
-    """Import another benchmark's layout into a catalogue (no code from the tree is run)."""
-    from tambench.cli._console import console, err_console, print_json
-    from tambench.tasks.importers import IMPORTERS, read_tree, write_imported
+    """Import another benchmark's layout into a catalogue (no code from the tree is run).
+
+    Exit 3 when some folder could not be imported (the others are)."""
+    from tambench.cli._console import print_json
+    from tambench.tasks.importers import IMPORTERS, ON_EXISTING, read_tree, write_imported
 
     if kind not in IMPORTERS:
-        raise typer.BadParameter(f"expected one of {sorted(IMPORTERS)}, got {kind!r}",
-                                 param_hint="KIND")
-    if on_existing not in {"skip", "merge", "overwrite"}:
-        raise typer.BadParameter(f"expected skip, merge or overwrite, got {on_existing!r}",
-                                 param_hint="--on-existing")
-    root = _root(catalogue)
-    tasks = read_tree(kind, path)
-    report = write_imported(tasks, root, on_existing=on_existing)  # type: ignore[arg-type]
+        raise typer.BadParameter(IMPORTERS.unknown_message(kind), param_hint="KIND")
+    if on_existing not in ON_EXISTING:
+        raise typer.BadParameter(f"expected one of {', '.join(ON_EXISTING)}, got "
+                                 f"{on_existing!r}", param_hint="--on-existing")
+    root = _import_catalogue(catalogue)
+    tree = read_tree(kind, path)
+    report = write_imported(tree, root, on_existing=on_existing)
     if json_out:
-        print_json({"catalogue": str(root), "written": report.written, "merged": report.merged,
-                    "skipped": report.skipped, "warnings": report.warnings})
-        return
-    console.print(f"{kind}: {len(tasks)} task(s) read from {path}; {len(report.written)} "
-                  f"written, {len(report.merged)} merged, {len(report.skipped)} skipped "
-                  f"(existing) into {root}")
-    for w in report.warnings:
-        err_console.print(f"warning: {w}", markup=False)
+        print_json(report.model_dump(mode="json"))
+    else:
+        _print_import(kind, path, report)
+    if report.failures:
+        raise typer.Exit(3)
 
 
 def register(app: typer.Typer) -> None:

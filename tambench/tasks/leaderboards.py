@@ -44,6 +44,11 @@ class ScoreScale:
         """Whether both ends of the range are finite."""
         return math.isfinite(self.lower_bound) and math.isfinite(self.upper_bound)
 
+    @property
+    def id(self) -> str:
+        """The metric's id, or a description of the scale when none is recorded."""
+        return self.metric or f"(scale recorded with the {self.origin})"
+
 
 def source_sha256(data: bytes) -> str:
     """SHA-256 of a source file's bytes (recorded in :class:`LeaderboardSource`)."""
@@ -56,6 +61,15 @@ def scale_from_metric(metric_id: str, origin: str) -> ScoreScale:
 
     m = get_metric(metric_id)
     return ScoreScale(m.id, m.higher_is_better, m.lower_bound, m.upper_bound, origin)
+
+
+def record_scale(metric_id: str) -> dict[str, object]:
+    """The scale fields of a :class:`LeaderboardSource` for a registered metric (infinite
+    bounds written as None)."""
+    s = scale_from_metric(metric_id, "grading")
+    return {"metric": s.metric, "higher_is_better": s.higher_is_better,
+            "lower_bound": s.lower_bound if math.isfinite(s.lower_bound) else None,
+            "upper_bound": s.upper_bound if math.isfinite(s.upper_bound) else None}
 
 
 def scale_of(spec: TaskSpec) -> ScoreScale | None:

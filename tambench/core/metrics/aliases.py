@@ -233,6 +233,9 @@ REFINEMENTS: dict[str, str] = {
     "map_at_k_lines": "map_at_k",
     "rmsle_columnwise": "rmsle",
     "f1_micro_multilabel": "f1_micro",
+    "rowwise_set_f1": "f1_micro",
+    "mean_ap_per_paper": "map_at_k",
+    "exact_match": "accuracy",
 }
 
 
