@@ -45,17 +45,39 @@ def index(
     console.print(f"{len(cat.ids())} tasks -> {csv_path}, {pq_path} (index sha256 {digest})")
 
 
+def _stored_difficulty_problems(root: Path) -> list[Any]:
+    """Problems of the difficulty stored in each entry (checked by the difficulty stage)."""
+    from tambench.difficulty.batch import stored_problems
+    from tambench.errors import TaskSpecError
+    from tambench.schema.io import load_taskspec
+    from tambench.tasks.catalogue import Catalogue, Problem
+
+    cat = Catalogue(root)
+    out = []
+    for d in cat.entry_dirs():
+        try:
+            spec = load_taskspec(d / "task.json")
+        except TaskSpecError:
+            continue  # reported by the catalogue's own validation
+        where = str(d.relative_to(cat.root))
+        out += [Problem(where, message) for message in stored_problems(spec)]
+    return out
+
+
 @tasks_app.command("validate")
 def validate(
     catalogue: Path | None = typer.Option(None, "--catalogue", help=_CAT_HELP),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
-    """Validate every entry; exit 3 when any entry has an error."""
+    """Validate every entry; exit 3 when any entry has an error.
+
+    "complete" means what ``tambench schema validate`` checks too (tambench.schema.complete)."""
     from tambench.cli._console import console, print_json
     from tambench.tasks.catalogue import Catalogue, validate_catalogue
 
     root = _root(catalogue)
-    problems = validate_catalogue(root)
+    problems = validate_catalogue(root) + _stored_difficulty_problems(root)
+    problems.sort(key=lambda p: (p.where, p.severity, p.message))
     n = len(Catalogue(root).entry_dirs())
     errors = [p for p in problems if p.severity == "error"]
     if json_out:

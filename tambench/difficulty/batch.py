@@ -17,6 +17,7 @@ from tambench.difficulty.formula import DifficultyResult
 from tambench.difficulty.methods import DEFAULT_METHOD, compute_all
 from tambench.errors import DifficultyError, LeaderboardError, UnknownMetricError
 from tambench.schema.io import load_taskspec, save_taskspec
+from tambench.schema.taskspec import TaskSpec
 from tambench.tasks.catalogue import Catalogue, CatalogueEntry
 from tambench.tasks.leaderboards import scale_of
 
@@ -101,3 +102,21 @@ def store_difficulty(root: Path, results: list[EntryDifficulty]) -> list[str]:
         save_taskspec(spec.model_copy(update={"difficulty": r.primary.to_model(r.others)}), path)
         written.append(r.task)
     return written
+
+
+def stored_problems(spec: TaskSpec) -> list[str]:
+    """Problems of the difficulty stored in a task.json: an unknown method, or a paper score
+    whose tier contradicts the paper's thresholds."""
+    from tambench.difficulty.formula import tier_for
+    from tambench.difficulty.methods import METHODS
+
+    if spec.difficulty is None:
+        return []
+    problems = []
+    for d in (spec.difficulty, *spec.difficulty.other):
+        if d.method not in METHODS:
+            problems.append(METHODS.unknown_message(d.method))
+        elif d.method == "paper" and tier_for(d.score) != d.tier:
+            problems.append(f"difficulty score {d.score} is tier {tier_for(d.score).value} under "
+                            f"the paper's thresholds, but the file says {d.tier.value}")
+    return problems

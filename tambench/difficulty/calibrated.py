@@ -147,7 +147,9 @@ def calibrated_difficulty(lb: Leaderboard, scale: Scale,
     z = latent(row, p)
     probs = tier_probabilities(z, p.cut_easy, p.cut_medium)
     score = (probs[1] + 2.0 * probs[2]) / 2.0
-    inputs = {**stats.as_dict(), "latent": z, "cut_easy": p.cut_easy,
+    # Statistics undefined for this board (NaN) are left out: inputs are strict JSON.
+    defined = {k: v for k, v in stats.as_dict().items() if math.isfinite(v)}
+    inputs = {**defined, "latent": z, "cut_easy": p.cut_easy,
               "cut_medium": p.cut_medium, "p_easy": probs[0], "p_medium": probs[1],
               "p_hard": probs[2]}
     inputs.update({f"w_{name}": w for name, w in zip(p.features, p.weights, strict=True)})
@@ -168,7 +170,8 @@ def explain_calibrated(result: DifficultyResult) -> list[str]:
              f"rows on the board: {int(t['rows'])}, used after removing junk rows: "
              f"{int(t['participants'])}; best {t['best_score']!r}, median {t['median_score']!r}",
              *(f"note: {n}" for n in result.notes)]
-    lines += [f"{name} = {t[name]!r}   weight {t['w_' + name]:+.4f}" for name in names]
+    lines += [f"{name} = {t.get(name, 'undefined (filled)')!r}   weight {t['w_' + name]:+.4f}"
+              for name in names]
     lines += [f"z = {t['latent']:.4f}   (easy if z <= {t['cut_easy']:.4f}, medium if z <= "
               f"{t['cut_medium']:.4f}, hard above)",
               f"P(easy) {t['p_easy']:.3f}, P(medium) {t['p_medium']:.3f}, P(hard) "
