@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -58,6 +59,9 @@ class Registry(Mapping[str, T], Generic[T]):
         self._error = error
         self._loaders = tuple(loaders)
         self._loaded = not self._loaders
+        # Loading imports the built-in entries' modules; threads looking names up meanwhile
+        # wait for it (a lookup during the load would otherwise see an empty registry).
+        self._load_lock = threading.RLock()
         self._hint = hint
         self._entries: dict[str, T | str] = {}
         if listed:
@@ -94,10 +98,14 @@ class Registry(Mapping[str, T], Generic[T]):
     # --- lookup ---------------------------------------------------------------------------------
 
     def _load(self) -> None:
-        if not self._loaded:
-            self._loaded = True
+        if self._loaded:
+            return
+        with self._load_lock:
+            if self._loaded:
+                return
             for module in self._loaders:
                 importlib.import_module(module)
+            self._loaded = True
 
     def __getitem__(self, name: str) -> T:
         """The entry called ``name``; an unknown name raises the registry's error."""
