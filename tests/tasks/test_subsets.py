@@ -270,3 +270,31 @@ def test_cli_refuses_unknown_tier_sources_with_the_valid_choices(
     err = " ".join(capsys.readouterr().err.split())
     assert message in err
     assert "mle-bench, tam-bench" in err or "calibrated, paper, robust" in err
+
+
+def test_the_shipped_manifests_are_what_a_fresh_build_gives(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from tambench.core.layout import SUBSETS_DIR
+    from tambench.tasks.catalogue import bundled_catalogue_dir
+
+    assert main(["subsets", "build", "--out", str(tmp_path), "--allow-gaps"]) == 0
+    err = capsys.readouterr().err
+    assert "tiers read: 151/151" in err  # progress goes to stderr
+    for name in ("lite", "medium", "full"):
+        shipped = read_manifest(bundled_catalogue_dir() / SUBSETS_DIR / f"{name}.txt")
+        fresh = read_manifest(tmp_path / f"{name}.txt")
+        assert shipped.cells == fresh.cells, name
+        assert shipped.header["tiers"] == fresh.header["tiers"]
+        assert shipped.header["catalogue_index_sha256"] == fresh.header["catalogue_index_sha256"]
+
+
+def test_list_subset_lite_resolves_to_the_shipped_lite_manifest_and_says_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["tasks", "list", "--subset", "lite", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert "subset lite: manifest _subsets/lite.txt" in err
+    assert len(json.loads(out)) == 18
+    assert main(["tasks", "list", "--subset", "paper-medium", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)) == 54
