@@ -244,6 +244,18 @@ def _print_rows(cat: Any, rows: list[dict[str, Any]], explain: bool, json_out: b
     console.print(f"{len(rows)} task(s)")
 
 
+def _difficulty_of(entry: Any) -> tuple[Any, str]:
+    """The entry's stored difficulty, else the one computed from its shipped leaderboard."""
+    from tambench.difficulty.batch import entry_difficulty
+
+    if entry.spec.difficulty is not None:
+        return entry.spec.difficulty, "stored"
+    result = entry_difficulty(entry)
+    if result.primary is None:
+        return None, result.reason
+    return result.primary.to_model(result.others), "computed from the leaderboard"
+
+
 @tasks_app.command("show")
 def show(
     task_id: str = typer.Argument(..., help="Task id <platform>/<slug> (or a unique slug)."),
@@ -260,13 +272,16 @@ def show(
     spec = entry.spec
     rules = evaluate_rules(spec)
     memberships = cat.subset_memberships().get(spec.id, [])
+    difficulty, origin = _difficulty_of(entry)
     if json_out:
         print_json({
             "id": spec.id, "title": spec.title, "status": spec.status,
             "modality": spec.modality.value if spec.modality else None,
             "field": spec.field, "metric": spec.grading.metric if spec.grading else None,
             "has_leaderboard": entry.has_leaderboard,
-            "difficulty": spec.difficulty.model_dump(mode="json") if spec.difficulty else None,
+            "leaderboard": spec.leaderboard.model_dump(mode="json") if spec.leaderboard else None,
+            "difficulty": difficulty.model_dump(mode="json") if difficulty else None,
+            "difficulty_origin": origin,
             "reference_tiers": spec.reference_tiers,
             "rules": [{"rule": r.rule, "verdict": r.verdict, "reason": r.reason} for r in rules],
             "passes_filters": passes_filters(rules),
@@ -274,23 +289,24 @@ def show(
             "notes": spec.provenance.notes,
         })
         return
-    console.print(f"{spec.id}  {spec.title}  [{spec.status}]", markup=False)
-    console.print(f"  modality: {spec.modality.value if spec.modality else '-'}   field: "
-                  f"{spec.field or '-'}   metric: {spec.grading.metric if spec.grading else '-'}"
-                  f"   leaderboard: {'yes' if entry.has_leaderboard else 'no'}", markup=False)
-    if spec.difficulty:
-        d = spec.difficulty
-        others = ", ".join(f"{o.method} {o.score:.3f} {o.tier.value}" for o in d.other)
-        console.print(f"  difficulty: {d.method} {d.score:.3f} {d.tier.value}"
-                      + (f" (beside: {others})" if others else ""), markup=False)
+    lines = [f"{spec.id}  {spec.title}  [{spec.status}]",
+             f"  modality: {spec.modality.value if spec.modality else '-'}   field: "
+             f"{spec.field or '-'}   metric: {spec.grading.metric if spec.grading else '-'}"]
+    rec = spec.leaderboard
+    lines.append(f"  leaderboard: {rec.rows} rows, {rec.kind}, from {rec.source}"
+                 if rec else f"  leaderboard: {'yes' if entry.has_leaderboard else 'no'}")
+    if difficulty is not None:
+        others = ", ".join(f"{o.method} {o.score:.3f} {o.tier.value}" for o in difficulty.other)
+        lines.append(f"  difficulty ({origin}): {difficulty.method} {difficulty.score:.3f} "
+                     f"{difficulty.tier.value}" + (f"; beside: {others}" if others else ""))
     if spec.reference_tiers:
-        console.print(f"  reference tiers: {spec.reference_tiers}", markup=False)
-    console.print(f"  subsets: {', '.join(memberships) or '-'}", markup=False)
-    console.print(f"  filters: {'pass' if passes_filters(rules) else 'not passed'}")
-    for r in rules:
-        console.print(f"    {r.verdict:7s} {r.rule}: {r.reason}", markup=False)
-    for n in spec.provenance.notes:
-        console.print(f"  note: {n}", markup=False)
+        lines.append(f"  reference tiers: {spec.reference_tiers}")
+    lines += [f"  subsets: {', '.join(memberships) or '-'}",
+              f"  filters: {'pass' if passes_filters(rules) else 'not passed'}"]
+    lines += [f"    {r.verdict:7s} {r.rule}: {r.reason}" for r in rules]
+    lines += [f"  note: {n}" for n in spec.provenance.notes]
+    for line in lines:
+        console.print(line, markup=False)
 
 
 def _import_catalogue(catalogue: Path | None) -> Path:

@@ -145,19 +145,12 @@ class Catalogue:
         return self.root / task_id
 
     def get(self, task_id: str) -> CatalogueEntry:
-        """One entry by id (a bare slug works when it is unique)."""
-        if "/" not in task_id:
-            matches = [e for e in self.entries() if e.spec.slug == task_id]
-            if len(matches) == 1:
-                return matches[0]
-            if len(matches) > 1:
-                raise CatalogueError(f"slug {task_id!r} matches {[e.id for e in matches]}; "
-                                     "give the full id")
-            raise CatalogueError(f"no task {task_id!r} in catalogue {self.root}")
-        path = self.entry_path(task_id)
-        if not (path / TASK_FILE).is_file():
-            raise CatalogueError(f"no task {task_id!r} in catalogue {self.root}")
-        return CatalogueEntry(path, load_taskspec(path / TASK_FILE))
+        """One entry by reference: an id (case-insensitive), or a bare slug when it is unique
+        (through the one task locator, :func:`tambench.tasks.locate.locate_task`)."""
+        from tambench.tasks.locate import locate_task
+
+        path = locate_task(task_id, self.root)
+        return CatalogueEntry(path.parent, load_taskspec(path))
 
     def subset_memberships(self) -> dict[str, list[str]]:
         """Task id -> names of the manifests in ``_subsets/`` that list it."""
