@@ -180,6 +180,8 @@ MLE_COMPETITIONS: dict[str, tuple[str, str | None, str, str]] = {
     "ventilator-pressure-prediction": ("dice-hausdorff-combo", "medium", "shared", "rank-score"),
     "AI4Code": ("kendall-tau", "medium", "own", "garbage"),
     "aptos2019-blindness-detection": ("quadratic-weighted-kappa", "low", "rewritten", "none"),
+    "alaska2-image-steganalysis": ("weighted-auroc", "medium", "shared", "none"),
+    "rsna-breast-cancer-detection": ("probabilistic-f1-score", "high", "shared", "none"),
 }
 
 AI4CODE_DESCRIPTION = """# Overview
@@ -341,6 +343,21 @@ def test_mle_bench_tasks_come_out_complete_with_the_graders_metric_where_the_tex
                for n in aptos.provenance.notes)
 
 
+def test_a_description_read_only_as_the_closest_metric_does_not_contradict_the_name(
+    mle_tree: Path,
+) -> None:
+    tasks = {t.spec.id: t for t in read_tree("mle-bench", mle_tree).tasks}
+    breast = tasks["kaggle/rsna-breast-cancer-detection"].spec
+    assert breast.status == "complete" and breast.grading is not None
+    assert breast.grading.metric == "probabilistic_f1"
+    assert any("only as the closest registered one" in n for n in breast.provenance.notes)
+    alaska = tasks["kaggle/alaska2-image-steganalysis"].spec
+    assert alaska.grading is not None and alaska.grading.metric == "weighted_auc_tpr"
+    ai4code = tasks["kaggle/ai4code"].spec  # the name refines what the description says
+    assert ai4code.grading is not None and ai4code.grading.metric == "kendall_tau_orders"
+    assert any("which names the general kendall_tau" in n for n in ai4code.provenance.notes)
+
+
 def test_a_grader_name_contradicted_by_the_description_is_reported_not_resolved(
     mle_tree: Path,
 ) -> None:
@@ -353,8 +370,8 @@ def test_a_grader_name_contradicted_by_the_description_is_reported_not_resolved(
     assert seedlings.spec.grading is None
     assert any("used for different metrics" in w for w in seedlings.warnings)
     ventilator = tasks["kaggle/ventilator-pressure-prediction"]
-    assert ventilator.spec.grading is None
-    assert any("not a registered metric yet" in w for w in ventilator.warnings)
+    assert ventilator.spec.grading is None  # its config names dice-hausdorff-combo; it is MAE
+    assert any("dice_hausdorff_3d" in w and "mae" in w for w in ventilator.warnings)
     assert ventilator.leaderboard is not None and ventilator.leaderboard.format == "rank-score"
 
 

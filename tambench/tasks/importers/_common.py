@@ -10,9 +10,10 @@ from the metric name its source gives, cross-checked against its description.
    platform's text) the metric comes from the first page naming one and the columns from the
    first page giving a header (:func:`read_descriptions`);
 3. the metric is taken when the two agree (the same id, or the source names a refinement of
-   what the description names), or when the description names none and the alias is
-   unambiguous; a disagreement, an ambiguous name without agreement, a name the table does
-   not know, or a metric not registered yet leaves the grading unset and is reported;
+   what the description names), when the description names none, or when the mapper says its
+   reading is only the closest registered metric, and the alias is unambiguous; a
+   disagreement, an ambiguous name without agreement, a name the table does not know, or a
+   metric not registered yet leaves the grading unset and is reported;
 4. id and target columns and the exact header come from the description only.
 """
 
@@ -168,6 +169,12 @@ def _metric_from(alias: AliasMatch | None, name: str, described: Description,
         return alias.metric, dict(alias.params)
     agreement = compare_metrics(alias.metric, described.metric)
     conflicts = params_conflicts(alias.params, described.params)
+    if agreement == "differs" and described.approximate and not alias.ambiguous:
+        # The description's words name no registered metric exactly (the mapper says so):
+        # they do not contradict the name, which does.
+        d.notes.append(f"metric {alias.metric} from the name {name!r}; {said}, which the "
+                       "mapper gives only as the closest registered one")
+        return alias.metric, dict(alias.params)
     if agreement == "differs" or conflicts:
         d.warnings.append(f"metric disagreement: the name {name!r} means {alias.metric}"
                           f"{alias.params or ''}, but {said}"
