@@ -13,8 +13,8 @@ from pathlib import Path
 
 from tambench.core.layout import LEADERBOARD_FILE, TASK_FILE
 from tambench.core.leaderboard import read_leaderboard
-from tambench.difficulty.formula import DifficultyResult
-from tambench.difficulty.methods import DEFAULT_METHOD, compute_all
+from tambench.difficulty.formula import DifficultyResult, tier_for
+from tambench.difficulty.methods import DEFAULT_METHOD, METHODS, compute_all
 from tambench.errors import DifficultyError, LeaderboardError, UnknownMetricError
 from tambench.schema.io import load_taskspec, save_taskspec
 from tambench.schema.taskspec import TaskSpec
@@ -107,9 +107,6 @@ def store_difficulty(root: Path, results: list[EntryDifficulty]) -> list[str]:
 def stored_problems(spec: TaskSpec) -> list[str]:
     """Problems of the difficulty stored in a task.json: an unknown method, or a paper score
     whose tier contradicts the paper's thresholds."""
-    from tambench.difficulty.formula import tier_for
-    from tambench.difficulty.methods import METHODS
-
     if spec.difficulty is None:
         return []
     problems = []

@@ -39,6 +39,7 @@ from tambench.errors import (
     UnsafePathError,
 )
 from tambench.schema.taskspec import Tier
+from tambench.tasks.catalogue import Catalogue
 from tambench.tasks.locate import load_task
 
 #: Accepted spellings of each tier in a labels file.
@@ -147,8 +148,6 @@ def resolve_label_ids(
 
 def stored_reference_tiers(catalogue: Path, name: str) -> dict[str, Tier]:
     """Task id -> tier of every entry carrying ``reference_tiers[name]``."""
-    from tambench.tasks.catalogue import Catalogue
-
     return {e.id: parse_tier(e.spec.reference_tiers[name]) for e in Catalogue(catalogue)
             if name in e.spec.reference_tiers}
 

@@ -19,7 +19,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 from scipy.optimize import minimize
 
-from tambench.difficulty.calibrated import CalibratedParams, feature_row, tier_index
+from tambench.difficulty.calibrated import CalibratedParams, feature_row, latent, tier_index
 from tambench.errors import DifficultyError
 
 FIT_REPORT_VERSION = 1
@@ -76,8 +76,6 @@ def fit_model(boards: Sequence[LabelledBoard], features: list[str], fill: dict[s
 
 def predict(params: CalibratedParams, boards: Sequence[LabelledBoard]) -> list[int]:
     """Predicted tier index of each board."""
-    from tambench.difficulty.calibrated import latent
-
     return [tier_index(latent(feature_row(dict(b.stats), params.features, params.fill), params),
                        params.cut_easy, params.cut_medium) for b in boards]
 

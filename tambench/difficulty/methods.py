@@ -18,7 +18,13 @@ from dataclasses import dataclass
 
 from tambench.core.leaderboard import Leaderboard
 from tambench.core.registry import Registry
-from tambench.difficulty.formula import DifficultyResult, Scale
+from tambench.difficulty.calibrated import calibrated_difficulty
+from tambench.difficulty.formula import (
+    DifficultyResult,
+    Scale,
+    paper_difficulty,
+    robust_difficulty,
+)
 from tambench.errors import DifficultyError
 
 
@@ -45,28 +51,10 @@ def register(name: str, compute: Callable[[Leaderboard, Scale], DifficultyResult
     return METHODS.register(name, DifficultyMethod(name, compute, summary))
 
 
-def _paper(lb: Leaderboard, scale: Scale) -> DifficultyResult:
-    from tambench.difficulty.formula import paper_difficulty
-
-    return paper_difficulty(lb, scale)
-
-
-def _robust(lb: Leaderboard, scale: Scale) -> DifficultyResult:
-    from tambench.difficulty.formula import robust_difficulty
-
-    return robust_difficulty(lb, scale)
-
-
-def _calibrated(lb: Leaderboard, scale: Scale) -> DifficultyResult:
-    from tambench.difficulty.calibrated import calibrated_difficulty
-
-    return calibrated_difficulty(lb, scale)
-
-
-register("calibrated", _calibrated, "ordinal model of leaderboard statistics, fitted to "
+register("calibrated", calibrated_difficulty, "ordinal model of leaderboard statistics, fitted to "
          "MLE-bench's human tiers")
-register("paper", _paper, "the paper's formula as printed (weights 0.4/0.1/0.5, cuts 0.6/0.85)")
-register("robust", _robust, "the paper's formula on a board cleaned of junk rows, "
+register("paper", paper_difficulty, "the paper's formula as printed (weights 0.4/0.1/0.5, cuts 0.6/0.85)")
+register("robust", robust_difficulty, "the paper's formula on a board cleaned of junk rows, "
          "percentile range")
 
 

@@ -20,6 +20,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,7 @@ from tambench.core.metrics import METRICS, get_metric
 from tambench.errors import (
     CatalogueError,
     LeaderboardError,
+    SubsetError,
     TaskSpecError,
     UnknownMetricError,
     UnsafePathError,
@@ -40,6 +42,8 @@ from tambench.schema.io import load_taskspec
 from tambench.schema.taskspec import TASK_ID_PATTERN, TaskSpec
 from tambench.tasks.filters import evaluate_rules, passes_filters
 from tambench.tasks.leaderboards import scale_problems
+from tambench.tasks.locate import locate_task
+from tambench.tasks.manifests import read_manifest
 
 INDEX_CSV = "index.csv"
 INDEX_PARQUET = "index.parquet"
@@ -135,8 +139,6 @@ class Catalogue:
 
     def entry_path(self, task_id: str) -> Path:
         """The folder a task id lives in, refusing ids that would leave the catalogue."""
-        import re
-
         if not re.match(TASK_ID_PATTERN, task_id) or ".." in task_id.split("/"):
             raise UnsafePathError(f"{task_id!r} is not a task id (<platform>/<slug>)")
         path = (self.root / task_id).resolve()
@@ -147,15 +149,11 @@ class Catalogue:
     def get(self, task_id: str) -> CatalogueEntry:
         """One entry by reference: an id (case-insensitive), or a bare slug when it is unique
         (through the one task locator, :func:`tambench.tasks.locate.locate_task`)."""
-        from tambench.tasks.locate import locate_task
-
         path = locate_task(task_id, self.root)
         return CatalogueEntry(path.parent, load_taskspec(path))
 
     def subset_memberships(self) -> dict[str, list[str]]:
         """Task id -> names of the manifests in ``_subsets/`` that list it."""
-        from tambench.tasks.manifests import read_manifest
-
         out: dict[str, list[str]] = {}
         sub = self.root / SUBSETS_DIR
         if not sub.is_dir():
@@ -252,9 +250,6 @@ def validate_catalogue(root: Path) -> list[Problem]:
         problems.extend(validate_entry(d, cat.root))
     sub = cat.root / SUBSETS_DIR
     if sub.is_dir():
-        from tambench.errors import SubsetError
-        from tambench.tasks.manifests import read_manifest
-
         for path in sorted(sub.glob("*.txt")):
             try:
                 read_manifest(path)

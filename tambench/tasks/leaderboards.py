@@ -22,6 +22,7 @@ from pathlib import Path
 
 from tambench.core.layout import LEADERBOARD_FILE, TASK_FILE
 from tambench.core.leaderboard import Leaderboard, leaderboard_to_compact_csv
+from tambench.core.metrics import METRICS, get_metric
 from tambench.errors import CatalogueError
 from tambench.fileio import write_text_atomic
 from tambench.schema.io import load_taskspec, save_taskspec
@@ -57,8 +58,6 @@ def source_sha256(data: bytes) -> str:
 
 def scale_from_metric(metric_id: str, origin: str) -> ScoreScale:
     """The scale of a registered metric."""
-    from tambench.core.metrics import get_metric
-
     m = get_metric(metric_id)
     return ScoreScale(m.id, m.higher_is_better, m.lower_bound, m.upper_bound, origin)
 
@@ -83,8 +82,6 @@ def scale_of(spec: TaskSpec) -> ScoreScale | None:
     rec = spec.leaderboard
     if rec is None or rec.higher_is_better is None:
         return None
-    from tambench.core.metrics import METRICS
-
     if rec.metric and rec.metric in METRICS:
         return scale_from_metric(rec.metric, "leaderboard")
     lo = -math.inf if rec.lower_bound is None else rec.lower_bound
@@ -101,8 +98,6 @@ def scale_problems(spec: TaskSpec) -> list[str]:
     rec = spec.leaderboard
     if rec is None or not rec.metric:
         return []
-    from tambench.core.metrics import METRICS
-
     problems: list[str] = []
     if spec.grading is not None and spec.grading.metric != rec.metric:
         problems.append(f"the leaderboard's scores are recorded as {rec.metric!r} but the task is "
