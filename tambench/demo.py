@@ -368,9 +368,9 @@ def _print_agents(con: Console, report: Any) -> None:
     table = Table("agent", "runs", "submitted", "valid", "medals", ">median",
                   "weighted rank %", title="per agent (rank %: modality-weighted, lower is better)")
     for a in report.agents:
+        rank = a.modality_weighted_rank_pct
         table.add_row(a.agent, str(a.total_runs), f"{a.made_submission_rate:.0%}",
-                      f"{a.valid_submission_rate:.0%}", str(a.total_medals),
-                      str(a.total_above_median),
-                      _fmt(None if a.modality_weighted_rank_pct is None
-                           else 100 * a.modality_weighted_rank_pct, ".1f"))
+                      f"{a.valid_submission_rate.value:.0%}", str(a.total_medals),
+                      str(a.total_above_median), _fmt(None if rank is None else rank.value, ".1f"))
     con.print(table)
+    con.print(report.aggregation_rule, markup=False, highlight=False)

@@ -19,6 +19,11 @@ class ConfigError(TambenchError):
     """A setting or configuration file is missing, malformed or contradictory."""
 
 
+class InputError(TambenchError):
+    """A file or folder the user named does not exist or is not what was expected (a folder
+    where a file is needed, a table of an unsupported type)."""
+
+
 # --- schema -------------------------------------------------------------------------------
 
 
@@ -95,12 +100,24 @@ class MissingSubmissionError(InvalidSubmissionError):
     """No submission file exists where one was expected (reported as ``submission_exists: false``)."""
 
 
+class GradingTimeout(BaseException):
+    """Grading one run took longer than the batch's per-run limit (status ``timeout``).
+
+    Derived from BaseException, like KeyboardInterrupt, so that no handler of ordinary errors
+    between the interrupted code and the batch worker can mistake it for a bad submission.
+    """
+
+
 class TaskDataError(TambenchError):
     """Our own task data (answers, spec, prepared files) is missing or inconsistent."""
 
 
 class ReportVersionError(TambenchError):
     """A report file declares a report_version this tambench cannot read."""
+
+
+class LLMError(TambenchError):
+    """A model endpoint failed: connection, timeout or an HTTP error status."""
 
 
 class JudgeError(TambenchError):

@@ -13,7 +13,8 @@ site_app = typer.Typer(help="The local competition site (Kaggle-, AIcrowd-, Bien
 
 @site_app.command("serve")
 def serve(
-    port: int = typer.Option(8000, "--port", help="Port on 127.0.0.1 (0: any free port)."),
+    port: int = typer.Option(8000, "--port", min=0, max=65535,
+                             help="Port on 127.0.0.1 (0: any free port)."),
     seed: int = typer.Option(0, "--seed", help="Seed of leaderboards and baseline splits."),
     descriptions: Path | None = typer.Option(None, "--descriptions", help="Folder of "
                                              "competition Markdown files to serve as well."),
@@ -28,7 +29,6 @@ def serve(
         for name, url in site.base_urls.items():
             console.print(f"  {name:<9} {url}   (tambench acquire {name}:SLUG --base-url "
                           f"{name}={url})", markup=False)
-        console.print(f"  canary    {site.canary_url}", markup=False)
         try:
             while True:
                 time.sleep(3600)

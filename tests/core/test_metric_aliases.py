@@ -49,7 +49,7 @@ MLE_BENCH_GRADER_NAMES: dict[str, str] = {
     "map-at-5": "map_at_k",
     "mAP-at-IoU>0.4": "box_map",
     "log-mean-absolute-error": "mean_log_mae",
-    "label-ranking-average-precision": "label_ranking_average_precision",
+    "label-ranking-average-precision": "lwlrap",
     "kendall-tau": "kendall_tau_orders",
     "jigsaw-unintended-bias-in-toxicity-classification-score": "jigsaw_bias_auc",
     "jaccard-similarity": "jaccard_words",
@@ -154,8 +154,16 @@ def test_a_scoped_entry_wins_over_the_general_one_for_its_source_only() -> None:
 
 def test_names_one_source_uses_for_different_metrics_are_marked_ambiguous() -> None:
     micro = resolve_alias("micro-f1-score", "mle-bench")
-    assert micro is not None and micro.ambiguous
+    assert micro is not None and micro.ambiguous and micro.alternatives == ()
     assert "facebook" in micro.note
+    boxes = resolve_alias("mean-average-precision", "mle-bench")
+    assert boxes is not None and boxes.ambiguous
+    assert set(boxes.alternatives) == {"box_map", "box3d_map"}
+    auc = resolve_alias("auc-roc", "mle-bench")
+    assert auc is not None and set(auc.alternatives) == {"roc_auc", "roc_auc_columnwise"}
+    for alias in ALIASES:
+        assert not alias.alternatives or alias.ambiguous, alias.spelling
+        assert all(m in METRICS for m in alias.alternatives), alias.spelling
 
 
 def test_an_unknown_source_is_refused() -> None:

@@ -18,8 +18,9 @@ Rules of the table:
   a general one for that source.
 * ``ambiguous=True`` marks a name that one source uses for different metrics (MLE-bench's
   ``micro-f1-score`` is a single-label micro F1 for one competition and a micro F1 over
-  multi-label tag sets for four others). The id given is the most common reading; an importer
-  must not take it on its own, only when the competition's description agrees.
+  multi-label tag sets for four others). An importer never takes such a name on its own; when
+  the entry lists ``alternatives`` (metrics a description can tell apart: 2D or 3D boxes), the
+  description's exact reading picks one of them.
 * Entries whose metric is being added to the registry sit in :data:`PENDING_ALIASES`; they
   resolve with ``registered=False`` until their id is registered, so an importer leaves such a
   task incomplete and says why.
@@ -53,6 +54,9 @@ class Alias:
     source: Source = ""
     ambiguous: bool = False
     note: str = ""
+    alternatives: tuple[str, ...] = ()
+    """For an ambiguous name: the metrics it stands for that a description can tell apart
+    (empty when descriptions cannot, as for micro F1 over labels or over label sets)."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,8 @@ class AliasMatch:
     note: str
     source: Source
     """The source the matching entry is scoped to ("" for a general entry)."""
+    alternatives: tuple[str, ...] = ()
+    """For an ambiguous name, the metrics a description can choose between."""
 
 
 def normalise_spelling(name: str) -> str:
@@ -89,9 +95,10 @@ _IOU_THRESHOLDS = [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95]
 #: Spellings whose metric is registered.
 ALIASES: tuple[Alias, ...] = (
     # --- MLE-bench grader names (config.yaml grader.name), every one of them ---------------
-    Alias("auc-roc", "roc_auc", source=_MLE,
-          note="one grader of this name (ranzcr-clip-catheter-line-classification) averages the "
-               "AUC over 11 columns; the description check catches it"),
+    Alias("auc-roc", "roc_auc", source=_MLE, ambiguous=True,
+          alternatives=("roc_auc", "roc_auc_columnwise"),
+          note="eleven graders of this name score one probability column; one "
+               "(ranzcr-clip-catheter-line-classification) averages the AUC over 11 columns"),
     Alias("accuracy", "accuracy", source=_MLE),
     Alias("multi-class-classification-accuracy", "accuracy", source=_MLE),
     Alias("multi-class-log-loss", "multiclass_log_loss", source=_MLE,
@@ -125,9 +132,9 @@ ALIASES: tuple[Alias, ...] = (
     Alias("map-at-5", "map_at_k", {"k": 5}, source=_MLE),
     Alias("MAP@5", "map_at_k", {"k": 5}, source=_MLE),
     Alias("MAP@12", "map_at_k", {"k": 12}, source=_MLE),
-    Alias("label-ranking-average-precision", "label_ranking_average_precision", source=_MLE,
-          note="freesound-audio-tagging-2019's metric is the label-weighted variant (lwlrap); "
-               "the description check catches it"),
+    Alias("label-ranking-average-precision", "lwlrap", source=_MLE,
+          note="MLE-bench's grader of this name (freesound-audio-tagging-2019) weights "
+               "sklearn's label ranking average precision by each clip's label count: lwlrap"),
     Alias("KL-divergence", "kl_divergence", source=_MLE),
     Alias("global-dice", "global_dice", source=_MLE),
     Alias("dice-coefficient", "dice", source=_MLE),
@@ -135,6 +142,7 @@ ALIASES: tuple[Alias, ...] = (
           note="MLE-bench's grader of this (misspelt) name, for multi-modal-gesture-recognition, "
                "sums edit distances and divides by the number of true gestures"),
     Alias("mean-average-precision", "box_map", source=_MLE, ambiguous=True,
+          alternatives=("box_map", "box3d_map"),
           note="MLE-bench grades 2D boxes (siim-covid19-detection) and 3D boxes "
                "(3d-object-detection-for-autonomous-vehicles) under this one name"),
     Alias("mAP-at-IoU>0.4", "box_map", {"iou_thresholds": [0.4]}, source=_MLE,
@@ -282,7 +290,7 @@ def resolve_alias(name: str, source: Source = "") -> AliasMatch | None:
         return None
     return AliasMatch(name=name, metric=alias.metric, params=dict(alias.params),
                       registered=alias.metric in METRICS, ambiguous=alias.ambiguous,
-                      note=alias.note, source=alias.source)
+                      note=alias.note, source=alias.source, alternatives=alias.alternatives)
 
 
 Agreement = Literal["same", "refines", "differs"]

@@ -93,7 +93,7 @@ class Description:
     metric: str | None = None
     params: dict[str, Any] = field(default_factory=dict)
     approximate: bool = False
-    """The mapper only named the closest registered metric (its note says so)."""
+    """The page names a metric that the mapper could tie to no registered id exactly."""
     id_columns: list[str] = field(default_factory=list)
     target_columns: list[str] = field(default_factory=list)
     header: list[str] = field(default_factory=list)
@@ -103,8 +103,23 @@ class Description:
     """Which page the columns were read from."""
 
 
-def _approximate(result: MappingResult) -> bool:
-    return any("closest" in n for n in result.spec.provenance.notes)
+def _reading(result: MappingResult) -> dict[str, Any]:
+    """What one mapped page says about grading: from ``grading``, else from what the mapper
+    kept in ``provenance.pending_grading`` when it could not build one."""
+    g, pending = result.spec.grading, result.spec.provenance.pending_grading
+    if g is not None:
+        return {"metric": g.metric, "params": dict(g.metric_params), "approximate": False,
+                "id_columns": list(g.id_columns), "target_columns": list(g.target_columns),
+                "header": list(g.submission_header)}
+    if pending is None:
+        return {"metric": None, "params": {}, "approximate": False, "id_columns": [],
+                "target_columns": [], "header": []}
+    return {"metric": pending.metric_id or None, "params": dict(pending.metric_params),
+            # The page names a metric that no registered id computes exactly.
+            "approximate": bool(pending.metric_name) and not pending.metric_id,
+            "id_columns": list(pending.id_columns),
+            "target_columns": list(pending.target_columns),
+            "header": list(pending.submission_header)}
 
 
 def map_text(text: str, task_id: str, url: str = "") -> MappingResult | None:
@@ -121,29 +136,28 @@ def read_descriptions(pages: list[tuple[str, str]], task_id: str, url: str = "")
     """Map each (page name, text) in order of preference and combine the readings: the metric
     from the first page naming one, the columns from the first page giving a header."""
     results = [(name, r) for name, text in pages if (r := map_text(text, task_id, url))]
-    named = next(((n, r) for n, r in results if r.spec.grading is not None), None)
-    headed = next(((n, r) for n, r in results
-                   if r.spec.grading is not None and r.spec.grading.submission_header), None)
-    first = results[0][1] if results else None
+    readings = [(name, _reading(r)) for name, r in results]
+    named = next((rd for _, rd in readings if rd["metric"] or rd["approximate"]), None)
+    headed = next(((n, rd) for n, rd in readings if rd["header"]), None)
     out: dict[str, Any] = {
         "modality": next((r.spec.modality for _, r in results if r.spec.modality), None),
-        "title": first.spec.title if first else ""}
-    if named is not None and named[1].spec.grading is not None:
-        g = named[1].spec.grading
-        out.update(metric=g.metric, params=dict(g.metric_params),
-                   approximate=_approximate(named[1]))
-    if headed is not None and headed[1].spec.grading is not None:
-        g = headed[1].spec.grading
-        out.update(id_columns=list(g.id_columns), target_columns=list(g.target_columns),
-                   header=list(g.submission_header), columns_from=headed[0])
+        "title": results[0][1].spec.title if results else ""}
+    if named is not None:
+        out.update(metric=named["metric"], params=named["params"],
+                   approximate=named["approximate"])
+    if headed is not None:
+        name, rd = headed
+        out.update(id_columns=rd["id_columns"], target_columns=rd["target_columns"],
+                   header=rd["header"], columns_from=name)
     return Description(**out)
 
 
 def _said(described: Description) -> str:
+    if described.approximate:
+        return "the description names a metric no registered id computes exactly"
     if described.metric is None:
         return "the description names no metric"
-    return (f"the description reads as {described.metric}"
-            + (" (the mapper's closest registered metric)" if described.approximate else ""))
+    return f"the description reads as {described.metric}"
 
 
 def _metric_from(alias: AliasMatch | None, name: str, described: Description,
@@ -160,6 +174,12 @@ def _metric_from(alias: AliasMatch | None, name: str, described: Description,
         d.warnings.append(f"metric {name!r} is {alias.metric}, which is not a registered metric "
                           f"yet; {said}; grading left unset")
         return None
+    if described.approximate:
+        # The page names a metric the mapper cannot tie to a registered id: it may be the
+        # name's metric in other words, or another one. A person decides.
+        d.warnings.append(f"the name {name!r} means {alias.metric}, but {said}; grading left "
+                          "unset for review")
+        return None
     if described.metric is None:
         if alias.ambiguous:
             d.warnings.append(f"metric name {name!r} is used for different metrics and {said}; "
@@ -167,14 +187,12 @@ def _metric_from(alias: AliasMatch | None, name: str, described: Description,
             return None
         d.notes.append(f"metric {alias.metric} from the name {name!r}; {said}")
         return alias.metric, dict(alias.params)
+    if alias.ambiguous and described.metric in alias.alternatives:
+        d.notes.append(f"metric name {name!r} stands for {', '.join(alias.alternatives)}; "
+                       f"{said}, which picks {described.metric}")
+        return described.metric, dict(described.params)
     agreement = compare_metrics(alias.metric, described.metric)
     conflicts = params_conflicts(alias.params, described.params)
-    if agreement == "differs" and described.approximate and not alias.ambiguous:
-        # The description's words name no registered metric exactly (the mapper says so):
-        # they do not contradict the name, which does.
-        d.notes.append(f"metric {alias.metric} from the name {name!r}; {said}, which the "
-                       "mapper gives only as the closest registered one")
-        return alias.metric, dict(alias.params)
     if agreement == "differs" or conflicts:
         d.warnings.append(f"metric disagreement: the name {name!r} means {alias.metric}"
                           f"{alias.params or ''}, but {said}"
