@@ -68,11 +68,17 @@ def _catalogue_dir(catalogue: Path | None) -> Path:
 
 
 @difficulty_app.command("methods")
-def methods() -> None:
+def methods(
+    json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
+) -> None:
     """List the registered difficulty methods."""
-    from tambench.cli._console import console
+    from tambench.cli._console import console, print_json
     from tambench.difficulty.methods import DEFAULT_METHOD, METHODS
 
+    if json_out:
+        print_json({"default": DEFAULT_METHOD, "methods": [
+            {"name": n, "summary": METHODS[n].summary} for n in METHODS.names()]})
+        return
     for name in METHODS.names():
         mark = " (default)" if name == DEFAULT_METHOD else ""
         console.print(f"{name}{mark}: {METHODS[name].summary}", markup=False)

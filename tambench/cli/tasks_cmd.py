@@ -366,6 +366,7 @@ def import_tree(
 
     Exit 3 when some folder could not be imported (the others are)."""
     from tambench.cli._console import print_json
+    from tambench.errors import ImportLayoutError
     from tambench.tasks.importers import IMPORTERS, ON_EXISTING, read_tree, write_imported
 
     if kind not in IMPORTERS:
@@ -373,6 +374,8 @@ def import_tree(
     if on_existing not in ON_EXISTING:
         raise typer.BadParameter(f"expected one of {', '.join(ON_EXISTING)}, got "
                                  f"{on_existing!r}", param_hint="--on-existing")
+    if not path.is_dir():
+        raise ImportLayoutError(f"{path} is not a folder; expected the root of a {kind} tree")
     root = _import_catalogue(catalogue)
     tree = read_tree(kind, path)
     report = write_imported(tree, root, on_existing=on_existing)
