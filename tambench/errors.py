@@ -190,6 +190,14 @@ class TruncatedPageError(FetchError):
     """A response ended before its declared length (data loss); never parsed as a page."""
 
 
+class ContentNotFoundError(FetchError):
+    """A page loaded but none of its content hooks ever matched (the message names them)."""
+
+
+class JavaScriptRequiredError(FetchError):
+    """A page's content is rendered by JavaScript, which the plain HTTP renderer cannot run."""
+
+
 class HttpStatusError(FetchError):
     """A page answered with an HTTP error status (429 and 5xx are retried first, 4xx not)."""
 

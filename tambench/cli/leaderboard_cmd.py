@@ -105,7 +105,7 @@ def refresh(
     task (compact form, provenance in task.json). Needs the kaggle package and credentials."""
     from datetime import UTC, datetime
 
-    from tambench.acquisition.kaggle_client import fetch_client_leaderboard
+    from tambench.acquisition.kaggle_client import KaggleClient
     from tambench.cli._console import console
     from tambench.cli.tasks_cmd import _import_catalogue
     from tambench.schema.taskspec import LeaderboardSource
@@ -124,7 +124,7 @@ def refresh(
         raise typer.BadParameter(f"{spec.id} is on {spec.platform}; only Kaggle boards can be "
                                  "fetched with the kaggle client", param_hint="TASK")
     slug = _kaggle_slug(spec.url, spec.slug)
-    lb = fetch_client_leaderboard(slug)
+    lb = KaggleClient().leaderboard(slug)  # every page of the board
     scale: dict[str, object] = {}
     if spec.grading is not None:
         scale = record_scale(spec.grading.metric)

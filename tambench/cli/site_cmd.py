@@ -21,8 +21,8 @@ def serve(
     no_demo: bool = typer.Option(False, "--no-demo", help="Leave out the demo competitions."),
 ) -> None:
     """Serve the site on 127.0.0.1 until interrupted."""
-    from tambench.acquisition.site import serve_site
     from tambench.cli._console import console
+    from tambench.testing.site import serve_site
 
     with serve_site(descriptions, port=port, seed=seed, demo=not no_demo) as site:
         console.print(f"serving {len(site.slugs)} competitions at {site.base_url}", markup=False)

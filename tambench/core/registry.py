@@ -172,6 +172,7 @@ REGISTRY_MODULES: tuple[str, ...] = (
     "tambench.core.llm",
     "tambench.executors",
     "tambench.grading.protocols.base",
+    "tambench.acquisition.platforms",
     "tambench.tasks.importers",
     "tambench.difficulty.methods",
 )

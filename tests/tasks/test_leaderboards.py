@@ -131,13 +131,13 @@ def test_refresh_fetches_through_the_kaggle_client_and_ships_the_board(
         grading=GradingSpec(metric="rowwise_set_f1")))
     asked: list[str] = []
 
-    def fake_fetch(slug: str) -> object:
+    def fake_board(self: object, slug: str) -> object:
         asked.append(slug)
         return leaderboard_from_client_rows([{"teamId": 1, "teamName": "a", "score": "0.68"},
                                              {"teamId": 2, "teamName": "b", "score": "0.61"}])
 
-    monkeypatch.setattr("tambench.acquisition.kaggle_client.fetch_client_leaderboard",
-                        fake_fetch)
+    monkeypatch.setattr("tambench.acquisition.kaggle_client.KaggleClient.leaderboard",
+                        fake_board)
     assert main(["leaderboard", "refresh", "cornell-birdcall-identification", "--catalogue",
                  str(tmp_path)]) == 0
     assert asked == ["birdsong-recognition"]  # the Kaggle slug, from the task's address
