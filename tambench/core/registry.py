@@ -173,6 +173,8 @@ REGISTRY_MODULES: tuple[str, ...] = (
     "tambench.executors",
     "tambench.grading.protocols.base",
     "tambench.acquisition.platforms",
+    "tambench.tasks.importers",
+    "tambench.difficulty.methods",
 )
 
 

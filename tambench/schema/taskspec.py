@@ -216,20 +216,66 @@ class SplitSpec(_Model):
 class Difficulty(_Model):
     """Difficulty of the task computed from its private leaderboard."""
 
-    method: Literal["paper", "robust"] = "paper"
-    """Which formula produced the score: the paper's exact formula or the robust variant."""
+    method: str = Field(default="paper", pattern=r"^[a-z][a-z0-9_-]*$")
+    """Which registered difficulty method produced the score: ``paper`` (the formula as
+    printed), ``robust`` (the same formula on a cleaned board) or ``calibrated`` (the model
+    fitted to human tiers); ``tambench difficulty --help`` lists them."""
 
     score: float
     """The difficulty score D (higher is harder)."""
 
     tier: Tier
-    """easy (D <= 0.6), medium (0.6 < D <= 0.85) or hard (D > 0.85) for the paper's method."""
+    """easy, medium or hard, by the method's own thresholds (the paper's: D <= 0.6 easy,
+    0.6 < D <= 0.85 medium, hard above)."""
 
     inputs: dict[str, float] = Field(default_factory=dict)
     """Every term of the formula (NormMean, NormBest, participants, min, max, ...)."""
 
     other: list[Difficulty] = Field(default_factory=list)
     """Results of the other method(s), kept side by side."""
+
+
+class LeaderboardSource(_Model):
+    """Where the task's ``leaderboard.csv`` came from, and the scale its scores are on."""
+
+    source: str
+    """Who published the board: ``github:<owner>/<repo>`` for a file committed to a
+    repository, ``kaggle`` for a board fetched with the kaggle client, or a page address."""
+
+    commit: str = ""
+    """Commit of the repository the file was read at (empty for other sources)."""
+
+    path: str = ""
+    """Path of the file inside that repository."""
+
+    kind: Literal["private", "public", "unknown"] = "unknown"
+    """Which board it is: the final private one (what ranking needs), the public one, or not
+    known."""
+
+    rows: int = Field(ge=1)
+    """Number of rows (teams) on the board as shipped."""
+
+    sha256: str = Field(default="", pattern=r"^([0-9a-f]{64})?$")
+    """SHA-256 of the source file as read, before conversion to the compact form."""
+
+    retrieved_at: date | None = None
+    """When the board was fetched (boards fetched with the kaggle client)."""
+
+    metric: str = ""
+    """The metric the scores are in, by registered id (or the id a metric is being added
+    under); empty when not known."""
+
+    higher_is_better: bool | None = None
+    """Direction of the scores, as declared for that metric (None when not known)."""
+
+    lower_bound: float | None = None
+    """Lowest value the metric can take; None when it has no lower bound (or is not known)."""
+
+    upper_bound: float | None = None
+    """Highest value the metric can take; None when it has no upper bound (or is not known)."""
+
+    notes: list[str] = Field(default_factory=list)
+    """Remarks: which of several files was chosen and why, known quirks of the board."""
 
 
 class SourcePage(_Model):
@@ -371,6 +417,9 @@ class TaskSpec(_Model):
 
     difficulty: Difficulty | None = None
     """Difficulty from the private leaderboard."""
+
+    leaderboard: LeaderboardSource | None = None
+    """Provenance and score scale of the shipped ``leaderboard.csv`` (None without one)."""
 
     reference_tiers: dict[str, str] = Field(default_factory=dict)
     """Tiers given by other benchmarks, e.g. {"mle-bench": "low"}, kept for comparison."""
