@@ -1,0 +1,148 @@
+"""Validating a CSV submission in the fixed order: format -> columns -> rows -> ids -> values.
+
+Declared policy read here: ``extra_columns`` (``GradingSpec.value_policy``): ``"reject"``
+(Kaggle's rule, default) or ``"ignore"``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from tambench.errors import InvalidSubmissionError
+from tambench.grading.csvio import (
+    MAX_EXAMPLES,
+    CsvLayout,
+    Limits,
+    RawFile,
+    format_examples,
+    read_csv_columns,
+    sniff_csv,
+)
+from tambench.grading.validation.answers import NUMERIC_KINDS, Answers, make_key
+from tambench.grading.validation.columns import check_columns, check_row_sums, clean_numbers
+from tambench.grading.validation.ids import check_ids
+from tambench.grading.validation.messages import loose
+from tambench.grading.validation.result import ValidatedSubmission
+
+
+@dataclass
+class _Alignment:
+    """What the id stage found: the submission's ids and how its rows map to the answers'."""
+
+    ok: bool = True
+    key: pa.ChunkedArray | None = None
+    perm: np.ndarray | None = None
+    aligned_by: str = "position"
+    problems: list[str] = field(default_factory=list)
+
+
+def validate_csv(raw: RawFile, ans: Answers, limits: Limits) -> ValidatedSubmission:
+    """Validate a CSV submission; return its predictions in the answers' row order."""
+    expected = ans.expected_header
+    layout = sniff_csv(raw, expected, max_columns=limits.max_columns)
+    first_pos = _first_positions(layout.header)
+    _refuse_headerless(layout.header, expected, first_pos)
+    targets = [first_pos[c] for c in ans.grading.target_columns if c in first_pos]
+    numeric = ans.kind in NUMERIC_KINDS
+    table = read_csv_columns(raw, layout, float_columns=targets if numeric else ())
+    del raw  # the table owns its buffers; let the mapping go
+    problems = column_problems(layout.header, ans)
+    problems += _row_problems(table, layout, ans, problems)
+    ids = _align_ids(table, first_pos, ans)
+    problems += ids.problems
+    y_pred, value_problems = _check_values(table, first_pos, ids.key, ans)
+    problems += value_problems
+    if problems or not ids.ok or y_pred is None:
+        raise InvalidSubmissionError(problems or ["submission could not be aligned to answers"])
+    if ids.perm is not None:
+        y_pred = y_pred[ids.perm]
+    return ValidatedSubmission(y_pred=y_pred, n_rows=table.num_rows, aligned_by=ids.aligned_by)
+
+
+def _first_positions(header: list[str]) -> dict[str, int]:
+    first_pos: dict[str, int] = {}
+    for i, name in enumerate(header):
+        first_pos.setdefault(name, i)
+    return first_pos
+
+
+def _refuse_headerless(header: list[str], expected: list[str], first_pos: dict[str, int]) -> None:
+    """A first line that names no expected column, even loosely, is data: refuse at once."""
+    if any(c in first_pos for c in expected) or len(header) != len(expected):
+        return
+    names = {loose(c) for c in expected}
+    if not any(loose(h) in names for h in header):
+        raise InvalidSubmissionError([
+            f"no header row: line 1 ({header[:MAX_EXAMPLES]}) looks like data; expected the "
+            f"header {expected} on line 1"
+        ])
+
+
+def column_problems(header: list[str], ans: Answers) -> list[str]:
+    """Duplicate, missing and unexpected columns (checked on the header alone)."""
+    expected = ans.expected_header
+    problems = []
+    if len(set(header)) != len(header):
+        dups = sorted({h for h in header if header.count(h) > 1})
+        problems.append(f"duplicate column name(s) {dups}; expected each of {expected} once")
+    present = set(header)
+    extra_cols = [h for h in dict.fromkeys(header) if h not in expected]
+    for c in expected:
+        if c in present:
+            continue
+        near = [h for h in extra_cols if loose(h) == loose(c)]
+        hint = f" (got `{near[0]}`: names are case- and space-sensitive)" if near else ""
+        problems.append(f"column `{c}` missing; expected {expected}, got {header}{hint}")
+    if extra_cols and ans.grading.value_policy.get("extra_columns", "reject") != "ignore":
+        problems.append(
+            f"unexpected column(s) {format_examples(extra_cols)}; expected exactly {expected} "
+            "(extra columns are not allowed)"
+        )
+    return problems
+
+
+def _row_problems(
+    table: pa.Table, layout: CsvLayout, ans: Answers, earlier: list[str]
+) -> list[str]:
+    """The row count; a file without data rows is refused at once (with ``earlier``)."""
+    n_sub = table.num_rows
+    if n_sub == 0 or not layout.has_data:
+        raise InvalidSubmissionError([
+            *earlier,
+            f"no data rows (header only); expected {ans.n_rows} rows (one per answer id)",
+        ])
+    if n_sub != ans.n_rows:
+        return [f"{n_sub} rows; expected {ans.n_rows} (one per answer id)"]
+    return []
+
+
+def _align_ids(table: pa.Table, first_pos: dict[str, int], ans: Answers) -> _Alignment:
+    """Match rows by id (or by position for tasks without ids)."""
+    id_columns = ans.grading.id_columns
+    if not id_columns:
+        return _Alignment(ok=table.num_rows == ans.n_rows)
+    if not all(c in first_pos for c in id_columns):
+        return _Alignment(ok=False)  # the missing id column is already reported
+    key = make_key(table, [first_pos[c] for c in id_columns])
+    check = check_ids(key, ans)
+    return _Alignment(ok=check.ok, key=key, perm=check.perm, aligned_by=check.aligned_by,
+                      problems=check.problems)
+
+
+def _check_values(
+    table: pa.Table, first_pos: dict[str, int], key: pa.ChunkedArray | None, ans: Answers
+) -> tuple[Any, list[str]]:
+    """Types and ranges, then missing values; the values in file order when all are clean."""
+    type_problems: list[str] = []
+    missing_problems: list[str] = []
+    positions = [first_pos.get(c, -1) for c in ans.grading.target_columns]
+    y_pred: Any = clean_numbers(table, positions, ans)
+    if y_pred is None:
+        y_pred = check_columns(table, first_pos, key, ans, type_problems, missing_problems)
+    if ans.kind in NUMERIC_KINDS and y_pred is not None and y_pred.ndim == 2:
+        check_row_sums(y_pred, ans, key, type_problems)
+    return y_pred, type_problems + missing_problems
