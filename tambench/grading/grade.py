@@ -6,7 +6,9 @@ leaderboard, refusing ids and paths that would leave their root.
 
 A submission the author can fix never raises: it becomes ``valid_submission: false`` with every
 problem in ``errors``. That includes a metric returning NaN, infinity or something that is not a
-number: such a score is never ranked. Anything else that goes wrong is our bug and propagates.
+number: such a score is never ranked. A finite score outside the metric's declared value range
+cannot come from a valid submission: it raises :class:`ScoreRangeError` (a grader error) and
+is never ranked either. Anything else that goes wrong is our bug and propagates.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from tambench.core.rank import award_medal, rank_score
 from tambench.errors import (
     InvalidSubmissionError,
     MissingSubmissionError,
+    ScoreRangeError,
     TaskDataError,
 )
 from tambench.grading.csvio import Limits
@@ -126,12 +129,19 @@ def load_task_leaderboard(lb: Path | Leaderboard | None, metric: Metric) -> Lead
     return board.clean(value_range=(metric.lower_bound, metric.upper_bound))
 
 
+#: Relative slack at a metric's range bounds for floating-point rounding (a mean of equal
+#: values, a logarithm computed by another library). A score this close beyond a bound is
+#: that bound; anything further is a grader error.
+RANGE_ROUNDING = 1e-9
+
+
 def score_submission(answers: Answers, y_pred: Any) -> float:
     """Call the metric on aligned inputs; a non-finite or non-numeric result is invalid.
 
     Raises:
         InvalidSubmissionError: the metric returned NaN, infinity or a non-number, or the
             metric itself refused the (validated) input as invalid.
+        ScoreRangeError: the metric returned a number outside its declared range.
     """
     metric = answers.metric
     # What Metric.__call__ does (parameters without the *_column names, plus the auxiliary
@@ -149,7 +159,27 @@ def score_submission(answers: Answers, y_pred: Any) -> float:
             f"metric `{metric.id}` returned {out!r} for this submission (e.g. constant "
             "predictions); a non-finite score is never ranked"
         ])
-    return out
+    return check_score_range(out, metric)
+
+
+def check_score_range(score: float, metric: Metric) -> float:
+    """The score itself when it lies in the metric's declared range (rounding at a bound is
+    snapped to the bound); raise :class:`ScoreRangeError` otherwise.
+
+    >>> check_score_range(1.0 + 1e-15, get_metric("accuracy"))
+    1.0
+    """
+    lo, hi = metric.lower_bound, metric.upper_bound
+    if lo <= score <= hi:
+        return score
+    bound = lo if score < lo else hi
+    if abs(score - bound) <= RANGE_ROUNDING * max(1.0, abs(bound)):
+        return bound
+    raise ScoreRangeError(
+        f"grader error: metric `{metric.id}` returned {score!r}, outside its declared range "
+        f"[{lo:g}, {hi:g}]; the score is not ranked (a metric bug or a hole in validation, "
+        "not a property of the submission)"
+    )
 
 
 def grade_submission(
