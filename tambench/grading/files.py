@@ -96,6 +96,8 @@ class RawFile:
     size: int
     data: mmap.mmap | bytes
     arrow: pa.Buffer
+    identity: tuple[int, int] = (0, 0)
+    """(device, inode) of the opened file: the same pair is the same file, whatever its name."""
 
     def view(self, start: int = 0) -> memoryview:
         """A zero-copy view from ``start`` to the end, for Python code."""
@@ -112,12 +114,17 @@ def open_regular_file(
     max_bytes: int,
     what: str = "submission",
     error: ErrorFactory = submission_error,
+    refuse: Callable[[os.stat_result], str | None] | None = None,
 ) -> RawFile:
     """Open a regular file without following links and map it, refusing anything else.
 
+    ``refuse`` is asked about the opened file's own status (``fstat``, so a name swapped
+    after a check cannot fool it) and returns why the file must not be read, or None.
+
     Raises:
         MissingSubmissionError: for a submission that does not exist.
-        The error ``error`` builds: a symlink, FIFO, directory or device; over ``max_bytes``.
+        The error ``error`` builds: a symlink, FIFO, directory or device; over ``max_bytes``;
+        what ``refuse`` said.
     """
     try:
         st = os.lstat(path)
@@ -147,18 +154,23 @@ def open_regular_file(
             raise error([
                 f"{what} {path.name!r} is {_kind_of(fst.st_mode)}; expected a regular file"
             ])
+        refusal = refuse(fst) if refuse is not None else None
+        if refusal is not None:
+            raise error([refusal])
         if fst.st_size > max_bytes:
             raise error([
                 f"{what} file is {human_bytes(fst.st_size)}; expected at most "
                 f"{human_bytes(max_bytes)} (size cap, checked before parsing)"
             ])
         if fst.st_size == 0:
-            return RawFile(path=path, size=0, data=b"", arrow=pa.allocate_buffer(0))
+            return RawFile(path=path, size=0, data=b"", arrow=pa.allocate_buffer(0),
+                           identity=(fst.st_dev, fst.st_ino))
         data = mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
         arrow = _arrow_mapping(fd, path, fst)
     finally:
         os.close(fd)
-    return RawFile(path=path, size=fst.st_size, data=data, arrow=arrow)
+    return RawFile(path=path, size=fst.st_size, data=data, arrow=arrow,
+                   identity=(fst.st_dev, fst.st_ino))
 
 
 def _arrow_mapping(fd: int, path: Path, fst: os.stat_result) -> pa.Buffer:

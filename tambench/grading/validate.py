@@ -37,8 +37,10 @@ read by the step it concerns, in :mod:`tambench.grading.validation`):
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+from tambench.errors import InvalidSubmissionError
 from tambench.grading.csvio import CsvLayout, Limits
 from tambench.grading.files import open_regular_file
 from tambench.grading.validation.answers import Answers, expected_header, load_answers
@@ -61,12 +63,43 @@ def validate_submission(
             file does not exist).
     """
     limits = limits or Limits()
+    path = Path(path)
+    refuse_private_path(path, answers)
     raw = open_regular_file(
-        Path(path), max_bytes=limits.byte_cap(answers.size), what="submission"
+        path, max_bytes=limits.byte_cap(answers.size), what="submission",
+        refuse=lambda st: private_file_refusal(path, st, answers),
     )
     if answers.fmt == SubmissionFormat.CSV and answers.kind != "structured":
         return validate_csv(raw, answers, limits)
     return validate_structured(raw, answers)
+
+
+def refuse_private_path(path: Path, answers: Answers) -> None:
+    """Refuse a submission whose real path (links resolved) lies in the private folder."""
+    if answers.private_dir is None:
+        return
+    try:
+        real = path.resolve(strict=True)
+    except (FileNotFoundError, RuntimeError):  # missing (reported later) or a link loop
+        return
+    if real.is_relative_to(answers.private_dir):
+        raise InvalidSubmissionError([
+            f"submission {path.name!r} resolves into the task's private folder; expected the "
+            "agent's own file (private task data is never graded as a submission)"
+        ])
+
+
+def private_file_refusal(path: Path, st: os.stat_result, answers: Answers) -> str | None:
+    """Why an opened submission must not be graded: it is the answers file itself or another
+    private file under a second name (a hard link: same device and inode); None if neither."""
+    if (st.st_dev, st.st_ino) not in answers.private_files:
+        return None
+    what = "the answers file" if (st.st_dev, st.st_ino) == answers.identity else (
+        "a file of the task's private folder")
+    return (
+        f"submission {path.name!r} is {what} under another name (a hard link: same device "
+        "and inode); expected the agent's own file"
+    )
 
 
 __all__ = [

@@ -175,7 +175,9 @@ def _permute_answers(task_name: str, folder: Path, seed: int) -> tuple[Path, obj
 
 
 @pytest.mark.parametrize(
-    "case", [c for c in CASES if c.want == "R" and c.task in {"value", "prob", "multi", "label"}],
+    "case",
+    [c for c in CASES if c.want == "R" and c.task in {"value", "prob", "multi", "label"}
+     and not c.links_private],
     ids=lambda c: c.name,
 )
 def test_messages_do_not_depend_on_private_labels(case: Case, tmp_path: Path) -> None:
@@ -346,3 +348,18 @@ def test_float_matrix_view_refuses_columns_that_are_not_packed() -> None:
     assert float_matrix_view(packed, [0, 1]).tolist() == [[1.0, 3.0], [2.0, 4.0]]
     with_null = pa.table({"a": [1.0, None], "b": [3.0, 4.0]})
     assert pack_float_columns(with_null, [0, 1]) is with_null
+
+
+def test_a_hard_link_to_answers_outside_a_private_folder_is_refused_too(tmp_path: Path) -> None:
+    import os
+
+    spec, answers = _adhoc(tmp_path, ["a", "b"], ["1", "2"])
+    os.link(answers, tmp_path / "submission.csv")
+    report = grade_submission(tmp_path / "submission.csv", spec, answers)
+    assert not report.valid_submission and report.score is None
+    assert report.errors == [
+        "submission 'submission.csv' is the answers file under another name (a hard link: "
+        "same device and inode); expected the agent's own file"
+    ]
+    (tmp_path / "copy.csv").write_bytes(answers.read_bytes())  # a copy beside them is fine
+    assert grade_submission(tmp_path / "copy.csv", spec, answers).score == 0.0

@@ -7,6 +7,7 @@ Problems with the answers are our data's problems: they raise :class:`TaskDataEr
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from tambench.core.layout import PRIVATE_DIR
 from tambench.core.metrics.base import AUX_SUFFIX, Metric
 from tambench.errors import TambenchError, TaskDataError
 from tambench.grading.csvio import read_csv_columns, sniff_csv
@@ -38,6 +40,8 @@ NUMERIC_KINDS = frozenset({"value", "probability"})
 AUTO_LABEL_SET_MAX = 256
 #: Answers files are ours; this cap only guards against a wrong path (a disk image, say).
 ANSWERS_MAX_BYTES = 64 * 1024**3
+#: Files of the private folder whose identity is remembered (the answers file always is).
+MAX_PRIVATE_FILES = 10_000
 
 
 def answers_error(problems: list[str]) -> TambenchError:
@@ -75,6 +79,13 @@ class Answers:
     """Metric keyword arguments other than the auxiliary columns."""
     label_sets: dict[str, LabelSet | None] = field(default_factory=dict)
     """Allowed labels per target column (None: any string)."""
+    identity: tuple[int, int] = (0, 0)
+    """(device, inode) of the answers file."""
+    private_dir: Path | None = None
+    """The task's private folder (the answers' folder when it is named ``private``)."""
+    private_files: frozenset[tuple[int, int]] = frozenset()
+    """(device, inode) of the answers file and of every file directly in the private folder:
+    a submission that is one of them (a hard link) is refused."""
     _key_array: pa.Array | None = field(default=None, repr=False)
     _key_index: IdIndex | None = field(default=None, repr=False)
 
@@ -148,7 +159,9 @@ def load_answers(
     raw = open_regular_file(
         path, max_bytes=max_bytes or ANSWERS_MAX_BYTES, what="answers", error=answers_error
     )
-    ans = Answers(path=path, grading=grading, metric=metric, size=raw.size)
+    ans = Answers(path=path, grading=grading, metric=metric, size=raw.size,
+                  identity=raw.identity)
+    ans.private_dir, ans.private_files = _private_identity(path, raw.identity)
     ans.params, aux_cols = split_params(metric, grading)
     if metric.kind == "structured" or grading.submission_format != SubmissionFormat.CSV:
         _load_structured(raw, ans)
@@ -166,6 +179,23 @@ def load_answers(
         for c in grading.target_columns:
             ans.label_sets[c] = _label_set(policy, table.column(pos[c]))
     return ans
+
+
+def _private_identity(
+    path: Path, answers_identity: tuple[int, int]
+) -> tuple[Path | None, frozenset[tuple[int, int]]]:
+    """The private folder (when the answers sit in one) and the identities of its files."""
+    found = {answers_identity}
+    folder = path.parent if path.parent.name == PRIVATE_DIR else None
+    if folder is not None:
+        with os.scandir(folder) as entries:
+            for n, entry in enumerate(entries):
+                if n >= MAX_PRIVATE_FILES:
+                    break
+                if entry.is_file(follow_symlinks=False):
+                    st = entry.stat(follow_symlinks=False)
+                    found.add((st.st_dev, st.st_ino))
+    return folder, frozenset(found)
 
 
 def _load_structured(raw: RawFile, ans: Answers) -> None:

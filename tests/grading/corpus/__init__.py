@@ -133,6 +133,9 @@ class Case:
     match: list[str] = field(default_factory=list)
     """Regexes each matching one of the refusal's problems (R)."""
     filename: str = "submission.csv"
+    links_private: bool = False
+    """The submission is (a link to) a file of the private folder: the refusal depends on
+    where the answers are, not on their values."""
 
 
 def _text(fn: Callable[[TaskDef], str]) -> Builder:
@@ -177,6 +180,27 @@ def _fifo(task: TaskDef, path: Path) -> None:
 
 def _directory(task: TaskDef, path: Path) -> None:
     path.mkdir()
+
+
+def _private(task: TaskDef, path: Path) -> Path:
+    """The case's private folder (build_case writes the answers there before the builder)."""
+    return path.parent.parent / "private"
+
+
+def _hard_link_to_answers(task: TaskDef, path: Path) -> None:
+    os.link(_private(task, path) / task.grading.answers_file, path)
+
+
+def _hard_link_to_private_file(task: TaskDef, path: Path) -> None:
+    other = _private(task, path) / "test.csv"
+    other.write_text(perfect_text(task), encoding="utf-8")
+    os.link(other, path)
+
+
+def _run_folder_linked_into_private(task: TaskDef, path: Path) -> None:
+    path.parent.rmdir()
+    os.symlink(_private(task, path), path.parent)
+    path.write_text(perfect_text(task), encoding="utf-8")
 
 
 def _huge(task: TaskDef, path: Path) -> None:
@@ -418,6 +442,15 @@ CASES: list[Case] = [
          [r"submission 'submission.csv' is a symbolic link; expected a regular file"]),
     Case(37, "fifo", "value", _fifo, "R", [r"is a FIFO \(named pipe\); expected a regular file"]),
     Case(37, "directory", "value", _directory, "R", [r"is a directory; expected a regular file"]),
+    Case(37, "hard_link_to_answers", "value", _hard_link_to_answers, "R",
+         [r"^submission 'submission.csv' is the answers file under another name \(a hard link: "
+          r"same device and inode\); expected the agent's own file$"], links_private=True),
+    Case(37, "hard_link_to_another_private_file", "label", _hard_link_to_private_file, "R",
+         [r"^submission 'submission.csv' is a file of the task's private folder under another "
+          r"name \(a hard link"], links_private=True),
+    Case(37, "run_folder_linked_into_private", "value", _run_folder_linked_into_private, "R",
+         [r"^submission 'submission.csv' resolves into the task's private folder; expected the "
+          r"agent's own file"], links_private=True),
     Case(39, "float_id_losing_digits", "value", _text(lambda t: _set(t, 7, 0, "500.001")), "R",
          [r"unknown ids: .*\['500.001'\]", r"\"'500.001' vs '500.0010'\""]),
     # structured formats
