@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +36,9 @@ from tambench.grading.files import (
     ErrorFactory,
     RawFile,
     check_encoding_head,
+    clip,
+    echo,
+    echo_list,
     find_nul_lines,
     human_bytes,
     invalid_utf8_lines,
@@ -52,6 +56,8 @@ MAX_HEADER_BYTES = 4 * 1024**2
 #: ~200 (per-chunk work in the checks and copies made 1 MiB blocks measurably slower).
 MIN_BLOCK_BYTES = 1024**2
 MAX_BLOCK_BYTES = 32 * 1024**2
+#: The longest row (physical line) the parser reads; a longer one is refused, named.
+MAX_ROW_BYTES = 64 * 1024**2
 
 
 @dataclass(frozen=True)
@@ -76,11 +82,12 @@ class Limits:
 
 
 def format_examples(values: Sequence[Any], total: int | None = None) -> str:
-    """``(k of n): ['a', 'b']`` with at most :data:`MAX_EXAMPLES` values shown."""
+    """``(k of n): ['a', 'b']`` with at most :data:`MAX_EXAMPLES` values shown, each cut to
+    :data:`~tambench.grading.files.MAX_ECHO_CHARS` characters (:func:`echo`)."""
     total = len(values) if total is None else total
-    shown = [str(v) for v in list(values)[:MAX_EXAMPLES]]
+    shown = list(values)[:MAX_EXAMPLES]
     more = "" if total <= len(shown) else ", ..."
-    inner = ", ".join(repr(v) for v in shown)
+    inner = ", ".join(echo(v) for v in shown)
     return f"({len(shown)} of {total}): [{inner}{more}]"
 
 
@@ -98,8 +105,20 @@ class CsvLayout:
     """Whether any non-blank byte follows the header."""
 
 
+@contextmanager
+def _csv_field_limit(limit: int) -> Iterator[None]:
+    """Python's csv module with its field limit set to ours (its default, 128 KiB, is not a
+    limit of this reader), restored after."""
+    before = csv.field_size_limit(limit)
+    try:
+        yield
+    finally:
+        csv.field_size_limit(before)
+
+
 def _parse_header_line(text: str) -> list[str] | None:
-    rows = list(csv.reader([text], strict=True))
+    with _csv_field_limit(MAX_HEADER_BYTES):
+        rows = list(csv.reader([text], strict=True))
     return rows[0] if len(rows) == 1 else None
 
 
@@ -170,16 +189,16 @@ def _check_preamble(header_text: str, expected: Sequence[str], error: ErrorFacto
     stripped = header_text.strip()
     if stripped.lower().startswith("sep="):
         raise error([
-            f"line 1: a `{stripped}` preamble line (a spreadsheet hint); expected the header "
-            f"{list(expected)} on line 1"
+            f"line 1: a `{clip(stripped)}` preamble line (a spreadsheet hint); expected the header "
+            f"{echo_list(expected)} on line 1"
         ])
     if stripped.startswith("#"):
         raise error([
-            f"line 1: a comment line starting with `#`; expected the header {list(expected)} "
+            f"line 1: a comment line starting with `#`; expected the header {echo_list(expected)} "
             "on line 1 (comments are not allowed)"
         ])
     if not stripped:
-        raise error([f"line 1 is blank; expected the header {list(expected)} on line 1"])
+        raise error([f"line 1 is blank; expected the header {echo_list(expected)} on line 1"])
 
 
 def _parse_header(
@@ -190,25 +209,25 @@ def _parse_header(
     if n_fields_guess > max_columns:
         raise error([
             f"header has {n_fields_guess} columns; expected at most {max_columns} (column cap, "
-            f"checked before parsing; expected columns {list(expected)[:MAX_EXAMPLES]})"
+            f"checked before parsing; expected columns {echo_list(expected, MAX_EXAMPLES)})"
         ])
     if header_text.count('"') % 2:
         raise error([
             "line 1: the header has an unterminated quote (or a quoted line break); expected "
-            f"the header {list(expected)} on one line"
+            f"the header {echo_list(expected)} on one line"
         ])
     try:
         header = _parse_header_line(header_text)
     except csv.Error as exc:
         raise error([f"line 1: the header cannot be parsed as CSV ({exc})"]) from None
     if header is None:
-        raise error([f"line 1: the header cannot be parsed as CSV; expected {list(expected)}"])
+        raise error([f"line 1: the header cannot be parsed as CSV; expected {echo_list(expected)}"])
     if len(expected) > 1 and len(header) == 1:
         for delim, name in ((";", "`;`"), ("\t", "tab"), ("|", "`|`")):
             if delim in header_text and len(header_text.split(delim)) > 1:
                 raise error([
-                    f"wrong delimiter: expected `,`, got {name} (line 1 is {header_text[:120]!r}); "
-                    f"expected header {list(expected)}"
+                    f"wrong delimiter: expected `,`, got {name} (line 1 is {echo(header_text)}); "
+                    f"expected header {echo_list(expected)}"
                 ])
     return header
 
@@ -226,14 +245,21 @@ def diagnose_csv_body(
 ) -> list[str]:
     """Rescan the body in Python and name the lines a parser refuses (slow path, errors only).
 
-    Finds invalid UTF-8, rows with too many or too few fields, comment and preamble-like
-    lines, and line breaks inside quoted values.
+    Finds invalid UTF-8, rows longer than :data:`MAX_ROW_BYTES`, rows with too many or too few
+    fields, comment and preamble-like lines, and line breaks inside quoted values.
     """
     bad_utf8 = invalid_utf8_lines(raw.data, layout.header_start)
     if bad_utf8:
         return bad_utf8
+    too_long = _long_lines(raw, layout, MAX_ROW_BYTES)
+    if too_long:
+        return too_long
     text = bytes(raw.data[layout.body_start :]).decode("utf-8")
-    n_expected = len(layout.header)
+    with _csv_field_limit(MAX_ROW_BYTES):
+        return _diagnose_rows(text, len(layout.header), limit)
+
+
+def _diagnose_rows(text: str, n_expected: int, limit: int) -> list[str]:
     problems: list[str] = []
     total_bad = 0
 
@@ -276,6 +302,31 @@ def diagnose_csv_body(
     return problems
 
 
+def _long_lines(raw: RawFile, layout: CsvLayout, limit: int) -> list[str]:
+    """Lines of the body longer than ``limit`` bytes, named (at most a few)."""
+    longest, line = longest_line(raw, layout)
+    if longest <= limit:
+        return []
+    return [
+        f"line {line}: one row of {human_bytes(longest)}; expected rows of at most "
+        f"{human_bytes(limit)} (the parser's limit for one row)"
+    ]
+
+
+def longest_line(raw: RawFile, layout: CsvLayout) -> tuple[int, int]:
+    """(length in bytes of the body's longest physical line, its 1-based line number)."""
+    data = raw.data
+    pos, lineno = layout.body_start, 2
+    best, best_line = 0, 2
+    while pos < raw.size:
+        end = data.find(b"\n", pos)
+        end = raw.size if end == -1 else end
+        if end - pos > best:
+            best, best_line = end - pos, lineno
+        pos, lineno = end + 1, lineno + 1
+    return best, best_line
+
+
 def block_size_for(n_bytes: int) -> int:
     """The parser's block size for a body of ``n_bytes``: about a sixteenth, within bounds.
 
@@ -289,13 +340,17 @@ def read_csv_columns(
     raw: RawFile,
     layout: CsvLayout,
     *,
+    columns: Sequence[int] | None = None,
     float_columns: Sequence[int] = (),
     what: str = "submission",
     error: ErrorFactory = submission_error,
 ) -> pa.Table:
     """Parse the body into a table with columns named ``c0, c1, ...`` (header positions).
 
-    Every column is an exact string column (nothing is read as missing) except those in
+    Only the columns at ``columns`` (default: all) and ``float_columns`` are converted; the
+    others stay in the table as all-null placeholders without memory, so positions keep their
+    meaning and a file with thousands of unexpected columns costs one tokenising pass.
+    Converted columns are exact strings (nothing is read as missing) except those in
     ``float_columns``, which pyarrow parses as exact float64 when every cell is a number (spaces
     around a number are ignored). When a float column holds anything else, that column comes
     back as strings so the caller can name the offending rows.
@@ -305,19 +360,76 @@ def read_csv_columns(
     names = [f"c{i}" for i in range(len(layout.header))]
     if not layout.has_data:
         return pa.schema([(n, pa.string()) for n in names]).empty_table()
-    body = raw.arrow_view(layout.body_start)
+    wanted = range(len(names)) if columns is None else sorted({*columns, *float_columns})
+    parse = _BodyParser(_body_buffer(raw, layout), names, [names[i] for i in wanted])
+    table, as_float = _parse_body(parse, float_columns, raw, layout, what, error)
+    return pack_float_columns(parse.full_width(table), as_float)
 
-    def attempt(as_float: Sequence[int]) -> pa.Table:
-        types: dict[str, pa.DataType] = {n: pa.string() for n in names}
+
+def _parse_body(
+    parse: _BodyParser,
+    float_columns: Sequence[int],
+    raw: RawFile,
+    layout: CsvLayout,
+    what: str,
+    error: ErrorFactory,
+) -> tuple[pa.Table, Sequence[int]]:
+    """Parse, recovering from a row longer than a parser block (blocks as long as the longest
+    row, up to :data:`MAX_ROW_BYTES`) and from float columns holding other text (read as
+    strings, so the caller can name the cells); return the table and its float columns."""
+    as_float = float_columns
+    while True:
+        try:
+            return parse.attempt(as_float), as_float
+        except pa.ArrowInvalid as exc:
+            msg = str(exc)
+            if "straddling" in msg and not parse.block_size:
+                longest, _ = longest_line(raw, layout)
+                if longest > MAX_ROW_BYTES:
+                    raise error(_long_lines(raw, layout, MAX_ROW_BYTES)) from None
+                parse.block_size = max(block_size_for(parse.body.size), longest + 2)
+            elif "conversion error to double" in msg and as_float:
+                as_float = ()
+            else:
+                problems = diagnose_csv_body(raw, layout)
+                raise error(problems or [f"{what} file is not parseable CSV: {msg[:300]}"]) from None
+
+
+def _body_buffer(raw: RawFile, layout: CsvLayout) -> pa.Buffer:
+    """The body for pyarrow, starting at the header's line feed (read as a blank line).
+
+    pyarrow drops a UTF-8 byte-order mark at the start of what it reads; starting one byte
+    early keeps a BOM before the first data row in that row, as it is before any later row.
+    A BOM is accepted only as the file's first bytes (:func:`check_encoding_head`).
+    """
+    start = layout.body_start
+    if start > 0 and raw.data[start - 1 : start] == b"\n":
+        start -= 1
+    return raw.arrow_view(start)
+
+
+@dataclass
+class _BodyParser:
+    """One configuration of pyarrow's reader over a body: which columns, as what types."""
+
+    body: pa.Buffer
+    names: list[str]
+    include: list[str]
+    block_size: int = 0
+
+    def attempt(self, as_float: Sequence[int]) -> pa.Table:
+        types: dict[str, pa.DataType] = {n: pa.string() for n in self.include}
         for i in as_float:
-            types[names[i]] = pa.float64()
+            types[self.names[i]] = pa.float64()
         return pacsv.read_csv(
-            pa.BufferReader(body),
+            pa.BufferReader(self.body),
             read_options=pacsv.ReadOptions(
-                column_names=names, block_size=block_size_for(body.size)
+                column_names=self.names,
+                block_size=self.block_size or block_size_for(self.body.size),
             ),
             convert_options=pacsv.ConvertOptions(
                 column_types=types,
+                include_columns=self.include,
                 strings_can_be_null=False,
                 quoted_strings_can_be_null=False,
                 null_values=[],
@@ -327,18 +439,17 @@ def read_csv_columns(
             ),
         )
 
-    try:
-        return pack_float_columns(attempt(float_columns), float_columns)
-    except pa.ArrowInvalid as exc:
-        msg = str(exc)
-        if "conversion error to double" not in msg:
-            problems = diagnose_csv_body(raw, layout)
-            raise error(problems or [f"{what} file is not parseable CSV: {msg[:300]}"]) from None
-    try:
-        return attempt(())
-    except pa.ArrowInvalid as exc:
-        problems = diagnose_csv_body(raw, layout)
-        raise error(problems or [f"{what} file is not parseable CSV: {str(exc)[:300]}"]) from None
+    def full_width(self, table: pa.Table) -> pa.Table:
+        """Every header position back in place: skipped columns as all-null placeholders."""
+        if len(self.include) == len(self.names):
+            return table
+        n = table.num_rows
+        placeholder = pa.chunked_array([pa.nulls(n)], type=pa.null())
+        return pa.table(
+            [table.column(name) if name in table.column_names else placeholder
+             for name in self.names],
+            names=self.names,
+        )
 
 
 def pack_float_columns(table: pa.Table, positions: Sequence[int]) -> pa.Table:

@@ -18,7 +18,7 @@ import codecs
 import mmap
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +28,61 @@ from tambench.errors import InvalidSubmissionError, MissingSubmissionError, Tamb
 
 #: How many example lines/ids/rows a message lists.
 MAX_EXAMPLES = 5
+#: How many characters of one submitted value (an id, a cell, a column name) a message quotes.
+MAX_ECHO_CHARS = 80
+#: How many names of a submitted header a message lists.
+MAX_NAMES = 20
+#: No single problem message is longer than this (a last bound, whatever built the message).
+MAX_MESSAGE_CHARS = 2000
+
+
+def clip(text: str, limit: int = MAX_ECHO_CHARS) -> str:
+    """``text`` cut to ``limit`` characters, with a count of what was cut.
+
+    >>> clip("sep=,"), clip("abcdef", limit=2)
+    ('sep=,', 'ab... (+4 characters)')
+    """
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... (+{len(text) - limit} characters)"
+
+
+def echo(value: object, limit: int = MAX_ECHO_CHARS) -> str:
+    """A submitted value as a message quotes it: its ``repr``, cut to ``limit`` characters
+    with a count of what was cut, so that a 1 MB id gives a short message.
+
+    >>> echo("r1"), echo("x" * 1000, limit=4)
+    ("'r1'", "'xxxx'... (+996 characters)")
+    """
+    text = str(value)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... (+{len(text) - limit} characters)"
+
+
+def echo_list(values: Sequence[object], limit: int = MAX_NAMES) -> str:
+    """A list of submitted names (a header, say) with each name and the length bounded.
+
+    >>> echo_list(["id", "y"]), echo_list([str(i) for i in range(30)], limit=2)
+    ("['id', 'y']", "['0', '1', ... (30 in all)]")
+    """
+    shown = ", ".join(echo(v) for v in values[:limit])
+    more = f", ... ({len(values)} in all)" if len(values) > limit else ""
+    return f"[{shown}{more}]"
+
+
+def bound_message(message: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """A message of at most ``limit`` characters: a longer one is cut, with a count of what
+    was cut (so bounding twice changes nothing).
+
+    >>> bound_message("a" * 50, limit=40)
+    'aaaaaaaaaaaaaaaa... (+34 characters cut)'
+    """
+    if len(message) <= limit:
+        return message
+    suffix = f"... (+{len(message)} characters cut)"  # an upper bound of the suffix's length
+    keep = max(0, limit - len(suffix))
+    return f"{message[:keep]}... (+{len(message) - keep} characters cut)"
 
 _MAGIC: tuple[tuple[bytes, str], ...] = (
     (b"\x1f\x8b", "gzip-compressed"),
@@ -132,16 +187,7 @@ def open_regular_file(
         if error is submission_error:
             raise MissingSubmissionError(f"{what} file not found: {path}") from None
         raise error([f"{what} file not found: {path}"]) from None
-    if not stat.S_ISREG(st.st_mode):
-        raise error([
-            f"{what} {path.name!r} is {_kind_of(st.st_mode)}; expected a regular file "
-            "(links and special files are refused)"
-        ])
-    if st.st_size > max_bytes:
-        raise error([
-            f"{what} file is {human_bytes(st.st_size)}; expected at most "
-            f"{human_bytes(max_bytes)} (size cap, checked before parsing)"
-        ])
+    _check_status(st, path, max_bytes, what, error, " (links and special files are refused)")
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     flags |= getattr(os, "O_CLOEXEC", 0)
     try:
@@ -150,27 +196,34 @@ def open_regular_file(
         raise error([f"{what} {path.name!r} cannot be opened safely: {exc.strerror}"]) from None
     try:
         fst = os.fstat(fd)
-        if not stat.S_ISREG(fst.st_mode):
-            raise error([
-                f"{what} {path.name!r} is {_kind_of(fst.st_mode)}; expected a regular file"
-            ])
-        refusal = refuse(fst) if refuse is not None else None
+        refusal = refuse(fst) if refuse is not None and stat.S_ISREG(fst.st_mode) else None
         if refusal is not None:
             raise error([refusal])
-        if fst.st_size > max_bytes:
-            raise error([
-                f"{what} file is {human_bytes(fst.st_size)}; expected at most "
-                f"{human_bytes(max_bytes)} (size cap, checked before parsing)"
-            ])
+        _check_status(fst, path, max_bytes, what, error, "")
+        identity = (fst.st_dev, fst.st_ino)
         if fst.st_size == 0:
             return RawFile(path=path, size=0, data=b"", arrow=pa.allocate_buffer(0),
-                           identity=(fst.st_dev, fst.st_ino))
+                           identity=identity)
         data = mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
         arrow = _arrow_mapping(fd, path, fst)
     finally:
         os.close(fd)
-    return RawFile(path=path, size=fst.st_size, data=data, arrow=arrow,
-                   identity=(fst.st_dev, fst.st_ino))
+    return RawFile(path=path, size=fst.st_size, data=data, arrow=arrow, identity=identity)
+
+
+def _check_status(
+    st: os.stat_result, path: Path, max_bytes: int, what: str, error: ErrorFactory, note: str
+) -> None:
+    """Refuse anything but a regular file, and a file over the size cap."""
+    if not stat.S_ISREG(st.st_mode):
+        raise error([
+            f"{what} {path.name!r} is {_kind_of(st.st_mode)}; expected a regular file{note}"
+        ])
+    if st.st_size > max_bytes:
+        raise error([
+            f"{what} file is {human_bytes(st.st_size)}; expected at most "
+            f"{human_bytes(max_bytes)} (size cap, checked before parsing)"
+        ])
 
 
 def _arrow_mapping(fd: int, path: Path, fst: os.stat_result) -> pa.Buffer:

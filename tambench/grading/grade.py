@@ -35,6 +35,7 @@ from tambench.errors import (
     TaskDataError,
 )
 from tambench.grading.csvio import Limits
+from tambench.grading.files import bound_message
 from tambench.grading.report import GradeReport
 from tambench.grading.validate import Answers, load_answers, validate_submission
 from tambench.schema.taskspec import GradingSpec, SubmissionFormat, TaskSpec
@@ -236,9 +237,9 @@ def _grade(
         validated = validate_submission(Path(submission), ans, limits=limits)
         score = score_submission(ans, validated.y_pred)
     except MissingSubmissionError as exc:
-        return GradeReport(**base, submission_exists=False, errors=exc.problems)
+        return GradeReport(**base, submission_exists=False, errors=bounded(exc.problems))
     except InvalidSubmissionError as exc:
-        return GradeReport(**base, submission_exists=True, errors=exc.problems)
+        return GradeReport(**base, submission_exists=True, errors=bounded(exc.problems))
     if board is None:
         return GradeReport(**base, score=score, submission_exists=True, valid_submission=True)
     r = rank_score(score, board, metric.higher_is_better)
@@ -253,6 +254,13 @@ def _grade(
         percentile=r.percentile,
         **medal.as_dict(),
     )
+
+
+def bounded(problems: list[str]) -> list[str]:
+    """Problems as a report keeps them: each cut to
+    :data:`~tambench.grading.files.MAX_MESSAGE_CHARS` characters, whatever built it (a metric's
+    own structural check included)."""
+    return [bound_message(p) for p in problems]
 
 
 def _grading(spec: TaskSpec) -> GradingSpec:

@@ -42,7 +42,7 @@ from pathlib import Path
 
 from tambench.errors import InvalidSubmissionError
 from tambench.grading.csvio import CsvLayout, Limits
-from tambench.grading.files import open_regular_file
+from tambench.grading.files import MAX_MESSAGE_CHARS, bound_message, open_regular_file
 from tambench.grading.validation.answers import Answers, expected_header, load_answers
 from tambench.grading.validation.arrays import fill_floats
 from tambench.grading.validation.messages import show_id
@@ -69,9 +69,14 @@ def validate_submission(
         path, max_bytes=limits.byte_cap(answers.size), what="submission",
         refuse=lambda st: private_file_refusal(path, st, answers),
     )
-    if answers.fmt == SubmissionFormat.CSV and answers.kind != "structured":
-        return validate_csv(raw, answers, limits)
-    return validate_structured(raw, answers)
+    try:
+        if answers.fmt == SubmissionFormat.CSV and answers.kind != "structured":
+            return validate_csv(raw, answers, limits)
+        return validate_structured(raw, answers)
+    except InvalidSubmissionError as exc:
+        if all(len(p) <= MAX_MESSAGE_CHARS for p in exc.problems):
+            raise
+        raise InvalidSubmissionError([bound_message(p) for p in exc.problems]) from None
 
 
 def refuse_private_path(path: Path, answers: Answers) -> None:

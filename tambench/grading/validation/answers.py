@@ -227,7 +227,8 @@ def _read_table(
     numeric = ans.kind in NUMERIC_KINDS
     tcols = [pos[c] for c in g.target_columns]
     table = read_csv_columns(
-        raw, layout, float_columns=tcols if numeric else (), what="answers", error=answers_error,
+        raw, layout, columns=[pos[c] for c in needed], float_columns=tcols if numeric else (),
+        what="answers", error=answers_error,
     )
     return table, pos
 

@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from tambench.grading.csvio import MAX_EXAMPLES, format_examples
+from tambench.grading.files import echo
 from tambench.grading.validation.answers import NUMERIC_KINDS, Answers
 from tambench.grading.validation.arrays import (
     NONFINITE_RE,
@@ -88,10 +89,10 @@ def _parse_number_texts(c: ColumnCheck) -> tuple[np.ndarray, bool]:
     bad = ~(empty | nonfinite_txt | bool_mask(number_arrow))
     if bad.any():
         rows, desc = c.where(bad)
-        examples = [c.col[int(i)].as_py() for i in rows[:MAX_EXAMPLES]]
+        examples = ", ".join(echo(c.col[int(i)].as_py()) for i in rows[:MAX_EXAMPLES])
         c.type_problems.append(
             f"column `{c.name}`: {rows.size} value(s) are not numbers; expected decimal "
-            f"numbers, got {examples} in {desc}"
+            f"numbers, got [{examples}] in {desc}"
         )
     if empty.any():
         rows, desc = c.where(empty)

@@ -12,7 +12,7 @@ import unicodedata
 import numpy as np
 import pyarrow as pa
 
-from tambench.grading.csvio import MAX_EXAMPLES
+from tambench.grading.files import MAX_EXAMPLES, echo
 
 #: Separator of composite ids (several id columns); NUL bytes are refused in submissions.
 KEY_SEP = "\x00"
@@ -31,8 +31,8 @@ def rows_desc(positions: np.ndarray, keys: pa.Array | pa.ChunkedArray | None) ->
     more = ", ..." if total > MAX_EXAMPLES else ""
     out = f"rows [{rows}{more}]"
     if keys is not None:
-        ids = [show_id(keys[int(p)].as_py()) for p in first]
-        out += f" (ids {ids})"
+        ids = ", ".join(echo(show_id(keys[int(p)].as_py())) for p in first)
+        out += f" (ids [{ids}])"
     return out
 
 
@@ -42,7 +42,7 @@ def loose(name: str) -> str:
 
 
 def _hint_key(s: str) -> str:
-    k = unicodedata.normalize("NFKC", s).strip().casefold()
+    k = unicodedata.normalize("NFKC", s.replace("\ufeff", "")).strip().casefold()
     try:
         f = float(k)
     except ValueError:
@@ -60,12 +60,12 @@ def near_miss_hints(unknown: list[str], missing: list[str]) -> list[str]:
     for u in unknown[:5000]:
         hit = by_key.get(_hint_key(u))
         if hit is not None and hit != u:
-            pairs.append(f"{show_id(u)!r} vs {show_id(hit)!r}")
+            pairs.append(f"{echo(show_id(u))} vs {echo(show_id(hit))}")
         if len(pairs) >= MAX_EXAMPLES:
             break
     if not pairs:
         return []
     return [
         "ids are compared as exact strings (no number, case, space or Unicode normalisation); "
-        f"near misses, submitted vs expected: {pairs}"
+        f"near misses, submitted vs expected: {'; '.join(pairs)}"
     ]

@@ -6,6 +6,7 @@ Declared policy read here: ``extra_columns`` (``GradingSpec.value_policy``): ``"
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,7 @@ from tambench.grading.csvio import (
     read_csv_columns,
     sniff_csv,
 )
+from tambench.grading.files import clip, echo_list
 from tambench.grading.validation.answers import NUMERIC_KINDS, Answers, make_key
 from tambench.grading.validation.columns import check_columns, check_row_sums, clean_numbers
 from tambench.grading.validation.ids import check_ids
@@ -46,11 +48,9 @@ def validate_csv(raw: RawFile, ans: Answers, limits: Limits) -> ValidatedSubmiss
     layout = sniff_csv(raw, expected, max_columns=limits.max_columns)
     first_pos = _first_positions(layout.header)
     _refuse_headerless(layout.header, expected, first_pos)
-    targets = [first_pos[c] for c in ans.grading.target_columns if c in first_pos]
-    numeric = ans.kind in NUMERIC_KINDS
-    table = read_csv_columns(raw, layout, float_columns=targets if numeric else ())
+    problems = column_problems(layout.header, ans)  # on the header, before the body is read
+    table = _read_body(raw, layout, first_pos, ans, problems)
     del raw  # the table owns its buffers; let the mapping go
-    problems = column_problems(layout.header, ans)
     problems += _row_problems(table, layout, ans, problems)
     ids = _align_ids(table, first_pos, ans)
     problems += ids.problems
@@ -61,6 +61,23 @@ def validate_csv(raw: RawFile, ans: Answers, limits: Limits) -> ValidatedSubmiss
     if ids.perm is not None:
         y_pred = y_pred[ids.perm]
     return ValidatedSubmission(y_pred=y_pred, n_rows=table.num_rows, aligned_by=ids.aligned_by)
+
+
+def _read_body(
+    raw: RawFile, layout: CsvLayout, first_pos: dict[str, int], ans: Answers,
+    column_problems: list[str],
+) -> pa.Table:
+    """Parse the body, converting only the id and target columns (any other column is
+    tokenised, never built); format problems come first, then the header's."""
+    g = ans.grading
+    needed = [first_pos[c] for c in [*g.id_columns, *g.target_columns] if c in first_pos]
+    targets = [first_pos[c] for c in g.target_columns if c in first_pos]
+    numeric = ans.kind in NUMERIC_KINDS
+    try:
+        return read_csv_columns(raw, layout, columns=needed,
+                                float_columns=targets if numeric else ())
+    except InvalidSubmissionError as exc:
+        raise InvalidSubmissionError([*exc.problems, *column_problems]) from None
 
 
 def _first_positions(header: list[str]) -> dict[str, int]:
@@ -77,29 +94,31 @@ def _refuse_headerless(header: list[str], expected: list[str], first_pos: dict[s
     names = {loose(c) for c in expected}
     if not any(loose(h) in names for h in header):
         raise InvalidSubmissionError([
-            f"no header row: line 1 ({header[:MAX_EXAMPLES]}) looks like data; expected the "
-            f"header {expected} on line 1"
+            f"no header row: line 1 ({echo_list(header, MAX_EXAMPLES)}) looks like data; "
+            f"expected the header {echo_list(expected)} on line 1"
         ])
 
 
 def column_problems(header: list[str], ans: Answers) -> list[str]:
     """Duplicate, missing and unexpected columns (checked on the header alone)."""
     expected = ans.expected_header
+    shown = echo_list(expected)
     problems = []
     if len(set(header)) != len(header):
-        dups = sorted({h for h in header if header.count(h) > 1})
-        problems.append(f"duplicate column name(s) {dups}; expected each of {expected} once")
+        dups = sorted(h for h, n in Counter(header).items() if n > 1)
+        problems.append(f"duplicate column name(s) {echo_list(dups)}; expected each of {shown} once")
     present = set(header)
     extra_cols = [h for h in dict.fromkeys(header) if h not in expected]
+    loose_extra = {loose(h): h for h in reversed(extra_cols)}
     for c in expected:
         if c in present:
             continue
-        near = [h for h in extra_cols if loose(h) == loose(c)]
-        hint = f" (got `{near[0]}`: names are case- and space-sensitive)" if near else ""
-        problems.append(f"column `{c}` missing; expected {expected}, got {header}{hint}")
+        near = loose_extra.get(loose(c))
+        hint = f" (got `{clip(near)}`: names are case- and space-sensitive)" if near else ""
+        problems.append(f"column `{c}` missing; expected {shown}, got {echo_list(header)}{hint}")
     if extra_cols and ans.grading.value_policy.get("extra_columns", "reject") != "ignore":
         problems.append(
-            f"unexpected column(s) {format_examples(extra_cols)}; expected exactly {expected} "
+            f"unexpected column(s) {format_examples(extra_cols)}; expected exactly {shown} "
             "(extra columns are not allowed)"
         )
     return problems
