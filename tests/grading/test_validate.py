@@ -46,6 +46,8 @@ def test_corpus_case_behaves_as_the_reliability_table_says(case: Case, tmp_path:
     report = grade_submission(sub, spec, ans)
     assert report.valid_submission, report.errors
     assert report.score is not None and math.isfinite(report.score)
+    if case.score is not None:
+        assert report.score == pytest.approx(case.score, abs=1e-12)
     if case.want == "N":
         _, _, perfect = build_perfect(case.task, tmp_path / "perfect")
         best = grade_submission(perfect, spec, ans)

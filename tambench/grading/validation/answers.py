@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 
 from tambench.core.layout import PRIVATE_DIR
 from tambench.core.metrics.base import AUX_SUFFIX, Metric
-from tambench.errors import TambenchError, TaskDataError
+from tambench.errors import TambenchError, TaskDataError, TaskSpecError
 from tambench.grading.csvio import read_csv_columns, sniff_csv
 from tambench.grading.files import RawFile, decode_text_file, open_regular_file
 from tambench.grading.validation.arrays import (
@@ -27,17 +27,28 @@ from tambench.grading.validation.arrays import (
     all_within,
     chunk,
     fill_floats,
+    int32_values,
     stack_columns,
     to_float64,
     to_object,
 )
-from tambench.grading.validation.idindex import IdIndex
+from tambench.grading.validation.idindex import IdIndex, IdSet
 from tambench.grading.validation.messages import KEY_SEP
+from tambench.grading.validation.policies import (
+    answers_targets,
+    apply_empty_token,
+    check_applicable,
+    marker_cells,
+    normalise_rows,
+    public_dir_of,
+    read_public_column,
+    scored_index,
+    task_labels,
+)
 from tambench.grading.validation.textfiles import parse_json, split_lines
 from tambench.schema.taskspec import GradingSpec, SubmissionFormat
 
 NUMERIC_KINDS = frozenset({"value", "probability"})
-AUTO_LABEL_SET_MAX = 256
 #: Answers files are ours; this cap only guards against a wrong path (a disk image, say).
 ANSWERS_MAX_BYTES = 64 * 1024**3
 #: Files of the private folder whose identity is remembered (the answers file always is).
@@ -51,10 +62,10 @@ def answers_error(problems: list[str]) -> TambenchError:
 
 @dataclass(frozen=True)
 class LabelSet:
-    """The labels a column accepts, sorted, as text (for messages) and as arrow (for lookups)."""
+    """The labels a column accepts: sorted (for messages) and as a set (for lookups)."""
 
     labels: list[str]
-    values: pa.Array
+    members: frozenset[str]
 
 
 @dataclass
@@ -71,10 +82,18 @@ class Answers:
     """Row ids (joined with NUL when there are several id columns), as parsed (in chunks);
     None for positional."""
     y_true: Any = None
-    """Targets in file order: float64 (n,) / (n, k) for numeric kinds, object str otherwise;
-    for structured tasks the parsed document (dict/list) or list of lines."""
+    """Targets of the scored rows in file order: float64 (n,) / (n, k) for numeric kinds,
+    object str otherwise; for structured tasks the parsed document (dict/list) or list of
+    lines."""
     aux: dict[str, np.ndarray] = field(default_factory=dict)
-    """Auxiliary columns keyed by keyword name (``groups`` for ``groups_column``)."""
+    """Auxiliary columns of the scored rows, keyed by keyword name (``groups`` for
+    ``groups_column``)."""
+    scored: np.ndarray | None = None
+    """Positions of the scored rows among all answers rows, ascending (None: every row)."""
+    universe: IdSet | None = None
+    """The public id list a submission holds (``ids_from``), or None."""
+    universe_rows: np.ndarray | None = None
+    """For each answers row, its row in ``universe``."""
     params: dict[str, Any] = field(default_factory=dict)
     """Metric keyword arguments other than the auxiliary columns."""
     label_sets: dict[str, LabelSet | None] = field(default_factory=dict)
@@ -86,6 +105,8 @@ class Answers:
     private_files: frozenset[tuple[int, int]] = frozenset()
     """(device, inode) of the answers file and of every file directly in the private folder:
     a submission that is one of them (a hard link) is refused."""
+    noun: str = "answer id"
+    """What an id of this set is called in messages."""
     _key_array: pa.Array | None = field(default=None, repr=False)
     _key_index: IdIndex | None = field(default=None, repr=False)
 
@@ -152,9 +173,23 @@ def _aux_array(col: pa.ChunkedArray) -> np.ndarray:
 
 
 def load_answers(
-    path: Path, grading: GradingSpec, metric: Metric, *, max_bytes: int | None = None
+    path: Path,
+    grading: GradingSpec,
+    metric: Metric,
+    *,
+    max_bytes: int | None = None,
+    public_dir: Path | None = None,
 ) -> Answers:
-    """Load and check a task's private answers (our data: problems raise TaskDataError)."""
+    """Load and check a task's private answers (our data: problems raise TaskDataError).
+
+    ``public_dir`` is where ``labels_from`` and ``ids_from`` files are read (default: the
+    ``public/`` folder beside the answers' ``private/`` folder).
+
+    Raises:
+        TaskSpecError: the grading spec declares a convention that does not apply.
+        TaskDataError: the answers (or a public file the spec names) are unusable.
+    """
+    check_applicable(grading, metric)
     path = Path(path).resolve()
     raw = open_regular_file(
         path, max_bytes=max_bytes or ANSWERS_MAX_BYTES, what="answers", error=answers_error
@@ -166,18 +201,22 @@ def load_answers(
     if metric.kind == "structured" or grading.submission_format != SubmissionFormat.CSV:
         _load_structured(raw, ans)
         return ans
+    public = public_dir if public_dir is not None else public_dir_of(path)
     ans.expected_header = expected_header(grading)
     table, pos = _read_table(raw, ans, aux_cols)
     ans.n_rows = table.num_rows
     if grading.id_columns:
         ans.key = make_key(table, [pos[c] for c in grading.id_columns])
-    ans.y_true = _truths(table, pos, ans)
+    truths, marked = _truths(table, pos, ans)
+    ans.scored = scored_index(table, pos, grading, marked)
+    ans.y_true = _scored_truths(truths, ans)
     for name, col_name in aux_cols.items():
-        ans.aux[name] = _aux_array(table.column(pos[col_name]))
+        aux = _aux_array(table.column(pos[col_name]))
+        ans.aux[name] = aux if ans.scored is None else aux[ans.scored]
     if metric.kind == "label":
-        policy = grading.value_policy.get("label_set", "auto")
-        for c in grading.target_columns:
-            ans.label_sets[c] = _label_set(policy, table.column(pos[c]))
+        _set_labels(ans, public)
+    if grading.ids_from is not None:
+        _set_universe(ans, public)
     return ans
 
 
@@ -214,7 +253,8 @@ def _read_table(
 ) -> tuple[pa.Table, dict[str, int]]:
     """Parse the answers' CSV; return the table and each needed column's position."""
     g = ans.grading
-    needed = [*g.id_columns, *g.target_columns, *aux_cols.values()]
+    targets = answers_targets(g)
+    needed = [*g.id_columns, *targets, *aux_cols.values()]
     layout = sniff_csv(raw, needed, what="answers", error=answers_error)
     pos: dict[str, int] = {}
     for i, name in enumerate(layout.header):
@@ -222,45 +262,134 @@ def _read_table(
     missing = [c for c in needed if c not in pos]
     if missing:
         raise TaskDataError(
-            f"answers file {ans.path} lacks column(s) {missing}; it has {layout.header}"
+            f"answers file {ans.path} lacks column(s) {missing}; it has {layout.header[:50]}"
         )
+    rule_columns = [c for c in _scored_rule_columns(g) if c in pos]
     numeric = ans.kind in NUMERIC_KINDS
-    tcols = [pos[c] for c in g.target_columns]
     table = read_csv_columns(
-        raw, layout, columns=[pos[c] for c in needed], float_columns=tcols if numeric else (),
+        raw, layout, columns=[pos[c] for c in [*needed, *rule_columns]],
+        float_columns=[pos[c] for c in targets] if numeric else (),
         what="answers", error=answers_error,
     )
     return table, pos
 
 
-def _truths(table: pa.Table, pos: dict[str, int], ans: Answers) -> np.ndarray:
-    """The target columns: finite float64 for numeric kinds, object strings otherwise."""
-    targets = ans.grading.target_columns
+def _scored_rule_columns(grading: GradingSpec) -> list[str]:
+    rule = grading.scored_rows
+    if rule is None:
+        return []
+    if rule.rule == "where":
+        return [rule.column] if isinstance(rule.column, str) else list(rule.column)
+    return [rule.group_column, rule.order_column]
+
+
+def _truths(table: pa.Table, pos: dict[str, int], ans: Answers) -> tuple[Any, np.ndarray | None]:
+    """Every row's targets (finite float64 for numeric kinds, object strings otherwise) and
+    which rows hold the unscored marker (None without a marker)."""
+    g = ans.grading
+    marker = g.unscored_marker
+    cols = [table.column(pos[c]) for c in answers_targets(g)]
+    marked = None
+    if marker is not None:
+        marked = np.zeros(table.num_rows, dtype=bool)
+        for col in cols:
+            marked |= marker_cells(col, marker)
     if ans.kind not in NUMERIC_KINDS:
-        cols = [to_object(table.column(pos[c])) for c in targets]
-        return cols[0] if len(cols) == 1 else stack_columns(cols, False)
-    for c in targets:
-        if table.column(pos[c]).type != pa.float64():
-            raise TaskDataError(f"answers column {c!r} in {ans.path} is not all numbers")
-    y_true = fill_floats(table, [pos[c] for c in targets])
-    if not all_within(y_true, -math.inf, math.inf):
-        for j, c in enumerate(targets):
-            column = y_true if y_true.ndim == 1 else y_true[:, j]
-            if not np.isfinite(column).all():
-                raise TaskDataError(f"answers column {c!r} in {ans.path} holds NaN or inf")
+        texts = [apply_empty_token(to_object(c), g.empty_token) for c in cols]
+        return (texts[0] if len(texts) == 1 else stack_columns(texts, False)), marked
+    if all(c.type == pa.float64() for c in cols):
+        values = fill_floats(table, [pos[c] for c in answers_targets(g)])
+    else:
+        values = stack_columns([_numbers_or_marker(name, c, marked, ans) for name, c in
+                                zip(answers_targets(g), cols, strict=True)], True)
+        values = values[:, 0] if len(cols) == 1 else values
+    _check_finite(values, marked, ans)
+    return values, marked
+
+
+def _numbers_or_marker(
+    name: str, col: pa.ChunkedArray, marked: np.ndarray | None, ans: Answers
+) -> np.ndarray:
+    """A target column the parser could not read as numbers: numbers except in marked rows."""
+    if col.type == pa.float64():
+        return to_float64(col)
+    # numpy, not arrow, from here: building arrow arrays from Python objects imports pandas.
+    text = to_object(pc.utf8_trim_whitespace(col))
+    if marked is not None:
+        text[marked] = "0"
+    try:
+        return text.astype(np.float64)
+    except ValueError:
+        raise TaskDataError(
+            f"answers column {name!r} in {ans.path} is not all numbers"
+            + ("" if marked is None else " (nor the unscored marker)")
+        ) from None
+
+
+def _check_finite(values: np.ndarray, marked: np.ndarray | None, ans: Answers) -> None:
+    if all_within(values, -math.inf, math.inf):
+        return
+    ok = np.isfinite(values) if values.ndim == 1 else np.isfinite(values).all(axis=1)
+    if marked is not None:
+        ok |= marked
+    if not ok.all():
+        raise TaskDataError(f"answers targets in {ans.path} hold NaN or inf "
+                            f"(rows {[int(i) + 1 for i in np.flatnonzero(~ok)[:5]]})")
+
+
+def _scored_truths(truths: Any, ans: Answers) -> Any:
+    """The scored rows' truths, normalised when the spec says so."""
+    y_true = truths if ans.scored is None else truths[ans.scored]
+    if ans.grading.normalize_truths == "row_sum":
+        y_true = normalise_rows(y_true)
     return y_true
 
 
-def _label_set(policy: Any, col: pa.ChunkedArray) -> LabelSet | None:
+def _set_labels(ans: Answers, public: Path | None) -> None:
+    """The label set of every target column, from the task; the scored answers must use it."""
+    policy = ans.grading.value_policy.get("label_set")
+    labels = task_labels(ans.grading, public)
+    if policy is not None:
+        labels = _label_policy(policy, labels)
+    label_set = None if labels is None else LabelSet(labels, frozenset(labels))
+    for c in ans.grading.target_columns:
+        ans.label_sets[c] = label_set
+    if labels is None:
+        return
+    truths = np.asarray(ans.y_true, dtype=object).ravel()
+    outside = sorted({str(v) for v in truths} - set(labels))
+    if outside:
+        raise TaskDataError(
+            f"answers hold {len(outside)} label(s) that are not among the task's declared "
+            f"labels, e.g. {outside[:5]}; fix GradingSpec.labels / labels_from"
+        )
+
+
+def _label_policy(policy: Any, labels: list[str] | None) -> list[str] | None:
+    """The older ``value_policy.label_set``: a list or ``"any"``; never the answers."""
     if isinstance(policy, list):
-        labels = sorted(str(x) for x in policy)
-        return LabelSet(labels, pa.array(labels, type=pa.string()))
+        return sorted({str(x) for x in policy})
     if policy == "any":
         return None
-    if policy not in {"auto", "answers"}:
-        raise TaskDataError(f"value_policy label_set {policy!r}: expected auto|answers|any|list")
-    uniq = chunk(pc.unique(col))
-    if policy == "auto" and len(uniq) > AUTO_LABEL_SET_MAX:
-        return None
-    ordered = uniq.take(pc.sort_indices(uniq))
-    return LabelSet(ordered.to_pylist(), ordered)
+    raise TaskSpecError(
+        f"value_policy label_set {policy!r} is not supported: a label set read from the private "
+        "answers would tell agents which classes the test split holds; declare "
+        "GradingSpec.labels or labels_from (or label_set \"any\" or a list)"
+    )
+
+
+def _set_universe(ans: Answers, public: Path | None) -> None:
+    """The public id list (``ids_from``): unique, and holding every answer id."""
+    source = ans.grading.ids_from
+    if source is None or ans.key is None:
+        return
+    values = read_public_column(public, source, "ids_from")
+    universe = IdSet(pa.chunked_array([values]), "test id")
+    if len(pc.unique(values)) != len(values):
+        raise TaskDataError("ids_from: the public id list holds duplicated ids")
+    rows, valid = int32_values(pc.index_in(ans.key_array(), value_set=values))
+    if valid is not None and not valid.all():
+        raise TaskDataError(
+            f"ids_from: {int((~valid).sum())} answer id(s) are not in the public id list"
+        )
+    ans.universe, ans.universe_rows = universe, rows.astype(np.int64)

@@ -39,11 +39,13 @@ from tambench.grading.validation.arrays import (
     empty_cells,
     fill_floats,
     float_matrix,
+    int32_values,
     stack_columns,
     to_float64,
     to_object,
 )
 from tambench.grading.validation.messages import rows_desc
+from tambench.grading.validation.policies import apply_empty_token
 
 #: Kinds where an empty cell is a legitimate value by default.
 EMPTY_OK_KINDS = frozenset({"text", "set", "ranking", "mask"})
@@ -168,9 +170,10 @@ def _strings(c: ColumnCheck) -> tuple[pa.ChunkedArray, np.ndarray, bool]:
 
 
 def check_strings(c: ColumnCheck) -> np.ndarray | None:
-    """Kinds ``text``, ``set``, ``ranking`` and ``mask``: any string (the metric parses it)."""
+    """Kinds ``text``, ``set``, ``ranking`` and ``mask``: any string (the metric parses it);
+    the task's empty token (``GradingSpec.empty_token``) becomes the empty string."""
     col, _, ok = _strings(c)
-    return to_object(col) if ok else None
+    return apply_empty_token(to_object(col), c.ans.grading.empty_token) if ok else None
 
 
 def check_labels(c: ColumnCheck) -> np.ndarray | None:
@@ -179,7 +182,7 @@ def check_labels(c: ColumnCheck) -> np.ndarray | None:
     label_set = c.ans.label_sets.get(c.name)
     if label_set is not None:
         allowed = label_set.labels
-        bad = ~bool_mask(pc.is_in(col, value_set=label_set.values)) & ~empty
+        bad = outside(col, label_set.members) & ~empty
         if bad.any():
             rows, desc = c.where(bad)
             got = sorted({col[int(i)].as_py() for i in rows[:1000]})
@@ -189,6 +192,15 @@ def check_labels(c: ColumnCheck) -> np.ndarray | None:
             )
             ok = False
     return to_object(col) if ok else None
+
+
+def outside(col: pa.ChunkedArray, members: frozenset[str]) -> np.ndarray:
+    """Which cells are not in ``members``: each distinct value is looked up once (dictionary
+    encoding), without turning the column into Python objects."""
+    encoded = pc.dictionary_encode(chunk(col))
+    bad_code = np.array([v not in members for v in encoded.dictionary.to_pylist()], dtype=bool)
+    codes, _ = int32_values(encoded.indices)
+    return bad_code[codes] if bad_code.size else np.zeros(len(col), dtype=bool)
 
 
 #: One checker per metric input kind (``structured`` submissions are not columns).

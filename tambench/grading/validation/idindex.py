@@ -205,3 +205,33 @@ def match_ids(key: pa.ChunkedArray, ans_key: pa.Array) -> np.ndarray:
     if valid is not None:
         out[~valid] = -1
     return out
+
+
+@dataclass
+class IdSet:
+    """A set of ids a submission is checked against (the answers' own ids are one, with
+    the answers' extra data): the ids in file order and, built once on demand, one contiguous
+    copy and the hash index."""
+
+    key: pa.ChunkedArray
+    noun: str
+    """What one id is called in messages, e.g. "answer id" or "test id"."""
+    _key_array: pa.Array | None = None
+    _key_index: IdIndex | None = None
+
+    @property
+    def n_rows(self) -> int:
+        """How many ids."""
+        return len(self.key)
+
+    def key_array(self) -> pa.Array:
+        """The ids as one contiguous array."""
+        if self._key_array is None:
+            self._key_array = self.key.combine_chunks()
+        return self._key_array
+
+    def key_index(self) -> IdIndex | None:
+        """The ids' hash index (None when the ids are too long for it)."""
+        if self._key_index is None:
+            self._key_index = IdIndex.build(self.key)
+        return self._key_index

@@ -8,6 +8,7 @@ length and every answer id found proves a one-to-one match.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 import pyarrow as pa
@@ -17,11 +18,34 @@ from tambench.errors import TaskDataError
 from tambench.grading.csvio import MAX_EXAMPLES, format_examples
 from tambench.grading.validation.answers import Answers
 from tambench.grading.validation.arrays import bool_mask, empty_cells, int32_values
-from tambench.grading.validation.idindex import match_ids
+from tambench.grading.validation.idindex import IdIndex, match_ids
 from tambench.grading.validation.messages import near_miss_hints, rows_desc, show_id
+
+
+def to_int64(arr: pa.Array) -> np.ndarray:
+    """An int64 arrow array without nulls as numpy (a view of its buffer)."""
+    return np.frombuffer(arr.buffers()[1], dtype=np.int64, count=len(arr), offset=arr.offset * 8)
 
 #: How many unknown and missing ids are kept to look for near misses.
 HINT_SAMPLE = 5000
+
+
+class IdSource(Protocol):
+    """The ids a submission must hold exactly once each: the answers' own, or the public id
+    list of a task whose answers score only some of them."""
+
+    @property
+    def key(self) -> pa.ChunkedArray | None: ...
+
+    @property
+    def n_rows(self) -> int: ...
+
+    @property
+    def noun(self) -> str: ...
+
+    def key_array(self) -> pa.Array: ...
+
+    def key_index(self) -> IdIndex | None: ...
 
 
 @dataclass
@@ -78,8 +102,9 @@ def _malformed_ids(key: pa.ChunkedArray) -> list[str]:
     return problems
 
 
-def check_ids(key: pa.ChunkedArray, ans: Answers) -> IdCheck:
-    """Check the submitted ids; on success, say how rows map to the answers' rows."""
+def check_ids(key: pa.ChunkedArray, ans: IdSource) -> IdCheck:
+    """Check that the submitted ids are exactly ``ans``'s ids; on success, say how rows map
+    to its rows."""
     if ans.key is None:
         raise TaskDataError("answers have no ids but the task declares id columns")
     n_sub = len(key)
@@ -101,7 +126,7 @@ def check_ids(key: pa.ChunkedArray, ans: Answers) -> IdCheck:
     return IdCheck(ok=True, perm=perm)
 
 
-def _mismatch_problems(key: pa.ChunkedArray, idx: np.ndarray, ans: Answers) -> list[str]:
+def _mismatch_problems(key: pa.ChunkedArray, idx: np.ndarray, ans: IdSource) -> list[str]:
     """Unknown, duplicated and missing ids (with near-miss hints), given each submitted row's
     answer row ``idx`` (-1 when unknown)."""
     ans_key = ans.key_array()
@@ -116,9 +141,9 @@ def _mismatch_problems(key: pa.ChunkedArray, idx: np.ndarray, ans: Answers) -> l
     missing_ids: list[str] = []
     if unknown.size:
         unknown_ids = [key[int(i)].as_py() for i in unknown[:HINT_SAMPLE]]
-        all_wrong = " (no submitted id matches any answer id)" if unknown.size == len(key) else ""
+        all_wrong = f" (no submitted id matches any {ans.noun})" if unknown.size == len(key) else ""
         problems.append(
-            f"unknown ids{all_wrong}: {unknown.size} submitted id(s) are not answer ids "
+            f"unknown ids{all_wrong}: {unknown.size} submitted id(s) are not {ans.noun}s "
             f"{format_examples([show_id(u) for u in unknown_ids], int(unknown.size))}"
         )
     if dup_rows.size:
@@ -131,9 +156,39 @@ def _mismatch_problems(key: pa.ChunkedArray, idx: np.ndarray, ans: Answers) -> l
     if missing.size:
         missing_ids = [ans_key[int(i)].as_py() for i in missing[:HINT_SAMPLE]]
         problems.append(
-            f"missing ids: {missing.size} answer id(s) have no row "
+            f"missing ids: {missing.size} {ans.noun}(s) have no row "
             f"{format_examples([show_id(m) for m in missing_ids], int(missing.size))}"
         )
     if unknown_ids and missing_ids:
         problems.extend(near_miss_hints(unknown_ids, missing_ids))
     return problems
+
+
+def check_superset(key: pa.ChunkedArray, ans: Answers) -> IdCheck:
+    """Extra ids allowed and no public id list: the submission must hold every answer id once.
+
+    Nothing here names an answer id or counts them: which ids are scored is private. Unknown
+    ids are dropped; repeated ids are the submission's own and are named.
+    """
+    if ans.key is None:
+        raise TaskDataError("answers have no ids but the task declares id columns")
+    problems = _malformed_ids(key)
+    if len(pc.unique(key)) != len(key):
+        counts = pc.value_counts(key)
+        n_seen = to_int64(counts.field("counts"))
+        repeated = np.flatnonzero(n_seen > 1)
+        values = counts.field("values")
+        ids = [show_id(values[int(i)].as_py()) for i in repeated[:MAX_EXAMPLES]]
+        problems.append(
+            f"duplicated ids: {repeated.size} id(s) appear more than once "
+            f"{format_examples(ids, int(repeated.size))}"
+        )
+    rows, valid = int32_values(pc.index_in(ans.key_array(), value_set=key))
+    if valid is not None and not valid.all():
+        problems.append(
+            "missing ids: the submission has no row for some of the ids that are scored; "
+            "expected a row for every test id (which ids are scored is not disclosed)"
+        )
+    if problems:
+        return IdCheck(ok=False, problems=problems)
+    return IdCheck(ok=True, perm=rows.astype(np.int64))

@@ -26,7 +26,7 @@ from tambench.grading.csvio import (
 from tambench.grading.files import clip, echo_list
 from tambench.grading.validation.answers import NUMERIC_KINDS, Answers, make_key
 from tambench.grading.validation.columns import check_columns, check_row_sums, clean_numbers
-from tambench.grading.validation.ids import check_ids
+from tambench.grading.validation.ids import check_ids, check_superset
 from tambench.grading.validation.messages import loose
 from tambench.grading.validation.result import ValidatedSubmission
 
@@ -58,8 +58,11 @@ def validate_csv(raw: RawFile, ans: Answers, limits: Limits) -> ValidatedSubmiss
     problems += value_problems
     if problems or not ids.ok or y_pred is None:
         raise InvalidSubmissionError(problems or ["submission could not be aligned to answers"])
-    if ids.perm is not None:
-        y_pred = y_pred[ids.perm]
+    take = ids.perm  # the submission row of each answers row (None: the same row)
+    if ans.scored is not None:
+        take = ans.scored if take is None else take[ans.scored]
+    if take is not None:
+        y_pred = y_pred[take]
     return ValidatedSubmission(y_pred=y_pred, n_rows=table.num_rows, aligned_by=ids.aligned_by)
 
 
@@ -129,14 +132,26 @@ def _row_problems(
 ) -> list[str]:
     """The row count; a file without data rows is refused at once (with ``earlier``)."""
     n_sub = table.num_rows
+    expected = _expected_rows(ans)
     if n_sub == 0 or not layout.has_data:
         raise InvalidSubmissionError([
             *earlier,
-            f"no data rows (header only); expected {ans.n_rows} rows (one per answer id)",
+            "no data rows (header only); expected "
+            + (f"{expected[0]} rows (one per {expected[1]})" if expected else "data rows"),
         ])
-    if n_sub != ans.n_rows:
-        return [f"{n_sub} rows; expected {ans.n_rows} (one per answer id)"]
+    if expected and n_sub != expected[0]:
+        return [f"{n_sub} rows; expected {expected[0]} (one per {expected[1]})"]
     return []
+
+
+def _expected_rows(ans: Answers) -> tuple[int, str] | None:
+    """How many rows a submission has, and of what; None when that is private (extra ids
+    allowed without a public id list: the count would tell how many ids are scored)."""
+    if ans.grading.extra_ids == "reject":
+        return ans.n_rows, ans.noun
+    if ans.universe is not None:
+        return ans.universe.n_rows, ans.universe.noun
+    return None
 
 
 def _align_ids(table: pa.Table, first_pos: dict[str, int], ans: Answers) -> _Alignment:
@@ -147,7 +162,16 @@ def _align_ids(table: pa.Table, first_pos: dict[str, int], ans: Answers) -> _Ali
     if not all(c in first_pos for c in id_columns):
         return _Alignment(ok=False)  # the missing id column is already reported
     key = make_key(table, [first_pos[c] for c in id_columns])
-    check = check_ids(key, ans)
+    if ans.grading.extra_ids == "reject":
+        check = check_ids(key, ans)
+    elif ans.universe is not None and ans.universe_rows is not None:
+        check = check_ids(key, ans.universe)
+        if check.ok:  # universe rows -> submission rows, then answers rows -> universe rows
+            check.perm = ans.universe_rows if check.perm is None else check.perm[
+                ans.universe_rows]
+            check.aligned_by = "join"
+    else:
+        check = check_superset(key, ans)
     return _Alignment(ok=check.ok, key=key, perm=check.perm, aligned_by=check.aligned_by,
                       problems=check.problems)
 

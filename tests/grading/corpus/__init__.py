@@ -30,6 +30,8 @@ MULTI_IDS = [f"m{i}" for i in range(9)]
 MULTI_CLS = ["a", "b", "c", "a", "b", "c", "a", "b", "c"]
 LABEL_IDS = [f"l{i}" for i in range(9)]
 LABELS = ["cat", "dog", "bird", "cat", "dog", "bird", "cat", "dog", "cat"]
+#: The task's classes: "fish" is valid but absent from this test split.
+LABEL_SET = ["bird", "cat", "dog", "fish"]
 JSON_ANSWERS = {"paperA": [1, 0, 0], "paperB": [0, 1], "paperC": [1, 1, 0, 0]}
 TXT_ANSWERS = ["q1,q2", "q3", "q4,q5,q6"]
 
@@ -76,7 +78,8 @@ def _tasks() -> dict[str, TaskDef]:
             _csv(["id", "a", "b", "c"], multi_rows), ["id", "a", "b", "c"], multi_rows,
         ),
         "label": TaskDef(
-            "label", GradingSpec(metric="accuracy", id_columns=["id"], target_columns=["y"]),
+            "label", GradingSpec(metric="accuracy", id_columns=["id"], target_columns=["y"],
+                                 labels=LABEL_SET),
             _csv(["id", "y"], label_rows), ["id", "y"], label_rows,
         ),
         "json": TaskDef(
@@ -133,6 +136,8 @@ class Case:
     match: list[str] = field(default_factory=list)
     """Regexes each matching one of the refusal's problems (R)."""
     filename: str = "submission.csv"
+    score: float | None = None
+    """The score an S case must get, computed by hand (None: any finite score)."""
     links_private: bool = False
     """The submission is (a link to) a file of the private folder: the refusal depends on
     where the answers are, not on their values."""
@@ -418,7 +423,9 @@ CASES: list[Case] = [
          [r"column `a`: 1 probability is outside \[0, 1\]", r"column `b`: 1 probability"]),
     Case(26, "unknown_class_label", "label", _text(lambda t: _set(t, 3, 1, "horse")), "R",
          [r"column `y`: 1 unknown label\(s\) \(1 of 1\): \['horse'\] in rows \[4\] \(ids "
-          r"\['l3'\]\); allowed labels: \['bird', 'cat', 'dog'\]"]),
+          r"\['l3'\]\); allowed labels: \['bird', 'cat', 'dog', 'fish'\]$"]),
+    Case(26, "valid_class_absent_from_the_test_split", "label",
+         _text(lambda t: _set(t, 3, 1, "fish")), "S", score=8 / 9),
     Case(27, "scientific_notation", "value", _text(_sci), "N"),
     Case(28, "constant_prediction", "value", _text(_constant), "S"),
     Case(29, "header_only", "value", _text(lambda t: "id,y\n"), "R",
