@@ -412,3 +412,53 @@ def test_scored_rows_reach_the_metric_in_answers_order_whatever_the_submission_o
     with pytest.raises(InvalidSubmissionError):
         sub.write_text("id,y\n" + "".join(f"r{i},{10 * i}\n" for i in (5, 2, 0, 4, 1)))
         validate_submission(sub, ans)
+
+
+# --- shipped Lite specs follow their competitions' rules ------------------------------------------
+
+
+def _lite(task_id: str) -> TaskSpec:
+    from tambench.schema.io import load_taskspec
+
+    root = Path(__file__).resolve().parents[2] / "tambench" / "tasks" / "catalogue"
+    return load_taskspec(root / task_id / "task.json")
+
+
+def test_lmsys_log_loss_clips_at_float64_machine_epsilon_as_eps_auto_does() -> None:
+    grading = _lite("kaggle/lmsys-chatbot-arena").grading
+    assert grading is not None
+    assert grading.metric_params["eps"] == np.finfo(np.float64).eps == 2.220446049250313e-16
+
+
+@pytest.mark.parametrize(("column", "yes", "no"), [("keep", "True", "False"), ("scored", "1", "0")])
+def test_stanford_covid_grades_mle_bench_and_paper_release_answers_alike(
+    column: str, yes: str, no: str, tmp_path: Path
+) -> None:
+    spec = _lite("kaggle/stanford-covid-vaccine")
+    header = "id_seqpos,reactivity,deg_Mg_pH10,deg_pH10,deg_Mg_50C,deg_50C"
+    truth = [(0.5, 0.2, 0.1, 0.3, 0.4), (0.1, 0.3, 0.9, 0.2, 0.5), (7.0, 7.0, 7.0, 7.0, 7.0)]
+    flags = [yes, yes, no]
+    (tmp_path / "private").mkdir()
+    answers = tmp_path / "private" / "answers.csv"
+    answers.write_text(f"{header},{column}\n" + "".join(
+        f"s_{i},{','.join(map(str, t))},{f}\n" for i, (t, f) in enumerate(zip(truth, flags,
+                                                                             strict=True))))
+    sub = tmp_path / "submission.csv"
+    sub.write_text(header + "\n" + "".join(
+        f"s_{i},{t[0] + 0.3},{t[1]},{t[2]},{t[3]},{t[4]}\n" for i, t in enumerate(truth[:2]))
+        + "s_2,0,0,0,0,0\n")
+    report = grade_submission(sub, spec, answers)
+    # scored rows 0 and 1: reactivity off by 0.3 (RMSE 0.3), the two others exact: 0.3 / 3
+    assert report.valid_submission and report.score == pytest.approx(0.1)
+
+
+def test_speech_commands_accept_the_twelve_labels_and_nothing_else(tmp_path: Path) -> None:
+    spec = _lite("kaggle/tensorflow-speech-recognition-challenge")
+    (tmp_path / "private").mkdir()
+    answers = tmp_path / "private" / "answers.csv"
+    answers.write_text("fname,label\na.wav,yes\nb.wav,no\n")
+    sub = tmp_path / "submission.csv"
+    sub.write_text("fname,label\na.wav,silence\nb.wav,no\n")  # silence: absent, still valid
+    assert grade_submission(sub, spec, answers).score == 0.5
+    sub.write_text("fname,label\na.wav,bed\nb.wav,no\n")  # a training word outside the 12
+    assert "unknown label(s) (1 of 1): ['bed']" in grade_submission(sub, spec, answers).errors[0]
