@@ -200,7 +200,6 @@ PENDING_SIZES: set[str] = {
     "tambench/acquisition/agent.py::_run",
     "tambench/acquisition/site/server.py::make_handler",
     "tambench/cli/acquire_cmd.py::acquire",
-    "tambench/cli/grade_cmd.py::grade",
     "tambench/cli/grade_cmd.py::grade_runs",
     "tambench/cli/judge_cmd.py::judge",
     "tambench/cli/protocol_cmd.py::mlagentbench",

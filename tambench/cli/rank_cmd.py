@@ -85,11 +85,16 @@ def rank(
 
 
 def metrics(json_out: bool = typer.Option(False, "--json", help="Print strict JSON.")) -> None:
-    """List every registered metric with its direction, value range and input kind."""
+    """List every registered metric with its direction, value range and input kind.
+
+    Parameters named ``*_column`` name a column of the ANSWERS file (``answers_columns`` in
+    the JSON), read there and passed to the metric as an array.
+    """
     from rich.table import Table
 
     from tambench.cli._console import console, print_json
     from tambench.core.metrics import list_metrics
+    from tambench.core.metrics.base import AUX_SUFFIX
 
     ms = list_metrics()
     if json_out:
@@ -102,6 +107,7 @@ def metrics(json_out: bool = typer.Option(False, "--json", help="Print strict JS
                 "bounded": m.bounded,
                 "kind": m.kind,
                 "parameters": dict(m.defaults),
+                "answers_columns": [k for k in m.defaults if k.endswith(AUX_SUFFIX)],
                 "summary": m.summary,
             }
             for m in ms
@@ -111,7 +117,8 @@ def metrics(json_out: bool = typer.Option(False, "--json", help="Print strict JS
     for m in ms:
         table.add_row(
             m.id, m.direction, f"[{m.lower_bound:g}, {m.upper_bound:g}]", m.kind,
-            ", ".join(f"{k}={v}" for k, v in m.defaults.items()), m.summary,
+            ", ".join(f"{k}={v}" + (" (answers column)" if k.endswith(AUX_SUFFIX) else "")
+                      for k, v in m.defaults.items()), m.summary,
         )
     console.print(table)
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from pydantic import ValidationError
 
 from tambench.core.layout import LEADERBOARD_FILE, safe_join
 from tambench.core.leaderboard import Leaderboard, read_leaderboard
@@ -33,6 +34,7 @@ from tambench.errors import (
     MissingSubmissionError,
     ScoreRangeError,
     TaskDataError,
+    TaskSpecError,
 )
 from tambench.grading.csvio import Limits
 from tambench.grading.files import bound_message
@@ -278,13 +280,17 @@ def adhoc_spec(
     submission_format: str = "csv",
     submission_header: list[str] | None = None,
     answers_file: str = "answers.csv",
+    **more: Any,
 ) -> TaskSpec:
-    """A TaskSpec for grading without a catalogue (``tambench grade --answers ... --metric``)."""
-    return TaskSpec(
-        id="local/adhoc",
-        platform="local",
-        title="ad-hoc grading",
-        grading=GradingSpec(
+    """A TaskSpec for grading without a catalogue (``tambench grade --answers ... --metric``).
+
+    ``more`` takes any other GradingSpec field (policies, labels, scored rows, ...).
+
+    Raises:
+        TaskSpecError: the fields do not make a valid GradingSpec.
+    """
+    try:
+        grading = GradingSpec(
             metric=metric,
             metric_params=dict(metric_params or {}),
             id_columns=id_columns,
@@ -292,5 +298,8 @@ def adhoc_spec(
             submission_format=SubmissionFormat(submission_format),
             submission_header=list(submission_header or []),
             answers_file=answers_file,
-        ),
-    )
+            **more,
+        )
+    except (ValidationError, ValueError) as exc:
+        raise TaskSpecError(f"ad hoc grading spec is invalid: {exc}") from None
+    return TaskSpec(id="local/adhoc", platform="local", title="ad-hoc grading", grading=grading)

@@ -123,8 +123,8 @@ class ScoredWhere(_Model):
     """Cell values (exact text) of the rows that are scored, e.g. ["0"] or ["1", "True"]."""
 
     unscored: list[str] = Field(default_factory=list)
-    """Cell values of the rows that are not scored; any value in neither list is an error in
-    the answers."""
+    """Cell values of the rows that are not scored; when given, a value in neither list is an
+    error in the answers. Empty: every value but the scored ones is unscored."""
 
 
 class ScoredLastPerGroup(_Model):

@@ -161,8 +161,9 @@ def scored_where(table: pa.Table, pos: dict[str, int], rule: ScoredWhere) -> np.
         raise TaskDataError(f"scored_rows: the answers have none of the columns {names}")
     cells = to_object(pc.utf8_trim_whitespace(table.column(pos[present[0]])))
     scored = np.isin(cells, list(rule.scored))
-    unscored = np.isin(cells, list(rule.unscored))
-    other = ~(scored | unscored)
+    if not rule.unscored:
+        return scored
+    other = ~(scored | np.isin(cells, list(rule.unscored)))
     if other.any():
         seen = sorted({str(v) for v in cells[other][:1000]})[:5]
         raise TaskDataError(
