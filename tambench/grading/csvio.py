@@ -342,6 +342,7 @@ def read_csv_columns(
     *,
     columns: Sequence[int] | None = None,
     float_columns: Sequence[int] = (),
+    multiline: bool = False,
     what: str = "submission",
     error: ErrorFactory = submission_error,
 ) -> pa.Table:
@@ -361,7 +362,8 @@ def read_csv_columns(
     if not layout.has_data:
         return pa.schema([(n, pa.string()) for n in names]).empty_table()
     wanted = range(len(names)) if columns is None else sorted({*columns, *float_columns})
-    parse = _BodyParser(_body_buffer(raw, layout), names, [names[i] for i in wanted])
+    parse = _BodyParser(_body_buffer(raw, layout), names, [names[i] for i in wanted],
+                        multiline=multiline)
     table, as_float = _parse_body(parse, float_columns, raw, layout, what, error)
     return pack_float_columns(parse.full_width(table), as_float)
 
@@ -415,6 +417,8 @@ class _BodyParser:
     body: pa.Buffer
     names: list[str]
     include: list[str]
+    multiline: bool = False
+    """Whether quoted values may span lines (slower: blocks must be found serially)."""
     block_size: int = 0
 
     def attempt(self, as_float: Sequence[int]) -> pa.Table:
@@ -427,6 +431,7 @@ class _BodyParser:
                 column_names=self.names,
                 block_size=self.block_size or block_size_for(self.body.size),
             ),
+            parse_options=pacsv.ParseOptions(newlines_in_values=self.multiline),
             convert_options=pacsv.ConvertOptions(
                 column_types=types,
                 include_columns=self.include,

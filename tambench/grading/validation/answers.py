@@ -269,6 +269,7 @@ def _read_table(
     table = read_csv_columns(
         raw, layout, columns=[pos[c] for c in [*needed, *rule_columns]],
         float_columns=[pos[c] for c in targets] if numeric else (),
+        multiline=bool(g.value_policy.get("multiline_values", False)),
         what="answers", error=answers_error,
     )
     return table, pos

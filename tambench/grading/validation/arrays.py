@@ -140,3 +140,20 @@ def stack_columns(cols: list[np.ndarray], numeric: bool) -> np.ndarray:
     for j, c in enumerate(cols):
         out[:, j] = c
     return out
+
+
+def has_line_break(key: pa.ChunkedArray) -> np.ndarray:
+    """Cells holding CR or LF; a scan of the raw bytes first, a regex only on a hit."""
+    if key.type == pa.string() and not any(_bytes_hold_line_break(c) for c in key.chunks):
+        return np.zeros(len(key), dtype=bool)
+    return bool_mask(pc.match_substring_regex(key, r"[\r\n]"))
+
+
+def _bytes_hold_line_break(piece: pa.Array) -> bool:
+    data = piece.buffers()[2]
+    if data is None:
+        return False
+    # The whole data buffer, a superset of this chunk's slice: a false hit only costs the regex.
+    # A copy to bytes and two memchr scans beat numpy comparisons (three temporaries) by 3x.
+    raw = data.to_pybytes()
+    return raw.find(b"\n") >= 0 or raw.find(b"\r") >= 0

@@ -14,6 +14,9 @@ Declared policies read here (``GradingSpec.value_policy``; absent keys take thes
   renormalises declares so), ``"require"``, or ``"ignore"``. ``row_sum_tolerance`` default 1e-4.
 * ``strip_spaces``: spaces around numbers are always ignored (they cannot change a number);
   with true, spaces around labels and strings are removed too. Ids are never stripped.
+* ``multiline_values``: false (default): one row per line, a quoted line break in a value is
+  refused (the parser reads large files in blocks that must start on a row); true: string
+  values may span lines (the parser then reads blocks more slowly).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from tambench.grading.validation.arrays import (
     empty_cells,
     fill_floats,
     float_matrix,
+    has_line_break,
     int32_values,
     stack_columns,
     to_float64,
@@ -159,6 +163,15 @@ def _strings(c: ColumnCheck) -> tuple[pa.ChunkedArray, np.ndarray, bool]:
     empty = empty_cells(col)
     allow_empty = bool(c.policy.get("allow_empty", c.ans.kind in EMPTY_OK_KINDS))
     ok = True
+    if not c.policy.get("multiline_values", False):
+        broken = has_line_break(c.col)
+        if broken.any():
+            rows, desc = c.where(broken)
+            c.type_problems.append(
+                f"column `{c.name}`: {rows.size} value(s) hold a line break (a quoted newline) "
+                f"in {desc}; expected one row per line"
+            )
+            ok = False
     if empty.any() and not allow_empty:
         rows, desc = c.where(empty)
         c.missing_problems.append(

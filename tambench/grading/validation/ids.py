@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 from tambench.errors import TaskDataError
 from tambench.grading.csvio import MAX_EXAMPLES, format_examples
 from tambench.grading.validation.answers import Answers
-from tambench.grading.validation.arrays import bool_mask, empty_cells, int32_values
+from tambench.grading.validation.arrays import empty_cells, has_line_break, int32_values
 from tambench.grading.validation.idindex import IdIndex, match_ids
 from tambench.grading.validation.messages import near_miss_hints, rows_desc, show_id
 
@@ -71,30 +71,13 @@ def _check_answer_duplicates(ans_key: pa.Array, missing: np.ndarray) -> None:
         raise TaskDataError("the answers hold duplicated ids; they cannot be matched by id")
 
 
-def _has_line_break(key: pa.ChunkedArray) -> np.ndarray:
-    """Rows whose id holds CR or LF; a scan of the raw bytes first, a regex only on a hit."""
-    if key.type == pa.string() and not any(_bytes_hold_line_break(c) for c in key.chunks):
-        return np.zeros(len(key), dtype=bool)
-    return bool_mask(pc.match_substring_regex(key, r"[\r\n]"))
-
-
-def _bytes_hold_line_break(piece: pa.Array) -> bool:
-    data = piece.buffers()[2]
-    if data is None:
-        return False
-    # The whole data buffer, a superset of this chunk's slice: a false hit only costs the regex.
-    # A copy to bytes and two memchr scans beat numpy comparisons (three temporaries) by 3x.
-    raw = data.to_pybytes()
-    return raw.find(b"\n") >= 0 or raw.find(b"\r") >= 0
-
-
 def _malformed_ids(key: pa.ChunkedArray) -> list[str]:
     """Empty ids and ids holding a line break (a quoted newline)."""
     problems = []
     empty = np.flatnonzero(empty_cells(key))
     if empty.size:
         problems.append(f"{empty.size} empty id cell(s): {rows_desc(empty, None)}")
-    broken = np.flatnonzero(_has_line_break(key))
+    broken = np.flatnonzero(has_line_break(key))
     if broken.size:
         problems.append(
             f"{broken.size} id(s) hold a line break (a quoted newline): {rows_desc(broken, key)}"

@@ -78,7 +78,8 @@ def _read_body(
     numeric = ans.kind in NUMERIC_KINDS
     try:
         return read_csv_columns(raw, layout, columns=needed,
-                                float_columns=targets if numeric else ())
+                                float_columns=targets if numeric else (),
+                                multiline=bool(g.value_policy.get("multiline_values", False)))
     except InvalidSubmissionError as exc:
         raise InvalidSubmissionError([*exc.problems, *column_problems]) from None
 
