@@ -187,6 +187,8 @@ def open_regular_file(
         if error is submission_error:
             raise MissingSubmissionError(f"{what} file not found: {path}") from None
         raise error([f"{what} file not found: {path}"]) from None
+    except OSError as exc:  # a folder on the way that cannot be searched, a name too long
+        raise error([f"{what} {path.name!r} cannot be read: {exc.strerror}"]) from None
     _check_status(st, path, max_bytes, what, error, " (links and special files are refused)")
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     flags |= getattr(os, "O_CLOEXEC", 0)

@@ -85,7 +85,7 @@ def refuse_private_path(path: Path, answers: Answers) -> None:
         return
     try:
         real = path.resolve(strict=True)
-    except (FileNotFoundError, RuntimeError):  # missing (reported later) or a link loop
+    except (OSError, RuntimeError):  # missing, unreadable or a link loop: reported on opening
         return
     if real.is_relative_to(answers.private_dir):
         raise InvalidSubmissionError([

@@ -429,3 +429,23 @@ def test_columns_that_are_not_needed_are_tokenised_but_never_built(tmp_path: Pat
     assert narrow.nbytes < 20_000  # the ids and one float column; 3000 string columns not built
     wide = read_csv_columns(raw, layout)
     assert wide.nbytes > n_extra * n_rows * 9
+
+
+def test_a_submission_in_a_folder_that_cannot_be_searched_is_refused_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    import os
+
+    spec, answers, sub = build_perfect("value", tmp_path)
+    if os.geteuid() == 0:  # root searches any folder: make the name unreadable instead
+        target = sub.parent / ("x" * 300)
+        message = r"cannot be read: File name too long"
+    else:
+        sub.parent.chmod(0)
+        target, message = sub, r"cannot be read: Permission denied"
+    try:
+        report = grade_submission(target, spec, answers)
+    finally:
+        sub.parent.chmod(0o755)
+    assert not report.valid_submission and report.submission_exists
+    assert re.search(message, report.errors[0]), report.errors
