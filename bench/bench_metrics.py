@@ -6,6 +6,10 @@ Measures, as medians of ``--repeats`` runs on the same arrays (so parsing is exc
 - multi-class log loss, 100k rows x 100 classes (``multiclass_log_loss`` vs ``log_loss``);
 - binary log loss, 1M rows (``log_loss`` vs ``log_loss``);
 - RMSE, 10M rows (``rmse`` vs ``root_mean_squared_error``);
+- raw character Levenshtein, 1M rows of InChI-like strings (``levenshtein_mean`` on
+  rapidfuzz's C kernel vs a pure-Python dynamic programme, the package's former kernel, timed
+  on 2,000 rows and scaled to the full size), and one 900 KB predicted cell against a 900 KB
+  truth (the adversarial cell that took 78 s), with the default length limit lifted;
 
 and checks that both sides agree within 1e-9 (relative). It also times importing the metric
 registry against importing scikit-learn's metrics, in fresh interpreters.
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import subprocess
@@ -56,6 +61,77 @@ def import_seconds(statement: str, repeats: int) -> float:
         for _ in range(repeats)
     ]
     return statistics.median(out)
+
+
+def python_levenshtein(a: str, b: str) -> int:
+    """The pure-Python edit distance the text metrics used before rapidfuzz (reference)."""
+    if len(a) < len(b):
+        a, b = b, a
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        current = [i]
+        for j, cb in enumerate(b, start=1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]
+
+
+def inchi_like(rng: np.random.Generator, n: int, length: int = 60) -> tuple[np.ndarray, np.ndarray]:
+    """n truths of ``length`` characters and predictions with a few random edits each."""
+    alphabet = np.array(list("CHNOS0123456789/=()-+,ch"))
+    truths = ["InChI=1S/" + "".join(rng.choice(alphabet, length)) for _ in range(n)]
+    preds = []
+    for t in truths:
+        chars = list(t)
+        for _ in range(int(rng.integers(0, 6))):
+            k = int(rng.integers(0, len(chars)))
+            chars[k] = str(rng.choice(alphabet))
+        preds.append("".join(chars))
+    return np.array(truths, dtype=object), np.array(preds, dtype=object)
+
+
+def levenshtein_cases(scale: float, rng: np.random.Generator) -> list[dict[str, Any]]:
+    n = int(1_000_000 * scale)
+    truths, preds = inchi_like(rng, n)
+    sample = 2_000
+    big_t = "".join(rng.choice(list("ACGT"), 900_000))
+    big_p = big_t[:450_000] + "".join(rng.choice(list("ACGT"), 450_000))
+    metric = get_metric("levenshtein_mean")
+    return [
+        {
+            "name": f"levenshtein_mean, {n:,} rows",
+            "ours": lambda: metric(truths, preds),
+            # the reference is timed on `sample` rows; the factor scales it to n
+            "reference": lambda: float(np.mean([python_levenshtein(a, b) for a, b in
+                                                zip(truths[:sample], preds[:sample], strict=True)])),
+            "check": lambda: metric(truths[:sample], preds[:sample]),
+            "factor": n / sample,
+        },
+        {
+            "name": "levenshtein_mean, one 900 KB cell",
+            "ours": lambda: metric([big_t], [big_p], max_length=1_000_000),
+            "reference": None,
+            "check": None,
+            "factor": 1.0,
+        },
+    ]
+
+
+def run_levenshtein(scale: float, repeats: int, rng: np.random.Generator) -> list[dict[str, Any]]:
+    rows = []
+    for case in levenshtein_cases(scale, rng):
+        ours_s, ours_v = median_seconds(case["ours"], repeats)
+        row: dict[str, Any] = {"case": case["name"], "ours_s": ours_s, "ours": ours_v,
+                               "load_avg_1m": os.getloadavg()[0]}
+        if case["reference"] is not None:
+            ref_s, ref_v = median_seconds(case["reference"], 1)
+            row.update(reference_s_scaled=ref_s * case["factor"], reference_sample=ref_v,
+                       rel_diff=abs(case["check"]() - ref_v) / max(abs(ref_v), 1e-300))
+        rows.append(row)
+        extra = (f"  pure Python (scaled) {row['reference_s_scaled']:.1f} s, rel diff "
+                 f"{row['rel_diff']:.1e}" if "reference_s_scaled" in row else "")
+        print(f"{row['case']:36} {ours_s:10.4f} s{extra}  (load avg {row['load_avg_1m']:.2f})")
+    return rows
 
 
 def cases(scale: float, rng: np.random.Generator) -> list[dict[str, Any]]:
@@ -119,11 +195,13 @@ def main() -> int:
             "case": case["name"], "ours_s": ours_s, "sklearn_s": sk_s,
             "speedup": sk_s / ours_s, "ours": ours_v, "sklearn": sk_v, "rel_diff": rel,
         })
+    text_rows = run_levenshtein(args.scale, max(1, min(args.repeats, 3)), rng)
     imports = {
         "tambench.core.metrics": import_seconds("import tambench.core.metrics", 3),
         "sklearn.metrics": import_seconds("import sklearn.metrics", 3),
     }
-    print(f"{'case':36} {'ours (s)':>10} {'sklearn (s)':>12} {'speedup':>8} {'rel diff':>10}")
+    print(f"{'case':36} {'ours (s)':>10} {'sklearn (s)':>12} {'speedup':>8} {'rel diff':>10}"
+          f"  (load avg {os.getloadavg()[0]:.2f})")
     for r in rows:
         print(f"{r['case']:36} {r['ours_s']:10.4f} {r['sklearn_s']:12.4f} "
               f"{r['speedup']:7.1f}x {r['rel_diff']:10.1e}")
@@ -132,10 +210,11 @@ def main() -> int:
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps({
         "scale": args.scale, "repeats": args.repeats, "machine": platform.platform(),
-        "python": platform.python_version(), "cases": rows, "import_seconds": imports,
+        "python": platform.python_version(), "cases": rows, "text_cases": text_rows,
+        "import_seconds": imports, "load_avg_1m": os.getloadavg()[0],
     }, indent=2) + "\n")
     print(f"wrote {RESULTS}")
-    bad = [r["case"] for r in rows if r["rel_diff"] > 1e-9]
+    bad = [r["case"] for r in [*rows, *text_rows] if r.get("rel_diff", 0.0) > 1e-9]
     if bad:
         print(f"DISAGREEMENT with scikit-learn: {bad}")
         return 1

@@ -1,7 +1,7 @@
 """Settings: command-line option > environment variable > config file > default.
 
-The config file is TOML: ``./tambench.toml`` if present, else ``$TAMBENCH_CONFIG``, else
-``~/.config/tambench/config.toml``. Keys (all optional)::
+The config file is TOML: ``$TAMBENCH_CONFIG`` if set, else ``./tambench.toml`` if present, else
+``~/.config/tambench/config.toml``. Keys (all optional; a ``[tambench]`` table works too)::
 
     data_dir = "tambench-data"          # prepared splits: <data_dir>/<platform>/<slug>/
     catalogue = "path/to/catalogue"     # task catalogue (default: the bundled one)
@@ -9,23 +9,28 @@ The config file is TOML: ``./tambench.toml`` if present, else ``$TAMBENCH_CONFIG
     executor_address = ""               # for ray: "auto", "ray://host:10001", or "" (start local)
     max_workers = 0                     # 0: one per CPU
     retries = 2                         # extra attempts for a failed batch item (0: none)
-    llm_model = ""                      # model name for the LLM mapper / judge
+    llm_model = ""                      # model for the LLM mapper / judge ("provider:model" works)
     llm_base_url = ""                   # OpenAI-compatible endpoint (else OPENAI_BASE_URL)
 
-Secrets are never read from this file: API keys come only from the environment.
+Environment variables: ``TAMBENCH_<KEY>`` for every key (``TAMBENCH_DATA_DIR``, ...), and
+``OPENAI_BASE_URL`` as well for ``llm_base_url``. Secrets are never read from the file: a key that
+looks like one (key, token, secret, password) is refused; API keys come only from the
+environment. Resolution is pydantic-settings' (imported only when settings are needed).
 """
 
 from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from pydantic import AliasChoices, Field, ValidationError
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
 from tambench.errors import ConfigError
 
-#: Setting -> environment variable.
+#: Setting -> environment variable (documentation and messages; resolution is the model's).
 ENV_VARS = {
     "data_dir": "TAMBENCH_DATA_DIR",
     "catalogue": "TAMBENCH_CATALOGUE",
@@ -45,72 +50,97 @@ def bundled_catalogue() -> Path:
     return Path(__file__).resolve().parent / "tasks" / "catalogue"
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Resolved settings."""
+def config_file() -> Path | None:
+    """The config file in effect, if any."""
+    candidates = [Path("tambench.toml"), Path.home() / ".config" / "tambench" / "config.toml"]
+    if os.environ.get("TAMBENCH_CONFIG"):
+        candidates.insert(0, Path(os.environ["TAMBENCH_CONFIG"]))
+    return next((c for c in candidates if c.is_file()), None)
+
+
+class _ConfigFileSource(PydanticBaseSettingsSource):
+    """The TOML config file, with secrets and unknown keys refused."""
+
+    def __init__(self, settings_cls: type[BaseSettings]) -> None:
+        super().__init__(settings_cls)
+        self.path = config_file()
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        # Unused: __call__ returns the whole file at once.
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        if self.path is None:
+            return {}
+        try:
+            data = tomllib.loads(self.path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"config file {self.path} is not valid TOML: {exc}") from exc
+        data = data.get("tambench", data)
+        known = set(self.settings_cls.model_fields)
+        for key in data:
+            if any(h in key.lower() for h in _SECRET_HINTS):
+                raise ConfigError(
+                    f"config file {self.path} holds {key!r}: secrets are read only from the "
+                    "environment"
+                )
+            if key not in known:
+                raise ConfigError(
+                    f"config file {self.path}: unknown setting {key!r}; known: {sorted(known)}"
+                )
+        return dict(data)
+
+
+class Settings(BaseSettings):
+    """Resolved settings (immutable)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="TAMBENCH_", extra="forbid", frozen=True, populate_by_name=True
+    )
 
     data_dir: Path = Path("tambench-data")
-    catalogue: Path = bundled_catalogue()
+    catalogue: Path = Field(default_factory=bundled_catalogue)
     executor: str = "local"
     executor_address: str = ""
     max_workers: int = 0
     retries: int = 2
     llm_model: str = ""
-    llm_base_url: str = ""
+    llm_base_url: str = Field(
+        "", validation_alias=AliasChoices("TAMBENCH_LLM_BASE_URL", "OPENAI_BASE_URL")
+    )
 
-
-def config_file() -> Path | None:
-    """The config file in effect, if any."""
-    candidates = [Path("tambench.toml")]
-    if os.environ.get("TAMBENCH_CONFIG"):
-        candidates.insert(0, Path(os.environ["TAMBENCH_CONFIG"]))
-    candidates.append(Path.home() / ".config" / "tambench" / "config.toml")
-    for c in candidates:
-        if c.is_file():
-            return c
-    return None
-
-
-def _read_file(path: Path) -> dict[str, Any]:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from exc
-    data = data.get("tambench", data)
-    known = {f.name for f in fields(Settings)}
-    for key in data:
-        if any(h in key.lower() for h in _SECRET_HINTS):
-            raise ConfigError(
-                f"config file {path} holds {key!r}: secrets are read only from the environment"
-            )
-        if key not in known:
-            raise ConfigError(f"config file {path}: unknown setting {key!r}; known: {sorted(known)}")
-    return dict(data)
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # Options > environment > config file > defaults; no .env or secrets directory.
+        return init_settings, env_settings, _ConfigFileSource(settings_cls)
 
 
 def load_settings(**overrides: Any) -> Settings:
-    """Resolve settings; ``overrides`` (e.g. from CLI options) win when not None."""
-    values: dict[str, Any] = {}
-    path = config_file()
-    if path is not None:
-        values.update(_read_file(path))
-    for name, var in ENV_VARS.items():
-        if os.environ.get(var):
-            values[name] = os.environ[var]
-    values.update({k: v for k, v in overrides.items() if v is not None})
-    out: dict[str, Any] = {}
-    for f in fields(Settings):
-        if f.name not in values:
-            continue
-        v = values[f.name]
-        if f.name in {"data_dir", "catalogue"}:
-            v = Path(v).expanduser()
-        elif f.name in {"max_workers", "retries"}:
-            try:
-                v = int(v)
-            except (TypeError, ValueError):
-                raise ConfigError(f"{f.name} must be an integer, got {v!r}") from None
-        else:
-            v = str(v)
-        out[f.name] = v
-    return Settings(**out)
+    """Resolve settings; ``overrides`` (e.g. from CLI options) win when not None.
+
+    Raises:
+        ConfigError: a value of the wrong type, an unknown or secret key in the config file.
+    """
+    given = {k: v for k, v in overrides.items() if v is not None}
+    unknown = sorted(set(given) - set(Settings.model_fields))
+    if unknown:
+        raise ConfigError(f"unknown setting(s) {unknown}; known: {sorted(Settings.model_fields)}")
+    try:
+        settings = Settings(**given)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            name = str(err["loc"][0]) if err["loc"] else "?"
+            problems.append(f"{name}: {err['msg']} (got {err.get('input')!r})")
+        raise ConfigError("invalid setting(s): " + "; ".join(problems)) from None
+    return settings.model_copy(update={
+        "data_dir": settings.data_dir.expanduser(),
+        "catalogue": settings.catalogue.expanduser(),
+    })

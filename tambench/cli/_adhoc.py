@@ -24,7 +24,8 @@ METRIC = typer.Option(None, "--metric", help="Metric id (with --answers).")
 METRIC_PARAM = typer.Option(
     [], "--metric-param",
     help="Metric parameter k=v, the value read as JSON when it parses (repeatable); "
-    "`tambench metrics --json` lists them (answers_columns: those naming answers columns).",
+    "`tambench metrics --json` lists them (answers_column_parameters: those naming answers "
+    "columns).",
 )
 ID_COLUMN = typer.Option([], "--id-column", help="Id column (repeatable).")
 TARGET_COLUMN = typer.Option(
@@ -217,7 +218,7 @@ def _default_targets(opts: AdhocOptions, fields: dict[str, Any]) -> list[str]:
     from tambench.core.metrics import get_metric
 
     skip = {*fields.get("id_columns", []), *opts.not_target}
-    skip |= set(get_metric(opts.metric).aux_columns(fields["metric_params"]).values())
+    skip |= set(get_metric(opts.metric).answers_columns(fields["metric_params"]))
     rule = fields.get("scored_rows") or {}
     for key in ("column", "group_column", "order_column"):
         value = rule.get(key)

@@ -8,7 +8,7 @@ from typing import Any
 import typer
 
 protocol_app = typer.Typer(
-    help="Scoring rules of sibling benchmarks: mlagentbench, mlalgo, kagglebench.",
+    help="Scoring rules of sibling benchmarks (`tambench protocol list` lists them).",
     no_args_is_help=True,
 )
 
@@ -20,6 +20,67 @@ def _read_text(path: Path, what: str) -> str:
         return path.read_text(encoding="utf-8", errors="replace")
     except FileNotFoundError:
         raise ProtocolError(f"{what} file not found: {path}") from None
+
+
+@protocol_app.command("list")
+def list_protocols(json_out: bool = typer.Option(False, "--json", help="Print strict JSON.")) -> None:
+    """Every registered protocol: name, benchmark, what it scores, its inputs and docs."""
+    from tambench.cli._console import console, print_json
+    from tambench.grading.protocols.base import PROTOCOLS
+
+    rows = [{"name": p.name, "title": p.title, "summary": p.summary, "inputs": p.inputs,
+             "entry_point": f"{p.evaluate.__module__}:{p.evaluate.__name__}", "doc": p.doc,
+             "metrics": list(p.metrics)}
+            for p in (PROTOCOLS[n] for n in PROTOCOLS)]
+    if json_out:
+        print_json(rows)
+        return
+    for r in rows:
+        console.print(f"{r['name']} ({r['title']}): {r['summary']}\n  inputs: {r['inputs']}\n"
+                      f"  docs: {r['doc']}" + (f"\n  metrics: {', '.join(r['metrics'])}"
+                                               if r["metrics"] else ""))
+
+
+def _original_rule(task: str, score: float | None, stdout: Path | None, out_text: str,
+                   baseline: str | None, metric: str | None, mode: str,
+                   threshold: float) -> tuple[dict[str, Any], str]:
+    """MLAgentBench's improve-over-baseline rule for one run: (JSON result, summary line)."""
+    from tambench.errors import ProtocolError
+    from tambench.grading.protocols.mlagentbench import extract_score, score_improvement
+
+    value = score if score is not None else extract_score(out_text, mode, metric or "")  # type: ignore[arg-type]
+    if value is None:
+        raise ProtocolError(f"no score in {stdout}; the original rule needs a score")
+    base = None
+    if baseline is not None:
+        try:
+            base = float(baseline)
+        except ValueError:
+            raise typer.BadParameter(f"--baseline must be a number, got {baseline!r}") from None
+    r = score_improvement(task, value, base, threshold=threshold)
+    summary = (f"{task}: score {r.score} vs baseline {r.baseline} -> improvement "
+               f"{r.improvement}, success@{threshold}: {r.success}")
+    return {"rule": "improvement", **r.as_dict()}, summary
+
+
+def _harness_rule(exit_code: int, out_text: str, err_text: str, metric: str | None,
+                  baseline: str | None, score: float | None, mode: str) -> tuple[dict[str, Any], str]:
+    """The harness variant's verdict for one run: (JSON result, summary line)."""
+    from tambench.grading.protocols.mlagentbench import evaluate_harness
+
+    if metric is None:
+        raise typer.BadParameter("the harness rule needs --metric (or give --task for the "
+                                 "original rule)")
+    h = evaluate_harness(exit_code=exit_code, stdout=out_text, stderr=err_text, metric=metric,
+                         baseline=baseline, score=score, mode=mode)  # type: ignore[arg-type]
+    summary = f"resolved: {h.resolved}"
+    if h.score is not None:
+        summary += f"; score {h.score}, baseline {h.baseline}, {h.metric_direction}"
+    if h.error:
+        summary += f"; error: {h.error}"
+    if h.notes:
+        summary += f" ({'; '.join(h.notes)})"
+    return {"rule": "harness", **h.as_dict()}, summary
 
 
 @protocol_app.command("mlagentbench")
@@ -43,12 +104,7 @@ def mlagentbench(
 ) -> None:
     """MLAgentBench: the harness's resolution rule, or with --task the original rule."""
     from tambench.cli._console import console, print_json
-    from tambench.grading.protocols.mlagentbench import (
-        MODES,
-        evaluate_harness,
-        extract_score,
-        score_improvement,
-    )
+    from tambench.grading.protocols.mlagentbench import MODES
 
     if mode not in MODES:
         raise typer.BadParameter(f"--mode must be one of {list(MODES)}, got {mode!r}")
@@ -56,40 +112,12 @@ def mlagentbench(
         raise typer.BadParameter("give exactly one of --stdout FILE and --score S")
     out_text = _read_text(stdout, "stdout") if stdout is not None else ""
     err_text = _read_text(stderr, "stderr") if stderr is not None else ""
-    result: dict[str, Any]
     if task is not None:
-        value = score if score is not None else extract_score(out_text, mode,
-                                                              metric or "")
-        if value is None:
-            from tambench.errors import ProtocolError
-
-            raise ProtocolError(f"no score in {stdout}; the original rule needs a score")
-        base = None
-        if baseline is not None:
-            try:
-                base = float(baseline)
-            except ValueError:
-                raise typer.BadParameter(f"--baseline must be a number, got {baseline!r}") \
-                    from None
-        r = score_improvement(task, value, base, threshold=threshold)
-        result = {"rule": "improvement", **r.as_dict()}
-        summary = (f"{task}: score {r.score} vs baseline {r.baseline} -> improvement "
-                   f"{r.improvement}, success@{threshold}: {r.success}")
+        result, summary = _original_rule(task, score, stdout, out_text, baseline, metric, mode,
+                                         threshold)
     else:
-        if metric is None:
-            raise typer.BadParameter("the harness rule needs --metric (or give --task for the "
-                                     "original rule)")
-        h = evaluate_harness(exit_code=exit_code, stdout=out_text, stderr=err_text,
-                             metric=metric, baseline=baseline, score=score,
-                             mode=mode)
-        result = {"rule": "harness", **h.as_dict()}
-        summary = f"resolved: {h.resolved}"
-        if h.score is not None:
-            summary += f"; score {h.score}, baseline {h.baseline}, {h.metric_direction}"
-        if h.error:
-            summary += f"; error: {h.error}"
-        if h.notes:
-            summary += f" ({'; '.join(h.notes)})"
+        result, summary = _harness_rule(exit_code, out_text, err_text, metric, baseline, score,
+                                        mode)
     if json_out:
         print_json(result)
     else:

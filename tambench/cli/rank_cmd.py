@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 from pathlib import Path
 
 import typer
@@ -84,41 +85,32 @@ def rank(
     )
 
 
-def metrics(json_out: bool = typer.Option(False, "--json", help="Print strict JSON.")) -> None:
-    """List every registered metric with its direction, value range and input kind.
-
-    Parameters named ``*_column`` name a column of the ANSWERS file (``answers_columns`` in
-    the JSON), read there and passed to the metric as an array.
-    """
+def metrics(
+    json_out: bool = typer.Option(False, "--json", help="Print strict JSON."),
+    markdown: bool = typer.Option(False, "--markdown", help="Print the metric reference "
+                                  "(docs/metrics.md) generated from the registry."),
+) -> None:
+    """List every registered metric with its direction, value range and input kind."""
     from rich.table import Table
 
     from tambench.cli._console import console, print_json
     from tambench.core.metrics import list_metrics
-    from tambench.core.metrics.base import AUX_SUFFIX
+    from tambench.core.metrics.reference import as_json, render_markdown
 
+    if json_out and markdown:
+        raise typer.BadParameter("give at most one of --json and --markdown")
     ms = list_metrics()
+    if markdown:
+        sys.stdout.write(render_markdown(ms))
+        return
     if json_out:
-        print_json([
-            {
-                "id": m.id,
-                "direction": m.direction,
-                "lower_bound": None if math.isinf(m.lower_bound) else m.lower_bound,
-                "upper_bound": None if math.isinf(m.upper_bound) else m.upper_bound,
-                "bounded": m.bounded,
-                "kind": m.kind,
-                "parameters": dict(m.defaults),
-                "answers_columns": [k for k in m.defaults if k.endswith(AUX_SUFFIX)],
-                "summary": m.summary,
-            }
-            for m in ms
-        ])
+        print_json([as_json(m) for m in ms])
         return
     table = Table("id", "better", "range", "kind", "parameters", "summary")
     for m in ms:
         table.add_row(
             m.id, m.direction, f"[{m.lower_bound:g}, {m.upper_bound:g}]", m.kind,
-            ", ".join(f"{k}={v}" + (" (answers column)" if k.endswith(AUX_SUFFIX) else "")
-                      for k, v in m.defaults.items()), m.summary,
+            ", ".join(f"{k}={v}" for k, v in m.defaults.items()), m.summary,
         )
     console.print(table)
 

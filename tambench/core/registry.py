@@ -156,6 +156,8 @@ _REGISTRIES: dict[str, Registry[Any]] = {}
 #: visible to :func:`extension_points`.
 REGISTRY_MODULES: tuple[str, ...] = (
     "tambench.core.metrics",
+    "tambench.executors",
+    "tambench.grading.protocols.base",
 )
 
 

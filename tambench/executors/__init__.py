@@ -16,6 +16,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any
 
+from tambench.core.registry import Registry
 from tambench.errors import ConfigError
 from tambench.executors.limiter import GlobalRateLimiter, SlotBook, shared_rate_limiter
 from tambench.executors.pools import (
@@ -68,13 +69,13 @@ def _ray(max_workers: int | None, **options: Any) -> Executor:
     return RayExecutor(max_workers=max_workers, **options)
 
 
-#: name -> factory(max_workers, **options) returning an Executor.
-EXECUTOR_FACTORIES: dict[str, Callable[..., Executor]] = {
-    "local": _local,
-    "thread": _thread,
-    "serial": _serial,
-    "ray": _ray,
-}
+#: name -> factory(max_workers, **options) returning an Executor. A new backend registers a
+#: factory here (or lazily: ``EXECUTOR_FACTORIES.register_lazy("dask", "pkg.mod:factory")``).
+EXECUTOR_FACTORIES: Registry[Callable[..., Executor]] = Registry(
+    "executor", error=ConfigError, hint="set it with --executor or the executor setting"
+)
+for _name, _factory in (("local", _local), ("thread", _thread), ("serial", _serial), ("ray", _ray)):
+    EXECUTOR_FACTORIES.register(_name, _factory)
 
 
 def get_executor(kind: str = "local", max_workers: int | None = None, **options: Any) -> Executor:
@@ -90,13 +91,7 @@ def get_executor(kind: str = "local", max_workers: int | None = None, **options:
     Raises:
         ConfigError: ``kind`` is not registered.
     """
-    try:
-        factory = EXECUTOR_FACTORIES[kind]
-    except KeyError:
-        raise ConfigError(
-            f"unknown executor {kind!r}; known: {sorted(EXECUTOR_FACTORIES)}"
-        ) from None
-    return factory(max_workers, **options)
+    return EXECUTOR_FACTORIES[kind](max_workers, **options)
 
 
 def executor_from_settings(settings: Settings) -> Executor:

@@ -149,90 +149,114 @@ def run_items(
     if retries < 0:
         raise ExecutorError(f"retries must be >= 0, got {retries}")
     work = list(items)
-    n = len(work)
     workers = worker_count(executor)
-    size = chunk_size if chunk_size is not None else pick_chunk_size(n, workers)
+    size = chunk_size if chunk_size is not None else pick_chunk_size(len(work), workers)
     if size < 1:
         raise ExecutorError(f"chunk_size must be >= 1, got {size}")
     depth = getattr(executor, "in_flight_per_worker", 2)
     window = max_in_flight if max_in_flight is not None else depth * workers
     if window < 1:
         raise ExecutorError(f"max_in_flight must be >= 1, got {window}")
-
-    results: list[ItemResult[R] | None] = [None] * n
-    charged = [0] * n
-    pending: deque[list[int]] = deque(list(range(i, min(i + size, n))) for i in range(0, n, size))
-    isolate: deque[int] = deque()
-    in_flight: dict[Future[list[_Outcome]], list[int]] = {}
-    solo: set[Future[list[_Outcome]]] = set()
-
-    def finish(result: ItemResult[R]) -> None:
-        results[result.index] = result
-        if on_result is not None:
-            on_result(result)
-
-    def charge(index: int, error: str, detail: str | None, *, retryable: bool, alone: bool) -> None:
-        charged[index] += 1
-        if not retryable or charged[index] > retries:
-            finish(ItemResult(index, "failed", None, error, detail, charged[index]))
-        elif alone:
-            isolate.append(index)
-        else:
-            pending.append([index])
+    batch = _Batch(fn, work, executor, retries=retries, no_retry=no_retry, on_result=on_result)
+    return batch.run(size, window)
 
 
-    def submit(indices: list[int], *, alone: bool) -> None:
-        chunk = [(i, work[i]) for i in indices]
+class _Batch(Generic[T, R]):
+    """The scheduling state of one :func:`run_items` call."""
+
+    def __init__(
+        self,
+        fn: Callable[[T], R],
+        work: list[T],
+        executor: Executor,
+        *,
+        retries: int,
+        no_retry: tuple[type[BaseException], ...],
+        on_result: Callable[[ItemResult[R]], None] | None,
+    ) -> None:
+        self.fn, self.work, self.executor = fn, work, executor
+        self.retries, self.no_retry, self.on_result = retries, no_retry, on_result
+        self.results: list[ItemResult[R] | None] = [None] * len(work)
+        self.charged = [0] * len(work)
+        self.pending: deque[list[int]] = deque()
+        self.isolate: deque[int] = deque()
+        self.in_flight: dict[Future[list[_Outcome]], list[int]] = {}
+        self.solo: set[Future[list[_Outcome]]] = set()
+
+    def run(self, size: int, window: int) -> list[ItemResult[R]]:
+        n = len(self.work)
+        self.pending.extend(list(range(i, min(i + size, n))) for i in range(0, n, size))
         try:
-            fut = executor.submit(run_chunk, fn, chunk, no_retry)
+            while self.pending or self.isolate or self.in_flight:
+                self._fill(window)
+                done, _ = wait(list(self.in_flight), return_when=FIRST_COMPLETED)
+                for fut in done:
+                    self._collect(fut)
+        finally:
+            for fut in self.in_flight:
+                fut.cancel()
+        missing = [i for i, r in enumerate(self.results) if r is None]
+        if missing:
+            raise ExecutorError(f"internal error: no result for items {missing[:5]}")
+        return [r for r in self.results if r is not None]
+
+    def _fill(self, window: int) -> None:
+        if self.isolate:
+            # Items under suspicion run alone so that a dead worker is attributable.
+            if not self.in_flight:
+                self._submit([self.isolate.popleft()], alone=True)
+            return
+        while self.pending and len(self.in_flight) < window:
+            self._submit(self.pending.popleft(), alone=False)
+
+    def _submit(self, indices: list[int], *, alone: bool) -> None:
+        chunk = [(i, self.work[i]) for i in indices]
+        try:
+            fut = self.executor.submit(run_chunk, self.fn, chunk, self.no_retry)
         except BrokenExecutor as exc:
             raise ExecutorError(
                 f"the executor is broken and cannot restart ({exc}); use "
                 "tambench.executors.get_executor(...), whose pools replace dead workers"
             ) from exc
-        in_flight[fut] = indices
+        self.in_flight[fut] = indices
         if alone:
-            solo.add(fut)
+            self.solo.add(fut)
 
-    try:
-        while pending or isolate or in_flight:
-            if isolate:
-                # Items under suspicion run alone so that a dead worker is attributable.
-                if not in_flight:
-                    submit([isolate.popleft()], alone=True)
-            else:
-                while pending and len(in_flight) < window:
-                    submit(pending.popleft(), alone=False)
-            done, _ = wait(list(in_flight), return_when=FIRST_COMPLETED)
-            for fut in done:
-                indices = in_flight.pop(fut)
-                alone = fut in solo
-                solo.discard(fut)
-                exc = fut.exception()
-                if exc is None:
-                    for index, succeeded, payload in fut.result():
-                        if succeeded:
-                            finish(ItemResult(index, "ok", payload, None, None, charged[index] + 1))
-                        else:
-                            error, detail, retryable = payload
-                            charge(index, error, detail, retryable=retryable, alone=False)
-                elif isinstance(exc, BrokenExecutor) and not alone:
-                    # Every task in flight failed with the pool; the culprit is unknown.
-                    isolate.extend(indices)
-                elif len(indices) > 1:
-                    # The task died; run its items singly, so the culprit alone pays.
-                    pending.extendleft([i] for i in reversed(indices))
+    def _collect(self, fut: Future[list[_Outcome]]) -> None:
+        indices = self.in_flight.pop(fut)
+        alone = fut in self.solo
+        self.solo.discard(fut)
+        exc = fut.exception()
+        if exc is None:
+            for index, succeeded, payload in fut.result():
+                if succeeded:
+                    self._finish(ItemResult(index, "ok", payload, None, None,
+                                            self.charged[index] + 1))
                 else:
-                    charge(
-                        indices[0], _describe_crash(exc), None,
-                        retryable=True, alone=isinstance(exc, BrokenExecutor),
-                    )
-    finally:
-        for fut in in_flight:
-            fut.cancel()
+                    error, detail, retryable = payload
+                    self._charge(index, error, detail, retryable=retryable, alone=False)
+        elif isinstance(exc, BrokenExecutor) and not alone:
+            # Every task in flight failed with the pool; the culprit is unknown.
+            self.isolate.extend(indices)
+        elif len(indices) > 1:
+            # The task died; run its items singly, so the culprit alone pays.
+            self.pending.extendleft([i] for i in reversed(indices))
+        else:
+            self._charge(indices[0], _describe_crash(exc), None,
+                         retryable=True, alone=isinstance(exc, BrokenExecutor))
 
-    missing = [i for i, r in enumerate(results) if r is None]
-    if missing:
-        raise ExecutorError(f"internal error: no result for items {missing[:5]}")
-    return [r for r in results if r is not None]
+    def _finish(self, result: ItemResult[R]) -> None:
+        self.results[result.index] = result
+        if self.on_result is not None:
+            self.on_result(result)
 
+    def _charge(
+        self, index: int, error: str, detail: str | None, *, retryable: bool, alone: bool
+    ) -> None:
+        self.charged[index] += 1
+        if not retryable or self.charged[index] > self.retries:
+            self._finish(ItemResult(index, "failed", None, error, detail, self.charged[index]))
+        elif alone:
+            self.isolate.append(index)
+        else:
+            self.pending.append([index])

@@ -285,6 +285,172 @@ def lines_example(rng: np.random.Generator, n: int) -> Example:
     return Example(truth, list(truth), other, params={"k": 20})
 
 
+# --- detection, orders, answer spans, bias, segmentation ------------------------------------
+
+
+def _box_cell(rng: np.random.Generator, labels: list[str], k: int, conf: bool) -> str:
+    parts = []
+    for _ in range(k):
+        x, y = rng.uniform(0, 100, 2)
+        w, h = rng.uniform(5, 30, 2)
+        c = float(np.round(rng.random(), 2)) if conf else 1
+        parts.append(f"{rng.choice(labels)} {c} {x:.2f} {y:.2f} {x + w:.2f} {y + h:.2f}")
+    return " ".join(parts)
+
+
+def box_example(form: str, thresholds: list[float]) -> Factory:
+    labels = ["opacity", "none", "typical"]
+
+    def make(rng: np.random.Generator, n: int) -> Example:
+        t = np.array([_box_cell(rng, labels, int(rng.integers(1, 4)), False) for _ in range(n)],
+                     dtype=object)
+        other = np.array([_box_cell(rng, labels, int(rng.integers(0, 4)), True) for _ in range(n)],
+                         dtype=object)
+        # a few near-misses so that random predictions score above 0
+        other[::3] = [cell.replace(" 1 ", " 0.7 ") for cell in t[::3]]
+        return Example(t, t.copy(), other, params={"iou_thresholds": thresholds, "form": form})
+
+    return make
+
+
+def _box3d_cell(rng: np.random.Generator, k: int, conf: bool, jitter: float = 0.0) -> str:
+    parts = []
+    for j in range(k):
+        cx, cy = 20.0 * j + rng.uniform(0, 5, 2)
+        c = float(np.round(rng.random(), 2)) if conf else 1.0
+        yaw = rng.uniform(-3, 3)
+        parts.append(f"{c} {cx + jitter:.3f} {cy:.3f} {rng.uniform(-1, 1):.3f} "
+                     f"{rng.uniform(1, 3):.3f} {rng.uniform(3, 6):.3f} {rng.uniform(1, 2):.3f} "
+                     f"{yaw:.3f} {rng.choice(['car', 'bus', 'pedestrian'])}")
+    return " ".join(parts)
+
+
+def _shift_3d(cell: str, rng: np.random.Generator) -> str:
+    tok = cell.split()
+    for k in range(0, len(tok), 9):
+        tok[k] = f"{rng.random():.2f}"
+        tok[k + 1] = f"{float(tok[k + 1]) + rng.uniform(0, 1.5):.3f}"
+    return " ".join(tok)
+
+
+def box3d_example(form: str) -> Factory:
+    def make(rng: np.random.Generator, n: int) -> Example:
+        t = np.array([_box3d_cell(rng, int(rng.integers(1, 4)), False) for _ in range(n)],
+                     dtype=object)
+        other = np.array([_box3d_cell(rng, int(rng.integers(0, 4)), True, 0.3) for _ in range(n)],
+                         dtype=object)
+        other[::2] = [_shift_3d(cell, rng) for cell in t[::2]]  # near-misses of the truth
+        return Example(t, t.copy(), other, params={"form": form})
+
+    return make
+
+
+def point_box_example(rng: np.random.Generator, n: int) -> Example:
+    chars = ["U+003F", "U+0041", "U+0042"]
+    truth, perfect, other = [], [], []
+    for _ in range(n):
+        boxes, points, guesses = [], [], []
+        for _ in range(int(rng.integers(0, 5))):
+            label = str(rng.choice(chars))
+            x, y, w, h = (int(v) for v in rng.integers(1, 50, 4))
+            boxes.append(f"{label} {x} {y} {w} {h}")
+            points.append(f"{label} {x + w / 2} {y + h / 2}")
+            guesses.append(f"{rng.choice(chars)} {x + rng.uniform(0, 1.5) * w} {y + h / 2}")
+        truth.append(" ".join(boxes))
+        perfect.append(" ".join(points))
+        other.append(" ".join(guesses))
+    truth[0], perfect[0] = "U+003F 1 1 10 10", "U+003F 5 5"
+    return Example(np.array(truth, dtype=object), np.array(perfect, dtype=object),
+                   np.array(other, dtype=object))
+
+
+def order_example(rng: np.random.Generator, n: int) -> Example:
+    t, other = [], []
+    for i in range(n):
+        ids = [f"c{i}x{j}" for j in range(int(rng.integers(2, 9)))]
+        t.append(" ".join(ids))
+        other.append(" ".join(rng.permutation(ids)))
+    return Example(np.array(t, dtype=object), np.array(t, dtype=object), np.array(other, dtype=object))
+
+
+def span_example(rng: np.random.Generator, n: int) -> Example:
+    def answers() -> list[str]:
+        kind = int(rng.integers(0, 4))
+        if kind == 0:
+            return []
+        if kind == 1:
+            return [str(rng.choice(["YES", "NO"]))]
+        starts = rng.integers(0, 300, int(rng.integers(1, 3)))
+        return [f"{s}:{s + int(rng.integers(1, 20))}" for s in starts]
+
+    truth = [answers() for _ in range(n)]
+    t = np.array([" ".join(a) for a in truth], dtype=object)
+    perfect = np.array([a[0] if a else "" for a in truth], dtype=object)
+    guesses = [answers() for _ in range(n)]
+    other = np.array([a[0] if a else "" for a in guesses], dtype=object)
+    return Example(t, perfect, other)
+
+
+def labelset_example(rng: np.random.Generator, n: int) -> Example:
+    def cell() -> str:
+        return " ".join(str(x) for x in rng.choice(12, size=int(rng.integers(0, 4)), replace=False))
+
+    t = np.array([cell() for _ in range(n)], dtype=object)
+    return Example(t, t.copy(), np.array([cell() for _ in range(n)], dtype=object))
+
+
+def trips_example(rng: np.random.Generator, n: int) -> Example:
+    t = np.stack([rng.uniform(37.3, 37.5, n), rng.uniform(-122.2, -122.0, n)], axis=1)
+    other = t + rng.normal(0, 1e-4, t.shape)
+    trips = np.array([f"trip{i % 4}" for i in range(n)], dtype=object)
+    return Example(t, t.copy(), other, aux={"groups": trips})
+
+
+def bias_example(rng: np.random.Generator, n: int) -> Example:
+    # Every identity holds toxic and non-toxic rows, and so does its background.
+    identities = np.zeros((n, 3))
+    for j in range(3):
+        identities[rng.permutation(n)[: n // 3], j] = rng.uniform(0.5, 1.0)
+    t = np.round(rng.random(n), 2)
+    for j in range(3):
+        member = np.flatnonzero(identities[:, j] >= 0.5)
+        outside = np.flatnonzero(identities[:, j] < 0.5)
+        t[member[:2]] = [0.9, 0.1]
+        t[outside[:2]] = [0.8, 0.2]
+    return Example(t, t.copy(), np.round(rng.random(n), 3), aux={"identities": identities},
+                   params={"identities_columns": ["a", "b", "c"]})
+
+
+def volume_example(rng: np.random.Generator, n: int) -> Example:
+    h, w = 6, 5
+    ids, classes, t, other = [], [], [], []
+    for i in range(n):
+        ids.append(f"case{i % 3}_day1_slice_{i // 6 + 1:04d}")
+        classes.append("stomach" if (i // 3) % 2 else "small_bowel")
+        t.append(rle_of(rng.random(h * w) < rng.uniform(0.0, 0.5)))
+        other.append(rle_of(rng.random(h * w) < rng.uniform(0.0, 0.5)))
+    aux = {"ids": np.array(ids, dtype=object), "classes": np.array(classes, dtype=object),
+           "height": np.full(n, float(h)), "width": np.full(n, float(w))}
+    truth = np.array(t, dtype=object)
+    return Example(truth, truth.copy(), np.array(other, dtype=object), aux=aux)
+
+
+def sized_mask_example(rng: np.random.Generator, n: int) -> Example:
+    ex = mask_example(rng, n)
+    ex.aux = {"height": np.full(n, 6.0), "width": np.full(n, 10.0)}
+    return ex
+
+
+def long_weights_example(rng: np.random.Generator, n: int) -> Example:
+    labels = np.array([("C1", "C2", "patient_overall")[i % 3] for i in range(n)], dtype=object)
+    exams = np.array([f"exam{i // 3}" for i in range(n)], dtype=object)
+    t = rng.integers(0, 2, n).astype(np.float64)
+    weights = {"C1": 1, "C2": 1, "patient_overall": 7}
+    positive = {"C1": 2, "C2": 2, "patient_overall": 14}
+    return Example(t, t.copy(), np.round(rng.random(n), 2), aux={"labels": labels, "groups": exams},
+                   params={"weights": weights, "positive_weights": positive})
+
+
 FACTORIES: dict[str, Factory] = {
     # label
     "accuracy": label_example(["yes", "no", "up", "silence"]),
@@ -341,6 +507,22 @@ FACTORIES: dict[str, Factory] = {
     "weighted_author_auc": author_example,
     "mean_ap_per_paper": paper_example,
     "map_at_k_lines": lines_example,
+    # MLE-bench competitions' own metrics
+    "box_map": box_example("class_ap", [0.5]),
+    "box3d_map": box3d_example("class_ap"),
+    "point_in_box_f1": point_box_example,
+    "kendall_tau_orders": order_example,
+    "span_micro_f1": span_example,
+    "levenshtein_mean": char_text_example,
+    "f1_micro_multilabel": labelset_example,
+    "spearman_columnwise": value_example(columns=5),
+    "rmsle_columnwise": value_example(columns=2, low=0.0, high=10.0),
+    "haversine_p50_p95": trips_example,
+    "weighted_auc_tpr": binary_example,
+    "probabilistic_f1": binary_example,
+    "jigsaw_bias_auc": bias_example,
+    "rle_f_beta": mask_example,
+    "dice_hausdorff_3d": volume_example,
 }
 
 #: Further parameter sets exercised by the property tests (both forms of map_at_k, etc.).
@@ -349,6 +531,15 @@ EXTRA_CASES: list[tuple[str, Factory]] = [
     ("levenshtein_normalized", lambda rng, n: _with(text_example(rng, n), unit="token")),
     ("r2_mean_columnwise", lambda rng, n: _with(value_example(columns=6)(rng, n), clip_at_zero=True)),
     ("multiclass_log_loss", lambda rng, n: _with(onehot_example(rng, n), renormalize=False)),
+    ("box_map", box_example("class_ap", [0.4, 0.5, 0.75])),
+    ("box_map", box_example("image_precision", [0.5, 0.75])),
+    ("box3d_map", box3d_example("image_precision")),
+    ("rle_f_beta", lambda rng, n: _with(sized_mask_example(rng, n), average="pooled")),
+    ("dice", sized_mask_example),
+    ("weighted_multilabel_log_loss", long_weights_example),
+    ("weighted_auc_tpr", lambda rng, n: _with(binary_example(rng, n), tpr_thresholds=[0.0, 0.2, 0.5, 1.0],
+                                              weights=[4, 2, 1])),
+    ("dice_hausdorff_3d", lambda rng, n: _with(volume_example(rng, n), order="C")),
 ]
 
 

@@ -162,6 +162,7 @@ def test_metrics_json_says_which_parameters_name_answers_columns(
 ) -> None:
     assert main(["metrics", "--json"]) == 0
     listed = {m["id"]: m for m in json.loads(capsys.readouterr().out)}
-    assert listed["mean_log_mae"]["answers_columns"] == ["groups_column"]
-    assert listed["rmse"]["answers_columns"] == []
-    assert all(set(m["answers_columns"]) <= set(m["parameters"]) for m in listed.values())
+    assert listed["mean_log_mae"]["answers_column_parameters"] == ["groups_column"]
+    assert listed["rmse"]["answers_column_parameters"] == []
+    assert all(set(m["answers_column_parameters"]) <= set(m["parameters"])
+               for m in listed.values())

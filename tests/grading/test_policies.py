@@ -178,7 +178,7 @@ def test_an_empty_mask_token_is_an_empty_mask_in_answers_and_submissions(tmp_pat
     assert report.valid_submission and report.score == pytest.approx(0.4)
     no_token = _task(tmp_path / "b", answers, metric="global_dice", id_columns=["record_id"],
                      target_columns=["encoded_pixels"])
-    with pytest.raises(TaskDataError, match=r"answers row 2: .*run-length"):  # "-" is no RLE
+    with pytest.raises(TaskDataError, match=r"answers row 2: token 1 '-' is not a whole number"):
         _grade(*no_token, tmp_path / "b", answers)
 
 
@@ -462,3 +462,23 @@ def test_speech_commands_accept_the_twelve_labels_and_nothing_else(tmp_path: Pat
     assert grade_submission(sub, spec, answers).score == 0.5
     sub.write_text("fname,label\na.wav,bed\nb.wav,no\n")  # a training word outside the 12
     assert "unknown label(s) (1 of 1): ['bed']" in grade_submission(sub, spec, answers).errors[0]
+
+
+# --- several auxiliary answers columns as one 2-D array ------------------------------------------
+
+
+def test_a_list_of_answers_columns_reaches_the_metric_as_one_array(tmp_path: Path) -> None:
+    # 8 comments; identity "a" on rows 0-3, "b" on rows 2-5 (empty cells: not mentioned).
+    tox = [0.9, 0.1, 0.8, 0.0, 0.7, 0.2, 0.6, 0.3]
+    a = ["1", "0", "1", "0.9", "", "", "0", "0"]
+    b = ["", "", "1", "1", "1", "0.8", "", "0"]
+    answers = "id,target,a,b\n" + "".join(
+        f"r{i},{t},{x},{y}\n" for i, (t, x, y) in enumerate(zip(tox, a, b, strict=True)))
+    spec, path = _task(tmp_path, answers, metric="jigsaw_bias_auc", id_columns=["id"],
+                       target_columns=["target"],
+                       metric_params={"identities_columns": ["a", "b"]})
+    report = _grade(spec, path, tmp_path, "id,target\n" + "".join(
+        f"r{i},{t}\n" for i, t in enumerate(tox)))
+    assert report.valid_submission and report.score == 1.0  # every AUC is 1 for exact scores
+    ans = load_answers(path, spec.grading, get_metric("jigsaw_bias_auc"))  # type: ignore[arg-type]
+    assert ans.aux["identities"].shape == (8, 2) and "identities_columns" not in ans.params

@@ -19,6 +19,12 @@ Calling contract between the grader and a metric (``Metric.__call__(y_true, y_pr
 * ``structured`` metrics (JSON / plain-text line submissions) receive the parsed answers and the
   parsed submission objects (``dict`` for JSON, ``list[str]`` of lines for txt) after the
   grader's structural validation.
+* Several auxiliary columns at once (identity subgroups, per-label flags): a metric declares a
+  default parameter named ``<name>_columns`` holding a list of answers column names; the
+  grader reads those columns and passes ``<name>`` as one 2-D array (rows, len(list)), columns
+  in the list's order (float64 when every cell is a number, else object). Example:
+  ``jigsaw_bias_auc`` with ``identities_columns=["male", "female", ...]`` is called as
+  ``fn(y_true, y_pred, identities=array_of_shape_n_by_9)``.
 * A ``<name>_column`` parameter set to ``None`` means "no such column": the grader passes
   nothing for it (``mcrmse`` scores every row unless ``scored_column`` names a 0/1 mask).
   :meth:`Metric.aux_columns` lists the columns to read for given parameters; call the metric
@@ -59,6 +65,16 @@ CheckFn = Callable[..., list[str]]
 
 #: Suffix of a parameter naming an auxiliary answers column (see the module docstring).
 AUX_SUFFIX = "_column"
+#: Suffix of a parameter naming a list of auxiliary answers columns (one 2-D keyword array).
+AUX_LIST_SUFFIX = "_columns"
+
+
+def _aux_keyword(param: str) -> str | None:
+    """``groups`` for ``groups_column`` and ``identities`` for ``identities_columns``."""
+    for suffix in (AUX_SUFFIX, AUX_LIST_SUFFIX):
+        if param.endswith(suffix) and len(param) > len(suffix):
+            return param[: -len(suffix)]
+    return None
 
 
 @dataclass(frozen=True)
@@ -83,8 +99,13 @@ class Metric:
     @property
     def aux_names(self) -> tuple[str, ...]:
         """Keyword names of the auxiliary arrays this metric can take (``groups`` for a
-        ``groups_column`` parameter)."""
-        return tuple(k[: -len(AUX_SUFFIX)] for k in self.defaults if k.endswith(AUX_SUFFIX))
+        ``groups_column`` parameter, ``identities`` for ``identities_columns``)."""
+        return tuple(kw for k in self.defaults if (kw := _aux_keyword(k)) is not None)
+
+    @property
+    def column_parameters(self) -> tuple[str, ...]:
+        """The parameters whose values name answers columns (``*_column``, ``*_columns``)."""
+        return tuple(k for k in self.defaults if _aux_keyword(k) is not None)
 
     def aux_columns(self, params: Mapping[str, Any] | None = None) -> dict[str, str]:
         """Which answers column feeds which keyword: ``{"groups": "type"}``; None-valued
@@ -95,6 +116,29 @@ class Metric:
             for k, v in resolved.items()
             if k.endswith(AUX_SUFFIX) and v is not None
         }
+
+    def aux_column_lists(self, params: Mapping[str, Any] | None = None) -> dict[str, list[str]]:
+        """Which answers columns feed which 2-D keyword: ``{"identities": ["male", ...]}``;
+        None-valued ``*_columns`` parameters are left out."""
+        resolved = self.resolve_params(params)
+        out: dict[str, list[str]] = {}
+        for k, v in resolved.items():
+            if not k.endswith(AUX_LIST_SUFFIX) or v is None:
+                continue
+            if isinstance(v, str) or not isinstance(v, list | tuple) or not v:
+                raise MetricParameterError(
+                    f"metric {self.id!r}: {k} must be a non-empty list of answers column names, "
+                    f"got {v!r}"
+                )
+            out[k[: -len(AUX_LIST_SUFFIX)]] = [str(c) for c in v]
+        return out
+
+    def answers_columns(self, params: Mapping[str, Any] | None = None) -> list[str]:
+        """Every auxiliary answers column the metric reads with these parameters, in order."""
+        cols = list(self.aux_columns(params).values())
+        for names in self.aux_column_lists(params).values():
+            cols += names
+        return list(dict.fromkeys(cols))
 
     @property
     def bounded(self) -> bool:
@@ -122,20 +166,29 @@ class Metric:
             )
         return {**self.defaults, **params}
 
-    def __call__(self, y_true: Any, y_pred: Any, **params: Any) -> float:
+    def call_params(self, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The keyword parameters passed to the function: resolved, without the parameters
+        naming answers columns (the grader passes the arrays read from them instead)."""
         resolved = self.resolve_params(params)
+        return {k: v for k, v in resolved.items() if _aux_keyword(k) is None}
+
+    def __call__(self, y_true: Any, y_pred: Any, **params: Any) -> float:
+        arrays = {k: params.pop(k) for k in list(params) if k in self.aux_names}
         # The column names are the grader's business; the function takes the arrays.
-        kwargs = {k: v for k, v in resolved.items() if not k.endswith(AUX_SUFFIX)}
-        return float(self.fn(y_true, y_pred, **kwargs))
+        return float(self.fn(y_true, y_pred, **self.call_params(params), **arrays))
 
 
 #: Modules whose import registers the built-in metrics (one per family).
 METRIC_MODULES = (
+    "tambench.core.metrics.boxes",
     "tambench.core.metrics.classification",
     "tambench.core.metrics.lite",
     "tambench.core.metrics.masks",
+    "tambench.core.metrics.probability",
     "tambench.core.metrics.ranking",
     "tambench.core.metrics.regression",
+    "tambench.core.metrics.segmentation",
+    "tambench.core.metrics.text",
 )
 
 #: The only place metric ids exist. Filled by :func:`register` as the metric modules load.

@@ -232,37 +232,96 @@ def multiclass_log_loss(
     return finite(-np.sum(t[rows, cols] * np.log(picked)) / t.shape[0], "multiclass_log_loss")
 
 
+def _cell_weights(weights: Any, n_columns: int, labels: np.ndarray | None,
+                  name: str) -> np.ndarray | None:
+    """Per-column (wide form) or per-row (long form, by label) weights; None for equal."""
+    if weights is None:
+        return None
+    if labels is None:
+        w = np.asarray(weights, dtype=np.float64) if not isinstance(weights, dict) else None
+        if w is None or w.shape != (n_columns,) or not np.isfinite(w).all() or (w < 0).any():
+            raise MetricParameterError(
+                f"{name}: expected {n_columns} non-negative numbers (one per column), got {weights!r}"
+            )
+        return w
+    if not isinstance(weights, dict):
+        raise MetricParameterError(f"{name}: with labels_column, expected a mapping "
+                                   f"{{label: weight}}, got {weights!r}")
+    missing = sorted({str(x) for x in labels} - {str(k) for k in weights})
+    if missing:
+        raise MetricParameterError(f"{name} has no weight for label(s) {examples(set(missing))}")
+    table = {str(k): float(v) for k, v in weights.items()}
+    if any(not math.isfinite(v) or v < 0 for v in table.values()):
+        raise MetricParameterError(f"{name}: weights must be finite and >= 0, got {weights!r}")
+    return np.array([table[str(x)] for x in labels], dtype=np.float64)
+
+
+def _weighted_mean(loss: np.ndarray, w: np.ndarray, groups: Any) -> float:
+    """sum(w * loss) / sum(w), or that ratio per group averaged over groups."""
+    if groups is None:
+        total = float(w.sum())
+        if total <= 0:
+            raise MetricParameterError("the weights of the scored cells sum to 0")
+        return float(np.sum(w * loss) / total)
+    g = as_str_1d(groups, "groups")
+    if g.shape[0] != loss.shape[0]:
+        raise MetricInputError(f"groups: expected {loss.shape[0]} values, got {g.shape[0]}")
+    _, inverse = np.unique(g, return_inverse=True)
+    k = int(inverse.max()) + 1
+    num = np.bincount(inverse, weights=np.sum(w * loss, axis=1), minlength=k)
+    den = np.bincount(inverse, weights=np.sum(w, axis=1), minlength=k)
+    if (den <= 0).any():
+        raise MetricParameterError("the weights of some group's cells sum to 0")
+    return float(np.mean(num / den))
+
+
 @register(
     "weighted_multilabel_log_loss",
     higher_is_better=False,
     value_range=(0.0, math.inf),
     kind="probability",
-    defaults={"weights": None, "eps": LOG_LOSS_EPS},
+    defaults={"weights": None, "positive_weights": None, "eps": LOG_LOSS_EPS,
+              "labels_column": None, "groups_column": None},
 )
 def weighted_multilabel_log_loss(
-    y_true: Any, y_pred: Any, weights: list[float] | None = None, eps: float = LOG_LOSS_EPS
+    y_true: Any, y_pred: Any, weights: Any = None, positive_weights: Any = None,
+    eps: float = LOG_LOSS_EPS, labels: Any = None, groups: Any = None,
 ) -> float:
-    """Weighted mean over label columns of each column's binary log loss.
+    """Weighted mean of binary log losses, each cell weighted by its label and its truth.
 
-    Lower is better; best 0.0 (about 1e-15 after clipping). Input: (rows, labels) 0/1 truths
-    and probabilities. ``weights`` gives one non-negative weight per column (default: equal).
+    Lower is better; best 0.0 (about 1e-15 after clipping). Input, wide form: (rows, labels)
+    0/1 truths and probabilities, ``weights`` one non-negative number per column (default:
+    equal). Long form (``labels_column`` names an answers column giving each row's label, as
+    in RSNA 2022 Cervical Spine, one row per exam and vertebra): 1-D truths and probabilities,
+    ``weights`` a mapping {label: weight}. ``positive_weights`` (same shape as ``weights``)
+    replaces the weight of cells whose truth is 1. Predictions are clipped to [eps, 1 - eps];
+    the loss is sum(w * logloss) / sum(w) over every cell; with ``groups_column`` (e.g. the
+    exam), that ratio is taken per group and averaged over groups. RSNA 2022: weights
+    {C1..C7: 1, patient_overall: 7}, positive_weights {C1..C7: 2, patient_overall: 14}.
 
     >>> round(weighted_multilabel_log_loss([[1, 0], [0, 0]], [[0.9, 0.2], [0.2, 0.1]], [3, 1]), 6)
     0.164252
+    >>> round(weighted_multilabel_log_loss([1, 0], [0.9, 0.2], weights={"C1": 1, "any": 7},
+    ...       positive_weights={"C1": 2, "any": 14}, labels=["C1", "any"]), 6)
+    0.19697
     """
-    t = as_float_2d(y_true, "y_true")
-    p = np.clip(as_float_2d(y_pred, "y_pred"), eps, 1.0 - eps)
+    long_form = labels is not None
+    t = as_float_2d(y_true, "y_true") if not long_form else as_float_1d(y_true, "y_true")[:, None]
+    p = as_float_2d(y_pred, "y_pred") if not long_form else as_float_1d(y_pred, "y_pred")[:, None]
     same_shape(t, p)
-    per_column = -np.mean(t * np.log(p) + (1.0 - t) * np.log1p(-p), axis=0)
-    if weights is None:
-        return float(per_column.mean())
-    w = np.asarray(weights, dtype=np.float64)
-    if w.shape != per_column.shape or (w < 0).any() or w.sum() <= 0:
-        raise MetricParameterError(
-            f"weights: expected {per_column.size} non-negative numbers with a positive sum, "
-            f"got {weights!r}"
-        )
-    return float(np.sum(per_column * w) / w.sum())
+    lab = as_str_1d(labels, "labels") if long_form else None
+    if lab is not None and lab.shape[0] != t.shape[0]:
+        raise MetricInputError(f"labels: expected {t.shape[0]} values, got {lab.shape[0]}")
+    p = np.clip(p, eps, 1.0 - eps)
+    loss = -(t * np.log(p) + (1.0 - t) * np.log1p(-p))
+    w_neg = _cell_weights(weights, t.shape[1], lab, "weights")
+    w_pos = _cell_weights(positive_weights, t.shape[1], lab, "positive_weights")
+    ones = np.ones(t.shape[1] if lab is None else t.shape[0])
+    neg = ones if w_neg is None else w_neg
+    pos = neg if w_pos is None else w_pos
+    shape = (1, -1) if lab is None else (-1, 1)
+    w = t * pos.reshape(shape) + (1.0 - t) * neg.reshape(shape)
+    return _weighted_mean(loss, w, groups)
 
 
 @register(

@@ -24,6 +24,7 @@ from tambench.core.metrics._common import (
     as_float_2d,
     as_str_1d,
     binary_auc,
+    check_length,
     examples,
     levenshtein,
     positive_int,
@@ -388,15 +389,18 @@ def pose_maa(
 
 
 @register(
-    "levenshtein_per_true", higher_is_better=False, value_range=(0.0, math.inf), kind="text"
+    "levenshtein_per_true", higher_is_better=False, value_range=(0.0, math.inf), kind="text",
+    defaults={"max_length": None},
 )
-def levenshtein_per_true(y_true: Any, y_pred: Any) -> float:
+def levenshtein_per_true(y_true: Any, y_pred: Any, max_length: int | None = None) -> float:
     """Total edit distance between token sequences divided by the total number of true tokens.
 
     Lower is better; best 0.0 (unbounded above: extra predicted tokens cost too). Input: 1-D
     strings of whitespace-separated tokens in order (ChaLearn multi-modal gesture
     recognition: gesture numbers 1-20 per video). Distances are summed over all rows, then
     divided by the number of true gestures over all rows, not averaged per row.
+    ``max_length`` caps a prediction's number of tokens (default 100,000); a longer one makes
+    the submission invalid.
 
     >>> levenshtein_per_true(["1 2 3", "4 5"], ["1 3", "4 5 6"])
     0.4
@@ -408,7 +412,9 @@ def levenshtein_per_true(y_true: Any, y_pred: Any) -> float:
     n_true = 0
     for truth, pred in zip(t, p, strict=True):
         a = truth.split()
-        distance += levenshtein(a, pred.split())
+        b = pred.split()
+        check_length(b, max_length, "a predicted sequence")
+        distance += levenshtein(a, b)
         n_true += len(a)
     if n_true == 0:
         raise TaskDataError("levenshtein_per_true: the answers hold no true token")

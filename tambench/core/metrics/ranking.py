@@ -16,6 +16,7 @@ from tambench.core.metrics._common import (
     as_float_2d,
     as_str_1d,
     binary_labels,
+    check_length,
     choice,
     levenshtein,
     positive_int,
@@ -224,6 +225,30 @@ def rowwise_set_f1(y_true: Any, y_pred: Any, empty_token: str = "") -> float:
     return total / len(t)
 
 
+@register("f1_micro_multilabel", higher_is_better=True, value_range=(0.0, 1.0), kind="set")
+def f1_micro_multilabel(y_true: Any, y_pred: Any) -> float:
+    """Micro F1 over every (row, label) pair of space-separated label sets.
+
+    Higher is better; best 1.0. Input: 1-D cells of space-separated labels (order and repeats
+    ignored; empty = no label), as iMet 2020's ``attribute_ids``. TP, FP and FN are counted
+    over all rows together; F1 = 2TP / (2TP + FP + FN). A predicted label that never occurs in
+    the answers is a false positive like any other. No label on either side anywhere: 1.0.
+
+    >>> f1_micro_multilabel(["1 2", "3"], ["1", "3 4"])
+    0.6666666666666666
+    """
+    t, p = _str_pair(y_true, y_pred)
+    tp = fp = fn = 0
+    for truth, pred in zip(t, p, strict=True):
+        ts, ps = set(truth.split()), set(pred.split())
+        hit = len(ts & ps)
+        tp += hit
+        fp += len(ps) - hit
+        fn += len(ts) - hit
+    denom = 2 * tp + fp + fn
+    return 1.0 if denom == 0 else 2 * tp / denom
+
+
 @register(
     "jaccard_words",
     higher_is_better=True,
@@ -256,14 +281,17 @@ def jaccard_words(y_true: Any, y_pred: Any, lowercase: bool = True) -> float:
     higher_is_better=False,
     value_range=(0.0, 1.0),
     kind="text",
-    defaults={"unit": "char"},
+    defaults={"unit": "char", "max_length": None},
 )
-def levenshtein_normalized(y_true: Any, y_pred: Any, unit: str = "char") -> float:
+def levenshtein_normalized(
+    y_true: Any, y_pred: Any, unit: str = "char", max_length: int | None = None
+) -> float:
     """Mean over rows of the edit distance divided by the longer side's length.
 
     Lower is better; best 0.0, worst 1.0. Input: 1-D strings, compared character by
     character (``unit="char"``) or as whitespace-separated tokens (``unit="token"``). Two
-    empty cells have distance 0.
+    empty cells have distance 0. ``max_length`` caps a predicted cell's length in units
+    (default 100,000); a longer cell makes the submission invalid.
 
     >>> levenshtein_normalized(["kitten", "abc"], ["sitting", "abc"])
     0.21428571428571427
@@ -274,6 +302,7 @@ def levenshtein_normalized(y_true: Any, y_pred: Any, unit: str = "char") -> floa
     for truth, pred in zip(t, p, strict=True):
         a: Sequence[str] = truth if unit == "char" else truth.split()
         b: Sequence[str] = pred if unit == "char" else pred.split()
+        check_length(b, max_length, "a predicted cell")
         longest = max(len(a), len(b))
         if longest:
             total += levenshtein(a, b) / longest

@@ -7,6 +7,7 @@ columns) for several. Correlations of a constant side are defined as 0.0, never 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -428,3 +429,116 @@ def laplace_log_likelihood(y_true: Any, y_pred: Any) -> float:
     delta = np.minimum(np.abs(t - p[:, 0]), LAPLACE_DELTA_CAP)
     root2 = math.sqrt(2.0)
     return float(np.mean(-root2 * delta / sigma - np.log(root2 * sigma)))
+
+
+# --- column-wise means ------------------------------------------------------------------------
+
+
+def columnwise_mean(
+    per_column: Callable[[np.ndarray, np.ndarray], float],
+    y_true: Any,
+    y_pred: Any,
+    *,
+    skip: Callable[[np.ndarray], bool] | None = None,
+    what: str = "metric",
+) -> float:
+    """Mean over target columns of ``per_column(true column, predicted column)``.
+
+    The building block of every "mean column-wise X": a new one is ``per_column`` plus a
+    docstring. ``skip(true column)`` leaves columns out where the per-column metric is
+    undefined (answers with no variation); leaving out every column is bad task data.
+
+    >>> columnwise_mean(lambda t, p: float(np.abs(t - p).max()), [[1, 2], [3, 4]], [[1, 2], [3, 6]])
+    1.0
+    """
+    t, p = _pair_any(y_true, y_pred)
+    scores = [per_column(t[:, j], p[:, j]) for j in range(t.shape[1])
+              if skip is None or not skip(t[:, j])]
+    if not scores:
+        raise TaskDataError(f"{what}: every answers column is left out (no variation)")
+    return float(np.mean(scores))
+
+
+def _constant(column: np.ndarray) -> bool:
+    return bool(np.all(column == column[0]))
+
+
+@register("spearman_columnwise", higher_is_better=True, value_range=(-1.0, 1.0), kind="value")
+def spearman_columnwise(y_true: Any, y_pred: Any) -> float:
+    """Mean over target columns of each column's Spearman rank correlation.
+
+    Higher is better; best 1.0. Input: (rows, columns) floats (Google QUEST Q&A Labeling: 30
+    columns). Ties take average ranks. A predicted column with no variation correlates 0.0,
+    never NaN; an answers column with no variation ranks nothing, so it is left out of the
+    mean (every submission alike).
+
+    >>> spearman_columnwise([[1, 1], [2, 3], [3, 2]], [[1, 3], [2, 2], [3, 1]])
+    0.25
+    """
+    return columnwise_mean(lambda t, p: spearman(t, p), y_true, y_pred, skip=_constant,
+                           what="spearman_columnwise")
+
+
+@register("rmsle_columnwise", higher_is_better=False, value_range=(0.0, math.inf), kind="value")
+def rmsle_columnwise(y_true: Any, y_pred: Any) -> float:
+    """Mean over target columns of each column's root mean squared logarithmic error.
+
+    Lower is better; best 0.0. Input: (rows, columns) floats > -1 (NOMAD 2018: formation and
+    band-gap energies). Per column sqrt(mean((log(1 + p) - log(1 + a))^2)); a prediction
+    <= -1 makes the submission invalid.
+
+    >>> round(rmsle_columnwise([[0.0, 1.0], [1.0, 3.0]], [[0.0, 1.0], [1.0, 1.0]]), 6)
+    0.245065
+    """
+    return columnwise_mean(lambda t, p: rmsle(t, p), y_true, y_pred, what="rmsle_columnwise")
+
+
+# --- GNSS positioning ---------------------------------------------------------------------------
+
+#: The Google Smartphone Decimeter Challenge's Earth radius for haversine distances, metres.
+HAVERSINE_RADIUS_M = 6_371_000.0
+
+
+def haversine_m(t: np.ndarray, p: np.ndarray, radius_m: float) -> np.ndarray:
+    """Great-circle distance per row between (lat, lon) degree pairs, in metres."""
+    lat1, lon1 = np.radians(t[:, 0]), np.radians(t[:, 1])
+    lat2, lon2 = np.radians(p[:, 0]), np.radians(p[:, 1])
+    a = np.sin((lat2 - lat1) / 2) ** 2 + np.cos(lat1) * np.cos(lat2) * np.sin((lon2 - lon1) / 2) ** 2
+    return 2.0 * radius_m * np.arcsin(np.sqrt(np.clip(a, 0.0, 1.0)))
+
+
+@register(
+    "haversine_p50_p95",
+    higher_is_better=False,
+    value_range=(0.0, math.inf),
+    kind="value",
+    defaults={"groups_column": "phone", "radius_m": HAVERSINE_RADIUS_M},
+)
+def haversine_p50_p95(y_true: Any, y_pred: Any, groups: Any = None,
+                      radius_m: float = HAVERSINE_RADIUS_M) -> float:
+    """Per trip, the mean of the 50th and 95th percentile horizontal errors; then the mean
+    over trips (Google Smartphone Decimeter Challenge 2022), in metres.
+
+    Lower is better; best 0.0. Input: (rows, 2) arrays of (latitude, longitude) in degrees and
+    ``groups``, the trip (phone) of each row, read from the answers column named by
+    ``groups_column`` (``phone`` on Kaggle; MLE-bench's prepared answers call it ``tripId``).
+    Errors are haversine distances on a sphere of ``radius_m`` (6,371 km); percentiles
+    interpolate linearly between ranks.
+
+    >>> t = [[0.0, 0.0]] * 4
+    >>> p = [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.001]]
+    >>> round(haversine_p50_p95(t, p, groups=["a", "a", "b", "b"]), 4)
+    40.3082
+    """
+    t, p = _pair_any(y_true, y_pred)
+    if t.shape[1] != 2:
+        raise MetricInputError(f"haversine_p50_p95 needs 2 columns (lat, lon), got {t.shape[1]}")
+    if groups is None:
+        raise MetricInputError("haversine_p50_p95 needs groups (the answers' trip column)")
+    g = as_str_1d(groups, "groups")
+    same_length(t, g)
+    d = haversine_m(t, p, float(radius_m))
+    _, inverse = np.unique(g, return_inverse=True)
+    per_trip = [float(np.mean(np.percentile(d[inverse == k], [50, 95])))
+                for k in range(int(inverse.max()) + 1)]
+    return float(np.mean(per_trip))

@@ -8,5 +8,7 @@
   preprocessing plans, multi-run aggregation and folder aggregates.
 
 Each module documents where it follows the reference and where our default differs; the same
-is written up for users in ``docs/protocols/``.
+is written up for users in ``docs/protocols/``. Every protocol registers one
+:class:`~tambench.grading.protocols.base.SiblingProtocol` in
+:data:`~tambench.grading.protocols.base.PROTOCOLS` (``tambench protocol list``).
 """

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from tambench.errors import ProtocolError
+from tambench.grading.protocols.base import SiblingProtocol
 
 #: Tasks of the original benchmark whose metric is lower-is-better (SMAPE, MCRMSE, perplexity,
 #: seconds per token, MAE, seconds).
@@ -364,6 +365,15 @@ def evaluate_harness(
     if exit_code != 0:
         return HarnessResult(resolved=False, mode=mode,
                              error=f"Evaluation script failed: {stderr[:STDERR_CHARS]}")
+    found = _read_score(stdout, metric, score, mode)
+    if isinstance(found, HarnessResult):
+        return found
+    return _resolve(found, baseline, metric, mode)
+
+
+def _read_score(stdout: str, metric: str, score: float | None,
+                mode: Mode) -> float | HarnessResult:
+    """The run's score, or the verdict when there is none (or it is malformed)."""
     if score is None:
         try:
             score = extract_score(stdout, mode, metric)
@@ -371,13 +381,18 @@ def evaluate_harness(
             return HarnessResult(resolved=False, mode=mode, error=str(exc))
     elif not math.isfinite(score):
         return HarnessResult(resolved=False, mode=mode, error=f"score {score!r} is not finite")
-    if score is None:
-        if mode == "compatible":
-            # The reference resolves a run that printed no score at all.
-            return HarnessResult(resolved=True, mode=mode, stdout=stdout[:STDOUT_CHARS],
-                                 notes=["no score in output; resolved only in compatible mode"])
-        return HarnessResult(resolved=False, mode=mode, error="no score in output",
-                             stdout=stdout[:STDOUT_CHARS])
+    if score is not None:
+        return score
+    if mode == "compatible":
+        # The reference resolves a run that printed no score at all.
+        return HarnessResult(resolved=True, mode=mode, stdout=stdout[:STDOUT_CHARS],
+                             notes=["no score in output; resolved only in compatible mode"])
+    return HarnessResult(resolved=False, mode=mode, error="no score in output",
+                         stdout=stdout[:STDOUT_CHARS])
+
+
+def _resolve(score: float, baseline: object, metric: str, mode: Mode) -> HarnessResult:
+    """Compare a score with the baseline in the metric's direction."""
     base = parse_baseline(baseline, mode)
     direction = metric_direction(metric, mode)
     if base is None:
@@ -393,3 +408,16 @@ def evaluate_harness(
         resolved = score < base
     return HarnessResult(resolved=resolved, score=score, baseline=base,
                          metric_direction=direction, mode=mode)
+
+
+#: This protocol's registry entry (see :mod:`tambench.grading.protocols.base`).
+PROTOCOL = SiblingProtocol(
+    name="mlagentbench",
+    title="MLAgentBench",
+    summary="improve-over-baseline success, or the harness's score read from an eval "
+            "script's stdout (compatible and corrected modes)",
+    evaluate=evaluate_harness,
+    inputs="one run: exit code, stdout, stderr, the task's metric name and baseline "
+           "(score_improvement for the original rule)",
+    doc="docs/protocols/mlagentbench.md",
+)

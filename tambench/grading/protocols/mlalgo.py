@@ -4,8 +4,9 @@
   compares the implementation's score with scikit-learn's reference within a fixed tolerance,
   inclusive. An exception fails the task; so does a timeout (the reference code does not count
   a timeout as a failure; we do).
-* Setting 2 metric functions as the benchmark defines them (:data:`METRIC_FUNCTIONS`), including
-  its multiclass log loss, which clips but does NOT renormalise rows (Kaggle renormalises).
+* Setting 2 metric functions as the benchmark defines them (:data:`METRIC_FUNCTIONS`): the
+  registered metrics of :mod:`tambench.core.metrics` (:data:`METRIC_IDS`), including its
+  multiclass log loss, which clips but does NOT renormalise rows (Kaggle renormalises).
 * The paper's aggregates (:func:`aggregate_results`): ``nScore``, the relative performance score
   ``dScore``, the log time ratio ``dTime`` and the effective score ``EScore``.
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +27,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from tambench.errors import ProtocolError
+from tambench.core.metrics import get_metric
+from tambench.errors import InvalidSubmissionError, MetricInputError, ProtocolError, TaskDataError
+from tambench.grading.protocols.base import SiblingProtocol
 
 # --- setting 1: tolerance rules ------------------------------------------------------------
 
@@ -94,8 +98,23 @@ def pass_rate(passed: Sequence[bool]) -> float:
 
 
 # --- setting 2: metric functions -----------------------------------------------------------
+#
+# The benchmark's metric functions are the registered metrics (one definition of each in the
+# package), called with the parameters that make them the benchmark's: its RMSLE adds 1e-15
+# inside both logarithms, which changes results by at most about 1e-15 and is not reproduced;
+# its log loss clips to [1e-15, 1 - 1e-15] without renormalising rows, which is
+# ``multiclass_log_loss`` with ``renormalize=False``.
 
-_EPS = 1e-15
+#: The benchmark's metric functions: name -> (registered metric id, parameters).
+METRIC_IDS: dict[str, tuple[str, dict[str, Any]]] = {
+    "accuracy": ("accuracy", {}),
+    "mae": ("mae", {}),
+    "rmse": ("rmse", {}),
+    "mcrmse": ("mcrmse", {}),
+    "rmsle": ("rmsle", {}),
+    "smape": ("smape", {}),
+    "log_loss_unnormalized": ("multiclass_log_loss", {"renormalize": False}),
+}
 
 
 def _arrays(y_true: Any, y_pred: Any, *, ndim: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -112,16 +131,25 @@ def _arrays(y_true: Any, y_pred: Any, *, ndim: int | None = None) -> tuple[np.nd
     return t, p
 
 
+def _registered(name: str, y_true: Any, y_pred: Any) -> float:
+    """Call the registered metric behind ``name``; its refusals become ProtocolError."""
+    metric_id, params = METRIC_IDS[name]
+    try:
+        return get_metric(metric_id)(y_true, y_pred, **params)
+    except (MetricInputError, InvalidSubmissionError, TaskDataError) as exc:
+        raise ProtocolError(f"{name}: {exc}") from None
+
+
 def accuracy(y_true: Sequence[Any], y_pred: Sequence[Any]) -> float:
-    """Share of exact matches. Higher is better, best 1.0; 1-d labels.
+    """Share of exact matches (labels compared as strings). Higher is better, best 1.0.
 
     >>> accuracy([1, 0, 1, 1], [1, 1, 1, 0])
     0.5
     """
     t, p = np.asarray(y_true), np.asarray(y_pred)
-    if t.shape != p.shape or t.size == 0:
-        raise ProtocolError(f"expected two equal, non-empty shapes, got {t.shape} and {p.shape}")
-    return float(np.mean(t == p))
+    if t.shape != p.shape or t.size == 0 or t.ndim != 1:
+        raise ProtocolError(f"expected two equal, non-empty 1-d shapes, got {t.shape} and {p.shape}")
+    return _registered("accuracy", t.astype(str), p.astype(str))
 
 
 def mae(y_true: Sequence[float], y_pred: Sequence[float]) -> float:
@@ -130,8 +158,7 @@ def mae(y_true: Sequence[float], y_pred: Sequence[float]) -> float:
     >>> mae([1, 2, 3], [2, 2, 5])
     1.0
     """
-    t, p = _arrays(y_true, y_pred)
-    return float(np.mean(np.abs(t - p)))
+    return _registered("mae", *_arrays(y_true, y_pred))
 
 
 def rmse(y_true: Sequence[float], y_pred: Sequence[float]) -> float:
@@ -140,8 +167,7 @@ def rmse(y_true: Sequence[float], y_pred: Sequence[float]) -> float:
     >>> rmse([1, 2, 3], [2, 2, 5])
     1.2909944487358056
     """
-    t, p = _arrays(y_true, y_pred)
-    return float(np.sqrt(np.mean((t - p) ** 2)))
+    return _registered("rmse", *_arrays(y_true, y_pred))
 
 
 def mcrmse(y_true: Sequence[Sequence[float]], y_pred: Sequence[Sequence[float]]) -> float:
@@ -150,20 +176,19 @@ def mcrmse(y_true: Sequence[Sequence[float]], y_pred: Sequence[Sequence[float]])
     >>> mcrmse([[1, 0], [3, 0]], [[2, 0], [3, 2]])
     1.0606601717798214
     """
-    t, p = _arrays(y_true, y_pred, ndim=2)
-    return float(np.mean(np.sqrt(np.mean((t - p) ** 2, axis=0))))
+    return _registered("mcrmse", *_arrays(y_true, y_pred, ndim=2))
 
 
 def rmsle(y_true: Sequence[float], y_pred: Sequence[float]) -> float:
-    """``sqrt(mean((log1p(p + 1e-15) - log1p(t + 1e-15))^2))``. Lower is better, best 0.0; 1-d.
+    """RMSE of ``log1p`` of both sides. Lower is better, best 0.0; 1-d values > -1.
 
-    >>> rmsle([0, 1, 3], [0, 2, 3])
-    0.23409538931324927
+    >>> round(rmsle([0, 1, 3], [0, 2, 3]), 15)
+    0.234095389313249
     """
     t, p = _arrays(y_true, y_pred)
     if (t <= -1).any() or (p <= -1).any():
         raise ProtocolError("RMSLE needs values > -1 (log1p of the value)")
-    return float(np.sqrt(np.mean((np.log1p(p + _EPS) - np.log1p(t + _EPS)) ** 2)))
+    return _registered("rmsle", t, p)
 
 
 def smape(y_true: Sequence[float], y_pred: Sequence[float]) -> float:
@@ -174,11 +199,7 @@ def smape(y_true: Sequence[float], y_pred: Sequence[float]) -> float:
     >>> smape([0, 1, 0, 2], [0, 3, 5, 2])
     75.0
     """
-    t, p = _arrays(y_true, y_pred)
-    denom = (np.abs(t) + np.abs(p)) / 2.0
-    num = np.abs(t - p)
-    ratio = np.divide(num, denom, out=np.zeros_like(num), where=denom != 0)
-    return float(100.0 * np.mean(ratio))
+    return _registered("smape", *_arrays(y_true, y_pred))
 
 
 def log_loss_unnormalized(y_true: Sequence[int], y_prob: Sequence[Sequence[float]]) -> float:
@@ -201,8 +222,7 @@ def log_loss_unnormalized(y_true: Sequence[int], y_prob: Sequence[Sequence[float
         raise ProtocolError(f"labels must be class indices in [0, {p.shape[1] - 1}]")
     if not np.isfinite(p).all():
         raise ProtocolError("probabilities hold NaN or infinite values")
-    clipped = np.clip(p, _EPS, 1 - _EPS)
-    return float(-np.mean(np.log(clipped[np.arange(y.size), y])))
+    return _registered("log_loss_unnormalized", np.eye(p.shape[1])[y], p)
 
 
 #: The benchmark's metric functions by name.
@@ -318,6 +338,43 @@ class Aggregates:
         }
 
 
+def _score_ratio(r: TaskResult, row: dict[str, Any]) -> float | None:
+    """nScore_agent / nScore_ref of a passed task (None when excluded; the reason goes into
+    ``row``)."""
+    missing = [n for n in ("score", "reference_score", "min", "max") if getattr(r, n) is None]
+    if missing:
+        raise ProtocolError(
+            f"task {r.task!r} passed but lacks {missing}: a passed task needs its score, "
+            f"the reference score and both bounds"
+        )
+    kw = {"min": float(r.min), "max": float(r.max),  # type: ignore[arg-type]
+          "lower_is_better": r.lower_is_better}
+    n_agent = normalized_score(float(r.score), **kw)  # type: ignore[arg-type]
+    n_ref = normalized_score(float(r.reference_score), **kw)  # type: ignore[arg-type]
+    row.update(n_score=n_agent, n_score_ref=n_ref)
+    if n_agent is None or n_ref is None:
+        row["excluded_reason"] = "max == min"
+        return None
+    if n_ref == 0:
+        row["excluded_reason"] = "reference nScore is 0"
+        return None
+    row["ratio"] = n_agent / n_ref
+    return n_agent / n_ref
+
+
+def _time_ratio(r: TaskResult, row: dict[str, Any]) -> float | None:
+    """ln(time_agent / time_ref) of a passed task (None when excluded, reason in ``row``)."""
+    if r.time_agent is None or r.time_ref is None:
+        row["time_excluded_reason"] = "time missing"
+        return None
+    lt = log_time_ratio(r.time_agent, r.time_ref)
+    if lt is None:
+        row["time_excluded_reason"] = "time <= 0"
+    else:
+        row["log_time_ratio"] = lt
+    return lt
+
+
 def aggregate_results(results: Sequence[TaskResult]) -> Aggregates:
     """nScore per passed task, then dScore, dTime and EScore over the set.
 
@@ -327,62 +384,34 @@ def aggregate_results(results: Sequence[TaskResult]) -> Aggregates:
     """
     if not results:
         raise ProtocolError("no tasks: expected at least one result row")
-    seen: set[str] = set()
+    counts = Counter(r.task for r in results)
+    twice = next((n for n, c in counts.items() if c > 1), None)
+    if twice is not None:
+        raise ProtocolError(f"task {twice!r} appears twice; expected one row per task")
     ratios: list[float] = []
     logs: list[float] = []
-    excluded = time_excluded = 0
     per_task: list[dict[str, Any]] = []
     for r in results:
-        if r.task in seen:
-            raise ProtocolError(f"task {r.task!r} appears twice; expected one row per task")
-        seen.add(r.task)
         row: dict[str, Any] = {"task": r.task, "passed": r.passed, "n_score": None,
                                "n_score_ref": None, "ratio": None, "log_time_ratio": None,
                                "excluded_reason": None, "time_excluded_reason": None}
         per_task.append(row)
         if not r.passed:
             continue
-        missing = [n for n in ("score", "reference_score", "min", "max")
-                   if getattr(r, n) is None]
-        if missing:
-            raise ProtocolError(
-                f"task {r.task!r} passed but lacks {missing}: a passed task needs its score, "
-                f"the reference score and both bounds"
-            )
-        kw = {"min": float(r.min), "max": float(r.max),  # type: ignore[arg-type]
-              "lower_is_better": r.lower_is_better}
-        n_agent = normalized_score(float(r.score), **kw)  # type: ignore[arg-type]
-        n_ref = normalized_score(float(r.reference_score), **kw)  # type: ignore[arg-type]
-        row.update(n_score=n_agent, n_score_ref=n_ref)
-        if n_agent is None or n_ref is None:
-            excluded += 1
-            row["excluded_reason"] = "max == min"
-        elif n_ref == 0:
-            excluded += 1
-            row["excluded_reason"] = "reference nScore is 0"
-        else:
-            row["ratio"] = n_agent / n_ref
-            ratios.append(n_agent / n_ref)
-        if r.time_agent is None or r.time_ref is None:
-            time_excluded += 1
-            row["time_excluded_reason"] = "time missing"
-            continue
-        lt = log_time_ratio(r.time_agent, r.time_ref)
-        if lt is None:
-            time_excluded += 1
-            row["time_excluded_reason"] = "time <= 0"
-        else:
-            row["log_time_ratio"] = lt
+        if (ratio := _score_ratio(r, row)) is not None:
+            ratios.append(ratio)
+        if (lt := _time_ratio(r, row)) is not None:
             logs.append(lt)
     n_passed = sum(1 for r in results if r.passed)
     rate = n_passed / len(results)
     d_score = sum(ratios) / len(ratios) if ratios else None
-    d_time = sum(logs) / len(logs) if logs else None
     return Aggregates(
         n_tasks=len(results), n_passed=n_passed, pass_rate=rate, d_score=d_score,
-        d_time=d_time, e_score=None if d_score is None else d_score * rate,
-        n_included=len(ratios), excluded=excluded, n_timed=len(logs),
-        time_excluded=time_excluded, per_task=per_task,
+        d_time=sum(logs) / len(logs) if logs else None,
+        e_score=None if d_score is None else d_score * rate,
+        n_included=len(ratios), excluded=sum(1 for t in per_task if t["excluded_reason"]),
+        n_timed=len(logs), time_excluded=sum(1 for t in per_task if t["time_excluded_reason"]),
+        per_task=per_task,
     )
 
 
@@ -464,3 +493,17 @@ def read_results(path: str | Path) -> list[TaskResult]:
     if not out:
         raise ProtocolError(f"{p}: no result rows")
     return out
+
+
+#: This protocol's registry entry (see :mod:`tambench.grading.protocols.base`).
+PROTOCOL = SiblingProtocol(
+    name="mlalgo",
+    title="MLAlgo-Bench",
+    summary="tolerance pass rules, the benchmark's metric functions (registered metrics) and "
+            "the paper's nScore, dScore, dTime and EScore",
+    evaluate=aggregate_results,
+    inputs="a results table (read_results: task, passed, score, reference_score, min, max, "
+           "lower_is_better, time_agent, time_ref)",
+    doc="docs/protocols/mlalgo.md",
+    metrics=tuple(sorted({metric_id for metric_id, _ in METRIC_IDS.values()})),
+)

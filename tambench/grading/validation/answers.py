@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from tambench.core.layout import PRIVATE_DIR
-from tambench.core.metrics.base import AUX_SUFFIX, Metric
+from tambench.core.metrics.base import Metric
 from tambench.errors import TambenchError, TaskDataError, TaskSpecError
 from tambench.grading.csvio import read_csv_columns, sniff_csv
 from tambench.grading.files import RawFile, decode_text_file, open_regular_file
@@ -148,11 +148,16 @@ def expected_header(grading: GradingSpec) -> list[str]:
     return [*grading.id_columns, *grading.target_columns]
 
 
-def split_params(metric: Metric, grading: GradingSpec) -> tuple[dict[str, Any], dict[str, str]]:
-    """(keyword parameters without ``*_column`` ones, {aux keyword: answers column})."""
-    resolved = metric.resolve_params(grading.metric_params)
-    params = {k: v for k, v in resolved.items() if not k.endswith(AUX_SUFFIX)}
-    return params, metric.aux_columns(grading.metric_params)
+def split_params(
+    metric: Metric, grading: GradingSpec
+) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """(keyword parameters without those naming answers columns, {aux keyword: answers
+    columns}); a ``*_column`` parameter gives one column (a 1-D array), a ``*_columns`` one a
+    list (a 2-D array)."""
+    params = metric.call_params(grading.metric_params)
+    aux: dict[str, list[str]] = {k: [v] for k, v in metric.aux_columns(grading.metric_params).items()}
+    aux.update(metric.aux_column_lists(grading.metric_params))
+    return params, aux
 
 
 def make_key(table: pa.Table, indices: Sequence[int]) -> pa.ChunkedArray:
@@ -170,6 +175,16 @@ def _aux_array(col: pa.ChunkedArray) -> np.ndarray:
     if ok and len(col):
         return to_float64(pc.cast(pc.utf8_trim_whitespace(col), pa.float64()))
     return to_object(col)
+
+
+def _aux_arrays(table: pa.Table, pos: dict[str, int], names: list[str], single: bool) -> np.ndarray:
+    """One auxiliary column (1-D), or several as a (rows, k) array: float64 when every one is
+    all numbers, object otherwise."""
+    cols = [_aux_array(table.column(pos[c])) for c in names]
+    if single:
+        return cols[0]
+    numeric = all(c.dtype == np.float64 for c in cols)
+    return stack_columns(cols if numeric else [c.astype(object) for c in cols], numeric)
 
 
 def load_answers(
@@ -210,8 +225,9 @@ def load_answers(
     truths, marked = _truths(table, pos, ans)
     ans.scored = scored_index(table, pos, grading, marked)
     ans.y_true = _scored_truths(truths, ans)
-    for name, col_name in aux_cols.items():
-        aux = _aux_array(table.column(pos[col_name]))
+    singles = set(metric.aux_columns(grading.metric_params))
+    for name, col_names in aux_cols.items():
+        aux = _aux_arrays(table, pos, col_names, name in singles)
         ans.aux[name] = aux if ans.scored is None else aux[ans.scored]
     if metric.kind == "label":
         _set_labels(ans, public)
@@ -249,12 +265,13 @@ def _load_structured(raw: RawFile, ans: Answers) -> None:
 
 
 def _read_table(
-    raw: RawFile, ans: Answers, aux_cols: dict[str, str]
+    raw: RawFile, ans: Answers, aux_cols: dict[str, list[str]]
 ) -> tuple[pa.Table, dict[str, int]]:
     """Parse the answers' CSV; return the table and each needed column's position."""
     g = ans.grading
     targets = answers_targets(g)
-    needed = [*g.id_columns, *targets, *aux_cols.values()]
+    needed = list(dict.fromkeys(
+        [*g.id_columns, *targets, *(c for cols in aux_cols.values() for c in cols)]))
     layout = sniff_csv(raw, needed, what="answers", error=answers_error)
     pos: dict[str, int] = {}
     for i, name in enumerate(layout.header):

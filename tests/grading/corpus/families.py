@@ -12,8 +12,8 @@ published definition (not by the metrics under test):
 * ``M``: reported as a missing submission.
 
 ``pending`` names cases whose intended outcome depends on work outside the grader's
-validation (run-length token parsing in the mask metrics); the tests mark them xfail(strict),
-so they fail loudly the day that work lands and the marker must go.
+validation (a metric's own arithmetic); the tests mark them xfail(strict), so they fail loudly
+the day that work lands and the marker must go.
 """
 
 from __future__ import annotations
@@ -439,14 +439,12 @@ def _specific() -> list[FamilyCase]:
         FamilyCase("mask", "zero_length", _cell(0, "1 0"), "R", [r"run-length|length"]),
         FamilyCase("mask", "overlapping_runs", _cell(1, "5 3 6 2"), "R", [r"overlap"]),
         FamilyCase("mask", "unsorted_runs", _cell(1, "10 1 5 2"), "R", [r"sorted|overlap"]),
-        FamilyCase("mask", "plus_sign_token", _cell(0, "+1 3"), "R", [r"run-length|token"],
-                   pending="tokens with a sign"),
-        FamilyCase("mask", "underscore_token", _cell(0, "1_0 3"), "R", [r"run-length|token"],
-                   pending="tokens with an underscore"),
+        FamilyCase("mask", "plus_sign_token", _cell(0, "+1 3"), "R", [r"run-length|token"]),
+        FamilyCase("mask", "underscore_token", _cell(0, "1_0 3"), "R", [r"run-length|token"]),
         FamilyCase("mask", "unicode_digit_token", _cell(0, "\u0661 3"), "R",
-                   [r"run-length|token"], pending="non-ASCII digits"),
+                   [r"run-length|token"]),
         FamilyCase("mask", "beyond_int64", _cell(0, "99999999999999999999 1"), "R",
-                   [r"run-length|token"], pending="tokens beyond int64 (OverflowError today)"),
+                   [r"run-length|token"]),
         FamilyCase("mask", "wrapping_lengths", _cell(0, "1 9223372036854775807 5 9223372036854775807"),
                    "R", [r"run-length|token|overlap"]),
     ]
