@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -58,6 +59,8 @@ class Registry(Mapping[str, T], Generic[T]):
         self._error = error
         self._loaders = tuple(loaders)
         self._loaded = not self._loaders
+        # Re-entrant: a loader module may look an entry up while it is being imported.
+        self._load_lock = threading.RLock()
         self._hint = hint
         self._entries: dict[str, T | str] = {}
         if listed:
@@ -94,10 +97,16 @@ class Registry(Mapping[str, T], Generic[T]):
     # --- lookup ---------------------------------------------------------------------------------
 
     def _load(self) -> None:
-        if not self._loaded:
-            self._loaded = True
+        # Loaded is set only after every loader ran: another thread looking a name up
+        # meanwhile waits on the lock instead of reading a half-filled registry.
+        if self._loaded:
+            return
+        with self._load_lock:
+            if self._loaded:
+                return
             for module in self._loaders:
                 importlib.import_module(module)
+            self._loaded = True
 
     def __getitem__(self, name: str) -> T:
         """The entry called ``name``; an unknown name raises the registry's error."""
