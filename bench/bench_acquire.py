@@ -1,9 +1,13 @@
 """Acquisition speed: competitions from the local site to complete task folders.
 
 Workload: 100 competitions (the 55 shared competition texts served in Kaggle style, then in
-AIcrowd style, then Biendata style, cut to 100), each 4 pages plus a script-rendered
-leaderboard of 3 pages (120 teams), fetched with a real Chromium at concurrency 4, mapped
-with the offline rule mapper, difficulty computed, folders written. Target: under 5 minutes.
+AIcrowd style, cut to 100), fetched with a real Chromium at concurrency 4 from the local site,
+which has the real sites' structure: a Kaggle-style competition is 3 application-shell pages
+whose content arrives by JSON POSTs (overview and evaluation share a page) and a list
+leaderboard of 120 teams loaded by scrolling; an AIcrowd-style one is 3 server-rendered pages
+and a table leaderboard of 3 pages (50 rows a page). Pages are mapped with the offline rule
+mapper and the folders written (difficulty is the acquire command's next step, not timed).
+Target: under 5 minutes.
 
 Figures go to stdout as a table and to ``bench/results/bench_acquire.json``.
 
@@ -38,7 +42,7 @@ def main() -> int:
 
     from tambench.acquisition.fetch import FetchSettings
     from tambench.acquisition.pipeline import acquire_competitions
-    from tambench.acquisition.site import serve_site
+    from tambench.testing.site import serve_site
 
     descriptions = SHARED / "data" / "competition-descriptions"
     if not descriptions.is_dir():

@@ -39,13 +39,13 @@ from typing import Any
 from tambench.executors import LocalExecutor, SerialExecutor, run_items
 from tambench.grading.batch import (
     RunItem,
+    RunSettings,
     batch_to_json,
     discover_runs,
     grade_run_item,
     grade_runs,
     make_resolver,
 )
-from tambench.grading.csvio import Limits
 from tambench.schema.io import save_taskspec
 from tambench.schema.taskspec import GradingSpec, TaskSpec
 
@@ -103,7 +103,7 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
 def discover(tree: tuple[Path, Path, Path]) -> list[RunItem]:
     runs_dir, catalogue, data_dir = tree
     resolve = make_resolver(catalogue, data_dir)
-    items = discover_runs(runs_dir, resolve, formats=lambda ref: ["csv"], limits=Limits())
+    items = discover_runs(runs_dir, resolve, RunSettings(created_at=NOW))
     items.sort(key=lambda it: (it.task_ref.task_id if it.task_ref else "", it.agent, it.run))
     return items
 

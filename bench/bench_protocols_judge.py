@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tambench.grading.judge import judge_solution, parse_constraints
+from tambench.grading.judge import judge_solution, parse_constraints, split_checkable
 from tambench.grading.protocols.kagglebench import evaluate_outputs
 from tambench.grading.protocols.mlagentbench import evaluate_harness
 from tambench.testing.fake_openai import FakeOpenAIServer
@@ -88,13 +88,14 @@ def main() -> None:
     results["harness_stdout_mb"] = len(stdout) / 1e6
     results["harness_read_s"] = t
 
-    code = (ROOT / "tambench" / "grading" / "judge.py").read_text()
+    code = (ROOT / "tambench" / "grading" / "judge" / "run.py").read_text()
     instructions = texts[0]
-    n_constraints = len(parse_constraints(instructions))
+    # Only checkable constraints are sent to the model; the others are set aside unjudged.
+    n_constraints = len(split_checkable(parse_constraints(instructions))[0])
     cache = Path(tempfile.mkdtemp())
     try:
         with FakeOpenAIServer(default=honest_yes) as srv:
-            # Warm-up: the first call pays the one-time import of the openai client.
+            # Warm-up: the first call pays the one-time import of LangChain and its client.
             judge_solution("1. Warm up.", "x = 1\n", model="m", base_url=srv.base_url)
             t0 = time.perf_counter()
             for i in range(args.judge_solutions):

@@ -5,9 +5,10 @@
 1. serves the local competition site (Kaggle-, AIcrowd- and Biendata-style pages built around
    scikit-learn's bundled datasets, each with a private leaderboard of honestly trained
    baseline models);
-2. acquires the demo competitions with a real Chromium into a catalogue: pages as Markdown,
-   the leaderboard read from the JS-rendered, paginated table, the TaskSpec mapped offline by
-   the rule-based mapper, and the difficulty tier;
+2. acquires the demo competitions with a real Chromium into a catalogue: pages as Markdown
+   (the Kaggle-style ones loaded by the page's own JSON API calls), the leaderboard read as the
+   sites render it (a list loaded by scrolling, a server-rendered table), the TaskSpec mapped
+   offline by the rule-based mapper; then the difficulty tier of each task;
 3. downloads each competition's training data and prepares a train/test split with hidden
    labels, followed by the leakage audit;
 4. runs a few baseline agents (a constant predictor, a linear model, a random forest, and a
@@ -244,11 +245,12 @@ def run_demo(
 ) -> DemoResult:
     """Run the whole pipeline into ``out_dir`` (deleted first) and print what happened."""
     from tambench.acquisition.pipeline import acquire_competitions
-    from tambench.acquisition.site import DEMO_REFS, serve_site
+    from tambench.difficulty.batch import catalogue_difficulties, store_difficulty
     from tambench.executors import get_executor
     from tambench.grading.batch import grade_runs, write_batch_outputs
     from tambench.schema.suggest import suggest_split_spec
     from tambench.splits.prepare import prepare_task
+    from tambench.testing.site import DEMO_REFS, serve_site
 
     con = console or Console()
     start = time.perf_counter()
@@ -263,6 +265,7 @@ def run_demo(
         acquired = acquire_competitions(
             list(DEMO_REFS), catalogue, base_urls=site.base_urls, concurrency=concurrency
         )
+        store_difficulty(catalogue, catalogue_difficulties(catalogue))
         table = Table("task", "status", "pages", "leaderboard rows", "metric", "tier (paper)")
         specs: list[TaskSpec] = []
         for r in acquired.results:
@@ -368,9 +371,9 @@ def _print_agents(con: Console, report: Any) -> None:
     table = Table("agent", "runs", "submitted", "valid", "medals", ">median",
                   "weighted rank %", title="per agent (rank %: modality-weighted, lower is better)")
     for a in report.agents:
+        rank = a.modality_weighted_rank_pct
         table.add_row(a.agent, str(a.total_runs), f"{a.made_submission_rate:.0%}",
-                      f"{a.valid_submission_rate:.0%}", str(a.total_medals),
-                      str(a.total_above_median),
-                      _fmt(None if a.modality_weighted_rank_pct is None
-                           else 100 * a.modality_weighted_rank_pct, ".1f"))
+                      f"{a.valid_submission_rate.value:.0%}", str(a.total_medals),
+                      str(a.total_above_median), _fmt(None if rank is None else rank.value, ".1f"))
     con.print(table)
+    con.print(report.aggregation_rule, markup=False, highlight=False)

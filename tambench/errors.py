@@ -19,6 +19,11 @@ class ConfigError(TambenchError):
     """A setting or configuration file is missing, malformed or contradictory."""
 
 
+class InputError(TambenchError):
+    """A file or folder the user named does not exist or is not what was expected (a folder
+    where a file is needed, a table of an unsupported type)."""
+
+
 # --- schema -------------------------------------------------------------------------------
 
 
@@ -101,12 +106,24 @@ class ScoreRangeError(TambenchError, ValueError):
     ranked; a batch records the run with this error as its status."""
 
 
+class GradingTimeout(BaseException):
+    """Grading one run took longer than the batch's per-run limit (status ``timeout``).
+
+    Derived from BaseException, like KeyboardInterrupt, so that no handler of ordinary errors
+    between the interrupted code and the batch worker can mistake it for a bad submission.
+    """
+
+
 class TaskDataError(TambenchError):
     """Our own task data (answers, spec, prepared files) is missing or inconsistent."""
 
 
 class ReportVersionError(TambenchError):
     """A report file declares a report_version this tambench cannot read."""
+
+
+class LLMError(TambenchError):
+    """A model endpoint failed: connection, timeout or an HTTP error status."""
 
 
 class JudgeError(TambenchError):
@@ -177,6 +194,14 @@ class FetchTimeoutError(FetchError):
 
 class TruncatedPageError(FetchError):
     """A response ended before its declared length (data loss); never parsed as a page."""
+
+
+class ContentNotFoundError(FetchError):
+    """A page loaded but none of its content hooks ever matched (the message names them)."""
+
+
+class JavaScriptRequiredError(FetchError):
+    """A page's content is rendered by JavaScript, which the plain HTTP renderer cannot run."""
 
 
 class HttpStatusError(FetchError):

@@ -35,8 +35,8 @@ def test_demo_acquires_splits_and_grades_end_to_end(tmp_path: Path) -> None:
     assert careless["total_valid_submissions"] == 0 and careless["total_runs_with_submissions"] == 2
     assert by_agent["linear-model"]["total_valid_submissions"] == 6
     # trained models beat the constant baseline on every task
-    assert (by_agent["linear-model"]["modality_weighted_rank_pct"]
-            < by_agent["constant-baseline"]["modality_weighted_rank_pct"])
+    assert (by_agent["linear-model"]["modality_weighted_rank_pct"]["value"]
+            < by_agent["constant-baseline"]["modality_weighted_rank_pct"]["value"])
     statuses = {r["status"] for r in rows if r["agent"] == "careless-agent"}
     assert statuses == {"missing_submission", "invalid_submission"}
     html = result.report_html.read_text(encoding="utf-8")

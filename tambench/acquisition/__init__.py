@@ -2,18 +2,26 @@
 
 Modules, in the order data flows through them:
 
-* :mod:`~tambench.acquisition.platforms`: adapters (one registry of lazy dotted paths)
+* :mod:`~tambench.acquisition.platforms`: adapters (one registry of lazy entries): where the
+  pages are, their content hooks and regions
 * :mod:`~tambench.acquisition.urls`: the allow-list checked at every hop
-* :mod:`~tambench.acquisition.fetch`: HTTP (bytes, policy) + Chromium (rendering)
+* :mod:`~tambench.acquisition.retry`: the one retry policy (Retry-After honoured)
+* :mod:`~tambench.acquisition.kaggle_client`: Kaggle's official API (metadata, files, the
+  complete leaderboard)
+* :mod:`~tambench.acquisition.fetch`: the page fetcher over :mod:`~tambench.acquisition.http`
+  and :mod:`~tambench.acquisition.browser` (Chromium, the page's own traffic intact, through
+  :mod:`~tambench.acquisition.proxy`)
+* :mod:`~tambench.acquisition.hooks`: signs that a page's content has rendered
 * :mod:`~tambench.acquisition.snapshots`: content-addressed pages; the resumable crawl state
-* :mod:`~tambench.acquisition.markdown`: ``extract_markdown(html) -> markdown``
-* :mod:`~tambench.acquisition.leaderboard`: leaderboard tables of all pages -> one board
+* :mod:`~tambench.acquisition.markdown`: ``extract_markdown(html, region=...) -> markdown``
+* :mod:`~tambench.acquisition.leaderboard`: tables and Kaggle's lists -> one board
 * :mod:`~tambench.acquisition.agent`: the browser agent for sites no adapter knows
+* :mod:`~tambench.acquisition.assemble`: pages + board + API metadata -> a task folder
 * :mod:`~tambench.acquisition.pipeline`: ``acquire_competitions(refs, catalogue_dir)``
 * :mod:`~tambench.acquisition.discover`: candidate competitions through the kaggle client
 * :mod:`~tambench.acquisition.crawl`: many competitions on an executor, one shared rate limit
-* :mod:`~tambench.acquisition.site`: the local competition site (tests, demo, benchmark)
 
+The local competition site the tests and the demo use is :mod:`tambench.testing.site`.
 Nothing here imports a browser, the kaggle client or an LLM library at import time.
 """
 
@@ -23,9 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tambench.acquisition.pipeline import AcquireReport, acquire_competitions
-    from tambench.acquisition.site import serve_site
 
-__all__ = ["AcquireReport", "acquire_competitions", "extract_markdown", "serve_site"]
+__all__ = ["AcquireReport", "acquire_competitions", "extract_markdown"]
 
 
 def __getattr__(name: str) -> Any:
@@ -34,10 +41,6 @@ def __getattr__(name: str) -> Any:
         from tambench.acquisition import pipeline
 
         return getattr(pipeline, name)
-    if name == "serve_site":
-        from tambench.acquisition.site import serve_site
-
-        return serve_site
     if name == "extract_markdown":
         from tambench.acquisition.markdown import extract_markdown
 

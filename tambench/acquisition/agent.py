@@ -34,8 +34,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from tambench._optional import require
-from tambench.acquisition.fetch import FetchSettings, chromium_args, find_chromium
+from tambench.acquisition.browser import chromium_args, find_chromium
+from tambench.acquisition.http import FetchSettings
 from tambench.acquisition.leaderboard import (
+    BoardResult,
     LeaderboardPage,
     leaderboard_from_pages,
     parse_leaderboard_html,
@@ -44,7 +46,6 @@ from tambench.acquisition.markdown import MARK_HIDDEN_JS
 from tambench.acquisition.markdown import extract_markdown as html_to_markdown
 from tambench.acquisition.proxy import policy_proxy
 from tambench.acquisition.urls import UrlPolicy
-from tambench.core.leaderboard import Leaderboard
 from tambench.errors import AgentError, ConfigError, LeaderboardError, OffDomainError
 
 AGENT_KINDS = ("overview", "data", "evaluation", "rules", "leaderboard")
@@ -110,7 +111,7 @@ class AgentCollection:
     """What the agent collected."""
 
     pages: dict[str, AgentPage] = field(default_factory=dict)
-    leaderboard: Leaderboard | None = None
+    leaderboard: BoardResult | None = None
     steps: int = 0
     final_text: str = ""
     refused: list[str] = field(default_factory=list)
@@ -137,7 +138,7 @@ async def run_agent(
     settings: FetchSettings | None = None,
     max_steps: int = 25,
     quiet_ms: int = 500,
-    leaderboard_selector: str = "table",
+    leaderboard_selector: str = "",
 ) -> AgentCollection:
     """Let the agent collect a competition's pages, starting at ``start_url``.
 
@@ -163,17 +164,11 @@ async def run_agent(
         shutil.rmtree(work, ignore_errors=True)
 
 
-async def _run(start_url: str, llm: str, endpoint: str | None, api_key: str, policy: UrlPolicy,
-               settings: FetchSettings, max_steps: int, quiet_ms: int, lb_selector: str,
-               work: Path) -> AgentCollection:
-    require("browser_use", extra="browser", feature="the browser agent")
-    from browser_use import Agent, BrowserProfile, BrowserSession, ChatOpenAI, Tools
+def _extract_action(collected: AgentCollection, lb_pages: list[LeaderboardPage],
+                    policy: UrlPolicy, quiet_ms: int, lb_selector: str) -> Any:
+    """The agent's one custom action: keep the current page's Markdown as a page kind."""
+    from browser_use import BrowserSession
     from browser_use.agent.views import ActionResult
-    from browser_use.browser.profile import ProxySettings
-
-    collected = AgentCollection()
-    lb_pages: list[LeaderboardPage] = []
-    tools: Any = Tools(exclude_actions=list(EXCLUDED_ACTIONS))
 
     async def extract_markdown(kind: str, browser_session: BrowserSession) -> Any:
         if kind not in AGENT_KINDS:
@@ -185,65 +180,79 @@ async def _run(start_url: str, llm: str, endpoint: str | None, api_key: str, pol
             return ActionResult(error=str(exc))
         await _evaluate(browser_session, f"({SETTLE_JS})({quiet_ms}, 10000)")
         await _evaluate(browser_session, f"({MARK_HIDDEN_JS})()")
-        html = await _evaluate(browser_session, "document.documentElement.outerHTML")
-        md = html_to_markdown(str(html or ""))
+        html = str(await _evaluate(browser_session, "document.documentElement.outerHTML") or "")
+        md = html_to_markdown(html)
         now = datetime.now(UTC)
-        if kind == "leaderboard":
-            try:
-                page = parse_leaderboard_html(str(html), lb_selector)
-            except LeaderboardError as exc:
-                return ActionResult(error=f"no leaderboard table here: {exc}")
-            page.page = len(lb_pages) + 1
-            lb_pages.append(page)
-            key = "leaderboard" if page.page == 1 else f"leaderboard-{page.page}"
-            collected.pages[key] = AgentPage(url, "leaderboard", md, now)
-            msg = f"kept leaderboard page {page.page} ({len(page.rows)} rows)"
-            if page.total_pages:
-                msg += f" of {page.total_pages}"
-        else:
+        if kind != "leaderboard":
             collected.pages[kind] = AgentPage(url, kind, md, now)
             msg = f"kept the {kind} page ({len(md)} characters of Markdown)"
+            return ActionResult(extracted_content=msg, long_term_memory=msg)
+        try:
+            page = parse_leaderboard_html(html, lb_selector)
+        except LeaderboardError as exc:
+            return ActionResult(error=f"no leaderboard here: {exc}")
+        page.page = len(lb_pages) + 1
+        lb_pages.append(page)
+        key = "leaderboard" if page.page == 1 else f"leaderboard-{page.page}"
+        collected.pages[key] = AgentPage(url, "leaderboard", md, now)
+        msg = f"kept leaderboard page {page.page} ({len(page.rows)} rows)"
+        if page.total_pages:
+            msg += f" of {page.total_pages}"
         return ActionResult(extracted_content=msg, long_term_memory=msg)
 
     # browser-use matches injected parameters by their annotation objects; this module's
     # annotations are strings (postponed evaluation), so the real types are set here.
     extract_markdown.__annotations__ = {"kind": str, "browser_session": BrowserSession,
                                         "return": Any}
+    return extract_markdown
+
+
+def _tools(action: Any) -> Any:
+    from browser_use import Tools
+
+    tools: Any = Tools(exclude_actions=list(EXCLUDED_ACTIONS))
     tools.action(
         "Convert the current page to clean Markdown and keep it as the competition's page of "
         "this kind: overview, data, evaluation, rules or leaderboard."
-    )(extract_markdown)
+    )(action)
+    return tools
 
+
+def _profile(policy: UrlPolicy, settings: FetchSettings, work: Path, proxy_url: str) -> Any:
+    from browser_use import BrowserProfile
+    from browser_use.browser.profile import ProxySettings
+
+    return BrowserProfile(
+        executable_path=find_chromium(settings.chromium), headless=True, chromium_sandbox=False,
+        enable_default_extensions=False, user_data_dir=str(work / "profile"),
+        downloads_path=str(work / "downloads"), args=chromium_args(settings.hermetic),
+        # Host names only (ports are enforced by the proxy), plus the new-tab page Chromium
+        # opens first in this configuration, which browser-use must not close.
+        allowed_domains=[*sorted({urlsplit(o).hostname or "" for o in policy.origins}),
+                         "chrome://new-tab-page-third-party"],
+        proxy=ProxySettings(server=proxy_url, bypass="<-loopback>"),
+    )
+
+
+async def _run(start_url: str, llm: str, endpoint: str | None, api_key: str, policy: UrlPolicy,
+               settings: FetchSettings, max_steps: int, quiet_ms: int, lb_selector: str,
+               work: Path) -> AgentCollection:
+    require("browser_use", extra="browser", feature="the browser agent")
+    from browser_use import Agent, BrowserSession, ChatOpenAI
+
+    collected = AgentCollection()
+    lb_pages: list[LeaderboardPage] = []
+    tools = _tools(_extract_action(collected, lb_pages, policy, quiet_ms, lb_selector))
     async with policy_proxy(policy) as proxy:
-        profile = BrowserProfile(
-            executable_path=find_chromium(settings.chromium),
-            headless=True,
-            chromium_sandbox=False,
-            enable_default_extensions=False,
-            user_data_dir=str(work / "profile"),
-            downloads_path=str(work / "downloads"),
-            args=chromium_args(settings.hermetic),
-            # Host names only (ports are enforced by the proxy), plus the new-tab page
-            # Chromium opens first in this configuration, which browser-use must not close.
-            allowed_domains=[*sorted({urlsplit(o).hostname or "" for o in policy.origins}),
-                             "chrome://new-tab-page-third-party"],
-            proxy=ProxySettings(server=proxy.url, bypass="<-loopback>"),
-        )
-        session = BrowserSession(browser_profile=profile)
-        chat = ChatOpenAI(model=llm, base_url=endpoint, api_key=api_key or "none",
-                          max_retries=1)
-        origins = ", ".join(sorted(policy.origins))
+        session = BrowserSession(browser_profile=_profile(policy, settings, work, proxy.url))
         agent: Any = Agent(
-            task=TASK_PROMPT.format(start=start_url, origins=origins),
-            llm=chat,
-            browser_session=session,
-            tools=tools,
-            use_vision=False,
-            use_judge=False,
+            task=TASK_PROMPT.format(start=start_url, origins=", ".join(sorted(policy.origins))),
+            llm=ChatOpenAI(model=llm, base_url=endpoint, api_key=api_key or "none",
+                           max_retries=1),
+            browser_session=session, tools=tools, use_vision=False, use_judge=False,
             max_actions_per_step=3,
             initial_actions=[{"navigate": {"url": start_url, "new_tab": False}}],
-            file_system_path=str(work / "files"),
-            calculate_cost=False,
+            file_system_path=str(work / "files"), calculate_cost=False,
         )
         try:
             history = await agent.run(max_steps=max_steps)

@@ -6,15 +6,26 @@ What is removed, in order:
 
 1. comments, ``script``/``style``/``template``/``noscript``/``iframe``/``svg`` and friends;
 2. hidden elements: the ``hidden`` attribute, ``aria-hidden="true"``, inline
-   ``display:none`` / ``visibility:hidden`` / ``opacity:0``, ``<input type="hidden">``, and
+   ``display:none`` / ``visibility:hidden`` / ``opacity:0``, ``<input type="hidden">``,
    elements the browser marked ``data-tambench-hidden`` (hidden by a stylesheet; see
-   :data:`MARK_HIDDEN_JS`). Hidden text is where injected instructions hide, so it never
-   reaches a model;
-3. boilerplate: ``nav``, ``header``, ``footer``, ``aside``, ``form``, ``button``, ``dialog``
-   and elements whose class or id contains a word such as ad, banner, cookie, consent, promo,
-   sponsor, share, social, newsletter, sidebar, menu, related, widget (whole words of the
+   :data:`MARK_HIDDEN_JS`), and closed components whose library hides them by class (a
+   Material dialog or menu without its ``--open`` class, a modal without ``show``, a tooltip).
+   Hidden text is where injected instructions hide, so it never reaches a model;
+3. icon-font ligatures: ``<i class="google-symbols">emoji_events</i>`` draws an icon from the
+   word, which would otherwise reach the Markdown as text;
+4. the content region: the first of the adapter's ``region`` selectors that matches (Kaggle:
+   ``[data-testid="competition-detail-render-tid"]``), else ``#site-content``, a ``main``
+   role, ``main`` or ``article``. On Kaggle ``<main>`` wraps the whole application, navigation
+   included, so the region, not ``main``, decides;
+5. boilerplate inside the region: ``nav``, ``header``, ``footer``, ``aside``, ``form``,
+   ``button``, ``dialog``, tab bars, menus and toolbars (by role), and elements whose class or
+   id contains a word such as ad, banner, cookie, consent, promo, sponsor, share, social,
+   newsletter, sidebar, menu, related, widget, explorer, nav, topbar, tabs (whole words of the
    class/id, so ``download`` or ``shadow`` do not match "ad"). An element holding most of the
-   page's text, or the ``main``/``article`` element itself, is never pruned.
+   region's text, or the region itself, is never pruned.
+
+When the region lacks the page's title, the ``title`` selector's text comes first as ``# ``
+heading; a heading that only repeats the title (a sticky header's copy) is dropped.
 
 Tables become GitHub-flavoured Markdown with a header row always (the first row when the
 table has none), cells with ``|`` escaped; ``<pre>`` becomes a fenced code block (language
@@ -25,6 +36,7 @@ stays ``has_cactus``.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from tambench._optional import require
@@ -49,8 +61,26 @@ _BOILERPLATE_WORDS = frozenset({
     "ad", "ads", "advert", "adverts", "advertisement", "adsbygoogle", "banner", "cookie",
     "cookies", "consent", "promo", "promotion", "sponsor", "sponsored", "share", "sharing",
     "social", "newsletter", "sidebar", "menu", "related", "widget", "widgets", "footer",
-    "navbar", "breadcrumb", "breadcrumbs", "toolbar",
+    "navbar", "breadcrumb", "breadcrumbs", "toolbar", "explorer", "dataexplorer", "tooltip",
+    "nav", "topbar", "tabs", "tabbar",
 })
+_BOILERPLATE_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "dialog",
+                                "tablist", "tab", "menu", "menubar", "toolbar", "search"})
+#: Classes of icon-font elements: their text is a ligature name, not content.
+_ICON_CLASSES = frozenset({"material-icons", "material-icons-outlined", "material-icons-round",
+                           "material-symbols-outlined", "material-symbols-rounded",
+                           "google-material-icons", "google-symbols", "rmwc-icon",
+                           "rmwc-icon--ligature"})
+#: Component classes that a library's stylesheet hides unless an "open" class is present.
+_CLOSED_UNLESS: dict[str, tuple[str, ...]] = {
+    "mdc-dialog": ("mdc-dialog--open", "mdc-dialog--opening"),
+    "mdc-menu-surface": ("mdc-menu-surface--open", "mdc-menu-surface--animating-open"),
+    "modal": ("show", "in", "open", "is-open", "modal--open"),
+    "__react_component_tooltip": ("show",),
+    "collapse": ("show", "in"),
+}
+#: Where the content is when no region selector is given, in order of preference.
+DEFAULT_REGIONS = ("#site-content", "[role=main]", "main", "article")
 _HIDDEN_STYLE = re.compile(
     r"display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(?:\.0+)?\s*(?:;|$)", re.I
 )
@@ -67,9 +97,29 @@ def _attr_words(value: Any) -> set[str]:
     return words
 
 
+def _classes(el: Any) -> set[str]:
+    value = (el.attrs or {}).get("class") or []
+    return {str(c) for c in (value if isinstance(value, list) else str(value).split())}
+
+
+def _is_closed_component(classes: set[str]) -> bool:
+    for base, open_classes in _CLOSED_UNLESS.items():
+        if base in classes and not classes.intersection(open_classes):
+            return True
+    return False
+
+
+def _is_icon(el: Any, classes: set[str]) -> bool:
+    return bool(classes & _ICON_CLASSES) or (
+        el.name in ("i", "span") and any(c.startswith("material-symbols") for c in classes))
+
+
 def _is_hidden(el: Any) -> bool:
     attrs = el.attrs or {}
     if "hidden" in attrs or "data-tambench-hidden" in attrs:
+        return True
+    classes = _classes(el)
+    if _is_closed_component(classes) or _is_icon(el, classes):
         return True
     if str(attrs.get("aria-hidden", "")).lower() == "true":
         return True
@@ -84,8 +134,7 @@ def _is_boilerplate(el: Any) -> bool:
     attrs = el.attrs or {}
     words = _attr_words(attrs.get("class")) | _attr_words(attrs.get("id"))
     role = str(attrs.get("role", "")).lower()
-    return bool(words & _BOILERPLATE_WORDS) or role in {"navigation", "banner", "contentinfo",
-                                                         "complementary", "dialog"}
+    return bool(words & _BOILERPLATE_WORDS) or role in _BOILERPLATE_ROLES
 
 
 def _text_len(el: Any) -> int:
@@ -109,12 +158,40 @@ def clean_soup(html: str) -> Any:
     return soup
 
 
-def _content_root(soup: Any) -> Any:
-    for selector in ("main", "[role=main]", "article"):
+def visible_text(html: str) -> str:
+    """The text a reader sees: hidden elements, scripts and icon ligatures removed."""
+    soup = clean_soup(html)
+    return " ".join((soup.body or soup).get_text(" ").split())
+
+
+def _content_root(soup: Any, region: Sequence[str]) -> Any:
+    for selector in region:
+        found = soup.select_one(selector)
+        if found is not None and _text_len(found) > 0:
+            return found
+    for selector in DEFAULT_REGIONS:
         found = soup.select(selector)
         if found:
             return max(found, key=_text_len)
     return soup.body or soup
+
+
+def _title_text(soup: Any, title: Sequence[str]) -> str:
+    for selector in title:
+        el = soup.select_one(selector)
+        if el is not None:
+            text = " ".join(el.get_text(" ").split())
+            if text:
+                return text
+    return ""
+
+
+def _drop_repeated_title(root: Any, title: str) -> None:
+    first = root.find("h1")
+    keep = id(first) if first is not None else None
+    for h in root.find_all(["h1", "h2", "h3", "h4", "h5", "h6"]):
+        if id(h) != keep and " ".join(h.get_text(" ").split()) == title:
+            h.decompose()
 
 
 def _prune(root: Any) -> None:
@@ -127,7 +204,7 @@ def _prune(root: Any) -> None:
             continue
         if not _is_boilerplate(el):
             continue
-        if el.name == "header" and el.find("h1") is not None:
+        if el.name in ("header", "nav") and el.find("h1") is not None:
             # A header holding the page's title inside the content is content.
             continue
         if _text_len(el) > 0.6 * total:
@@ -205,11 +282,20 @@ def _tidy(md: str) -> str:
     return text.strip() + "\n" if text.strip() else ""
 
 
-def html_to_markdown_primary(html: str) -> str:
-    """The rule-based converter alone (no fallback)."""
+def html_to_markdown_primary(html: str, *, region: Sequence[str] = (),
+                             title: Sequence[str] = ()) -> str:
+    """The rule-based converter alone (no fallback); ``region`` and ``title`` as for
+    :func:`extract_markdown`."""
     soup = clean_soup(html)
-    root = _content_root(soup)
+    root = _content_root(soup, region)
+    title_text = _title_text(soup, title)
     _prune(root)
+    heading = ""
+    if title_text:
+        _drop_repeated_title(root, title_text)
+        h1 = root.find("h1")
+        if h1 is None or " ".join(h1.get_text(" ").split()) != title_text:
+            heading = f"# {title_text}\n\n"
     conv = _converter_class()(
         heading_style="ATX",
         bullets="-",
@@ -218,7 +304,7 @@ def html_to_markdown_primary(html: str) -> str:
         strip=["img"],
         bs4_options="lxml",
     )
-    return _tidy(conv.convert_soup(root))
+    return _tidy(heading + conv.convert_soup(root))
 
 
 def html_to_markdown_trafilatura(html: str) -> str:
@@ -234,19 +320,65 @@ def html_to_markdown_trafilatura(html: str) -> str:
     return _tidy((out or "").replace("\\_", "_"))
 
 
-def extract_markdown(html: str) -> str:
-    """Clean Markdown of a page's main content.
+def extract_markdown(html: str, *, region: Sequence[str] = (), title: Sequence[str] = ()
+                     ) -> str:
+    """Clean Markdown of a page's content region.
 
-    The rule-based converter runs first; when its output has fewer than :data:`MIN_CHARS`
-    characters, trafilatura's is used if it is clearly longer (half as long again and 40
-    characters more), since a tiny primary output usually means a layout the rules missed.
+    Args:
+        html: the page.
+        region: CSS selectors of the content region, tried in order (the adapter's).
+        title: CSS selectors of the page title, put first when the region lacks it.
+
+    The rule-based converter runs first; without a ``region``, when its output has fewer than
+    :data:`MIN_CHARS` characters, trafilatura's is used if it is clearly longer (half as long
+    again and 40 characters more), since a tiny primary output usually means a layout the
+    rules missed. With a ``region`` trafilatura is not consulted: it reads the whole page,
+    navigation included.
 
     >>> extract_markdown('<nav>Home</nav><main><h1>Title</h1><p>has_cactus is 1</p></main>')
     '# Title\\n\\nhas_cactus is 1\\n'
     """
-    primary = html_to_markdown_primary(html)
-    if len(primary.strip()) >= MIN_CHARS:
+    primary = html_to_markdown_primary(html, region=region, title=title)
+    if len(primary.strip()) >= MIN_CHARS or region:
         return primary
     second = html_to_markdown_trafilatura(html)
     n1, n2 = len(primary.strip()), len(second.strip())
     return second if n2 >= 1.5 * n1 + 40 else primary
+
+
+_MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+
+
+def markdown_sections(md: str, pattern: str) -> str:
+    r"""The sections of ``md`` whose heading matches ``pattern`` (with their subsections).
+
+    Returns "" when no heading matches. Headings inside fenced code blocks are ignored.
+
+    >>> text = "# T\n\nintro\n\n## Evaluation\n\nRMSE.\n\n### Submission File\n\nid,y\n\n## Prizes\n\n$1"
+    >>> print(markdown_sections(text, r"evaluation"))
+    ## Evaluation
+    <BLANKLINE>
+    RMSE.
+    <BLANKLINE>
+    ### Submission File
+    <BLANKLINE>
+    id,y
+    <BLANKLINE>
+    """
+    rx = re.compile(pattern, re.I)
+    out: list[str] = []
+    keep_level = 0  # > 0 while inside a kept section of that level
+    fence = False
+    for line in md.splitlines():
+        if line.strip().startswith(("```", "~~~")):
+            fence = not fence
+        m = None if fence else _MD_HEADING.match(line)
+        if m:
+            level = len(m.group(1))
+            if keep_level and level <= keep_level:
+                keep_level = 0
+            if not keep_level and rx.search(m.group(2)):
+                keep_level = level
+        if keep_level:
+            out.append(line)
+    return _tidy("\n".join(out))

@@ -2,19 +2,21 @@
 
 For each reference (``PLATFORM:SLUG`` or a URL) :func:`acquire_competitions`:
 
-1. resolves the platform adapter (base URLs are settings) and plans the page URLs;
-2. fetches each page (skipping those already in the snapshot store: the crawl resumes);
-3. converts each page to Markdown (:func:`~tambench.acquisition.markdown.extract_markdown`);
-4. reads the private leaderboard, every page of it (or, for Kaggle with credentials, through
-   the kaggle client) and normalises it;
-5. maps the pages to a TaskSpec (:func:`tambench.schema.mapping.map_pages`: offline rules, or
-   an LLM), adds provenance (each source page with its SHA-256 and fetch time), the team count
-   and the difficulty;
-6. writes ``<catalogue>/<platform>/<slug>/``: ``pages/<kind>.md``, ``leaderboard.csv``,
-   ``acquisition.json`` (status and errors) and, last, ``task.json``.
+1. resolves the platform adapter (base URLs are settings) and plans the pages;
+2. fetches each page (skipping those already in the snapshot store: the crawl resumes) and
+   waits for its content hooks; kinds sharing a URL (AIcrowd's and Kaggle's evaluation, a
+   section of the overview) share one fetch;
+3. converts each page's content region to Markdown (:func:`~tambench.acquisition.markdown.
+   extract_markdown`), keeping only the evaluation sections where the page is an overview;
+4. reads what the platform's official API has, when it has one and credentials exist (Kaggle:
+   metadata, file listing and the complete private leaderboard), else the leaderboard from the
+   site: every page of a paged board, the whole of a board that loads on scrolling; rows that
+   cannot be read are reported;
+5. writes the task folder (:func:`~tambench.acquisition.assemble.assemble_task`).
 
 A blocked page (CAPTCHA, login wall, rules gate) stops its competition at once with status
-``blocked``; a page that fails after its retries stops it with status ``incomplete``. Neither
+``blocked``; a page that fails after its retries stops it with status ``incomplete`` and the
+reason (the content hooks that never matched, the page that needs JavaScript...). Neither
 writes a task.json: no schema is invented from missing pages. Unknown sites go to the browser
 agent (needs ``llm``).
 """
@@ -23,34 +25,43 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tambench.acquisition.assemble import (
+    API_FILE,
+    Collected,
+    assemble_task,
+    metadata_json,
+    text_sha,
+)
 from tambench.acquisition.fetch import FetchSettings, PageFetcher, RateLimiter
 from tambench.acquisition.leaderboard import (
+    BoardResult,
     LeaderboardPage,
     leaderboard_from_pages,
     parse_leaderboard_html,
 )
-from tambench.acquisition.markdown import extract_markdown
-from tambench.acquisition.platforms import PAGE_KINDS, PlatformAdapter, resolve_ref
+from tambench.acquisition.markdown import extract_markdown, markdown_sections
+from tambench.acquisition.platforms import PageSpec, TemplateAdapter, resolve_ref
 from tambench.acquisition.snapshots import Snapshot, SnapshotStore
 from tambench.acquisition.urls import UrlPolicy
-from tambench.core.leaderboard import Leaderboard, write_leaderboard
+from tambench.core.leaderboard import leaderboard_to_csv
 from tambench.errors import (
     BlockedPageError,
     FetchError,
     LeaderboardError,
+    RulesNotAcceptedError,
     SchemaMappingError,
-    TambenchError,
+    SourceError,
     UnknownPlatformError,
 )
-from tambench.fileio import write_bytes_atomic, write_text_atomic
-from tambench.schema.io import save_taskspec
-from tambench.schema.taskspec import SourcePage, TaskSpec, make_task_id
+from tambench.fileio import write_bytes_atomic
+from tambench.schema.taskspec import SourcePage, make_task_id
 
 log = logging.getLogger(__name__)
 
@@ -91,8 +102,14 @@ class CompetitionResult(_Model):
     leaderboard_rows: int = 0
     """Rows of the normalised leaderboard."""
 
+    leaderboard_source: str = ""
+    """Where the leaderboard came from: ``api`` or ``pages``."""
+
     unfilled: list[str] = Field(default_factory=list)
     """TaskSpec fields the mapper could not fill."""
+
+    notes: list[str] = Field(default_factory=list)
+    """What was left out or worked around (unreadable leaderboard rows, a suggested split)."""
 
     errors: list[str] = Field(default_factory=list)
     """Why the competition is not complete."""
@@ -134,40 +151,11 @@ def default_state_dir(catalogue_dir: Path) -> Path:
     return catalogue_dir / ".acquire"
 
 
-def acquire_competitions(
-    refs: list[str],
-    catalogue_dir: str | Path,
-    *,
-    base_urls: dict[str, str] | None = None,
-    concurrency: int = 4,
-    llm: str | None = None,
-    llm_base_url: str | None = None,
-    settings: FetchSettings | None = None,
-    state_dir: str | Path | None = None,
-    fresh: bool = False,
-    limiter: RateLimiter | None = None,
-) -> AcquireReport:
-    """Acquire competitions into task folders (blocking; see the module docstring).
-
-    Args:
-        refs: ``PLATFORM:SLUG`` or competition URLs.
-        catalogue_dir: root of the task folders.
-        base_urls: platform -> base URL (a mirror or the local site); default the real sites.
-        concurrency: competitions and browser pages worked on at once.
-        llm: model name for the schema mapper (and the agent on unknown sites); None maps
-            offline with rules.
-        llm_base_url: OpenAI-compatible endpoint (else ``OPENAI_BASE_URL``).
-        settings: fetch settings (timeouts, retries, renderer...); ``concurrency`` wins.
-        state_dir: snapshot store and crawl plans (default ``<catalogue>/.acquire``).
-        fresh: ignore pages already in the snapshot store and fetch everything again.
-        limiter: the per-origin rate limiter (default: one for this process); workers that
-            crawl in parallel pass one shared limiter (:func:`tambench.executors.shared_rate_limiter`).
+def acquire_competitions(refs: list[str], catalogue_dir: str | Path, **kwargs: Any
+                         ) -> AcquireReport:
+    """Acquire competitions into task folders (blocking); see :func:`acquire_competitions_async`.
     """
-    return asyncio.run(acquire_competitions_async(
-        refs, catalogue_dir, base_urls=base_urls, concurrency=concurrency, llm=llm,
-        llm_base_url=llm_base_url, settings=settings, state_dir=state_dir, fresh=fresh,
-        limiter=limiter,
-    ))
+    return asyncio.run(acquire_competitions_async(refs, catalogue_dir, **kwargs))
 
 
 async def acquire_competitions_async(
@@ -183,8 +171,26 @@ async def acquire_competitions_async(
     fresh: bool = False,
     limiter: RateLimiter | None = None,
     browser: Any = None,
+    on_result: Callable[[CompetitionResult], None] | None = None,
 ) -> AcquireReport:
-    """The coroutine behind :func:`acquire_competitions`; ``browser`` shares a launched one."""
+    """Acquire competitions into task folders (see the module docstring).
+
+    Args:
+        refs: ``PLATFORM:SLUG`` or competition URLs.
+        catalogue_dir: root of the task folders.
+        base_urls: platform -> base URL (a mirror or the local site); default the real sites.
+        concurrency: competitions and browser pages worked on at once.
+        llm: model name for the schema mapper (and the agent on unknown sites); None maps
+            offline with rules.
+        llm_base_url: OpenAI-compatible endpoint (else ``OPENAI_BASE_URL``).
+        settings: fetch settings (timeouts, retries, renderer...); ``concurrency`` wins.
+        state_dir: snapshot store and crawl plans (default ``<catalogue>/.acquire``).
+        fresh: ignore pages already in the snapshot store and fetch everything again.
+        limiter: the per-origin rate limiter (default: one for this process); workers that
+            crawl in parallel pass one shared limiter (:func:`tambench.executors.shared_rate_limiter`).
+        browser: a launched Playwright browser to share (default: launch one).
+        on_result: called with each competition's result as soon as it is known.
+    """
     started = datetime.now(UTC)
     catalogue = Path(catalogue_dir)
     store = SnapshotStore(Path(state_dir) if state_dir else default_state_dir(catalogue))
@@ -196,12 +202,14 @@ async def acquire_competitions_async(
 
         async def one(ref: str) -> CompetitionResult:
             async with sem:
-                return await job.run(ref)
+                result = await job.run(ref)
+            if on_result is not None:
+                on_result(result)
+            return result
 
         results = await asyncio.gather(*(one(r) for r in refs))
-    report = AcquireReport(started_at=started, finished_at=datetime.now(UTC),
-                           catalogue=str(catalogue), results=list(results))
-    return report
+    return AcquireReport(started_at=started, finished_at=datetime.now(UTC),
+                         catalogue=str(catalogue), results=list(results))
 
 
 class _Job:
@@ -228,11 +236,12 @@ class _Job:
         result.task_id = make_task_id(adapter.name, slug)
         folder = self.catalogue / adapter.name / slug
         try:
-            await self._acquire(adapter, slug, folder, result)
-        except BlockedPageError as exc:
+            collected = await self._collect(adapter, slug, result)
+            await self._assemble(collected, folder, result)
+        except (BlockedPageError, RulesNotAcceptedError) as exc:
             result.status = "blocked"
             result.errors.append(str(exc))
-        except (FetchError, LeaderboardError, SchemaMappingError) as exc:
+        except (FetchError, LeaderboardError, SchemaMappingError, SourceError) as exc:
             result.status = "incomplete"
             result.errors.append(f"{type(exc).__name__}: {exc}")
         if result.status != "complete":
@@ -240,70 +249,106 @@ class _Job:
         self._write_status(folder, result)
         return result
 
-    async def _page(self, url: str, adapter: PlatformAdapter, policy: UrlPolicy, kind: str,
-                    result: CompetitionResult) -> tuple[Snapshot, str]:
+    async def _collect(self, adapter: TemplateAdapter, slug: str,
+                       result: CompetitionResult) -> Collected:
+        if adapter.name == "generic":
+            return await self._collect_generic(adapter, slug, result)
+        task_id = make_task_id(adapter.name, slug)
+        client = getattr(adapter, "api_client", lambda: None)()
+        collected = Collected(task_id=task_id, url=adapter.page_urls(slug).get("overview", ""),
+                              markdown={}, sources=[], leaderboard=_EMPTY)
+        policy = adapter.url_policy()
+        job = task_id
+        plan = self.store.load_plan(job) or [*dict.fromkeys(adapter.page_urls(slug).values())]
+        self.store.save_plan(job, plan)
+        for spec in adapter.page_specs(slug):
+            snap, html = await self._page(spec.url, adapter, policy, spec, result)
+            collected.markdown[spec.kind] = page_markdown(html, spec)
+            collected.sources.append(SourcePage(kind=spec.kind, url=snap.final_url,
+                                                sha256=snap.sha256, fetched_at=snap.fetched_at,
+                                                path=f"pages/{spec.kind}.md"))
+        result.pages = list(collected.sources)
+        if client is not None:  # after the pages: a blocked page stops the job first
+            await self._from_api(client, slug, collected, result)
+        else:
+            board, board_pages = await self._board(adapter, slug, policy, job, plan, result)
+            collected.sources.extend(board_pages)
+            collected.leaderboard = board.leaderboard
+            collected.notes.extend(board.problems)
+            result.leaderboard_source = "pages"
+        return collected
+
+    async def _from_api(self, client: Any, slug: str, collected: Collected,
+                        result: CompetitionResult) -> None:
+        meta = await asyncio.to_thread(client.metadata, slug)
+        board = await asyncio.to_thread(client.leaderboard, slug)
+        now = datetime.now(UTC)
+        endpoint = client.api_url or "https://api.kaggle.com"
+        collected.metadata = meta
+        collected.metadata_source = SourcePage(
+            kind="api", url=f"{endpoint}/v1/competitions.CompetitionApiService/GetCompetition"
+            f"?competitionName={slug}", sha256=text_sha(metadata_json(meta)), fetched_at=now,
+            path=API_FILE)
+        collected.leaderboard = board
+        collected.sources.append(SourcePage(
+            kind="leaderboard", url=f"{endpoint}/v1/competitions.CompetitionApiService/"
+            f"GetLeaderboard?competitionName={slug}", sha256=text_sha(leaderboard_to_csv(board)),
+            fetched_at=now))
+        result.leaderboard_source = "api"
+
+    async def _page(self, url: str, adapter: TemplateAdapter, policy: UrlPolicy,
+                    spec: PageSpec | None, result: CompetitionResult, *,
+                    kind: str = "", scroll: Any = None) -> tuple[Snapshot, str]:
         snap = None if self.fresh else self.store.get(url)
         if snap is None:
-            page = await self.fetcher.fetch_page(url, adapter, policy, kind=kind)
-            snap = self.store.put(url, page.html.encode("utf-8"), status=page.status, kind=kind,
+            hooks = spec.hooks if spec is not None else adapter.board.hooks  # type: ignore[union-attr]
+            region = spec.region if spec is not None else ()
+            page = await self.fetcher.fetch_page(url, adapter, policy, hooks=hooks,
+                                                 region=region, scroll=scroll)
+            snap = self.store.put(url, page.html.encode("utf-8"), status=page.status,
+                                  kind=spec.kind if spec is not None else kind,
                                   final_url=page.final_url, fetched_at=page.fetched_at)
             result.fetched += 1
         return snap, self.store.read_html(snap)
 
-    async def _acquire(self, adapter: PlatformAdapter, slug: str, folder: Path,
-                       result: CompetitionResult) -> None:
-        if adapter.name == "generic":
-            await self._acquire_generic(adapter, slug, folder, result)
-            return
-        policy = adapter.url_policy()
-        urls = adapter.page_urls(slug)
-        job = f"{adapter.name}/{slug}"
-        plan = self.store.load_plan(job) or [*urls.values(), adapter.leaderboard_url(slug, 1)]
-        self.store.save_plan(job, plan)
-        markdown: dict[str, str] = {}
-        sources: list[SourcePage] = []
-        for kind in PAGE_KINDS:
-            if kind not in urls:
-                continue
-            snap, html = await self._page(urls[kind], adapter, policy, kind, result)
-            markdown[kind] = extract_markdown(html)
-            sources.append(SourcePage(kind=kind, url=snap.final_url, sha256=snap.sha256,
-                                      fetched_at=snap.fetched_at, path=f"pages/{kind}.md"))
-        result.pages = list(sources)
-        leaderboard, lb_sources = await self._leaderboard(adapter, slug, policy, job, plan,
-                                                          result)
-        await self._finish(adapter, slug, folder, markdown, sources + lb_sources, leaderboard,
-                           urls.get("overview", ""), result)
-
-    async def _leaderboard(self, adapter: PlatformAdapter, slug: str, policy: UrlPolicy,
-                           job: str, plan: list[str], result: CompetitionResult
-                           ) -> tuple[Leaderboard, list[SourcePage]]:
-        use_client = getattr(adapter, "use_client", None)
-        if callable(use_client) and use_client():
-            lb: Leaderboard = await asyncio.to_thread(adapter.client_leaderboard, slug)  # type: ignore[attr-defined]
-            return lb, []
-        selector = adapter.ready_selector("leaderboard")
+    async def _board(self, adapter: TemplateAdapter, slug: str, policy: UrlPolicy, job: str,
+                     plan: list[str], result: CompetitionResult
+                     ) -> tuple[BoardResult, list[SourcePage]]:
+        board = adapter.board
+        if board is None:
+            raise LeaderboardError(f"{adapter.name} has no leaderboard page")
+        scroll = adapter.scroll_spec()
         pages: list[LeaderboardPage] = []
         sources: list[SourcePage] = []
-        page_no, total = 1, 1
-        while page_no <= total:
-            url = adapter.leaderboard_url(slug, page_no)
+        problems: list[str] = []
+        for number in range(1, MAX_LEADERBOARD_PAGES + 1):
+            url = adapter.leaderboard_url(slug, number)
             if url not in plan:
                 plan.append(url)
                 self.store.save_plan(job, plan)
-            snap, html = await self._page(url, adapter, policy, "leaderboard", result)
-            parsed = parse_leaderboard_html(html, selector)
-            parsed.page = page_no
+            snap, html = await self._page(url, adapter, policy, None, result,
+                                          kind="leaderboard", scroll=scroll)
+            parsed = parse_leaderboard_html(html, board.scope)
+            parsed.page = number
+            sources.append(SourcePage(kind="leaderboard", url=snap.final_url,
+                                      sha256=snap.sha256, fetched_at=snap.fetched_at))
+            if pages and parsed.rows and parsed.rows == pages[-1].rows:
+                problems.append(f"leaderboard page {number} repeats page {number - 1}; "
+                                "the site ignores the page number, stopped there")
+                break
             pages.append(parsed)
-            sources.append(SourcePage(kind="leaderboard", url=snap.final_url, sha256=snap.sha256,
-                                      fetched_at=snap.fetched_at))
-            if page_no == 1:
-                total = min(parsed.total_pages or 1, MAX_LEADERBOARD_PAGES)
-            page_no += 1
-        return leaderboard_from_pages(pages, source=adapter.leaderboard_url(slug, 1)), sources
+            if _last_page(parsed, number, board.per_page, scroll is not None):
+                break
+        else:
+            problems.append(f"leaderboard has more than {MAX_LEADERBOARD_PAGES} pages; "
+                            "read the first ones only")
+        out = leaderboard_from_pages([p for p in pages if p.rows or p is pages[0]],
+                                     source=adapter.leaderboard_url(slug, 1))
+        out.problems[:0] = problems
+        return out, sources
 
-    async def _acquire_generic(self, adapter: PlatformAdapter, slug: str, folder: Path,
-                               result: CompetitionResult) -> None:
+    async def _collect_generic(self, adapter: TemplateAdapter, slug: str,
+                               result: CompetitionResult) -> Collected:
         if not self.llm:
             raise FetchError(
                 f"{adapter.base_url} is not a known platform; the browser agent needs a model "
@@ -312,79 +357,40 @@ class _Job:
         from tambench.acquisition.agent import run_agent
 
         start = adapter.page_urls(slug).get("overview", adapter.base_url)
-        collected = await run_agent(start, llm=self.llm, base_url=self.llm_base_url,
-                                    allowed_origins=sorted(adapter.url_policy().origins),
-                                    settings=self.fetcher.settings)
-        sources: list[SourcePage] = []
-        markdown: dict[str, str] = {}
-        for kind, page in collected.pages.items():
+        got = await run_agent(start, llm=self.llm, base_url=self.llm_base_url,
+                              allowed_origins=sorted(adapter.url_policy().origins),
+                              settings=self.fetcher.settings)
+        collected = Collected(task_id=make_task_id(adapter.name, slug), url=start, markdown={},
+                              sources=[], leaderboard=_EMPTY)
+        for kind, page in got.pages.items():
             sha = self.store.put(page.url, page.markdown.encode("utf-8"), status=200, kind=kind,
                                  fetched_at=page.fetched_at).sha256
-            markdown[kind] = page.markdown
-            sources.append(SourcePage(kind=kind, url=page.url, sha256=sha,
-                                      fetched_at=page.fetched_at, path=f"pages/{kind}.md"))
+            if page.kind != "leaderboard":
+                collected.markdown[kind] = page.markdown
+            collected.sources.append(SourcePage(kind=page.kind, url=page.url, sha256=sha,
+                                                fetched_at=page.fetched_at,
+                                                path=f"pages/{kind}.md"
+                                                if page.kind != "leaderboard" else ""))
             result.fetched += 1
-        result.pages = sources
-        if collected.leaderboard is None:
+        result.pages = list(collected.sources)
+        if got.leaderboard is None:
             raise LeaderboardError(f"the agent found no leaderboard on {start}")
-        await self._finish(adapter, slug, folder, markdown, sources, collected.leaderboard,
-                           start, result)
+        collected.leaderboard = got.leaderboard.leaderboard
+        collected.notes.extend(got.leaderboard.problems)
+        result.leaderboard_source = "pages"
+        return collected
 
-    async def _finish(self, adapter: PlatformAdapter, slug: str, folder: Path,
-                      markdown: dict[str, str], sources: list[SourcePage],
-                      leaderboard: Leaderboard, url: str, result: CompetitionResult) -> None:
-        from tambench.schema.mapping import map_pages
-
-        task_id = make_task_id(adapter.name, slug)
-        mapped = await asyncio.to_thread(
-            map_pages, {k: v for k, v in markdown.items() if v.strip()}, task_id=task_id,
-            url=url, llm=self.llm, base_url=self.llm_base_url,
-        )
-        spec = mapped.spec
-        clean = leaderboard.clean()
-        notes = list(spec.provenance.notes)
-        difficulty = None
-        if spec.grading is not None:
-            difficulty, note = _difficulty(clean, spec.grading.metric)
-            if note:
-                notes.append(note)
-        complete = spec.grading is not None and len(clean) > 0
-        split = spec.split
-        if split is None:
-            from tambench.schema.suggest import suggest_split_spec
-
-            split = suggest_split_spec(spec)
-            if split is not None:
-                notes.append(
-                    f"split: a default {split.strategy} split of {split.test_size:.0%} was "
-                    "suggested from the grading spec; review it before preparing"
-                )
-        spec = spec.model_copy(update={
-            "title": spec.title or _first_heading(markdown.get("overview", "")),
-            "split": split,
-            "url": spec.url or url,
-            "status": "complete" if complete else "incomplete",
-            "n_teams": len(clean),
-            "difficulty": difficulty if difficulty is not None else spec.difficulty,
-            "provenance": spec.provenance.model_copy(update={
-                "pages": sources, "unfilled": list(mapped.unfilled), "notes": notes,
-            }),
-        })
-        spec = TaskSpec.model_validate(spec.model_dump())
-        folder.mkdir(parents=True, exist_ok=True)
-        for kind, md in markdown.items():
-            write_text_atomic(folder / "pages" / f"{kind}.md", md)
-        write_leaderboard(leaderboard, folder / "leaderboard.csv")
-        save_taskspec(spec, folder / "task.json")
+    async def _assemble(self, collected: Collected, folder: Path,
+                        result: CompetitionResult) -> None:
+        done = await asyncio.to_thread(assemble_task, collected, folder, llm=self.llm,
+                                       llm_base_url=self.llm_base_url)
         result.folder = str(folder)
-        result.pages = sources
-        result.leaderboard_rows = len(leaderboard)
-        result.unfilled = list(mapped.unfilled)
-        result.status = "complete" if complete else "incomplete"
-        if spec.grading is None:
-            result.errors.append("the mapper could not fill the grading fields")
-        if not clean.rows:
-            result.errors.append("the leaderboard has no usable rows")
+        result.pages = list(done.spec.provenance.pages)
+        result.leaderboard_rows = len(collected.leaderboard)
+        result.unfilled = done.unfilled
+        result.notes.extend(collected.notes)
+        result.status = "complete" if done.complete else "incomplete"
+        result.errors.extend(done.problems)
 
     def _write_status(self, folder: Path, result: CompetitionResult) -> None:
         if result.status == "failed":
@@ -394,29 +400,34 @@ class _Job:
                            (result.model_dump_json(indent=2) + "\n").encode("utf-8"))
 
 
-def _first_heading(md: str) -> str:
-    """The text of the first ``#`` heading of a Markdown page ('' when there is none)."""
-    for line in md.splitlines():
-        if line.startswith("# "):
-            return line[2:].strip()
-    return ""
+def page_markdown(html: str, spec: PageSpec) -> str:
+    """The Markdown of one page kind: its region, cut to its sections when it has some."""
+    md = extract_markdown(html, region=spec.region, title=spec.title)
+    if not spec.section:
+        return md
+    part = markdown_sections(md, spec.section)
+    return part if part.strip() else md
 
 
-def _difficulty(lb: Leaderboard, metric_id: str) -> tuple[object | None, str]:
-    """The difficulty of a leaderboard when the difficulty module is available."""
-    try:
-        from tambench.core.metrics import get_metric
-        from tambench.difficulty import compute_all
-    except ImportError:
-        return None, ""
-    try:
-        metric = get_metric(metric_id)
-        primary, others = compute_all(lb, metric)
-    except TambenchError as exc:
-        return None, f"difficulty not computed: {exc}"
-    return primary.to_model(others), ""
+def _last_page(page: LeaderboardPage, number: int, per_page: int, scrolled: bool) -> bool:
+    if scrolled or not page.rows:
+        return True
+    if page.total_pages is not None:
+        return number >= page.total_pages
+    return not per_page or len(page.rows) < per_page
 
 
 def write_report(report: AcquireReport, path: str | Path) -> None:
     """Write a report as strict JSON, atomically."""
+    from tambench.fileio import write_text_atomic
+
     write_text_atomic(path, report.model_dump_json(indent=2) + "\n")
+
+
+def _empty_board() -> Any:
+    from tambench.core.leaderboard import Leaderboard
+
+    return Leaderboard(rows=(), format="page-table", source_columns=())
+
+
+_EMPTY = _empty_board()

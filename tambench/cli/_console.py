@@ -1,14 +1,48 @@
-"""Shared rich consoles: results on stdout, progress and errors on stderr."""
+"""Shared rich consoles: results on stdout, progress and errors on stderr.
+
+Both consoles treat text as data: no console markup (``[red]`` in a name stays as written),
+no emoji codes, no highlighting. A styled word is asked for explicitly
+(``console.print(Text("failed", style="red"))`` or ``markup=True`` on a literal with escaped
+data). Piped output is not wrapped: ids and paths stay whole on one line; only a terminal
+wraps at its width.
+"""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False)
+#: Width of output that is not a terminal: wide enough that no line is ever wrapped.
+UNWRAPPED_WIDTH = 100_000
+
+
+class DataConsole(Console):
+    """A console for data: markup off, and lines unwrapped unless it writes to a terminal."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("markup", False)
+        kwargs.setdefault("emoji", False)
+        kwargs.setdefault("highlight", False)
+        super().__init__(**kwargs)
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        """The terminal's size, or an unbounded width when output goes to a pipe or file."""
+        if not self.is_terminal:
+            return ConsoleDimensions(UNWRAPPED_WIDTH, 25)
+        return super().size
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        width, height = new_size
+        self._width = width
+        self._height = height
+
+
+console = DataConsole(soft_wrap=True)
+err_console = DataConsole(stderr=True)
 
 
 def print_json(data: Any) -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -37,7 +39,8 @@ def acquire(
                                    "agent (OpenAI-compatible; OPENAI_BASE_URL, OPENAI_API_KEY)."),
     base_url: list[str] = typer.Option([], "--base-url", help="PLATFORM=URL: a mirror or the "
                                        "local site (repeatable)."),
-    renderer: str = typer.Option("browser", "--renderer", help="browser (Chromium) or http."),
+    renderer: str = typer.Option("browser", "--renderer", help="browser (Chromium) or http "
+                                 "(served HTML only; sites that need JavaScript are reported)."),
     fresh: bool = typer.Option(False, "--fresh", help="Refetch pages already in the store."),
     state_dir: Path | None = typer.Option(None, "--state-dir",
                                           help="Snapshots and crawl plans (default "
@@ -50,39 +53,108 @@ def acquire(
     max_workers: int | None = max_workers_option(),
     retries: int | None = retries_option(),
 ) -> None:
-    """Acquire competitions into complete task folders (pages, leaderboard, task.json).
+    """Acquire competitions into complete task folders (pages, leaderboard, task.json), then
+    compute each new task's difficulty.
 
     With --executor (or executor = "ray" in the settings) each competition is crawled as its
-    own task on that executor, under one per-domain rate limit shared by all workers.
+    own task on that executor, under one per-domain rate limit shared by all workers. Ctrl-C
+    stops the run; finished task folders and fetched pages are kept (rerun to resume).
     """
-    from tambench.acquisition.fetch import FetchSettings
-    from tambench.acquisition.pipeline import acquire_competitions, write_report
-    from tambench.cli._console import console, err_console, print_json
+    from tambench.acquisition.pipeline import write_report
 
     if renderer not in ("browser", "http"):
         raise typer.BadParameter("expected browser or http", param_hint="--renderer")
-    settings = FetchSettings(renderer=renderer, hermetic=hermetic,  # type: ignore[arg-type]
-                             concurrency=concurrency)
-    from tambench.config import load_settings
-
-    if executor is not None or load_settings().executor == "ray":
-        from tambench.acquisition.crawl import crawl_competitions
-        from tambench.cli._executor import open_executor
-
-        with open_executor(executor, executor_address, max_workers, retries) as (pool, resolved):
-            report = crawl_competitions(
-                list(refs), catalogue, pool, retries=resolved.retries,
-                base_urls=_parse_base_urls(base_url), concurrency=concurrency, llm=llm,
-                settings=settings, state_dir=state_dir, fresh=fresh,
-            )
-    else:
-        report = acquire_competitions(
-            list(refs), catalogue, base_urls=_parse_base_urls(base_url), concurrency=concurrency,
-            llm=llm, settings=settings, state_dir=state_dir, fresh=fresh,
-        )
+    job = _AcquireJob(list(refs), catalogue, _parse_base_urls(base_url), concurrency, llm,
+                      renderer, hermetic, state_dir, fresh)
+    report = job.run(executor, executor_address, max_workers, retries, quiet=json_out)
+    notes = add_difficulty(catalogue, [r.task_id for r in report.results
+                                       if r.status == "complete"])
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     report_path = (state_dir or catalogue / ".acquire") / "reports" / f"acquire-{stamp}.json"
     write_report(report, report_path)
+    _print_report(report, report_path, notes, json_out)
+    if not report.ok:
+        raise typer.Exit(3)
+
+
+@dataclass
+class _AcquireJob:
+    """One ``acquire`` run's inputs."""
+
+    refs: list[str]
+    catalogue: Path
+    base_urls: dict[str, str]
+    concurrency: int
+    llm: str | None
+    renderer: str
+    hermetic: bool
+    state_dir: Path | None
+    fresh: bool
+
+    def settings(self) -> Any:
+        from tambench.acquisition.fetch import FetchSettings
+
+        return FetchSettings(renderer=self.renderer, hermetic=self.hermetic,  # type: ignore[arg-type]
+                             concurrency=self.concurrency)
+
+    def kept(self, done: list[Any]) -> str:
+        folders = sum(1 for r in done if r.folder)
+        store = self.state_dir or self.catalogue / ".acquire"
+        return (f"{folders} task folder(s) written under {self.catalogue}; fetched pages kept in "
+                f"{store} (run the same command to resume); no report written")
+
+    def run(self, executor: str | None, address: str | None, workers: int | None,
+            retries: int | None, *, quiet: bool) -> Any:
+        from tambench.config import load_settings
+        from tambench.core.progress import Progress
+
+        done: list[Any] = []
+        with Progress("competitions acquired", total=len(self.refs), quiet=quiet,
+                      kept=lambda: self.kept(done)) as progress:
+
+            def on_result(result: Any) -> None:
+                done.append(result)
+                progress.advance(note=f"{result.task_id or result.ref}: {result.status}")
+
+            if executor is not None or load_settings().executor == "ray":
+                report = self._crawl(executor, address, workers, retries)
+                for r in report.results:
+                    on_result(r)
+                return report
+            from tambench.acquisition.pipeline import acquire_competitions
+
+            return acquire_competitions(
+                self.refs, self.catalogue, base_urls=self.base_urls,
+                concurrency=self.concurrency, llm=self.llm, settings=self.settings(),
+                state_dir=self.state_dir, fresh=self.fresh, on_result=on_result)
+
+    def _crawl(self, executor: str | None, address: str | None, workers: int | None,
+               retries: int | None) -> Any:
+        from tambench.acquisition.crawl import crawl_competitions
+        from tambench.cli._executor import open_executor
+
+        with open_executor(executor, address, workers, retries) as (pool, resolved):
+            return crawl_competitions(
+                self.refs, self.catalogue, pool, retries=resolved.retries,
+                base_urls=self.base_urls, concurrency=self.concurrency, llm=self.llm,
+                settings=self.settings(), state_dir=self.state_dir, fresh=self.fresh)
+
+
+def add_difficulty(catalogue: Path, task_ids: list[str]) -> list[str]:
+    """Compute and store the difficulty of freshly acquired tasks; one note per failure."""
+    if not task_ids:
+        return []
+    from tambench.difficulty.batch import catalogue_difficulties, store_difficulty
+
+    wanted = set(task_ids)
+    results = [r for r in catalogue_difficulties(catalogue) if r.task in wanted]
+    store_difficulty(catalogue, results)
+    return [f"{r.task}: difficulty not computed ({r.reason})" for r in results if r.status != "ok"]
+
+
+def _print_report(report: Any, report_path: Path, notes: list[str], json_out: bool) -> None:
+    from tambench.cli._console import console, err_console, print_json
+
     if json_out:
         print_json(report.model_dump(mode="json"))
     else:
@@ -90,9 +162,9 @@ def acquire(
             where = r.folder or "-"
             why = f"  ({r.errors[0][:160]})" if r.errors else ""
             console.print(f"{r.status:<10} {r.task_id or r.ref:<50} {where}{why}", markup=False)
-        err_console.print(f"report: {report_path}  {report.counts()}", markup=False)
-    if not report.ok:
-        raise typer.Exit(3)
+    for note in notes:
+        err_console.print(note, markup=False)
+    err_console.print(f"report: {report_path}  {report.counts()}", markup=False)
 
 
 def discover(
@@ -106,7 +178,7 @@ def discover(
 ) -> None:
     """List candidate competitions through the platform's client, filters applied."""
     from tambench.acquisition.discover import discover_competitions
-    from tambench.acquisition.kaggle_client import KaggleSource
+    from tambench.acquisition.kaggle_client import KaggleClient
     from tambench.cli._console import console, print_json
 
     if platform != "kaggle":
@@ -117,7 +189,7 @@ def discover(
     except ValueError:
         raise typer.BadParameter(f"expected YYYY-MM-DD, got {since!r}",
                                  param_hint="--since") from None
-    cands = discover_competitions(KaggleSource(), since=since_day, category=category,
+    cands = discover_competitions(KaggleClient(), since=since_day, category=category,
                                   search=search, min_teams=min_teams)
     shown = [c for c in cands if show_all or c.kept]
     if json_out:

@@ -150,7 +150,7 @@ def _compute_catalogue(root: Path, primary: Any, json_out: bool, explain: bool,
         console.print(f"{sum(r.status == 'ok' for r in results)} computed, {len(skipped)} "
                       f"skipped (no leaderboard or metric), {len(failed)} failed")
         for r in failed:
-            console.print(f"[red]failed[/] {r.task}: {r.reason}", highlight=False)
+            console.print(f"failed {r.task}: {r.reason}")
         if explain:
             for r in results:
                 for x in (r.primary, *r.others):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -14,12 +15,14 @@ from tambench.cli._executor import (
     max_workers_option,
     retries_option,
 )
+from tambench.grading.batch.deadline import DEFAULT_TIME_LIMIT
 
 
 def grade(
     submission: Path = typer.Argument(..., help="The submission file."),
     task: str | None = typer.Option(
-        None, "--task", help="Task folder (holding task.json) or task id <platform>/<slug>."
+        None, "--task", help="Task folder (holding task.json), task id <platform>/<slug>, or a "
+        "bare slug (an MLE-bench competition id) when one platform has it."
     ),
     data_dir: Path | None = typer.Option(
         None, "--data-dir", help="Prepared data: answers at <D>/<platform>/<slug>/private/."
@@ -51,13 +54,14 @@ def grade(
     json_out: bool = typer.Option(False, "--json", help="Print the report as strict JSON."),
 ) -> None:
     """Grade one submission: validate, score, rank and award medals."""
-    from tambench.grading.grade import grade_submission, resolve_task
+    from tambench.grading.grade import check_submission_path, grade_submission, resolve_task
 
     if task is not None:
         if answers is not None or metric is not None:
             raise typer.BadParameter("give either --task, or --answers with --metric, not both")
         resolved = resolve_task(task, catalogue=catalogue, data_dir=data_dir,
                                 leaderboard=leaderboard)
+        check_submission_path(submission)
         report = grade_submission(submission, resolved.spec, resolved.answers,
                                   resolved.leaderboard)
     else:
@@ -69,8 +73,9 @@ def grade(
             unscored_marker, normalize_truths, scored_where, scored_last, extra_ids, ids_from,
             value_policy, grading,
         )
+        check_submission_path(submission)
         report = _grade_adhoc(submission, opts, leaderboard)
-    _print_report(report, json_out)
+    _show_report(report, json_out)
 
 
 def _grade_adhoc(submission: Path, opts: _adhoc.AdhocOptions, leaderboard: Path | None) -> Any:
@@ -89,106 +94,183 @@ def _grade_adhoc(submission: Path, opts: _adhoc.AdhocOptions, leaderboard: Path 
     return grade_submission(submission, spec, answers, leaderboard)
 
 
-def _print_report(report: Any, json_out: bool) -> None:
-    from tambench.cli._console import console
+def _show_report(report: Any, json_out: bool) -> None:
+    """Warnings on stderr; the report as JSON, or in a few lines."""
+    from tambench.cli._console import console, err_console
+    from tambench.grading.sanitize import report_text
 
+    for w in report.warnings:
+        err_console.print(f"warning: {w}")
     if json_out:
         print(report.to_json())
         return
+
     if report.valid_submission:
-        console.print(f"{report.task_id}: {report.metric} = {report.score!r}", markup=False)
+        console.print(f"{report.task_id}: {report.metric} = {report.score!r}")
         if report.rank is not None:
             console.print(
-                f"rank {report.rank} of {report.n_teams} (percentile {report.percentile:.4f}); "
-                f"medal: {report.medal or 'none'}; above median: {report.above_median}",
-                markup=False,
-            )
-    else:
-        what = "missing" if not report.submission_exists else "invalid"
-        console.print(f"{report.task_id}: submission {what} ({len(report.errors)} problem(s)):",
-                      markup=False)
-        for e in report.errors:
-            console.print(f"  - {e}", markup=False)
+                f"rank {report.rank} of {report.n_teams} (rank % {report.rank_pct:.2f}, lower "
+                f"is better); medal: {report.medal or 'none'}; above median: "
+                f"{'yes' if report.above_median else 'no'}")
+        return
+    what = "missing" if not report.submission_exists else "invalid"
+    console.print(f"{report.task_id}: submission {what} ({len(report.errors)} problem(s)):")
+    for e in report.errors:
+        console.print(f"  - {report_text(e)}")
+
+
+class InvalidRuns(StrEnum):
+    """How runs without a valid submission count in rank averages."""
+
+    last = "last"
+    exclude = "exclude"
+
+
+_RUNS = typer.Argument(
+    ..., help="Runs folder (<agent>/<task>/<run>/, or MLE-bench run groups "
+    "<group>/<competition>_<id>/submission/) or an MLE-bench submissions.jsonl.")
+_CATALOGUE = typer.Option(None, "--catalogue", "--task-dir",
+                          help="Task catalogue folder (default: settings).")
+_DATA_DIR = typer.Option(None, "--data-dir", help="Prepared data folder (default: settings).")
+_LEADERBOARD_DIR = typer.Option(
+    None, "--leaderboard-dir",
+    help="Leaderboards as <dir>/<slug>/leaderboard.csv (default: beside each task.json).")
+_OUT = typer.Option(None, "--out", help="Write grades.json, grades.csv and report.html here.")
+_OUTPUT_DIR = typer.Option(None, "--output-dir",
+                           help="Write MLE-bench's timestamped <time>_grading_report.json here.")
+_WORKERS = typer.Option(None, "--workers", min=0, help="Alias of --max-workers.")
+_INVALID_RUNS = typer.Option(
+    InvalidRuns.last, "--invalid-runs",
+    help="Runs without a valid submission count as last place (rank % 100), or are excluded "
+    "from rank averages. The report states the rule.")
+_BOOTSTRAP = typer.Option(1000, "--bootstrap", min=0,
+                          help="Bootstrap resamples for intervals (0: none).")
+_SEED = typer.Option(0, "--seed", help="Seed of the bootstrap.")
+_TIME_LIMIT = typer.Option(
+    DEFAULT_TIME_LIMIT, "--time-limit", min=0,
+    help="Seconds one run may take to grade; past it the run gets status timeout and the batch "
+    "goes on (0: no limit).")
+_AGENT = typer.Option(None, "--agent",
+                      help="Agent of JSONL lines that name none (default: the file's folder).")
+_JSON = typer.Option(False, "--json", help="Print the batch report as strict JSON.")
+_JUDGE_MODEL = typer.Option(
+    None, "--judge-model",
+    help="Model that judges each run's solution file against the task's constraints (default: "
+    "settings llm_model; without one, constraints are reported as not judged).")
+_JUDGE_BASE_URL = typer.Option(None, "--judge-base-url",
+                               help="OpenAI-compatible endpoint of the judge model.")
 
 
 def grade_runs(
-    runs_dir: Path = typer.Argument(..., help="Folder laid out <agent>/<task>/<run>/."),
-    catalogue: Path | None = typer.Option(
-        None, "--catalogue", "--task-dir", help="Task catalogue folder [default: settings]."
-    ),
-    data_dir: Path | None = typer.Option(None, "--data-dir", help="Prepared data folder."),
-    leaderboard_dir: Path | None = typer.Option(
-        None, "--leaderboard-dir",
-        help="Leaderboards as <dir>/<slug>/leaderboard.csv (default: beside each task.json).",
-    ),
-    out: Path | None = typer.Option(
-        None, "--out", help="Write grades.json, grades.csv and report.html here."
-    ),
+    runs_dir: Path = _RUNS,
+    catalogue: Path | None = _CATALOGUE,
+    data_dir: Path | None = _DATA_DIR,
+    leaderboard_dir: Path | None = _LEADERBOARD_DIR,
+    out: Path | None = _OUT,
+    output_dir: Path | None = _OUTPUT_DIR,
     executor: str | None = executor_option(),
     executor_address: str | None = executor_address_option(),
     max_workers: int | None = max_workers_option(),
-    workers: int | None = typer.Option(None, "--workers", min=0, help="Alias of --max-workers."),
+    workers: int | None = _WORKERS,
     retries: int | None = retries_option(),
-    invalid_percentile: float | None = typer.Option(
-        None, "--invalid-percentile",
-        help="Rank percentage counted for runs without a valid ranked submission "
-        "(default: left out of the means).",
-    ),
-    json_out: bool = typer.Option(False, "--json", help="Print the batch report as strict JSON."),
-    judge_model: str | None = typer.Option(
-        None, "--judge-model",
-        help="Model that judges each run's solution file against the task's constraints "
-        "[default: settings llm_model; none: constraints are reported as not judged].",
-    ),
-    judge_base_url: str | None = typer.Option(
-        None, "--judge-base-url", help="OpenAI-compatible endpoint of the judge model."
-    ),
+    invalid_runs: InvalidRuns = _INVALID_RUNS,
+    bootstrap: int = _BOOTSTRAP,
+    seed: int = _SEED,
+    time_limit: float = _TIME_LIMIT,
+    agent: str | None = _AGENT,
+    json_out: bool = _JSON,
+    judge_model: str | None = _JUDGE_MODEL,
+    judge_base_url: str | None = _JUDGE_BASE_URL,
 ) -> None:
-    """Grade every <agent>/<task>/<run>/submission.* and aggregate per agent (exit 3 when
-    some runs failed with status error)."""
-    from rich.table import Table
-    from rich.text import Text
-
-    from tambench.cli._console import console
+    """Grade every run and aggregate per agent; exit 3 when some runs could not be graded."""
     from tambench.cli._executor import open_executor
-    from tambench.grading.batch import JudgeConfig, batch_to_json, write_batch_outputs
+    from tambench.grading.batch import Aggregation, batch_to_json
     from tambench.grading.batch import grade_runs as run_batch
-    from tambench.grading.judge import default_cache_dir
 
+    agg = Aggregation(invalid_runs=invalid_runs.value, bootstrap_samples=bootstrap, seed=seed)
     with open_executor(executor, executor_address, max_workers if workers is None else workers,
                        retries) as (pool, settings):
-        model = judge_model or settings.llm_model
-        judge = JudgeConfig(
-            model=model, base_url=judge_base_url or settings.llm_base_url or None,
-            cache_dir=str(default_cache_dir()),
-        ) if model else None
         report = run_batch(
             runs_dir, catalogue=catalogue, data_dir=data_dir, leaderboard_dir=leaderboard_dir,
-            executor=pool, retries=settings.retries, progress=True,
-            invalid_percentile=invalid_percentile, judge=judge,
+            executor=pool, retries=settings.retries, progress=True, aggregation=agg,
+            time_limit=time_limit, agent=agent,
+            judge=_judge_config(judge_model or settings.llm_model,
+                                judge_base_url or settings.llm_base_url or None),
         )
-    if out is not None:
-        write_batch_outputs(report, out)
+    written = _write_reports(report, out, output_dir)
     if json_out:
         print(batch_to_json(report))
     else:
-        table = Table("agent", "runs", "submitted", "valid", "medals", "above median",
-                      "weighted rank %", "constraints", "errors")
-        for a in report.agents:
-            table.add_row(
-                Text(a.agent), str(a.total_runs), str(a.total_runs_with_submissions),
-                str(a.total_valid_submissions), str(a.total_medals), str(a.total_above_median),
-                "" if a.modality_weighted_rank_pct is None
-                else f"{100 * a.modality_weighted_rank_pct:.1f}",
-                "not judged" if a.constraint_pass_rate is None
-                else f"{a.constraints_passed}/{a.constraints_total}",
-                str(a.total_errors),
-            )
-        console.print(table)
-        if out is not None:
-            console.print(f"wrote {out}/grades.json, grades.csv, report.html", markup=False)
+        _print_batch(report, written)
+    _print_problems(report)
     if report.n_failed:
         raise typer.Exit(3)
+
+
+def _judge_config(model: str | None, base_url: str | None) -> Any:
+    from tambench.grading.batch import JudgeConfig
+    from tambench.grading.judge import default_cache_dir
+
+    if not model:
+        return None
+    return JudgeConfig(model=model, base_url=base_url, cache_dir=str(default_cache_dir()))
+
+
+def _write_reports(report: Any, out: Path | None, output_dir: Path | None) -> list[Path]:
+    from tambench.grading.batch import write_batch_outputs, write_mle_bench_report
+
+    written: list[Path] = []
+    if out is not None:
+        written += list(write_batch_outputs(report, out).values())
+    if output_dir is not None:
+        written.append(write_mle_bench_report(report, output_dir))
+    return written
+
+
+def _interval(e: Any, scale: float = 1.0) -> str:
+    if e is None:
+        return "-"
+    text = f"{scale * e.value:.1f}"
+    if e.ci_low is not None and e.ci_high is not None:
+        text += f" [{scale * e.ci_low:.1f}, {scale * e.ci_high:.1f}]"
+    return text
+
+
+def _print_batch(report: Any, written: list[Path]) -> None:
+    from rich.table import Table
+
+    from tambench.cli._console import console
+
+    table = Table("agent", "runs", "valid %", "weighted rank % [CI]", "any medal % [CI]",
+                  "gold %", "above median %", "constraints", "failed")
+    for a in report.agents:
+        table.add_row(
+            a.agent, str(a.total_runs), f"{100 * a.valid_submission_rate.value:.1f}",
+            _interval(a.modality_weighted_rank_pct), _interval(a.any_medal_rate, 100),
+            _interval(a.gold_medal_rate, 100), _interval(a.above_median_rate, 100),
+            "not judged" if a.constraint_pass_rate is None
+            else f"{a.constraints_passed}/{a.constraints_total}",
+            str(a.total_failed),
+        )
+    console.print(table)
+    console.print(report.aggregation_rule)
+    for path in written:
+        console.print(f"wrote {path}")
+
+
+def _print_problems(report: Any) -> None:
+    """Batch warnings, then the distinct reasons runs could not be graded, on stderr."""
+    from collections import Counter
+
+    from tambench.cli._console import err_console
+
+    for w in report.warnings:
+        err_console.print(f"warning: {w}")
+    reasons = Counter(f"{r.status.value}: {r.error}" for r in report.rows if r.failed)
+    for reason, n in reasons.most_common(10):
+        err_console.print(f"{n} run(s) {reason}")
+    if len(reasons) > 10:
+        err_console.print(f"... {len(reasons) - 10} more distinct reasons (see the report)")
 
 
 def register(app: typer.Typer) -> None:

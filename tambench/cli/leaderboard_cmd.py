@@ -33,7 +33,6 @@ def show(
 ) -> None:
     """Show a leaderboard's summary, first rows and every junk row by rule."""
     import numpy as np
-    from rich.markup import escape
     from rich.table import Table
 
     from tambench.cli._console import console, print_json
@@ -77,9 +76,9 @@ def show(
         rows = [j.row for j in junk if j.rule == rule]
         excl = "excluded from statistics" if rule in DEFAULT_EXCLUDE else "reported only"
         more = " ..." if len(rows) > 20 else ""
-        console.print(escape(f"junk[{rule}] {n} row(s) ({excl}): rows {rows[:20]}{more}"))
+        console.print(f"junk[{rule}] {n} row(s) ({excl}): rows {rows[:20]}{more}")
     if inversions:
-        console.print(f"[yellow]warning:[/] {inversions} adjacent pairs ordered against the "
+        console.print(f"warning: {inversions} adjacent pairs ordered against the "
                       f"declared direction of {metric}")
 
 

@@ -1,13 +1,28 @@
 """The ``tambench`` command. Results go to stdout, progress and errors to stderr.
 
-Exit codes: 0 success (an invalid submission is still a graded result), 1 runtime error,
-2 usage error, 3 a batch finished with failed items.
+One error contract for every command, enforced here rather than in each command:
+
+* exit codes: 0 success (an invalid submission is still a graded result), 1 error (a file
+  that does not exist or cannot be read, bad content, an unknown task id, ...), 2 usage error
+  (an unknown option, a missing argument, contradictory options), 3 a batch finished with
+  failed items, 130 interrupted (Ctrl-C);
+* a user's mistake never prints a traceback: one line ``error: <what is wrong>`` on stderr;
+  only a bug in tambench prints one (and still exits 1);
+* with ``--json``, stdout holds exactly one JSON document: the command's result, or
+  ``{"error": {"type", "kind", "message", "exit_code"}}`` when it failed (nothing else the
+  command printed reaches stdout then).
 """
 
 from __future__ import annotations
 
 import importlib
+import io
+import json
 import sys
+import traceback
+from contextlib import redirect_stdout
+from dataclasses import dataclass
+from typing import Any
 
 import typer
 
@@ -20,6 +35,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 
 #: Command modules; each exposes ``register(app)``. Adding a command group = one line here.
@@ -38,6 +54,8 @@ COMMAND_MODULES = (
     "tambench.cli.judge_cmd",
     "tambench.cli.split_cmd",
 )
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_BATCH_FAILED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
 def _version(value: bool) -> None:
@@ -59,21 +77,130 @@ for _name in COMMAND_MODULES:
     importlib.import_module(_name).register(app)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point: run the app; our own errors become a message on stderr and exit code 1."""
-    try:
-        app(args=argv, prog_name="tambench")
-    except SystemExit as exc:  # click ends every standalone run this way (usage errors: 2)
-        code = exc.code
-        return code if isinstance(code, int) else (0 if code is None else 1)
-    except TambenchError as exc:
-        from rich.markup import escape
+@dataclass(frozen=True)
+class Failure:
+    """A command that did not succeed, as the user sees it."""
 
+    kind: str
+    """usage, error, interrupted or internal."""
+    type: str
+    """The exception's class name."""
+    message: str
+    exit_code: int
+
+    def as_json(self) -> str:
+        """The one JSON document printed with ``--json``."""
+        return json.dumps({"error": {"type": self.type, "kind": self.kind,
+                                     "message": self.message, "exit_code": self.exit_code}},
+                          ensure_ascii=False)
+
+
+def _os_message(exc: OSError) -> str:
+    """What a failed file operation means, naming the file."""
+    name = exc.filename if exc.filename is not None else ""
+    if isinstance(exc, FileNotFoundError):
+        return f"not found: {name}"
+    if isinstance(exc, IsADirectoryError):
+        return f"{name} is a folder; a file is needed here"
+    if isinstance(exc, NotADirectoryError):
+        return f"{name} is not a folder (or a part of its path is a file)"
+    if isinstance(exc, PermissionError):
+        return f"permission denied: {name}"
+    return f"{exc.strerror or exc}: {name}".rstrip(": ")
+
+
+def _is_click_error(exc: BaseException) -> bool:
+    """A usage or parameter error of the command-line parser (click's, or typer's copy)."""
+    return isinstance(getattr(exc, "exit_code", None), int) and callable(
+        getattr(exc, "format_message", None))
+
+
+def _failure(exc: BaseException) -> Failure:
+    """Classify an exception that ended a command (see the module docstring)."""
+    name = type(exc).__name__
+    if _is_click_error(exc):
+        code = getattr(exc, "exit_code", EXIT_ERROR)
+        kind = "usage" if code == EXIT_USAGE else "error"
+        return Failure(kind, name, exc.format_message(), code or EXIT_ERROR)  # type: ignore[attr-defined]
+    if isinstance(exc, KeyboardInterrupt) or type(exc).__name__ == "Abort":
+        return Failure("interrupted", name, "interrupted", EXIT_INTERRUPTED)
+    if isinstance(exc, TambenchError):
+        return Failure("error", name, str(exc), EXIT_ERROR)
+    if isinstance(exc, OSError):
+        return Failure("error", name, _os_message(exc), EXIT_ERROR)
+    if isinstance(exc, UnicodeDecodeError):
+        return Failure("error", name, f"a file is not UTF-8 text ({exc.reason} at byte "
+                                      f"{exc.start})", EXIT_ERROR)
+    return Failure("internal", name, f"internal error (a bug in tambench): {name}: {exc}",
+                   EXIT_ERROR)
+
+
+def _wants_json(args: list[str]) -> bool:
+    before = args[: args.index("--")] if "--" in args else args
+    return "--json" in before
+
+
+def _plain_help(command: Any) -> None:
+    """Help as plain text everywhere: no markup read from help strings, no ``<bool>``."""
+    setattr(command, "rich_markup_mode", None)  # noqa: B010 - typer's attribute, absent on click's
+    for sub in getattr(command, "commands", {}).values():
+        _plain_help(sub)
+
+
+def build_command() -> Any:
+    """The click command tree of the app."""
+    command = typer.main.get_command(app)
+    _plain_help(command)
+    return command
+
+
+def _run(command: Any, args: list[str]) -> int:
+    try:
+        result = command.main(args=args, prog_name="tambench", standalone_mode=False)
+    except typer.Exit as exc:
+        return exc.exit_code
+    return result if isinstance(result, int) else EXIT_OK
+
+
+def _report(failure: Failure, exc: BaseException, json_mode: bool) -> None:
+    if failure.kind == "internal":
+        traceback.print_exception(exc, file=sys.stderr)
+    if failure.kind == "usage" and not json_mode and callable(getattr(exc, "show", None)):
+        exc.show(file=sys.stderr)  # type: ignore[attr-defined]
+    else:
         from tambench.cli._console import err_console
 
-        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
-        return 1
-    return 0
+        err_console.print(f"error: {failure.message}")
+    if json_mode:
+        print(failure.as_json())
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run one command under the error contract; returns the exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    json_mode = _wants_json(args)
+    captured = io.StringIO()
+    failure: Failure | None = None
+    caught: BaseException | None = None
+    try:
+        if json_mode:
+            with redirect_stdout(captured):
+                code = _run(build_command(), args)
+        else:
+            code = _run(build_command(), args)
+    except (Exception, KeyboardInterrupt) as exc:  # every end goes through here
+        caught, failure = exc, _failure(exc)
+        code = failure.exit_code
+    if failure is not None and caught is not None:
+        _report(failure, caught, json_mode)
+        return code
+    if json_mode:
+        out = captured.getvalue()
+        if code != EXIT_OK and not out.strip():
+            out = Failure("error", "Exit", f"the command failed with exit code {code}; see "
+                          "the messages on stderr", code).as_json() + "\n"
+        sys.stdout.write(out)
+    return code
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -26,14 +27,30 @@ def rank(
     ),
     json_out: bool = typer.Option(False, "--json", help="Print strict JSON."),
 ) -> None:
-    """Place a score on a leaderboard: rank, n, percentile, medal, above_median, thresholds."""
-    import warnings
-
+    """Place a score on a leaderboard: rank, rank % (100 x rank / N, lower is better), medal,
+    above_median and the thresholds."""
     from tambench.cli._console import console, print_json
-    from tambench.core.leaderboard import check_order, read_leaderboard
+
+    out = place_score(leaderboard, score, metric, higher_is_better, keep_junk)
+    if json_out:
+        print_json(out)
+        return
+    for w in out["warnings"]:
+        console.print(f"warning: {w}")
+    console.print(
+        f"rank {out['rank']} of {out['n_teams']} (rank % {out['rank_pct']:.2f}, lower is "
+        f"better); medal: {out['medal'] or 'none'}; above median: "
+        f"{'yes' if out['above_median'] else 'no'}"
+    )
+    console.print(
+        f"thresholds: gold {out['gold_threshold']}, silver {out['silver_threshold']}, "
+        f"bronze {out['bronze_threshold']}, median {out['median_threshold']}"
+    )
+
+
+def _direction(metric: str | None, higher_is_better: bool | None) -> tuple[Any, bool]:
     from tambench.core.metrics import get_metric
-    from tambench.core.rank import award_medal, rank_score
-    from tambench.errors import ConfigError, LeaderboardOrderWarning
+    from tambench.errors import ConfigError
 
     m = get_metric(metric) if metric else None
     if higher_is_better is None:
@@ -43,46 +60,44 @@ def rank(
                 "--lower-is-better"
             )
         higher_is_better = m.higher_is_better
-    if not math.isfinite(score):
-        from tambench.errors import InvalidScoreError
+    return m, higher_is_better
 
+
+def place_score(leaderboard: Path, score: float, metric: str | None,
+                higher_is_better: bool | None, keep_junk: bool) -> dict[str, Any]:
+    """Rank and medals of one score (the fields of ``rank --json``)."""
+    import warnings
+
+    from tambench.core.leaderboard import check_order, read_leaderboard
+    from tambench.core.rank import award_medal, rank_score
+    from tambench.errors import InvalidScoreError, LeaderboardOrderWarning
+
+    m, hib = _direction(metric, higher_is_better)
+    if not math.isfinite(score):
         raise InvalidScoreError(f"score {score!r} is not finite; it is never ranked")
     lb = read_leaderboard(leaderboard)
     if not keep_junk:
         lb = lb.clean(value_range=(m.lower_bound, m.upper_bound) if m else None)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", LeaderboardOrderWarning)
-        check_order(lb, higher_is_better)
-    r = rank_score(score, lb, higher_is_better)
-    medal = award_medal(score, lb, higher_is_better)
+        check_order(lb, hib)
+    r = rank_score(score, lb, hib)
+    medal = award_medal(score, lb, hib)
     medal_name = (
         "gold" if medal.gold_medal else "silver" if medal.silver_medal
         else "bronze" if medal.bronze_medal else None
     )
-    out = {
+    return {
         "score": score,
         "metric": metric,
-        "is_lower_better": not higher_is_better,
+        "is_lower_better": not hib,
         "rank": r.rank,
-        "n": r.n,
-        "percentile": r.percentile,
+        "n_teams": r.n,
+        "rank_pct": r.rank_pct,
         "medal": medal_name,
         **medal.as_dict(),
         "warnings": [str(w.message) for w in caught],
     }
-    if json_out:
-        print_json(out)
-        return
-    for w in out["warnings"]:
-        console.print(f"[yellow]warning:[/] {w}")
-    console.print(
-        f"rank {r.rank} of {r.n} (percentile {r.percentile:.4f}, lower is better); "
-        f"medal: {medal_name or 'none'}; above median: {medal.above_median}"
-    )
-    console.print(
-        f"thresholds: gold {medal.gold_threshold}, silver {medal.silver_threshold}, "
-        f"bronze {medal.bronze_threshold}, median {medal.median_threshold}"
-    )
 
 
 def metrics(

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:
+    from tambench.schema.mapping import MappingResult
 
 schema_app = typer.Typer(help="The TaskSpec schema: export, convert, validate.", no_args_is_help=True)
 
@@ -54,62 +58,49 @@ def validate(paths: list[Path] = typer.Argument(..., help="task.json files.")) -
         console.print(f"ok  {spec.id}  ({p})")
 
 
-@schema_app.command("map")
-def map_cmd(
-    pages: Path = typer.Argument(
-        ..., help="A folder of <kind>.md pages (overview, data, evaluation, rules) or one .md."),
-    task_id: str = typer.Option(..., "--id", help="Task id <platform>/<slug>."),
-    llm: str | None = typer.Option(
-        None, "--llm", help="Model for the LLM mapper (default: the offline rule-based mapper)."),
-    base_url: str | None = typer.Option(
-        None, "--base-url", help="OpenAI-compatible endpoint (default: OPENAI_BASE_URL)."),
-    api_key_env: str = typer.Option(
-        "OPENAI_API_KEY", "--api-key-env", help="Environment variable holding the API key."),
-    url: str = typer.Option("", "--url", help="The competition's overview URL."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Also write the TaskSpec here."),
-    as_json: bool = typer.Option(False, "--json", help="Print the result as strict JSON."),
-) -> None:
-    """Map competition pages' Markdown to a TaskSpec, with evidence for every field."""
-    from tambench.cli._console import console, print_json
-    from tambench.schema.io import save_taskspec
-    from tambench.schema.mapping import map_pages
+def _read_pages(pages: Path) -> tuple[dict[str, str], list[str]]:
+    """Page kind -> text from a folder of <kind>.md pages or one .md file, and remarks on
+    pages that were not UTF-8. Unreadable input raises SchemaMappingError (no traceback)."""
+    from tambench.errors import SchemaMappingError
     from tambench.schema.mapping.markdown import PAGE_KINDS
+    from tambench.schema.mapping.pageio import read_page
 
     if pages.is_dir():
-        texts = {p.stem: p.read_text(encoding="utf-8") for p in sorted(pages.glob("*.md"))}
-        unknown = sorted(set(texts) - set(PAGE_KINDS))
-        if unknown or not texts:
+        files = sorted(pages.glob("*.md"))
+        unknown = sorted(p.stem for p in files if p.stem not in PAGE_KINDS)
+        if unknown or not files:
             raise typer.BadParameter(
                 f"expected pages named {', '.join(k + '.md' for k in PAGE_KINDS)} in {pages}; "
-                f"got {sorted(p.name for p in pages.glob('*.md')) or 'no .md file'}")
-    elif pages.is_file():
-        texts = {"all": pages.read_text(encoding="utf-8")}
+                f"got {[p.name for p in files] or 'no .md file'}")
+        decoded = {p.stem: read_page(p) for p in files}
+    elif pages.exists():
+        decoded = {"all": read_page(pages)}
     else:
-        raise typer.BadParameter(f"{pages} is neither a folder nor a file")
-    result = map_pages(texts, task_id=task_id, url=url, llm=llm, base_url=base_url,
-                       api_key_env=api_key_env)
-    if out is not None:
-        save_taskspec(result.spec, out)
-        typer.echo(f"wrote {out}", err=True)
-    if as_json:
-        print_json({
-            "mapper": result.mapper,
-            "unfilled": result.unfilled,
-            "evidence": result.evidence,
-            "warnings": result.warnings,
-            "spec": result.spec.model_dump(mode="json"),
-        })
-        return
+        raise SchemaMappingError(f"page file not found: {pages}")
+    notes = [f"{kind}: {d.note}" for kind, d in decoded.items() if d.note]
+    return {kind: d.text for kind, d in decoded.items()}, notes
+
+
+def _print_mapping(result: MappingResult) -> None:
+    """The human-readable result: fields, evidence, unfilled fields, warnings (page text is
+    data: never read as console markup)."""
+    from tambench.cli._console import console
+    from tambench.schema.mapping import submission_header_of
+
     spec = result.spec
     g = spec.grading
-    console.print(f"{spec.id}  mapper={result.mapper}  status={spec.status}")
+    pending = spec.provenance.pending_grading
+    src = g if g is not None else pending
+    metric = (f"{g.metric} {g.metric_params or ''}".strip() if g is not None
+              else f"(none: {pending.reason})" if pending is not None else "")
+    console.print(f"{spec.id}  mapper={result.mapper}  status={spec.status}", markup=False)
     rows = [
         ("title", spec.title), ("task_type", spec.task_type),
         ("modality", spec.modality.value if spec.modality else ""),
-        ("metric", f"{g.metric} {g.metric_params or ''}".strip() if g else ""),
-        ("submission_header", ",".join(g.submission_header) if g else ""),
-        ("id_columns", ",".join(g.id_columns) if g else ""),
-        ("target_columns", ",".join(g.target_columns) if g else ""),
+        ("metric", metric), ("metric_name", spec.metric.metric_name),
+        ("submission_header", ",".join(submission_header_of(spec))),
+        ("id_columns", ",".join(src.id_columns) if src is not None else ""),
+        ("target_columns", ",".join(src.target_columns) if src is not None else ""),
     ]
     for name, value in rows:
         console.print(f"  {name:18} {value}", markup=False)
@@ -117,8 +108,53 @@ def map_cmd(
         console.print(f"  evidence {path}: {quote[:100]!r}", markup=False)
     if result.unfilled:
         console.print(f"  unfilled: {', '.join(result.unfilled)}", markup=False)
+    for note in spec.provenance.notes:
+        console.print(f"  note: {note}", markup=False)
     for w in result.warnings:
         console.print(f"  warning: {w}", markup=False)
+
+
+@schema_app.command("map")
+def map_cmd(
+    pages: Path = typer.Argument(
+        ..., help="A folder of <kind>.md pages (overview, data, evaluation, rules) or one .md."),
+    task_id: str = typer.Option(..., "--id", help="Task id <platform>/<slug>."),
+    llm: str | None = typer.Option(
+        None, "--llm", help="Model for the LLM mapper: 'provider:model' (e.g. "
+        "anthropic:claude-sonnet-4-5) or an OpenAI-compatible model name (default: the "
+        "offline rule-based mapper)."),
+    base_url: str | None = typer.Option(
+        None, "--base-url", help="The provider's endpoint (default: OPENAI_BASE_URL)."),
+    api_key_env: str | None = typer.Option(
+        None, "--api-key-env", help="Environment variable holding the API key (default: the "
+        "provider's, e.g. OPENAI_API_KEY)."),
+    url: str = typer.Option("", "--url", help="The competition's overview URL."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Also write the TaskSpec here."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as strict JSON."),
+) -> None:
+    """Map competition pages' Markdown to a TaskSpec, with evidence for every field.
+
+    Pages may be in any common encoding (UTF-8, UTF-16, Windows-1252); a file that is not a
+    text page is refused with a message. A metric no registered id computes is left empty with
+    the page's name for it and the reason.
+    """
+    from tambench.cli._console import print_json
+    from tambench.schema.io import save_taskspec
+    from tambench.schema.mapping import map_pages
+
+    texts, decode_notes = _read_pages(pages)
+    result = map_pages(texts, task_id=task_id, url=url, llm=llm, base_url=base_url,
+                       api_key_env=api_key_env)
+    result.spec.provenance.notes.extend(decode_notes)
+    if out is not None:
+        save_taskspec(result.spec, out)
+        typer.echo(f"wrote {out}", err=True)
+    if as_json:
+        print_json({"mapper": result.mapper, "unfilled": result.unfilled,
+                    "evidence": result.evidence, "warnings": result.warnings,
+                    "spec": result.spec.model_dump(mode="json")})
+    else:
+        _print_mapping(result)
 
 
 def register(app: typer.Typer) -> None:

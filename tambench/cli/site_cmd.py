@@ -13,22 +13,22 @@ site_app = typer.Typer(help="The local competition site (Kaggle-, AIcrowd-, Bien
 
 @site_app.command("serve")
 def serve(
-    port: int = typer.Option(8000, "--port", help="Port on 127.0.0.1 (0: any free port)."),
+    port: int = typer.Option(8000, "--port", min=0, max=65535,
+                             help="Port on 127.0.0.1 (0: any free port)."),
     seed: int = typer.Option(0, "--seed", help="Seed of leaderboards and baseline splits."),
     descriptions: Path | None = typer.Option(None, "--descriptions", help="Folder of "
                                              "competition Markdown files to serve as well."),
     no_demo: bool = typer.Option(False, "--no-demo", help="Leave out the demo competitions."),
 ) -> None:
     """Serve the site on 127.0.0.1 until interrupted."""
-    from tambench.acquisition.site import serve_site
     from tambench.cli._console import console
+    from tambench.testing.site import serve_site
 
     with serve_site(descriptions, port=port, seed=seed, demo=not no_demo) as site:
         console.print(f"serving {len(site.slugs)} competitions at {site.base_url}", markup=False)
         for name, url in site.base_urls.items():
             console.print(f"  {name:<9} {url}   (tambench acquire {name}:SLUG --base-url "
                           f"{name}={url})", markup=False)
-        console.print(f"  canary    {site.canary_url}", markup=False)
         try:
             while True:
                 time.sleep(3600)

@@ -46,12 +46,14 @@ def _raw_for(spec: TaskSpec, raw: Path, many: bool) -> str:
 
 
 def _print_audit(report: Any) -> None:
+    from rich.text import Text
+
     from tambench.cli._console import console
 
     for c in report.checks:
         colour = {"pass": "green", "fail": "red", "skipped": "yellow"}[c.status]
         detail = f" ({c.detail})" if c.detail else ""
-        console.print(f"[{colour}]{c.status:7}[/] {c.name}{detail}", markup=True)
+        console.print(Text.assemble((f"{c.status:7}", colour), f" {c.name}{detail}"))
         for f in c.findings:
             console.print(f"        - {f}", markup=False)
 

@@ -1,7 +1,8 @@
-"""Rank percentiles and medals against a private leaderboard.
+"""Rank percentages and medals against a private leaderboard.
 
 Rank rule (the paper's): ``rank = 1 + number of leaderboard entries strictly better``, clamped
-to N; ``percentile = rank / N`` (lower is better, best possible 1/N). Ties resolve in the
+to N; the rank percentage ``rank_pct = 100 * rank / N`` (0-100, lower is better, best possible
+100/N; not a percentile: a percentile would grow with the score). Ties resolve in the
 submitter's favour; the submission is not inserted into the field (the denominator stays N).
 N counts the leaderboard's rows with a finite score: a row without a score cannot be compared.
 
@@ -60,7 +61,8 @@ class RankResult:
 
     rank: int
     n: int
-    percentile: float
+    rank_pct: float
+    """100 * rank / n: lower is better."""
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,8 @@ class RankArrays:
 
     rank: np.ndarray
     n: int
-    percentile: np.ndarray
+    rank_pct: np.ndarray
+    """100 * rank / n, element-wise."""
 
 
 @overload
@@ -88,9 +91,9 @@ def rank_score(
     A NaN, infinite or missing score raises :class:`InvalidScoreError`; it is never ranked.
 
     >>> rank_score(0.9, [0.95, 0.9, 0.9, 0.5], higher_is_better=True)
-    RankResult(rank=2, n=4, percentile=0.5)
+    RankResult(rank=2, n=4, rank_pct=50.0)
     >>> rank_score(10.0, [1.0, 2.0], higher_is_better=False)
-    RankResult(rank=2, n=2, percentile=1.0)
+    RankResult(rank=2, n=2, rank_pct=100.0)
     """
     if score is None:
         raise InvalidScoreError("score is missing; a missing score is never ranked")
@@ -104,10 +107,10 @@ def rank_score(
     else:
         better = np.searchsorted(board, flat, side="left")
     ranks = np.minimum(1 + better, n).astype(np.int64)
-    pct = ranks / n
+    pct = 100.0 * ranks / n
     if arr.ndim == 0:
-        return RankResult(rank=int(ranks[0]), n=n, percentile=float(pct[0]))
-    return RankArrays(rank=ranks.reshape(arr.shape), n=n, percentile=pct.reshape(arr.shape))
+        return RankResult(rank=int(ranks[0]), n=n, rank_pct=float(pct[0]))
+    return RankArrays(rank=ranks.reshape(arr.shape), n=n, rank_pct=pct.reshape(arr.shape))
 
 
 def medal_positions(n: int) -> tuple[int, int, int]:

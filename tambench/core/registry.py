@@ -59,8 +59,8 @@ class Registry(Mapping[str, T], Generic[T]):
         self._error = error
         self._loaders = tuple(loaders)
         self._loaded = not self._loaders
-        # Re-entrant: a loader module may look an entry up while it is being imported.
-        self._load_lock = threading.RLock()
+        self._loading = False
+        self._lock = threading.RLock()
         self._hint = hint
         self._entries: dict[str, T | str] = {}
         if listed:
@@ -97,15 +97,19 @@ class Registry(Mapping[str, T], Generic[T]):
     # --- lookup ---------------------------------------------------------------------------------
 
     def _load(self) -> None:
-        # Loaded is set only after every loader ran: another thread looking a name up
-        # meanwhile waits on the lock instead of reading a half-filled registry.
+        # Another thread's first lookup waits until the loaders are imported (a thread pool
+        # grading its first runs), instead of seeing an empty registry.
         if self._loaded:
             return
-        with self._load_lock:
-            if self._loaded:
+        with self._lock:
+            if self._loaded or self._loading:  # done, or this thread is importing them now
                 return
-            for module in self._loaders:
-                importlib.import_module(module)
+            self._loading = True
+            try:
+                for module in self._loaders:
+                    importlib.import_module(module)
+            finally:
+                self._loading = False
             self._loaded = True
 
     def __getitem__(self, name: str) -> T:
@@ -165,8 +169,10 @@ _REGISTRIES: dict[str, Registry[Any]] = {}
 #: visible to :func:`extension_points`.
 REGISTRY_MODULES: tuple[str, ...] = (
     "tambench.core.metrics",
+    "tambench.core.llm",
     "tambench.executors",
     "tambench.grading.protocols.base",
+    "tambench.acquisition.platforms",
 )
 
 

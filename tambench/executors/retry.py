@@ -227,6 +227,8 @@ class _Batch(Generic[T, R]):
         alone = fut in self.solo
         self.solo.discard(fut)
         exc = fut.exception()
+        if exc is not None and not isinstance(exc, Exception):
+            raise exc  # Ctrl-C (or an exit) inside an in-process executor stops the batch
         if exc is None:
             for index, succeeded, payload in fut.result():
                 if succeeded:

@@ -28,8 +28,9 @@ from pydantic import ValidationError
 from tambench.core.layout import LEADERBOARD_FILE, safe_join
 from tambench.core.leaderboard import Leaderboard, read_leaderboard
 from tambench.core.metrics.base import Metric, get_metric
-from tambench.core.rank import award_medal, rank_score
+from tambench.core.rank import award_medal, medal_thresholds, rank_score
 from tambench.errors import (
+    InputError,
     InvalidSubmissionError,
     MissingSubmissionError,
     ScoreRangeError,
@@ -239,11 +240,14 @@ def _grade(
         validated = validate_submission(Path(submission), ans, limits=limits)
         score = score_submission(ans, validated.y_pred)
     except MissingSubmissionError as exc:
-        return GradeReport(**base, submission_exists=False, errors=bounded(exc.problems))
+        return GradeReport(**base, **_no_medal(board, metric, spec.id), submission_exists=False,
+                           errors=bounded(exc.problems))
     except InvalidSubmissionError as exc:
-        return GradeReport(**base, submission_exists=True, errors=bounded(exc.problems))
+        return GradeReport(**base, **_no_medal(board, metric, spec.id), submission_exists=True,
+                           errors=bounded(exc.problems))
     if board is None:
-        return GradeReport(**base, score=score, submission_exists=True, valid_submission=True)
+        return GradeReport(**base, score=score, submission_exists=True, valid_submission=True,
+                           warnings=[no_leaderboard_warning(spec.id)])
     r = rank_score(score, board, metric.higher_is_better)
     medal = award_medal(score, board, metric.higher_is_better)
     return GradeReport(
@@ -253,7 +257,7 @@ def _grade(
         valid_submission=True,
         rank=r.rank,
         n_teams=r.n,
-        percentile=r.percentile,
+        rank_pct=r.rank_pct,
         **medal.as_dict(),
     )
 
@@ -263,6 +267,43 @@ def bounded(problems: list[str]) -> list[str]:
     :data:`~tambench.grading.files.MAX_MESSAGE_CHARS` characters, whatever built it (a metric's
     own structural check included)."""
     return [bound_message(p) for p in problems]
+
+
+def check_submission_path(path: Path) -> None:
+    """Refuse a submission path the user mistyped (it does not exist) or that is a folder.
+
+    A path that exists but is not a regular file (a link, a FIFO) is left to validation, which
+    refuses it as an invalid submission.
+
+    Raises:
+        InputError: the path does not exist or is a folder.
+    """
+    if path.is_symlink():
+        return
+    if not path.exists():
+        raise InputError(f"submission file not found: {path}")
+    if path.is_dir():
+        raise InputError(f"{path} is a folder; the submission must be a file")
+
+
+def no_leaderboard_warning(task_id: str) -> str:
+    """The one warning a task without a leaderboard gets: medals unknown, not absent."""
+    return (f"task {task_id} has no leaderboard: rank, medals and above_median are unknown "
+            "(null), not false")
+
+
+def _no_medal(board: Leaderboard | None, metric: Metric, task_id: str) -> dict[str, Any]:
+    """Medal fields of a submission that is not scored: the thresholds and false against a
+    leaderboard (it earns nothing), null without one (unknown) with the warning."""
+    if board is None:
+        return {"warnings": [no_leaderboard_warning(task_id)]}
+    gold, silver, bronze, median = medal_thresholds(board, metric.higher_is_better)
+    return {
+        "gold_threshold": gold, "silver_threshold": silver, "bronze_threshold": bronze,
+        "median_threshold": median,
+        **dict.fromkeys(
+            ("any_medal", "gold_medal", "silver_medal", "bronze_medal", "above_median"), False),
+    }
 
 
 def _grading(spec: TaskSpec) -> GradingSpec:

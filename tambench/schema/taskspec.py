@@ -343,6 +343,35 @@ class SourcePage(_Model):
     """Where the page's Markdown is kept, relative to the task folder."""
 
 
+class PendingGrading(_Model):
+    """Grading facts a mapper read from the pages while it could not build ``grading``
+    (because the metric is missing, unknown, or not registered). Kept so that nothing read is
+    lost: the submission header stays here with its id and target columns, and once the
+    metric is known these fill ``grading``."""
+
+    metric_name: str = ""
+    """The metric as the page names it ("" when the pages name none)."""
+
+    metric_id: str = ""
+    """The metric id that computes the page's metric exactly, when one is known but not
+    registered in this installation; empty when no id computes it."""
+
+    metric_params: dict[str, Any] = Field(default_factory=dict)
+    """Parameters of ``metric_id`` read from the pages."""
+
+    reason: str = ""
+    """Why there is no grading section, e.g. "metric box_map is not registered"."""
+
+    submission_header: list[str] = Field(default_factory=list)
+    """The exact header row the pages give for the submission."""
+
+    id_columns: list[str] = Field(default_factory=list)
+    """Column(s) identifying a row."""
+
+    target_columns: list[str] = Field(default_factory=list)
+    """Column(s) the metric scores."""
+
+
 class Provenance(_Model):
     """Where a TaskSpec came from."""
 
@@ -361,6 +390,10 @@ class Provenance(_Model):
 
     notes: list[str] = Field(default_factory=list)
     """Free-form remarks: known defects of the source, manual corrections."""
+
+    pending_grading: PendingGrading | None = None
+    """What a mapper read for grading when ``grading`` could not be built (see
+    :class:`PendingGrading`); None when ``grading`` holds it, or nothing was read."""
 
 
 class TaskSpec(_Model):

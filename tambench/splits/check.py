@@ -139,8 +139,9 @@ def check_split(
             if lb_path is not None:
                 lb = read_leaderboard(lb_path).clean()
                 hib = get_metric(spec.grading.metric).higher_is_better
-                row.official_percentile = rank_score(official, lb, hib).percentile
-                row.local_percentile = rank_score(row.local_score, lb, hib).percentile
+                off, loc = rank_score(official, lb, hib), rank_score(row.local_score, lb, hib)
+                row.official_percentile = off.rank / off.n
+                row.local_percentile = loc.rank / loc.n
                 row.percentile_error_points = 100 * abs(row.local_percentile
                                                         - row.official_percentile)
         except TambenchError as exc:

@@ -4,24 +4,22 @@ A source is anything with :meth:`RawSource.fetch`: given an empty working folder
 folder holding the raw files (it may be the working folder, or for a local folder the folder
 itself). The split code only ever sees that folder.
 
-The Kaggle client is optional (``pip install 'tambench[kaggle]'``) and imported inside
-:meth:`KaggleSource.fetch`, because importing it authenticates (and, with no credentials,
-prints a help text).
+The Kaggle client is optional (``pip install 'tambench[kaggle]'``); :class:`KaggleSource` uses
+the one client module, :mod:`tambench.acquisition.kaggle_client`, which imports it only when a
+download starts (importing it authenticates).
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
-import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from tambench._optional import require
-from tambench.errors import RulesNotAcceptedError, SourceError
+from tambench.acquisition.kaggle_client import KaggleClient
+from tambench.acquisition.retry import RetryPolicy
+from tambench.errors import SourceError
 from tambench.splits.archive import ArchiveLimits, is_archive, safe_extract
 
 
@@ -92,94 +90,15 @@ def open_source(raw: str | Path) -> RawSource:
 
 # --- Kaggle ----------------------------------------------------------------------------------
 
-#: HTTP statuses worth retrying: timeouts, rate limits and server-side failures.
-TRANSIENT_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
-
-
-def rules_url(slug: str) -> str:
-    """Where a user accepts a Kaggle competition's rules.
-
-    >>> rules_url("titanic")
-    'https://www.kaggle.com/competitions/titanic/rules'
-    """
-    return f"https://www.kaggle.com/competitions/{slug}/rules"
-
-
-@dataclass(frozen=True)
-class _Failure:
-    kind: str  # "rules" | "transient" | "fatal"
-    message: str
-    retry_after: float | None = None
-
-
-def _response_text(resp: Any) -> str:
-    try:
-        return str(resp.text)[:2000]
-    except (RuntimeError, ValueError, UnicodeDecodeError):  # body already consumed/undecodable
-        return ""
-
-
-def _retry_after(resp: Any) -> float | None:
-    value = resp.headers.get("Retry-After") if resp is not None else None
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        return None
-
-
-def classify_kaggle_error(exc: BaseException) -> _Failure | None:
-    """Sort an exception from the Kaggle client into rules / transient / fatal (None: unknown)."""
-    requests = require("requests", extra="kaggle", feature="downloading Kaggle competitions")
-    if isinstance(exc, requests.exceptions.HTTPError):
-        resp = exc.response
-        status = resp.status_code if resp is not None else None
-        text = f"{exc} {_response_text(resp) if resp is not None else ''}"
-        low = text.lower()
-        if status in (401, 403) and "rules" in low and "accept" in low:
-            return _Failure("rules", text.strip())
-        if status in TRANSIENT_STATUSES:
-            return _Failure("transient", f"HTTP {status}: {exc}", _retry_after(resp))
-        if status == 401:
-            return _Failure("fatal", f"HTTP 401 unauthorised: check KAGGLE_USERNAME/KAGGLE_KEY ({exc})")
-        if status == 404:
-            return _Failure("fatal", f"HTTP 404: competition or file not found ({exc})")
-        return _Failure("fatal", f"HTTP {status}: {exc}")
-    transient_types: tuple[type[BaseException], ...] = (
-        requests.exceptions.ConnectionError,
-        requests.exceptions.Timeout,
-        requests.exceptions.ChunkedEncodingError,
-    )
-    if isinstance(exc, transient_types):
-        return _Failure("transient", f"{type(exc).__name__}: {exc}")
-    return None
-
-
-def _kaggle_api() -> Any:
-    """An authenticated ``KaggleApi``; its import-time chatter is kept off stdout."""
-    with contextlib.redirect_stdout(io.StringIO()):
-        mod = require("kaggle.api.kaggle_api_extended", extra="kaggle",
-                      feature="downloading Kaggle competitions")
-    api = mod.KaggleApi()
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):
-            api.authenticate()
-    except SystemExit:
-        raise SourceError(
-            "no Kaggle credentials found: set KAGGLE_USERNAME and KAGGLE_KEY (or KAGGLE_API_TOKEN) "
-            "in the environment, or put kaggle.json in ~/.kaggle"
-        ) from None
-    return api
-
 
 @dataclass
 class KaggleSource:
-    """A Kaggle competition's files, downloaded with the official client and extracted safely.
+    """A Kaggle competition's files, downloaded with the kaggle client and extracted safely.
 
-    Transient failures (connection errors, timeouts, 408/429/5xx) are retried with exponential
-    backoff and jitter, honouring Retry-After; "you must accept this competition's rules" raises
-    :class:`RulesNotAcceptedError` at once with the URL to accept them, never retried.
+    The client is :class:`tambench.acquisition.kaggle_client.KaggleClient`: transient failures
+    (connection errors, timeouts, 408/429/5xx) are retried with exponential backoff and jitter,
+    honouring Retry-After; "you must accept this competition's rules" raises
+    :class:`~tambench.errors.RulesNotAcceptedError` at once with the URL to accept them.
     """
 
     slug: str
@@ -190,11 +109,13 @@ class KaggleSource:
     """First backoff delay; doubles each retry."""
 
     max_backoff_s: float = 60.0
-    """Cap on one delay, Retry-After included."""
+    """Cap on one backoff delay (a longer Retry-After is still honoured)."""
 
     limits: ArchiveLimits = field(default_factory=ArchiveLimits)
     sleep: Callable[[float], None] = time.sleep
-    api_factory: Callable[[], Any] = _kaggle_api
+    api_factory: Callable[[], Any] | None = None
+    """Builds the underlying client object (default: the official client, authenticated)."""
+
     attempts: int = 0
     """How many download attempts the last :meth:`fetch` made."""
 
@@ -204,41 +125,16 @@ class KaggleSource:
 
     def download(self, dest: Path) -> Path:
         """Download the competition's files into ``dest`` (its own folder); return the zip."""
-        dest.mkdir(parents=True, exist_ok=True)
-        api = self.api_factory()
-        rng = random.Random(self.slug)
-        self.attempts = 0
-        while True:
-            self.attempts += 1
-            try:
-                api.competition_download_files(self.slug, path=str(dest), force=True, quiet=True)
-                break
-            except Exception as exc:  # noqa: BLE001 - classified below; unknown ones re-raised
-                failure = classify_kaggle_error(exc)
-                if failure is None:
-                    raise
-                if failure.kind == "rules":
-                    raise RulesNotAcceptedError(
-                        f"Kaggle refuses to serve {self.slug!r} until you accept the competition's "
-                        f"rules: open {rules_url(self.slug)} , accept them, then retry "
-                        f"(server said: {failure.message})"
-                    ) from exc
-                if failure.kind == "fatal" or self.attempts > self.retries:
-                    tries = f" after {self.attempts} attempt(s)" if failure.kind != "fatal" else ""
-                    raise SourceError(
-                        f"downloading Kaggle competition {self.slug!r} failed{tries}: "
-                        f"{failure.message}"
-                    ) from exc
-                delay = self.backoff_s * 2 ** (self.attempts - 1) + rng.uniform(0, self.backoff_s)
-                if failure.retry_after is not None:
-                    delay = max(delay, failure.retry_after)
-                self.sleep(min(delay, self.max_backoff_s))
-        zips = sorted(dest.glob("*.zip"))
-        if len(zips) != 1:
-            raise SourceError(
-                f"expected one zip from Kaggle in {dest}, found {[z.name for z in zips]}"
-            )
-        return zips[0]
+        client = KaggleClient(
+            self.api_factory() if self.api_factory is not None else None,
+            policy=RetryPolicy(retries=self.retries, backoff_base=self.backoff_s,
+                               backoff_max=self.max_backoff_s),
+            sleep=self.sleep,
+        )
+        try:
+            return client.download_files(self.slug, dest)
+        finally:
+            self.attempts = client.attempts
 
     def fetch(self, workdir: Path) -> Path:
         """Download into ``workdir/download`` and extract into ``workdir/raw``."""
@@ -246,4 +142,3 @@ class KaggleSource:
         out = workdir / "raw"
         safe_extract(archive, out, self.limits)
         return out
-

@@ -48,22 +48,24 @@ def _suggest(ref: str, ids: list[str]) -> str:
     return f"; did you mean {', '.join(found)}?" if found else ""
 
 
-def locate_task(ref: str | Path, catalogue: Path | None = None) -> Path:
+def locate_task(ref: str | Path, catalogue: Path | None = None, *, ids_only: bool = False) -> Path:
     """The task file a reference names (see the module docstring for the forms accepted).
 
     Args:
         ref: a task file, a task folder, a task id or a bare slug.
         catalogue: where ids and slugs are looked up (default: the configured catalogue).
+        ids_only: accept only ids and slugs, never a path (names found in agents' run folders,
+            which must not reach files of the current directory).
 
     Raises:
         TaskNotFoundError: nothing matches; the message names the closest ids.
         AmbiguousTaskError: a bare slug exists on several platforms.
         UnsafePathError: an id that would leave the catalogue.
     """
-    as_path = Path(ref).expanduser()
-    if as_path.is_file() and as_path.suffix == ".json":
+    as_path = Path(ref) if ids_only else Path(ref).expanduser()
+    if not ids_only and as_path.is_file() and as_path.suffix == ".json":
         return as_path
-    if as_path.is_dir():
+    if not ids_only and as_path.is_dir():
         if (as_path / TASK_FILE).is_file():
             return as_path / TASK_FILE
         raise TaskNotFoundError(f"folder {as_path} holds no {TASK_FILE}")

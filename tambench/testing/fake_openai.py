@@ -21,6 +21,10 @@ from typing import Any
 
 Reply = str | dict[str, Any] | Callable[[dict[str, Any]], str | dict[str, Any]]
 
+#: How often the serving loop checks for a shutdown request. The standard library's 0.5 s
+#: made every test that stops a server wait half a second.
+POLL_INTERVAL_S = 0.01
+
 
 class FakeOpenAIServer:
     """Scripted OpenAI-compatible server on 127.0.0.1 (a context manager)."""
@@ -73,16 +77,22 @@ class FakeOpenAIServer:
                 self._send(200, owner._completion(body, reply))
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._server.daemon_threads = True
+        server = self._server
+        self._thread = threading.Thread(
+            target=lambda: server.serve_forever(poll_interval=POLL_INTERVAL_S), daemon=True)
         self._thread.start()
         return self
 
     def stop(self) -> None:
-        """Stop serving."""
+        """Stop serving (returns within about one poll interval)."""
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
             self._server = None
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
 
     def __enter__(self) -> FakeOpenAIServer:
         return self.start()

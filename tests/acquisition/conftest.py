@@ -10,8 +10,9 @@ from typing import Any, TypeVar
 
 import pytest
 
-from tambench.acquisition.fetch import FetchSettings, launch_chromium
-from tambench.acquisition.site import RunningSite, serve_site
+from tambench.acquisition.browser import launch_chromium
+from tambench.acquisition.fetch import FetchSettings
+from tambench.testing.site import RunningSite, serve_site
 
 T = TypeVar("T")
 

@@ -9,8 +9,8 @@ import pytest
 
 from tambench.acquisition.agent import run_agent
 from tambench.acquisition.fetch import FetchSettings
-from tambench.acquisition.site import RunningSite
 from tambench.testing.fake_openai import FakeOpenAIServer
+from tambench.testing.site import RunningSite
 
 
 def step(*actions: dict[str, Any]) -> dict[str, Any]:
@@ -46,10 +46,49 @@ def test_agent_collects_the_pages_through_extract_markdown_and_stays_on_the_site
     assert set(got.pages) == {"overview", "data", "evaluation", "leaderboard"}
     assert "area under the ROC curve" in got.pages["evaluation"].markdown
     assert got.leaderboard is not None
-    assert len(got.leaderboard) == len(site.state.competitions["breast-cancer-diagnosis"]
+    assert len(got.leaderboard.leaderboard) == len(site.state.competitions["breast-cancer-diagnosis"]
                                        .leaderboard())
     assert got.final_text == "collected"
     assert site.canary_hits == []
     assert any("/agent-visit" in u for u in got.refused)
     # hidden instructions of the injected page never reached the model
     assert "IGNORE ALL PREVIOUS" not in prompts and "extract_markdown" in prompts
+
+
+def test_agent_acquires_a_layout_no_adapter_knows(
+        site: RunningSite, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tabs named Task/Dataset/Scoring/Standings, content in section.panel, a one-page
+    standings table: no adapter matches it; the agent finds the four kinds of content."""
+    from tambench.acquisition.platforms import resolve_ref
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-secret")
+    monkeypatch.setenv("BROWSER_USE_SETUP_LOGGING", "false")
+    slug = "diabetes-progression"
+    start = site.novel_url(slug, "task")
+    adapter, found = resolve_ref(start, base_urls=site.base_urls)
+    assert adapter.name == "generic" and found == "task"
+    replies: list[Any] = [
+        step({"extract_markdown": {"kind": "overview"}}),
+        step({"navigate": {"url": site.novel_url(slug, "dataset")}}),
+        step({"extract_markdown": {"kind": "data"}}),
+        step({"navigate": {"url": site.novel_url(slug, "scoring")}}),
+        step({"extract_markdown": {"kind": "evaluation"}}),
+        step({"navigate": {"url": site.novel_url(slug, "standings")}}),
+        step({"extract_markdown": {"kind": "leaderboard"}}),
+        step({"done": {"text": "all four found", "success": True}}),
+    ]
+    with FakeOpenAIServer(replies=replies) as fake:
+        got = asyncio.run(run_agent(
+            start, llm="fake-model", base_url=fake.base_url, allowed_origins=[site.base_url],
+            settings=FetchSettings(hermetic=True, tmp_dir=str(tmp_path)), max_steps=12))
+    assert set(got.pages) == {"overview", "data", "evaluation", "leaderboard"}
+    assert "disease progression" in got.pages["overview"].markdown
+    assert "progression" in got.pages["data"].markdown and "train.csv" in got.pages["data"].markdown
+    assert "root mean squared error" in got.pages["evaluation"].markdown.lower()
+    assert "[Task](" not in got.pages["evaluation"].markdown  # the page's tabs are left out
+    assert got.leaderboard is not None
+    expected = site.state.competitions[slug].leaderboard()
+    rows = got.leaderboard.leaderboard.rows
+    assert [r.team for r in rows] == [e.team for e in expected]
+    assert [r.rank for r in rows] == list(range(1, len(expected) + 1))
+    assert got.final_text == "all four found" and site.canary_hits == []

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from tambench.acquisition.site import DEMO_SLUGS, RunningSite, split_description
-from tambench.acquisition.site.competitions import demo_competitions
 from tambench.cli.main import main
+from tambench.testing.site import DEMO_SLUGS, RunningSite, split_description
+from tambench.testing.site.competitions import demo_competitions
 
 
 def test_acquire_command_reports_each_competition_and_exits_3_when_one_is_incomplete(
         site: RunningSite, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # The http renderer runs no JavaScript, so the script-rendered leaderboard stays empty:
-    # the competition is incomplete and the batch exits 3.
+    # The http renderer runs no JavaScript; a Kaggle-style page is an empty application shell:
+    # the competition is incomplete, the reason says so, and the batch exits 3.
     rc = main(["acquire", "kaggle:wine-cultivar-classification", "kaggle:fault-captcha",
                "--catalogue", str(tmp_path), "--renderer", "http", "--json",
                "--base-url", f"kaggle={site.base_urls['kaggle']}"])
@@ -26,7 +26,8 @@ def test_acquire_command_reports_each_competition_and_exits_3_when_one_is_incomp
     assert rc == 3
     statuses = [r["status"] for r in report["results"]]
     assert statuses == ["incomplete", "blocked"]
-    assert "leaderboard" in report["results"][0]["errors"][0].lower()
+    assert report["results"][0]["errors"][0].startswith("JavaScriptRequiredError")
+    assert "use --renderer browser" in report["results"][0]["errors"][0]
     assert list((tmp_path / ".acquire" / "reports").glob("acquire-*.json"))
 
 
@@ -73,3 +74,44 @@ def test_demo_data_can_be_downloaded_with_id_and_target_columns(site: RunningSit
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0][0] == "id" and rows[0][-1] == "progression"
     assert len(rows) == 443  # 442 patients + header
+
+
+def test_ctrl_c_during_acquire_says_what_was_kept(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from tambench.acquisition import pipeline
+    from tambench.acquisition.pipeline import CompetitionResult
+
+    def interrupted(refs: list[str], catalogue: Path, **kw: object) -> None:
+        on_result = kw["on_result"]
+        on_result(CompetitionResult(ref=refs[0], task_id="kaggle/a", status="complete",  # type: ignore[operator]
+                                    folder=str(tmp_path / "kaggle" / "a")))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pipeline, "acquire_competitions", interrupted)
+    rc = main(["acquire", "kaggle:a", "kaggle:b", "--catalogue", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert rc == 130  # the usual exit status of an interrupted command
+    assert "interrupted after competitions acquired: 1/2" in err
+    assert "1 task folder(s) written" in err and "run the same command to resume" in err
+    assert "no report written" in err
+
+
+def test_site_serve_prints_where_it_serves_and_no_test_canary(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "tambench.cli.main", "site", "serve",
+                             "--port", "0", "--no-demo"], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        lines = [proc.stdout.readline() for _ in range(4)]  # type: ignore[union-attr]
+    finally:
+        os.killpg(proc.pid, signal.SIGINT)
+        proc.wait(timeout=20)
+    text = "".join(lines)
+    assert lines[0].startswith("serving 0 competitions at http://127.0.0.1:")
+    assert "kaggle" in text and "aicrowd" in text and "biendata" in text
+    assert "canary" not in text.lower()

@@ -4,10 +4,9 @@ real kaggle client pointed at a local fake server."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from datetime import date
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ import pytest
 from tambench.acquisition.discover import discover_competitions, metric_id_for
 from tambench.acquisition.kaggle_client import CompetitionInfo
 from tambench.cli.main import main
+from tambench.testing.servers import serving, url_of
 
 
 def info(slug: str, **kw: Any) -> CompetitionInfo:
@@ -97,19 +97,15 @@ class _KaggleFake(BaseHTTPRequestHandler):
 @pytest.fixture
 def kaggle_fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     kaggle_env = pytest.importorskip("kagglesdk.kaggle_env")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _KaggleFake)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}"
-    monkeypatch.setitem(kaggle_env._env_to_endpoint, kaggle_env.KaggleEnv.PROD, url)
-    monkeypatch.setenv("KAGGLE_USERNAME", "tester")
-    monkeypatch.setenv("KAGGLE_KEY", "0123456789abcdef0123456789abcdef")
-    monkeypatch.setenv("KAGGLE_CONFIG_DIR", str(tmp_path))
-    _KaggleFake.paths = []
-    try:
+    with serving(_KaggleFake) as server:
+        url = url_of(server)
+        monkeypatch.setitem(kaggle_env._env_to_endpoint, kaggle_env.KaggleEnv.PROD, url)
+        monkeypatch.setenv("KAGGLE_USERNAME", "tester")
+        monkeypatch.setenv("KAGGLE_KEY", "0123456789abcdef0123456789abcdef")
+        monkeypatch.setenv("KAGGLE_CONFIG_DIR", str(tmp_path))
+        monkeypatch.delenv("TAMBENCH_KAGGLE_API_URL", raising=False)
+        _KaggleFake.paths = []
         yield url
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def test_discover_command_lists_through_the_kaggle_client(
@@ -124,53 +120,21 @@ def test_discover_command_lists_through_the_kaggle_client(
     assert any(d.startswith("since") for d in rows["titanic"]["dropped"])
 
 
-class _FakeApi:
-    def __init__(self, error: Exception | None = None) -> None:
-        self.error = error
-
-    def competition_leaderboard_view(self, slug: str) -> list[dict[str, str]]:
-        if self.error is not None:
-            raise self.error
-        return [{"teamId": "7", "teamName": "alpha", "submissionDate": "2023-06-01 10:00:00",
-                 "score": "0.91"},
-                {"teamId": "9", "teamName": "beta", "submissionDate": "2023-06-02 10:00:00",
-                 "score": "0.88"}]
-
-
-def test_kaggle_leaderboard_comes_from_the_client_rows(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tambench.acquisition import kaggle_client
-
-    monkeypatch.setattr(kaggle_client, "kaggle_api", lambda: _FakeApi())
-    lb = kaggle_client.fetch_client_leaderboard("some-comp")
-    assert [(r.rank, r.team, r.score) for r in lb.rows] == [(1, "alpha", 0.91), (2, "beta", 0.88)]
-
-
-def test_unaccepted_rules_name_the_page_to_accept_them_and_other_errors_stay_generic(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    from tambench.acquisition import kaggle_client
-    from tambench.errors import RulesNotAcceptedError, SourceError
-
-    err = RuntimeError("403 Forbidden: You must accept this competition's rules")
-    monkeypatch.setattr(kaggle_client, "kaggle_api", lambda: _FakeApi(err))
-    with pytest.raises(RulesNotAcceptedError, match="kaggle.com/competitions/x/rules"):
-        kaggle_client.fetch_client_leaderboard("x")
-    monkeypatch.setattr(kaggle_client, "kaggle_api", lambda: _FakeApi(RuntimeError("key=abc")))
-    with pytest.raises(SourceError, match="kaggle client failed for x: RuntimeError") as info:
-        kaggle_client.fetch_client_leaderboard("x")
-    assert "key=abc" not in str(info.value)  # client messages may echo credentials
-
-
-def test_kaggle_adapter_uses_the_client_only_on_the_real_site_with_credentials(
+def test_kaggle_adapter_uses_the_api_on_the_real_site_or_with_an_api_url_given_credentials(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from tambench.acquisition.platforms import get_adapter
 
     monkeypatch.setenv("KAGGLE_CONFIG_DIR", str(tmp_path))
+    monkeypatch.delenv("TAMBENCH_KAGGLE_API_URL", raising=False)
     for var in ("KAGGLE_API_TOKEN", "KAGGLE_USERNAME", "KAGGLE_KEY"):
         monkeypatch.delenv(var, raising=False)
     real = get_adapter("kaggle")
-    assert not real.use_client()  # type: ignore[attr-defined]
+    mirror = get_adapter("kaggle", base_url="http://127.0.0.1:8000/kaggle")
+    assert real.api_client() is None  # type: ignore[attr-defined]
     monkeypatch.setenv("KAGGLE_USERNAME", "u")
     monkeypatch.setenv("KAGGLE_KEY", "k")
-    assert real.use_client()  # type: ignore[attr-defined]
-    mirror = get_adapter("kaggle", base_url="http://127.0.0.1:8000/kaggle")
-    assert not mirror.use_client()  # type: ignore[attr-defined]
+    assert real.api_client() is not None  # type: ignore[attr-defined]
+    assert mirror.api_client() is None  # type: ignore[attr-defined]
+    monkeypatch.setenv("TAMBENCH_KAGGLE_API_URL", "http://127.0.0.1:9999")
+    client = mirror.api_client()  # type: ignore[attr-defined]
+    assert client is not None and client.api_url == "http://127.0.0.1:9999"

@@ -10,7 +10,6 @@ import pytest
 from tambench.acquisition.fetch import FetchedPage, FetchSettings, PageFetcher
 from tambench.acquisition.markdown import extract_markdown
 from tambench.acquisition.platforms import get_adapter
-from tambench.acquisition.site import RunningSite
 from tambench.errors import (
     BlockedPageError,
     FetchTimeoutError,
@@ -20,6 +19,7 @@ from tambench.errors import (
     RobotsDisallowedError,
     TruncatedPageError,
 )
+from tambench.testing.site import RunningSite
 
 from .conftest import BrowserHarness
 
@@ -31,11 +31,12 @@ def fetch(harness: BrowserHarness, site: RunningSite, slug: str, kind: str = "ov
           platform: str = "kaggle", **overrides: object) -> FetchedPage:
     settings = dataclasses.replace(harness.settings, **{**FAST, **overrides})  # type: ignore[arg-type]
     adapter = get_adapter(platform, base_url=site.base_urls[platform])
-    url = adapter.page_urls(slug)[kind]
+    spec = {s.kind: s for s in adapter.page_specs(slug)}[kind]
 
     async def go() -> FetchedPage:
         async with PageFetcher(settings, browser=harness.browser) as fetcher:
-            return await fetcher.fetch_page(url, adapter, adapter.url_policy(), kind=kind)
+            return await fetcher.fetch_page(spec.url, adapter, adapter.url_policy(),
+                                            hooks=spec.hooks, region=spec.region)
 
     return harness.run(go())
 
@@ -72,7 +73,7 @@ def test_blocked_page_is_reported_after_one_hit(harness: BrowserHarness, site: R
                                                slug: str, reason: str, new_hits: Any) -> None:
     with pytest.raises(BlockedPageError, match=rf"blocked \({reason}\)"):
         fetch(harness, site, slug, "evaluation")
-    assert new_hits(f"/{slug}/overview/evaluation") == 1
+    assert new_hits(f"/{slug}/overview") == 1
 
 
 def test_content_rendered_by_script_after_three_seconds_is_found_by_selector_wait(
@@ -109,7 +110,7 @@ def test_robots_txt_disallowed_path_is_never_requested(harness: BrowserHarness,
     async def go() -> None:
         async with PageFetcher(FetchSettings(renderer="http")) as fetcher:
             url = adapter.page_urls("x")["overview"]
-            await fetcher.fetch_page(url, adapter, adapter.url_policy(), kind="overview")
+            await fetcher.fetch_page(url, adapter, adapter.url_policy(), hooks=())
 
     with pytest.raises(RobotsDisallowedError, match="disallows"):
         harness.run(go())

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from tambench.acquisition.pipeline import AcquireReport, acquire_competitions_async, write_report
-from tambench.acquisition.site import RunningSite
 from tambench.acquisition.snapshots import SnapshotStore, sha256_hex
 from tambench.core.leaderboard import read_leaderboard
 from tambench.schema.io import load_taskspec
+from tambench.testing.site import RunningSite
 
 from .conftest import BrowserHarness
 
@@ -142,3 +142,70 @@ def test_report_is_strict_json_with_a_status_per_reference(run: dict[str, Any]) 
     report = AcquireReport.model_validate_json(text)
     assert [r.ref for r in report.results] == REFS
     assert report.counts() == {"complete": 5, "blocked": 1, "incomplete": 1}
+
+
+def test_aicrowd_evaluation_comes_from_the_overview_and_its_baseline_row_is_reported(
+        run: dict[str, Any]) -> None:
+    r = run["by_ref"]["aicrowd:wine-cultivar-classification"]
+    folder = Path(r.folder)
+    evaluation = (folder / "pages" / "evaluation.md").read_text()
+    assert evaluation.startswith("## Evaluation") and "classification accuracy" in evaluation
+    assert "## Timeline" not in evaluation  # only the overview's evaluation sections
+    assert not any("/evaluation" in p for p in run["hits"] if "/aicrowd/" in p)
+    assert r.leaderboard_source == "pages"
+    assert any("no rank" in n and "Baseline" in n for n in r.notes)
+
+
+def test_every_page_is_waited_for_by_its_content_hooks_and_has_no_site_chrome(
+        run: dict[str, Any]) -> None:
+    for ref in REFS[:5]:
+        folder = Path(run["by_ref"][ref].folder)
+        for page in (folder / "pages").glob("*.md"):
+            text = page.read_text()
+            assert len(text) > 100, page
+            for noise in ("emoji_events", "Skip to content", "Recently Viewed", "We use cookies",
+                          "We are hiring", "Sign In", "AIcrowd-like", "Terms"):
+                assert noise not in text, (page, noise)
+
+
+def test_kaggle_and_aicrowd_style_competitions_acquire_complete_with_the_kaggle_api_board(
+        harness: BrowserHarness, site: RunningSite, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Done-when: both styles end complete through the browser, the kaggle client (against the
+    local fake of its API) supplying the full leaderboard, page by page."""
+    monkeypatch.setenv("KAGGLE_USERNAME", "canary-user")
+    monkeypatch.setenv("KAGGLE_KEY", KAGGLE_CANARY)
+    monkeypatch.setenv("KAGGLE_CONFIG_DIR", str(tmp_path / "kaggle-config"))
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    refs = ["kaggle:breast-cancer-diagnosis", "aicrowd:wine-cultivar-classification"]
+    with site.kaggle_api(max_page_size=5) as fake:
+        monkeypatch.setenv("TAMBENCH_KAGGLE_API_URL", fake.url)
+        board_hits = site.hits_for("/kaggle/competitions/breast-cancer-diagnosis/leaderboard")
+        report = harness.run(acquire_competitions_async(
+            refs, tmp_path / "catalogue", base_urls=site.base_urls, concurrency=2,
+            settings=harness.settings, state_dir=tmp_path / "state", browser=harness.browser))
+        lb_calls = fake.count("GetLeaderboard")
+    by_ref = {r.ref: r for r in report.results}
+    assert report.counts() == {"complete": 2}, [r.errors for r in report.results]
+    kaggle = by_ref["kaggle:breast-cancer-diagnosis"]
+    expected = site.state.competitions["breast-cancer-diagnosis"].leaderboard()
+    assert kaggle.leaderboard_source == "api" and kaggle.leaderboard_rows == len(expected)
+    assert lb_calls == -(-len(expected) // 5)  # every page of 5 rows
+    assert site.hits_for("/kaggle/competitions/breast-cancer-diagnosis/leaderboard") == board_hits
+    folder = Path(kaggle.folder)
+    lb = read_leaderboard(folder / "leaderboard.csv")
+    assert [r.team for r in lb.rows] == [e.team for e in expected]
+    spec = load_taskspec(folder / "task.json")
+    assert spec.title == "Breast Cancer Diagnosis" and spec.end_date is not None
+    assert spec.metric.metric_name  # from the mapper, or the API's metric name
+    assert any(n.startswith("kaggle API: category Playground") for n in spec.provenance.notes)
+    api = json.loads((folder / "api.json").read_text())
+    assert api["evaluation_metric"] == "Area Under Receiver Operating Characteristic Curve"
+    assert sorted(f["name"] for f in api["files"]) == ["sample_submission.csv", "train.csv"]
+    assert {p.kind for p in spec.provenance.pages} >= {"overview", "data", "evaluation", "rules",
+                                                       "leaderboard", "api"}
+    for path in (tmp_path / "catalogue").rglob("*"):
+        if path.is_file():
+            assert KAGGLE_CANARY.encode() not in path.read_bytes(), path
+    aicrowd = by_ref["aicrowd:wine-cultivar-classification"]
+    assert aicrowd.leaderboard_source == "pages" and aicrowd.leaderboard_rows > 0

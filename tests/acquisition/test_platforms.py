@@ -84,3 +84,43 @@ def test_importing_the_registry_loads_no_browser_or_client() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_every_platform_module_is_registered_and_the_registry_is_an_extension_point() -> None:
+    import pkgutil
+
+    import tambench.acquisition.platforms as package
+    from tambench.acquisition.platforms import TemplateAdapter
+    from tambench.core.registry import extension_points
+
+    modules = sorted(m.name for m in pkgutil.iter_modules(package.__path__)
+                     if not m.name.startswith("_"))
+    assert PLATFORMS.names() == modules
+    for name in modules:
+        cls = PLATFORMS[name]
+        assert issubclass(cls, TemplateAdapter) and cls.name == name
+        if name != "generic":
+            assert set(cls.pages) == set(PAGE_KINDS) and cls.board is not None
+    assert extension_points()["platform"] is PLATFORMS
+
+
+def test_the_documented_example_platform_works_as_one_module() -> None:
+    import re
+    import types
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "acquisition.md").read_text()
+    code = re.search(r"## Adding a platform.*?```python\n(.*?)```", doc, re.S)
+    assert code is not None
+    module = types.ModuleType("tambench.acquisition.platforms.example")
+    exec(compile(code.group(1), "docs/acquisition.md", "exec"), module.__dict__)  # noqa: S102
+    PLATFORMS.register("example", module.ADAPTER)
+    try:
+        adapter, slug = resolve_ref("https://contests.example.org/contests/solar-42/data/")
+        assert (adapter.name, slug) == ("example", "solar-42")
+        urls = adapter.page_urls(slug)
+        assert urls["rules"] == "https://contests.example.org/contests/solar-42/terms/"
+        assert adapter.leaderboard_url(slug, 3).endswith("/results/?page=3")
+        assert get_adapter("example", base_url="http://127.0.0.1:9/x").is_mirror
+    finally:
+        PLATFORMS.unregister("example")

@@ -55,15 +55,16 @@ def test_leaderboard_normalize_and_show(capsys: pytest.CaptureFixture[str], tam_
     assert "junk[outlier] 1 row(s)" in out
 
 
-def test_rank_prints_rank_percentile_medal_and_thresholds(capsys: pytest.CaptureFixture[str],
+def test_rank_prints_rank_percentage_medal_and_thresholds(capsys: pytest.CaptureFixture[str],
                                                           tam_lite_dir: Path) -> None:
     lb = tam_lite_dir / "mlsp-2013-birds" / "leaderboard.csv"
     rc, out, _ = run(capsys, "rank", "--leaderboard", str(lb), "--score", "0.96",
                      "--metric", "roc_auc" if _has("roc_auc") else "accuracy", "--json")
     data = json.loads(out)
     assert rc == 0
-    assert (data["rank"], data["n"], data["gold_medal"], data["any_medal"]) == (1, 81, True, True)
-    assert data["percentile"] == pytest.approx(1 / 81)
+    assert (data["rank"], data["n_teams"], data["gold_medal"], data["any_medal"]) == (
+        1, 81, True, True)
+    assert data["rank_pct"] == pytest.approx(100 / 81)
     assert set(data) >= {"gold_threshold", "silver_threshold", "bronze_threshold",
                          "median_threshold", "above_median", "is_lower_better"}
     rc, out, _ = run(capsys, "rank", "--leaderboard", str(lb), "--score", "0.5",
@@ -107,8 +108,8 @@ def test_rank_drops_junk_rows_like_grading_unless_asked_to_keep_them(
     lb = str(tam_lite_dir / "new-york-city-taxi-fare-prediction" / "leaderboard.csv")
     rc, out, _ = run(capsys, "rank", "--leaderboard", lb, "--score", "1000", "--metric", "rmse",
                      "--json")
-    assert rc == 0 and json.loads(out)["n"] == 1484  # the 2.5e7 outlier is not a competitor
+    assert rc == 0 and json.loads(out)["n_teams"] == 1484  # the 2.5e7 outlier is not a competitor
     rc, out, _ = run(capsys, "rank", "--leaderboard", lb, "--score", "1000", "--metric", "rmse",
                      "--keep-junk", "--json")
     data = json.loads(out)
-    assert (data["n"], data["rank"]) == (1485, 1485)
+    assert (data["n_teams"], data["rank"]) == (1485, 1485)

@@ -19,7 +19,7 @@ def test_rank_is_one_plus_strictly_better_and_ties_favour_the_submitter() -> Non
     assert rank_score(0.85, board, higher_is_better=True).rank == 2
     assert rank_score(0.95, board, higher_is_better=True).rank == 1
     r = rank_score(0.9, board, higher_is_better=True)
-    assert (r.rank, r.n, r.percentile) == (1, 5, 0.2)
+    assert (r.rank, r.n, r.rank_pct) == (1, 5, 20.0)
 
 
 def test_rank_lower_is_better_mirrors_higher() -> None:
@@ -32,7 +32,7 @@ def test_rank_lower_is_better_mirrors_higher() -> None:
 def test_rank_is_clamped_to_n_and_the_submission_is_not_inserted() -> None:
     board = [0.9, 0.8]
     r = rank_score(0.1, board, higher_is_better=True)
-    assert (r.rank, r.n, r.percentile) == (2, 2, 1.0)
+    assert (r.rank, r.n, r.rank_pct) == (2, 2, 100.0)
 
 
 @pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf, None, "abc"])
@@ -56,7 +56,7 @@ def test_vectorised_ranking_matches_one_by_one() -> None:
         for i in range(0, 10_000, 997):
             one = rank_score(float(scores[i]), board, higher_is_better=hib)
             assert one.rank == many.rank[i]
-            assert one.percentile == many.percentile[i]
+            assert one.rank_pct == many.rank_pct[i]
         expected = np.minimum(
             1 + ((board[None, :] > scores[:, None]) if hib else (board[None, :] < scores[:, None])).sum(1),
             1000,
@@ -124,4 +124,4 @@ def test_real_board_rank_and_medals_for_a_lower_is_better_metric(tam_lite_dir: P
     m = award_medal(best, lb, higher_is_better=False)
     assert m.gold_medal and m.above_median
     worst = rank_score(1e9, lb, higher_is_better=False)
-    assert worst.rank == 3330 and worst.percentile == 1.0
+    assert worst.rank == 3330 and worst.rank_pct == 100.0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tambench.core.registry import Registry, extension_points
@@ -11,7 +13,7 @@ POINTS = extension_points()
 
 
 def test_the_project_lists_its_extension_points() -> None:
-    assert {"metric", "executor", "protocol"} <= set(POINTS)
+    assert {"metric", "executor", "protocol", "platform"} <= set(POINTS)
 
 
 @pytest.mark.parametrize("kind", sorted(POINTS))
@@ -40,3 +42,25 @@ def test_a_registry_refuses_a_second_entry_under_the_same_name() -> None:
     import os.path
 
     assert reg["path"] is os.path.join
+
+
+def test_lookups_from_several_threads_all_wait_for_the_loaders(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lookup made while another thread runs the loaders must not miss their entries."""
+    import sys
+    import threading
+
+    reg = Registry[int]("slow thing", error=KeyError, listed=False,
+                        loaders=("slow_registry_loader_mod",))
+    (tmp_path / "slow_registry_loader_mod.py").write_text(
+        "import time, builtins\ntime.sleep(0.3)\nbuiltins._slow_registry.register('one', 1)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr("builtins._slow_registry", reg, raising=False)
+    monkeypatch.delitem(sys.modules, "slow_registry_loader_mod", raising=False)
+    seen: list[bool] = []
+    threads = [threading.Thread(target=lambda: seen.append("one" in reg)) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert seen == [True] * 4

@@ -13,8 +13,8 @@ import pytest
 
 from tambench.cli.main import main
 from tambench.executors import get_executor
-from tambench.grading import batch as batch_mod
 from tambench.grading.batch import (
+    Aggregation,
     BatchReport,
     batch_to_csv,
     batch_to_json,
@@ -22,7 +22,8 @@ from tambench.grading.batch import (
     modality_weighted_mean,
     write_batch_outputs,
 )
-from tambench.grading.html import batch_to_html
+from tambench.grading.batch import worker as batch_worker
+from tambench.grading.batch.html import batch_to_html
 from tambench.schema.io import save_taskspec
 from tambench.schema.taskspec import Difficulty, Modality, TaskSpec
 from tests.grading.corpus import CASES, TASKS, build_case, perfect_text
@@ -77,7 +78,7 @@ def test_every_run_gets_a_status(tmp_path: Path) -> None:
     put(runs, "a", "test__txt", "r1", perfect_text(TASKS["txt"]), name="submission.txt")
     (put(runs, "a", "label", "r2", None) / "best_solution.py").write_text("print(1)\n")
     report = _grade(runs, cat, data)
-    status = {(r.task, r.run): r.status for r in report.rows}
+    status = {(r.task, r.run): r.status.value for r in report.rows}
     assert status == {
         ("label", "r1"): "missing_submission",
         ("label", "r2"): "missing_submission",
@@ -91,6 +92,9 @@ def test_every_run_gets_a_status(tmp_path: Path) -> None:
     assert by[("value", "r1")].submission_path == "a/value/r1/submission.csv"
     assert by[("value", "r1")].rank == 1 and by[("value", "r1")].gold_medal
     assert by[("value", "r2")].errors and by[("value", "r2")].score is None
+    unknown = by[("no-such-task", "r1")]
+    assert unknown.error is not None and "not found in catalogue" in unknown.error
+    assert report.n_failed == 1 and report.agents[0].total_failed == 1
 
 
 def test_corrupt_tenth_of_a_batch_finishes_with_a_status_for_every_row(tmp_path: Path) -> None:
@@ -111,7 +115,7 @@ def test_corrupt_tenth_of_a_batch_finishes_with_a_status_for_every_row(tmp_path:
     with get_executor("thread", 2) as pool:
         report = _grade(runs, cat, data, executor=pool)
     assert len(report.rows) == n
-    counts = {s: sum(r.status == s for r in report.rows) for s in {r.status for r in report.rows}}
+    counts = {s.value: sum(r.status == s for r in report.rows) for s in {r.status for r in report.rows}}
     assert counts == {"graded_valid": 36, "invalid_submission": 4}
 
 
@@ -123,13 +127,14 @@ def test_grading_error_becomes_an_error_row_and_the_command_exits_3(
     put(runs, "a", "label", "r1", perfect_text(TASKS["label"]))
     (data / "test" / "label" / "private" / "answers.csv").unlink()  # broken task data
     report = _grade(runs, cat, data)
-    statuses = sorted(r.status for r in report.rows)
-    assert statuses[1] == "graded_valid"
-    assert statuses[0].startswith("error: TaskDataError: answers of task test/label not found")
+    by_status = {r.status.value: r for r in report.rows}
+    assert set(by_status) == {"graded_valid", "error"}
+    assert (by_status["error"].error or "").startswith(
+        "TaskDataError: answers of task test/label not found")
     rc = main(["grade-runs", str(runs), "--catalogue", str(cat), "--data-dir", str(data),
                "--executor", "serial", "--json"])
     assert rc == 3
-    assert json.loads(capsys.readouterr().out)["agents"][0]["total_errors"] == 1
+    assert json.loads(capsys.readouterr().out)["agents"][0]["total_failed"] == 1
 
 
 def test_answers_are_loaded_once_per_task_per_worker(
@@ -149,14 +154,13 @@ def test_answers_are_loaded_once_per_task_per_worker(
         return real(path, *a, **k)
 
     monkeypatch.setattr(validate, "load_answers", counting)
-    batch_mod._TASK_CACHE.clear()
+    batch_worker._TASK_CACHE.clear()
     report = _grade(runs, cat, data)
     assert all(r.status == "graded_valid" for r in report.rows) and len(report.rows) == 12
     assert len(calls) == 2
 
 
-def test_aggregates_follow_the_paper_and_mle_bench_names(tmp_path: Path) -> None:
-    cat, data, runs = make_env(tmp_path)
+def _mixed_runs(runs: Path) -> None:
     value_rows = TASKS["value"].perfect_rows
     put(runs, "a", "value", "r1", perfect_text(TASKS["value"]))  # rmse 0 -> rank 1 of 20
     put(runs, "a", "value", "r2", "id,y\n" + "".join(f"{r[0]},{float(r[1]) + 0.55}\n"
@@ -165,32 +169,55 @@ def test_aggregates_follow_the_paper_and_mle_bench_names(tmp_path: Path) -> None
     put(runs, "a", "txt", "r1", None)
     put(runs, "b", "label", "r1", "id,y\n" + "".join(f"{r[0]},cat\n"
                                                      for r in TASKS["label"].perfect_rows))
-    report = _grade(runs, cat, data)
+
+
+def test_aggregates_follow_the_paper_and_mle_bench_names(tmp_path: Path) -> None:
+    cat, data, runs = make_env(tmp_path)
+    _mixed_runs(runs)
+    report = _grade(runs, cat, data, aggregation=Aggregation(invalid_runs="exclude"))
     a, b = report.agents
     assert (a.agent, a.total_runs, a.total_runs_with_submissions, a.total_valid_submissions) == (
         "a", 4, 3, 3)
-    assert a.made_submission_rate == 0.75 and a.valid_submission_rate == 0.75
+    assert a.made_submission_rate == 0.75 and a.valid_submission_rate.value == 0.75
     assert (a.total_medals, a.total_gold_medals, a.total_silver_medals) == (3, 3, 0)
     value = next(t for t in a.tasks if t.task == "value")
     assert value.n_runs == 2 and value.n_valid == 2
-    assert value.percentile is not None and value.score is not None
-    assert value.percentile.mean == pytest.approx((1 / 20 + 2 / 20) / 2)
-    assert value.percentile.min == 0.05 and value.percentile.max == 0.1
-    assert value.percentile.std == pytest.approx(math.sqrt(2 * 0.025**2))
+    assert value.rank_pct is not None and value.score is not None
+    assert value.rank_pct.mean == pytest.approx((5 + 10) / 2)
+    assert value.rank_pct.min == 5.0 and value.rank_pct.max == 10.0
+    assert value.rank_pct.std == pytest.approx(math.sqrt(2 * 2.5**2))
+    assert value.rank_pct.se == pytest.approx(value.rank_pct.std / math.sqrt(2))
     assert value.score.max == pytest.approx(0.55)
-    # modality-weighted: one Tabular task (0.075), one Image task (0.2)
-    assert a.modality_weighted_rank_pct == pytest.approx((0.075 + 0.2) / 2)
-    assert a.rank_pct_by_tier == pytest.approx({"easy": 0.075, "hard": 0.2})
-    assert a.rank_pct_by_modality == pytest.approx({"Image": 0.2, "Tabular": 0.075})
+    # modality-weighted: one Tabular task (7.5), one Image task (20); txt has no valid run
+    assert a.modality_weighted_rank_pct is not None
+    assert a.modality_weighted_rank_pct.value == pytest.approx((7.5 + 20) / 2)
+    assert a.rank_pct_by_tier == pytest.approx({"easy": 7.5, "hard": 20.0})
+    assert a.rank_pct_by_modality == pytest.approx({"Image": 20.0, "Tabular": 7.5})
     assert a.n_tasks == 3 and a.n_tasks_ranked == 2
     assert a.constraints_passed is None and a.constraint_pass_rate is None
-    assert b.total_valid_submissions == 1 and b.tasks[0].percentile is not None
-    assert b.tasks[0].percentile.std is None  # one run: no spread
+    assert b.total_valid_submissions == 1 and b.tasks[0].rank_pct is not None
+    assert b.tasks[0].rank_pct.std is None  # one run: no spread
+    assert "left out of rank averages" in report.aggregation_rule
+
+
+def test_runs_without_a_valid_submission_count_as_last_place_by_default(tmp_path: Path) -> None:
+    cat, data, runs = make_env(tmp_path)
+    _mixed_runs(runs)
+    report = _grade(runs, cat, data)
+    a, b = report.agents
+    # a: value 7.5 (Tabular), label 20 (Image), txt: its one run is missing -> 100 (Text)
+    assert a.n_tasks_ranked == 3
+    assert a.modality_weighted_rank_pct is not None
+    assert a.modality_weighted_rank_pct.value == pytest.approx((7.5 + 20 + 100) / 3)
+    assert a.rank_pct_by_modality["Text"] == 100.0
+    assert report.aggregation.invalid_runs == "last"
+    assert "count as last place, rank_pct 100" in report.aggregation_rule
+    assert a.any_medal_rate is not None and a.any_medal_rate.value == pytest.approx(3 / 4)
 
 
 def test_modality_weighted_mean_weights_each_modality_equally() -> None:
-    pairs = [("Text", 0.1), ("Text", 0.3), ("Text", 0.5), ("Image", 0.9)]
-    assert modality_weighted_mean(pairs) == pytest.approx((0.3 + 0.9) / 2)
+    pairs = [("Text", 10.0), ("Text", 30.0), ("Text", 50.0), ("Image", 90.0)]
+    assert modality_weighted_mean(pairs) == pytest.approx((30 + 90) / 2)
     assert modality_weighted_mean([]) is None
 
 
@@ -212,10 +239,11 @@ def test_csv_report_escapes_formula_injection(tmp_path: Path) -> None:
     put(runs, "=cmd|' C calc'!A0", "value", "+run", "id,y\n-1,@SUM(A1)\n")
     put(runs, "@agent", "value", "-r", perfect_text(TASKS["value"]))
     report = _grade(runs, cat, data)
-    rows = list(csv.DictReader(io.StringIO(batch_to_csv(report))))
+    rows = list(csv.DictReader(io.StringIO(batch_to_csv(report), newline="")))
     for row in rows:
         for col, cell in row.items():
-            if col in {"score", "rank", "n_teams", "percentile"}:
+            if col in {"score", "rank", "n_teams", "rank_pct", "gold_threshold",
+                       "silver_threshold", "bronze_threshold", "median_threshold"}:
                 continue
             assert not cell.startswith(("=", "+", "-", "@")), (col, cell)
     assert {r["agent"] for r in rows} == {"'=cmd|' C calc'!A0", "'@agent"}
@@ -229,10 +257,12 @@ def test_html_report_is_escaped_self_contained_and_has_figures(tmp_path: Path) -
     put(runs, "b", "label", "<img src=x>", "id,y\n<b>x</b>,1\n")
     paths = write_batch_outputs(_grade(runs, cat, data), tmp_path / "out")
     page = paths["html"].read_text()
-    assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;\\script&gt;" in page
-    assert "<img src=x>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
-    assert page.count("data:image/svg+xml;base64,") == 3  # modality, tier, medals
-    assert "http://" not in page.replace("http://www.w3.org", "") and "<script" not in page
+    assert "<script>alert" not in page and "<img src=x>" not in page and "<b>x</b>" not in page
+    assert "&lt;script&gt;alert(1)&lt;\\script&gt;" in page  # the no-script summary table
+    assert "\\u003cscript\\u003ealert(1)" in page  # the data block
+    assert page.count("<script") == 2  # the data block and the report's own script
+    assert page.count("data:image/svg+xml;base64,") == 4  # rank, medals, modality, tier
+    assert "http://" not in page.replace("http://www.w3.org", "") and "src=\"http" not in page
     json.loads(paths["json"].read_text(), parse_constant=lambda c: pytest.fail(c))
     assert paths["csv"].read_text().startswith("agent,task,run,status,")
 
@@ -244,7 +274,7 @@ def test_symlinked_run_folders_are_refused_rows(tmp_path: Path) -> None:
     os.symlink(elsewhere, runs / "a" / "value" / "linked")
     report = _grade(runs, cat, data)
     (row,) = report.rows
-    assert row.status == "invalid_submission"
+    assert row.status == "invalid_submission" and row.submission_exists
     assert row.errors == ["a/value/linked is a symbolic link; run folders must be real folders"]
 
 
@@ -257,3 +287,44 @@ def test_grade_runs_command_writes_outputs(tmp_path: Path, capsys: pytest.Captur
     assert {p.name for p in (tmp_path / "out").iterdir()} == {
         "grades.json", "grades.csv", "report.html"}
     assert "a" in capsys.readouterr().out
+
+
+def test_report_files_are_readable_by_others_not_0600(tmp_path: Path) -> None:
+    cat, data, runs = make_env(tmp_path)
+    put(runs, "a", "value", "r1", perfect_text(TASKS["value"]))
+    old = os.umask(0o022)
+    try:
+        paths = write_batch_outputs(_grade(runs, cat, data), tmp_path / "out")
+    finally:
+        os.umask(old)
+    assert {oct(p.stat().st_mode & 0o777) for p in paths.values()} == {"0o644"}
+
+
+def test_batch_reports_of_another_version_are_refused_with_a_reason(tmp_path: Path) -> None:
+    from tambench.errors import ReportVersionError
+    from tambench.grading.batch import load_batch_report
+
+    cat, data, runs = make_env(tmp_path)
+    put(runs, "a", "value", "r1", perfect_text(TASKS["value"]))
+    paths = write_batch_outputs(_grade(runs, cat, data), tmp_path / "out")
+    assert load_batch_report(paths["json"]).rows[0].status == "graded_valid"
+    data_json = json.loads(paths["json"].read_text())
+    for version, message in ((99, "newer than this tambench reads"),
+                             (1, "written by an older tambench; grade the runs again")):
+        paths["json"].write_text(json.dumps({**data_json, "report_version": version}))
+        with pytest.raises(ReportVersionError, match=message):
+            load_batch_report(paths["json"])
+
+
+@pytest.mark.parametrize("cell", [
+    "=1+1", "+1", "-1", "@SUM(A1)", " =1+1", "\t=1", "\r=1", "\n=1", "\u3000=1", "＝1+1",
+    "\x00=1", "  @x",
+])
+def test_no_spreadsheet_formula_survives_in_a_text_cell(cell: str) -> None:
+    from tambench.grading.batch.writers import csv_cell
+    from tambench.grading.sanitize import csv_line
+
+    (parsed,) = list(csv.reader(io.StringIO(csv_line(["x", csv_cell(cell)]), newline="")))
+    text = parsed[1]
+    stripped = text.lstrip(" \t\r\n\u3000")
+    assert text.startswith("'") or stripped[:1] not in {"=", "+", "-", "@", "＝"}, text

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from tambench.executors import LocalExecutor, SerialExecutor, run_items
-from tambench.grading import batch
 from tambench.grading.batch import (
     RunItem,
+    RunSettings,
     batch_to_csv,
     batch_to_json,
     discover_runs,
@@ -25,7 +25,7 @@ from tambench.grading.batch import (
     grade_runs,
     make_resolver,
 )
-from tambench.grading.csvio import Limits
+from tambench.grading.batch import worker as batch_worker
 from tambench.schema.io import save_taskspec
 from tambench.schema.taskspec import GradingSpec, TaskSpec
 
@@ -81,9 +81,9 @@ def grade_and_count(item: RunItem) -> tuple[int, str, int]:
     if item.task_ref is None:
         raise ValueError(f"test item {item} has no task")
     task_id = item.task_ref.task_id
-    before = batch.TASK_LOADS[task_id]
+    before = batch_worker.TASK_LOADS[task_id]
     grade_run_item(item)
-    return os.getpid(), task_id, batch.TASK_LOADS[task_id] - before
+    return os.getpid(), task_id, batch_worker.TASK_LOADS[task_id] - before
 
 
 @pytest.fixture(scope="module")
@@ -119,12 +119,12 @@ def test_batch_report_is_byte_identical_on_local_and_ray(
     on_ray = _grade(runs_tree, ray_executor)
     on_serial = _grade(runs_tree, SerialExecutor())
 
-    statuses = {r.status.split(":")[0] for r in on_local.rows}
+    statuses = {r.status.value for r in on_local.rows}
     assert statuses == {"graded_valid", "invalid_submission", "missing_submission", "error"}
     assert len(on_local.rows) == 2 * 3 * 8
-    gamma_errors = [r for r in on_local.rows if r.task == "gamma" and r.status.startswith("error")]
+    gamma_errors = [r for r in on_local.rows if r.task == "gamma" and r.status == "error"]
     assert len(gamma_errors) == 2 * 8  # gamma's answers cannot be loaded: every row fails
-    assert "answers of task local/gamma not found" in gamma_errors[0].status
+    assert "answers of task local/gamma not found" in (gamma_errors[0].error or "")
     assert batch_to_json(on_ray) == batch_to_json(on_local) == batch_to_json(on_serial)
     assert batch_to_csv(on_ray) == batch_to_csv(on_local)
 
@@ -140,7 +140,7 @@ def load_tree(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Pat
 def _items(tree: tuple[Path, Path, Path]) -> list[RunItem]:
     runs_dir, catalogue, data_dir = tree
     resolve = make_resolver(catalogue, data_dir)
-    return discover_runs(runs_dir, resolve, formats=lambda ref: ["csv"], limits=Limits())
+    return discover_runs(runs_dir, resolve, RunSettings(created_at=NOW))
 
 
 def _assert_loaded_once_per_task_per_worker(results: list[Any], max_workers: int) -> None:

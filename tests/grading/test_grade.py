@@ -36,7 +36,7 @@ def test_perfect_submission_ranks_first_and_earns_gold(tmp_path: Path) -> None:
     lb = write_leaderboard(tmp_path / "lb.csv", [0.5 + 0.1 * i for i in range(20)])
     report = grade_submission(sub, spec, answers, lb)
     assert report.valid_submission and report.score == 0.0
-    assert (report.rank, report.n_teams, report.percentile) == (1, 20, 0.05)
+    assert (report.rank, report.n_teams, report.rank_pct) == (1, 20, 5.0)
     assert report.gold_medal and report.any_medal and report.above_median
     assert report.is_lower_better
     # N = 20: gold at position max(1, floor(0.1 N)) = 2 of the board sorted best first
@@ -48,7 +48,7 @@ def test_poor_submission_gets_rank_and_no_medal(tmp_path: Path) -> None:
     sub.write_text("id,y\n" + "".join(f"{r[0]},100\n" for r in TASKS["value"].perfect_rows))
     lb = write_leaderboard(tmp_path / "lb.csv", [0.5 + 0.1 * i for i in range(20)])
     report = grade_submission(sub, spec, answers, lb)
-    assert report.valid_submission and report.rank == 20 and report.percentile == 1.0
+    assert report.valid_submission and report.rank == 20 and report.rank_pct == 100.0
     assert not report.any_medal and not report.above_median
 
 
@@ -104,8 +104,8 @@ def test_metric_result_that_is_not_a_finite_number_is_invalid_and_never_ranked(
     lb = write_leaderboard(tmp_path / "lb.csv", [0.1, 0.2, 0.3])
     report = grade_submission(sub, spec, answers, lb)
     assert not report.valid_submission and report.submission_exists
-    assert report.score is None and report.rank is None and report.percentile is None
-    assert not report.any_medal
+    assert report.score is None and report.rank is None and report.rank_pct is None
+    assert report.any_medal is False  # a leaderboard is known: no medal, not unknown
     assert len(report.errors) == 1 and re.search(message, report.errors[0])
     json.loads(report.to_json())  # strict JSON still
 

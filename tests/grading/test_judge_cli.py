@@ -62,8 +62,9 @@ def test_judge_without_a_model_reports_not_judged(
     rc, out, err = run(capsys, "judge", "--task", str(tam_lite_dir / "pst"), "--solution",
                        str(solution))
     assert rc == 0 and "no model configured" in err
-    assert "0/9 constraints passed (pass rate n/a)" in out
-    assert out.count("[not_judged]") == 9
+    assert "0/7 constraints passed (pass rate n/a); not applicable 2" in out
+    assert out.count("[not_judged]") == 7
+    assert out.count("[not applicable: permission]") == 2
     assert "normalized to the range [0, 1]." in out  # brackets are text, not markup
 
 
@@ -73,7 +74,37 @@ def test_judge_endpoint_failure_exits_3(capsys: pytest.CaptureFixture[str], tam_
         rc, out, _ = run(capsys, "judge", "--task", str(tam_lite_dir / "pst"), "--solution",
                          str(solution), "--model", "m", "--base-url", srv.base_url,
                          "--no-cache", "--retries", "0")
-    assert rc == 3 and "errors 9" in out
+    assert rc == 3 and "errors 7" in out
+    assert len(srv.requests) == 7  # the two permissions were never sent to the model
+
+
+def test_judge_all_constraints_sends_every_one_as_the_paper_does(
+    capsys: pytest.CaptureFixture[str], tam_lite_dir: Path, solution: Path
+) -> None:
+    with FakeOpenAIServer(default=yes) as srv:
+        rc, out, _ = run(capsys, "judge", "--task", str(tam_lite_dir / "pst"), "--solution",
+                         str(solution), "--model", "m", "--base-url", srv.base_url,
+                         "--no-cache", "--all-constraints", "--json")
+    data = json.loads(out)
+    assert rc == 0 and (data["total"], data["stated"], data["not_applicable"]) == (9, 9, [])
+    assert len(srv.requests) == 9
+
+
+def test_judge_json_lists_not_applicable_constraints_with_their_reason(
+    capsys: pytest.CaptureFixture[str], tam_lite_dir: Path, solution: Path
+) -> None:
+    with FakeOpenAIServer(default=yes) as srv:
+        rc, out, _ = run(capsys, "judge", "--task", str(tam_lite_dir / "image-matching-challenge-"
+                         "2024-hexathlon"), "--solution", str(solution), "--model", "m",
+                         "--base-url", srv.base_url, "--no-cache", "--json")
+    data = json.loads(out)
+    assert rc == 0 and data["result_version"] == 2
+    na = {d["number"]: d["category"] for d in data["not_applicable"]}
+    assert na == {1: "platform", 2: "platform", 3: "permission", 5: "statement",
+                  6: "statement", 7: "evaluation", 11: "permission"}
+    assert all(d["reason"] for d in data["not_applicable"])
+    assert (data["total"], data["stated"]) == (5, 12) and len(srv.requests) == 5
+    assert [c["number"] for c in data["constraints"]] == [4, 8, 9, 10, 12]
 
 
 def test_judge_missing_solution_is_a_clear_error(capsys: pytest.CaptureFixture[str],

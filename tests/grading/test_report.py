@@ -20,8 +20,8 @@ MLE_BENCH_FIELDS = {
     "above_median", "submission_exists", "valid_submission", "is_lower_better", "created_at",
     "submission_path",
 }
-ADDED_FIELDS = {"rank", "n_teams", "percentile", "errors", "task_id", "modality", "tier",
-                "metric", "report_version"}
+ADDED_FIELDS = {"rank", "n_teams", "rank_pct", "errors", "warnings", "task_id", "modality",
+                "tier", "metric", "report_version"}
 
 
 def _report(**kw: object) -> GradeReport:
@@ -56,10 +56,17 @@ def test_golden_report_of_an_unknown_future_version_is_refused() -> None:
         load_report(REPORTS / "report_v999.json")
 
 
-def test_golden_report_of_the_current_version_loads() -> None:
+def test_golden_report_of_version_1_loads_with_its_percentile_as_rank_pct() -> None:
     r = load_report(REPORTS / "report_v1.json")
-    assert r.report_version == REPORT_VERSION == 1
+    assert r.report_version == REPORT_VERSION == 2
     assert r.valid_submission and r.rank == 3 and r.medal == "silver"
+    assert r.rank_pct == pytest.approx(7.5)
+
+
+def test_golden_report_of_the_current_version_loads() -> None:
+    r = load_report(REPORTS / "report_v2.json")
+    assert r.report_version == REPORT_VERSION == 2
+    assert r.valid_submission and r.rank == 3 and r.medal == "silver" and r.rank_pct == 7.5
 
 
 def test_report_version_that_is_not_an_integer_is_refused() -> None:
@@ -68,10 +75,10 @@ def test_report_version_that_is_not_an_integer_is_refused() -> None:
 
 
 def test_current_golden_matches_what_the_model_writes(update_golden: bool) -> None:
-    r = _report(score=0.5, rank=3, n_teams=40, percentile=0.075, gold_threshold=0.1,
+    r = _report(score=0.5, rank=3, n_teams=40, rank_pct=7.5, gold_threshold=0.1,
                 silver_threshold=0.6, bronze_threshold=0.9, median_threshold=1.5, any_medal=True,
-                silver_medal=True, above_median=True, modality="Tabular", tier="easy")
-    path = REPORTS / "report_v1.json"
+                gold_medal=False, silver_medal=True, bronze_medal=False, above_median=True, modality="Tabular", tier="easy")
+    path = REPORTS / "report_v2.json"
     if update_golden:
         path.write_text(r.to_json() + "\n")
     assert path.read_text() == r.to_json() + "\n"

@@ -168,7 +168,8 @@ def test_metric_quote_from_outside_the_evaluation_section_is_rejected() -> None:
                         "Details follow.")
     result, _ = _run({"all": page}, [reply])
     assert "grading.metric" in result.unfilled and result.spec.grading is None
-    assert any("not in the evaluation section" in w for w in result.warnings)
+    assert any("neither in the evaluation section nor a sentence defining" in w
+               for w in result.warnings)
 
 
 def test_strict_mode_raises_evidence_error_on_a_rejected_quote() -> None:
@@ -243,3 +244,79 @@ def test_json_schema_structured_output_method_works_as_well() -> None:
                         method="json_schema")
     assert "tools" not in srv.requests[0]
     assert draft.fields["grading.metric"].source == "model:fake-model"
+
+
+# --- the same contract as the offline mapper: registered ids only, "unknown" allowed ------------
+
+WMAE_PAGE = ("## Evaluation\n\nSubmissions are evaluated on the weighted mean absolute error "
+             "(WMAE), each row weighted by its holiday flag.\n\n## Submission File\n\nThe file "
+             "should have the following format:\n\n```\nId,Weekly_Sales\n1_1_2012,0\n```\n")
+WMAE_QUOTE = "Submissions are evaluated on the weighted mean absolute error (WMAE)"
+
+
+def _metric_reply(metric_id: str, evidence: str, name: str = "weighted mean absolute error",
+                  reason: str = "") -> dict[str, Any]:
+    return {"metric": {"metric_id": metric_id, "params": [], "metric_name": name,
+                       "reason": reason, "evidence": evidence}}
+
+
+def test_the_prompt_allows_unknown_and_forbids_near_ids() -> None:
+    _, srv = _run({"all": PAGE}, [_reply("reply_honest")])
+    system = srv.prompts()[0]
+    assert 'answer \\"unknown\\"' in system or 'answer "unknown"' in system
+    assert "Never give a near id" in system and "closest" not in system
+
+
+def test_a_registered_neighbour_is_refused_when_the_rules_read_a_metric_the_registry_lacks(
+) -> None:
+    result, _ = _run({"all": WMAE_PAGE}, [_metric_reply("mae", WMAE_QUOTE, name="MAE")])
+    assert result.spec.grading is None and "grading.metric" in result.unfilled
+    assert any("a near id is refused" in w and "'mae'" in w for w in result.warnings)
+    pending = result.spec.provenance.pending_grading
+    assert pending is not None and "weighted mean absolute error" in pending.reason
+    assert pending.submission_header == ["Id", "Weekly_Sales"]
+
+
+def test_unknown_from_the_model_leaves_the_metric_empty_with_its_name_and_reason() -> None:
+    page = WMAE_PAGE.replace("the weighted mean absolute error (WMAE)", "the WPE score")
+    quote = "Submissions are evaluated on the WPE score, each row weighted by its holiday flag."
+    result, _ = _run({"all": page}, [_metric_reply("unknown", quote, name="WPE score",
+                                                   reason="no listed id computes WPE")])
+    assert result.spec.grading is None
+    assert result.spec.metric.metric_name == "WPE score"
+    pending = result.spec.provenance.pending_grading
+    assert pending is not None and pending.metric_name == "WPE score"
+    assert result.spec.status == "incomplete"
+
+
+def test_unknown_from_the_model_does_not_erase_a_metric_the_rules_read() -> None:
+    quote = ("Submissions are evaluated on [area under the ROC curve](https://en.wikipedia.org/"
+             "wiki/Receiver_operating_characteristic) between the predicted probability and the "
+             "observed target.")
+    result, _ = _run({"all": PAGE}, [_metric_reply("unknown", quote, name="AUC")])
+    assert result.spec.grading is not None and result.spec.grading.metric == "roc_auc"
+    assert any("the model found no registered id" in w for w in result.warnings)
+
+
+def test_a_model_id_the_quote_contradicts_is_refused_when_the_rules_have_nothing() -> None:
+    from tambench.schema.mapping.draft import Draft
+    from tambench.schema.mapping.llm import merge_model_reply
+    from tambench.schema.mapping.llm_prompt import MappedTask
+    from tambench.schema.mapping.markdown import PageText, parse_pages
+
+    pt = PageText(parse_pages({"all": WMAE_PAGE}))
+    mapped = MappedTask.model_validate(_metric_reply("mae", WMAE_QUOTE))
+    out = merge_model_reply(mapped, Draft(), pt, model="m")
+    assert "grading.metric" not in out.fields
+    assert any("refused: the page's metric is a weighted mean absolute error" in w
+               for w in out.warnings)
+
+
+def test_a_model_metric_the_rules_cannot_read_is_kept_but_flagged_for_review() -> None:
+    page = ("## Evaluation\n\nSubmissions are scored with the Brier score of the predicted "
+            "probabilities.\n")
+    quote = "Submissions are scored with the Brier score of the predicted probabilities."
+    result, _ = _run({"all": page}, [_metric_reply("mse", quote, name="Brier score")])
+    assert result.spec.grading is not None and result.spec.grading.metric == "mse"
+    assert any("not cross-checked" in w for w in result.warnings)
+    assert any("not cross-checked by the rules" in n for n in result.spec.provenance.notes)

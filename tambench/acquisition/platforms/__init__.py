@@ -1,8 +1,11 @@
-"""Platform adapters: where a competition's pages are and what a blocked page looks like.
+"""Platform adapters: where a competition's pages are, how to know they rendered, what a
+blocked page looks like. One registry, :data:`PLATFORMS`, of lazy entries.
 
-One registry, :data:`PLATFORMS`, maps a platform name to the dotted path of its adapter class;
-a module is imported only when its platform is used, so a missing optional package (the kaggle
-client, a browser) only matters to the platforms that need it.
+Each module of this package (but those starting with ``_``) is one platform: the module's name
+is the platform's name and its ``ADAPTER`` attribute the adapter class, imported only when the
+platform is first used, so a missing optional package (the kaggle client, a browser) only
+matters to the platforms that need it. Adding a platform is adding one module (plus its
+tests); docs/extending.md shows one.
 
 Base URLs are settings: ``get_adapter("kaggle", base_url="http://127.0.0.1:8000/kaggle")``
 runs the same adapter against a mirror or the local competition site. Without an explicit
@@ -12,52 +15,53 @@ default (the real site).
 
 from __future__ import annotations
 
-import importlib
 import os
+import pkgutil
 import re
 from typing import Protocol, runtime_checkable
+from urllib.parse import urlsplit
 
-from tambench.acquisition.urls import UrlPolicy
+from tambench.acquisition.platforms._base import (
+    BoardTemplate,
+    PageSpec,
+    PageTemplate,
+    ScrollSpec,
+    TemplateAdapter,
+)
+from tambench.acquisition.urls import UrlPolicy, origin_of
+from tambench.core.registry import Registry
 from tambench.errors import UnknownPlatformError
 
-#: Platform name -> "module:Class" of its adapter. Adding a platform = one line here.
-PLATFORMS: dict[str, str] = {
-    "kaggle": "tambench.acquisition.platforms.kaggle:KaggleAdapter",
-    "aicrowd": "tambench.acquisition.platforms.aicrowd:AIcrowdAdapter",
-    "biendata": "tambench.acquisition.platforms.biendata:BiendataAdapter",
-    "generic": "tambench.acquisition.platforms.generic:GenericAdapter",
-}
+#: Platform name -> its adapter class (lazy: ``tambench.acquisition.platforms.<name>:ADAPTER``).
+PLATFORMS: Registry[type[TemplateAdapter]] = Registry(
+    "platform", error=UnknownPlatformError,
+    hint="`tambench acquire PLATFORM:SLUG` takes one of them, or a competition URL",
+)
+for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+    if not _module.startswith("_"):
+        PLATFORMS.register_lazy(_module, f"{__name__}.{_module}:ADAPTER")
 
-#: The page kinds every adapter names (the schema mapper reads these four).
+#: The page kinds the schema mapper reads.
 PAGE_KINDS = ("overview", "data", "evaluation", "rules")
 
 _SLUG_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
+__all__ = ["PAGE_KINDS", "PLATFORMS", "BoardTemplate", "PageSpec", "PageTemplate",
+           "PlatformAdapter", "ScrollSpec", "TemplateAdapter", "base_url_env_var", "check_slug",
+           "get_adapter", "resolve_ref"]
+
 
 @runtime_checkable
 class PlatformAdapter(Protocol):
-    """What the crawler needs to know about one platform."""
+    """What the fetcher needs to know about a platform's pages."""
 
-    name: str
-    """Short platform name, the first part of task ids (``kaggle``)."""
+    @property
+    def name(self) -> str:
+        """Short platform name, the first part of task ids (``kaggle``)."""
+        ...
 
     base_url: str
-    """Root of the site (no trailing slash); a setting, so mirrors work."""
-
     min_interval_s: float
-    """Minimum gap between two page requests to this platform's origin."""
-
-    def page_urls(self, slug: str) -> dict[str, str]:
-        """The URL of each page kind (overview, data, evaluation, rules) of a competition."""
-        ...
-
-    def leaderboard_url(self, slug: str, page: int) -> str:
-        """The URL of page ``page`` (1-based) of the private leaderboard."""
-        ...
-
-    def ready_selector(self, kind: str) -> str:
-        """CSS selector that is present once a page of this kind has rendered its content."""
-        ...
 
     def block_selectors(self) -> dict[str, str]:
         """Reason -> CSS selector of a blocked page (captcha, login, rules)."""
@@ -65,10 +69,6 @@ class PlatformAdapter(Protocol):
 
     def detect_block_text(self, text: str) -> str | None:
         """The reason a page's visible text shows it is blocked, or None."""
-        ...
-
-    def slug_from_url(self, url: str) -> str | None:
-        """The competition slug if ``url`` is one of this platform's competition pages."""
         ...
 
     def url_policy(self) -> UrlPolicy:
@@ -85,23 +85,15 @@ def base_url_env_var(name: str) -> str:
     return f"TAMBENCH_{name.upper()}_BASE_URL"
 
 
-def get_adapter(name: str, *, base_url: str | None = None) -> PlatformAdapter:
+def get_adapter(name: str, *, base_url: str | None = None) -> TemplateAdapter:
     """Instantiate the adapter registered as ``name``.
 
     Raises:
-        UnknownPlatformError: no adapter has that name.
+        UnknownPlatformError: no adapter has that name (the message lists those that do).
     """
-    try:
-        target = PLATFORMS[name]
-    except KeyError:
-        raise UnknownPlatformError(
-            f"unknown platform {name!r}; known: {sorted(PLATFORMS)}"
-        ) from None
-    module_name, _, cls_name = target.partition(":")
-    cls = getattr(importlib.import_module(module_name), cls_name)
-    url = base_url or os.environ.get(base_url_env_var(name)) or None
-    adapter: PlatformAdapter = cls(base_url=url) if url else cls()
-    return adapter
+    cls = PLATFORMS[name]
+    url = base_url or os.environ.get(base_url_env_var(name)) or ""
+    return cls(base_url=url)
 
 
 def check_slug(slug: str) -> str:
@@ -119,11 +111,12 @@ def check_slug(slug: str) -> str:
 
 def resolve_ref(
     ref: str, *, base_urls: dict[str, str] | None = None
-) -> tuple[PlatformAdapter, str]:
+) -> tuple[TemplateAdapter, str]:
     """Turn ``PLATFORM:SLUG`` or a competition URL into (adapter, slug).
 
-    A URL is matched against every registered platform's base URL (settings included); a URL
-    no adapter recognises goes to the generic adapter (the browser agent).
+    A URL is matched against every registered platform (its base URL, or any of its own
+    domains, which the crawl then uses: a biendata.net URL is read on biendata.net); a URL no
+    adapter recognises goes to the generic adapter (the browser agent).
 
     Raises:
         UnknownPlatformError: ``PLATFORM:SLUG`` names an unknown platform.
@@ -134,16 +127,17 @@ def resolve_ref(
         platform, sep, slug = ref.partition(":")
         if not sep or not slug:
             raise ValueError(f"{ref!r} is neither a URL nor PLATFORM:SLUG (e.g. kaggle:titanic)")
-        adapter = get_adapter(platform, base_url=base_urls.get(platform))
-        return adapter, check_slug(slug)
+        return get_adapter(platform, base_url=base_urls.get(platform)), check_slug(slug)
     for name in PLATFORMS:
         if name == "generic":
             continue
         adapter = get_adapter(name, base_url=base_urls.get(name))
         found = adapter.slug_from_url(ref)
         if found:
+            parts = urlsplit(ref)
+            own = f"{parts.scheme}://{parts.netloc}"
+            if not adapter.is_mirror and origin_of(own) != origin_of(adapter.base_url):
+                adapter = get_adapter(name, base_url=own)  # another of its own domains
             return adapter, check_slug(found)
-    from tambench.acquisition.platforms.generic import GenericAdapter
-
-    generic = GenericAdapter.for_url(ref)
+    generic = PLATFORMS["generic"].for_url(ref)  # type: ignore[attr-defined]
     return generic, check_slug(generic.slug)

@@ -7,10 +7,11 @@ known in advance: :func:`tambench.acquisition.agent.run_agent` visits them.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import ClassVar
 from urllib.parse import urlsplit
 
-from tambench.acquisition.platforms.base import TemplateAdapter
+from tambench.acquisition.platforms._base import PageSpec, PageTemplate, TemplateAdapter
 
 
 def _slugify(text: str) -> str:
@@ -18,15 +19,14 @@ def _slugify(text: str) -> str:
     return (s or "competition")[:80]
 
 
+@dataclass
 class GenericAdapter(TemplateAdapter):
     """Any site; the start URL is the overview, the agent discovers the other pages."""
 
-    name: str = "generic"
+    name: ClassVar[str] = "generic"
     default_base_url: ClassVar[str] = "https://example.invalid"
-    page_paths: ClassVar[dict[str, str]] = {}
-    leaderboard_path: ClassVar[str] = ""
+    pages: ClassVar[dict[str, PageTemplate]] = {}
     slug_pattern: ClassVar[str] = r"^$"
-    selectors: ClassVar[dict[str, str]] = {"default": "body"}
 
     start_url: str = ""
     slug: str = ""
@@ -35,16 +35,13 @@ class GenericAdapter(TemplateAdapter):
     def for_url(cls, url: str) -> GenericAdapter:
         """An adapter for one competition URL on an unknown site."""
         parts = urlsplit(url)
-        adapter = cls(base_url=f"{parts.scheme}://{parts.netloc}")
-        adapter.start_url = url
         tail = [p for p in parts.path.split("/") if p]
-        adapter.slug = _slugify(tail[-1] if tail else (parts.hostname or ""))
-        return adapter
+        return cls(base_url=f"{parts.scheme}://{parts.netloc}", start_url=url,
+                   slug=_slugify(tail[-1] if tail else (parts.hostname or "")))
 
-    def page_urls(self, slug: str) -> dict[str, str]:
+    def page_specs(self, slug: str) -> list[PageSpec]:
         """Only the start page is known; the agent finds the others."""
-        return {"overview": self.start_url} if self.start_url else {}
+        return [PageSpec(kind="overview", url=self.start_url, hooks=())] if self.start_url else []
 
-    def leaderboard_url(self, slug: str, page: int) -> str:
-        """Unknown for a generic site."""
-        return ""
+
+ADAPTER = GenericAdapter

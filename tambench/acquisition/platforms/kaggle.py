@@ -1,54 +1,78 @@
-"""Kaggle: page layout of kaggle.com, and its leaderboard through the kaggle client.
+"""Kaggle: the official API for everything it has, the browser for the pages' text.
 
-On the real site the private leaderboard is read with the kaggle client when credentials
-exist (``KAGGLE_USERNAME`` + ``KAGGLE_KEY``, ``KAGGLE_API_TOKEN`` or a kaggle.json); the
-rendered leaderboard table is the fallback and the only source on a mirror.
+The API (:class:`~tambench.acquisition.kaggle_client.KaggleClient`) gives the metadata (title,
+dates, team count, category, metric name, tags), the file listing and the complete private
+leaderboard, when credentials exist (``KAGGLE_USERNAME`` + ``KAGGLE_KEY``,
+``KAGGLE_API_TOKEN`` or a kaggle.json) and the adapter is on the real site or the API's
+endpoint is set (``TAMBENCH_KAGGLE_API_URL``, the local fake of the API). Otherwise the
+leaderboard is read from the rendered list, scrolled to its end.
+
+Hooks and regions follow the real DOM: the application sits in ``#site-content``, the
+competition in ``[data-testid="competition-detail-render-tid"]`` (2021 on) or
+``.site-layout__main-content`` (2017-2020); class names are hashed (``sc-*``) and unusable.
+The overview holds its sections as ``#abstract``, ``#description``, ``#evaluation``...; the
+evaluation page is the overview's evaluation section.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import ClassVar
 
-from tambench.acquisition.platforms.base import TemplateAdapter
-from tambench.core.leaderboard import Leaderboard
+from tambench.acquisition.hooks import Hook
+from tambench.acquisition.kaggle_client import API_URL_ENV, KaggleClient, has_credentials
+from tambench.acquisition.platforms._base import (
+    EVALUATION_SECTION,
+    BoardTemplate,
+    PageTemplate,
+    TemplateAdapter,
+)
+
+DETAIL = '[data-testid="competition-detail-render-tid"]'
+REGION = (DETAIL, ".site-layout__main-content", "#site-content")
+TITLE = (f"{DETAIL} h1", "h1.competition-header__title", "#comp-header h1")
+_OVERVIEW_HOOKS = (
+    Hook("#site-content #abstract, #site-content #description, #site-content #evaluation"),
+    Hook(f"{DETAIL} h2", r"^(overview|description|evaluation)$"),
+    Hook(".competition-overview__content, .competition-overview .markdown-converter__text--rendered"),
+)
 
 
 class KaggleAdapter(TemplateAdapter):
     """kaggle.com (or a mirror with the same paths)."""
 
-    name: str = "kaggle"
+    name: ClassVar[str] = "kaggle"
     default_base_url: ClassVar[str] = "https://www.kaggle.com"
-    page_paths: ClassVar[dict[str, str]] = {
-        "overview": "/competitions/{slug}/overview",
-        "data": "/competitions/{slug}/data",
-        "evaluation": "/competitions/{slug}/overview/evaluation",
-        "rules": "/competitions/{slug}/rules",
+    pages: ClassVar[dict[str, PageTemplate]] = {
+        "overview": PageTemplate("/competitions/{slug}/overview", _OVERVIEW_HOOKS, REGION, TITLE),
+        "data": PageTemplate(
+            "/competitions/{slug}/data",
+            (Hook(f"{DETAIL} h2, {DETAIL} h3", r"^(dataset|data) description$"),
+             Hook(".competition-data__content, .competition-data__description")),
+            (".competition-data__description", ".competition-data__content", DETAIL,
+             ".site-layout__main-content"), TITLE),
+        "evaluation": PageTemplate("/competitions/{slug}/overview", _OVERVIEW_HOOKS,
+                                   ("#evaluation", *REGION), TITLE, EVALUATION_SECTION),
+        "rules": PageTemplate(
+            "/competitions/{slug}/rules",
+            (Hook(f"{DETAIL} h2, {DETAIL} h3", r"rules"), Hook(".competition-rules"),
+             Hook("#comp-homepage-content h1", r"rules")),
+            (*REGION, "#comp-homepage-content", "#competition"), TITLE),
     }
-    leaderboard_path: ClassVar[str] = "/competitions/{slug}/leaderboard?tab=private&page={page}"
+    board: ClassVar[BoardTemplate | None] = BoardTemplate(
+        "/competitions/{slug}/leaderboard?tab=private",
+        (Hook("#site-content ul.km-list > li", r"team.*score"),),
+        mode="scroll", scope="#site-content", rows="#site-content ul.km-list > li",
+    )
     slug_pattern: ClassVar[str] = r"^/(?:competitions|c)/(?P<slug>[A-Za-z0-9][A-Za-z0-9_.-]*)"
-    selectors: ClassVar[dict[str, str]] = {
-        "default": "#site-content [data-content-ready]",
-        "leaderboard": "table.competition-leaderboard[data-loaded='true']",
-    }
     extra_hosts: ClassVar[tuple[str, ...]] = ("kaggle.com",)
 
-    def has_client_credentials(self) -> bool:
-        """Whether kaggle client credentials are available (never reads their values)."""
-        if os.environ.get("KAGGLE_API_TOKEN"):
-            return True
-        if os.environ.get("KAGGLE_USERNAME") and os.environ.get("KAGGLE_KEY"):
-            return True
-        cfg = Path(os.environ.get("KAGGLE_CONFIG_DIR") or Path.home() / ".kaggle")
-        return (cfg / "kaggle.json").is_file()
+    def api_client(self) -> KaggleClient | None:
+        """The API client to use, or None (no credentials, or a mirror without an API URL)."""
+        api_url = os.environ.get(API_URL_ENV, "")
+        if not has_credentials() or (self.is_mirror and not api_url):
+            return None
+        return KaggleClient(api_url=api_url)
 
-    def use_client(self) -> bool:
-        """Read the leaderboard through the client: real site and credentials present."""
-        return not self.is_mirror and self.has_client_credentials()
 
-    def client_leaderboard(self, slug: str) -> Leaderboard:
-        """The private leaderboard from the kaggle client (``competition_leaderboard_view``)."""
-        from tambench.acquisition.kaggle_client import fetch_client_leaderboard
-
-        return fetch_client_leaderboard(slug)
+ADAPTER = KaggleAdapter

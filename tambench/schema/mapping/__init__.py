@@ -1,27 +1,63 @@
 """Schema mapping: a competition's page Markdown -> TaskSpec, with evidence for every field.
 
 ``map_pages`` is the one entry point. Without ``llm`` the offline rule-based mapper runs (no key,
-no network); with ``llm`` an OpenAI-compatible model fills the fields, each quote is checked
-against the pages, and grading fields are cross-checked with the rules (see
-:mod:`tambench.schema.mapping.llm`).
+no network); with ``llm`` a chat model fills the fields, each quote is checked against the
+pages, and grading fields are cross-checked with the rules (see
+:mod:`tambench.schema.mapping.llm`). Both mappers leave the metric empty, with the page's name
+for it and the reason, when no registered id computes it exactly; what was read for grading is
+then kept in ``provenance.pending_grading``.
 
-Against a real endpoint (OpenAI, or a local vLLM / llama.cpp / Ollama server)::
+Modules: ``pageio`` (bytes -> text), ``markdown`` (sections, sentences, quote checks),
+``headers`` (the submission example), ``metric_terms`` / ``metric_rules`` / ``metric_find``
+(the metric), ``fields`` (the descriptive fields), ``rules`` (the offline mapper),
+``llm_prompt`` / ``llm`` (the LLM mapper), ``draft`` (draft -> TaskSpec).
 
-    export OPENAI_API_KEY=...            # any non-empty value for a local server
+Against a real endpoint (any LangChain provider, or an OpenAI-compatible server)::
+
+    export OPENAI_API_KEY=...            # not needed for a local server given by --base-url
     tambench schema map pages/ --id kaggle/spaceship-titanic --llm gpt-4o --json
+    tambench schema map page.md --id kaggle/x --llm anthropic:claude-sonnet-4-5
     tambench schema map page.md --id kaggle/x --llm qwen2.5-7b-instruct \\
         --base-url http://127.0.0.1:8000/v1
 
-``bench/bench_mapping.py --llm MODEL [--base-url URL]`` measures a model on the 55 real
+``bench/bench_mapping.py --llm MODEL [--base-url URL]`` measures a model on the real
 descriptions and records its replies for offline replay.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tambench.errors import SchemaMappingError
-from tambench.schema.mapping.draft import MAPPED_FIELDS, Draft, MappingResult, build_result
+from tambench.schema.mapping.draft import (
+    MAPPED_FIELDS,
+    Draft,
+    MappingResult,
+    build_result,
+    submission_header_of,
+)
 from tambench.schema.mapping.markdown import PAGE_KINDS
+from tambench.schema.mapping.pageio import check_text
 from tambench.schema.taskspec import make_task_id
+
+
+def _check_input(pages: dict[str, str], task_id: str) -> None:
+    """Refuse a bad task id, unknown page kinds, non-text, oversized or empty pages."""
+    platform, _, slug = task_id.partition("/")
+    try:
+        make_task_id(platform, slug)
+    except ValueError as exc:
+        raise SchemaMappingError(str(exc)) from None
+    unknown = sorted(set(pages) - set(PAGE_KINDS))
+    if unknown:
+        raise SchemaMappingError(
+            f"unknown page kind(s) {unknown}; expected some of {list(PAGE_KINDS)}")
+    for kind, text in pages.items():
+        if not isinstance(text, str):
+            raise SchemaMappingError(f"the {kind} page is {type(text).__name__}, not text")
+        check_text(text, f"the {kind} page")
+    if not any(t.strip() for t in pages.values()):
+        raise SchemaMappingError(f"no page text to map for {task_id} (got kinds {sorted(pages)})")
 
 
 def map_pages(
@@ -31,8 +67,9 @@ def map_pages(
     url: str = "",
     llm: str | None = None,
     base_url: str | None = None,
-    api_key_env: str = "OPENAI_API_KEY",
+    api_key_env: str | None = None,
     strict: bool = False,
+    record_reply: Path | None = None,
 ) -> MappingResult:
     """Map a competition's pages to a TaskSpec.
 
@@ -41,17 +78,20 @@ def map_pages(
             document) -> the page's Markdown.
         task_id: ``<platform>/<slug>``.
         url: address of the competition's overview page.
-        llm: model name for the LLM mapper; None runs the offline rule-based mapper.
-        base_url: OpenAI-compatible endpoint (default: ``OPENAI_BASE_URL`` or OpenAI's).
-        api_key_env: name of the environment variable holding the API key.
+        llm: model for the LLM mapper ("provider:model" or a bare OpenAI-compatible name, see
+            :mod:`tambench.core.llm`); None runs the offline rule-based mapper.
+        base_url: the provider's endpoint (OpenAI-compatible default: ``OPENAI_BASE_URL``).
+        api_key_env: environment variable holding the API key (default: the provider's).
         strict: LLM mapper only: raise EvidenceError when any quote is rejected instead of
             dropping the field.
+        record_reply: LLM mapper only: also write the model's parsed reply to this file.
 
     Returns:
         The TaskSpec with its unfilled fields, per-field evidence and the mapper's name.
 
     Raises:
-        SchemaMappingError: no page text, an unknown page kind, or an unusable model reply.
+        SchemaMappingError: no page text, an unknown page kind, a page too large or binary,
+            or an unusable model reply.
         EvidenceError: ``strict`` and the model quoted evidence not in the pages.
         ConfigError: ``llm`` is set and the API key variable is empty.
 
@@ -62,25 +102,15 @@ def map_pages(
     """
     from tambench.schema.mapping.rules import map_rules
 
-    platform, _, slug = task_id.partition("/")
-    try:
-        make_task_id(platform, slug)
-    except ValueError as exc:
-        raise SchemaMappingError(str(exc)) from None
-    unknown = sorted(set(pages) - set(PAGE_KINDS))
-    if unknown:
-        raise SchemaMappingError(
-            f"unknown page kind(s) {unknown}; expected some of {list(PAGE_KINDS)}")
-    if not any(t.strip() for t in pages.values()):
-        raise SchemaMappingError(f"no page text to map for {task_id} (got kinds {sorted(pages)})")
+    _check_input(pages, task_id)
     rules = map_rules(pages)
     if llm is None:
         return build_result(rules, task_id=task_id, url=url, mapper="rules")
     from tambench.schema.mapping.llm import map_llm
 
     draft = map_llm(pages, task_id=task_id, llm=llm, base_url=base_url, api_key_env=api_key_env,
-                    rules=rules, strict=strict)
+                    rules=rules, strict=strict, record_reply=record_reply)
     return build_result(draft, task_id=task_id, url=url, mapper=f"model:{llm}")
 
 
-__all__ = ["MAPPED_FIELDS", "Draft", "MappingResult", "map_pages"]
+__all__ = ["MAPPED_FIELDS", "Draft", "MappingResult", "map_pages", "submission_header_of"]

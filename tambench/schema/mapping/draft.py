@@ -17,6 +17,7 @@ from tambench.schema.taskspec import (
     GradingSpec,
     MetricDescription,
     Modality,
+    PendingGrading,
     Provenance,
     SubmissionFormat,
     TaskSpec,
@@ -53,6 +54,26 @@ class Filled:
     source: str = "rules"
 
 
+@dataclass(frozen=True)
+class MetricGap:
+    """A metric the pages state that no registered id computes (or no metric at all)."""
+
+    reason: str
+    """Why ``grading.metric`` is empty."""
+
+    name: str = ""
+    """The page's words for the metric ("" when the pages name none)."""
+
+    metric_id: str = ""
+    """The id that computes it exactly when one is known but not registered."""
+
+    params: dict[str, Any] = field(default_factory=dict)
+
+    family: str = ""
+    """The metric family the rules recognised ("mae" for a weighted MAE); "" when they
+    recognised none (a metric the mapper does not know)."""
+
+
 @dataclass
 class Draft:
     """Fields filled so far, plus remarks that end up in ``provenance.notes``."""
@@ -60,6 +81,8 @@ class Draft:
     fields: dict[str, Filled] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    metric_gap: MetricGap | None = None
+    """Set when ``grading.metric`` stays empty: what the pages name and why."""
 
     def put(self, path: str, value: Any, evidence: str, source: str = "rules") -> None:
         """Fill ``path`` (a name from :data:`MAPPED_FIELDS`)."""
@@ -94,23 +117,58 @@ class MappingResult:
     sentences found in the pages."""
 
 
+#: Why a draft without a metric has none, when no gap was recorded.
+NO_METRIC_REASON = ("the pages state no metric in an evaluation section or in a sentence "
+                    "defining how submissions are scored")
+
+
+def _grading(draft: Draft) -> GradingSpec | None:
+    metric = draft.get("grading.metric")
+    if metric is None:
+        return None
+    return GradingSpec(
+        metric=metric["id"],
+        metric_params=dict(metric.get("params", {})),
+        id_columns=list(draft.get("grading.id_columns", [])),
+        target_columns=list(draft.get("grading.target_columns", [])),
+        submission_format=SubmissionFormat.CSV,
+        submission_header=list(draft.get("grading.submission_header", [])),
+    )
+
+
+def _pending(draft: Draft) -> tuple[PendingGrading | None, list[str]]:
+    """The grading facts kept in provenance when there is no grading section, and the note
+    that says so."""
+    gap = draft.metric_gap or MetricGap(NO_METRIC_REASON)
+    header = list(draft.get("grading.submission_header", []))
+    if not header and not gap.name:
+        return None, []
+    pending = PendingGrading(
+        metric_name=gap.name, metric_id=gap.metric_id, metric_params=dict(gap.params),
+        reason=gap.reason, submission_header=header,
+        id_columns=list(draft.get("grading.id_columns", [])),
+        target_columns=list(draft.get("grading.target_columns", [])))
+    kept = (f"the submission header {header} and its columns are kept in "
+            "provenance.pending_grading" if header else "the metric's name is kept in "
+            "provenance.pending_grading")
+    return pending, [f"no grading section: {gap.reason}; {kept}"]
+
+
 def build_result(draft: Draft, *, task_id: str, url: str, mapper: str) -> MappingResult:
-    """Turn a draft into a validated TaskSpec and its MappingResult."""
+    """Turn a draft into a validated TaskSpec and its MappingResult.
+
+    Without a metric there is no grading section and the task is incomplete; whatever was
+    read for grading (the header, its columns, the metric's name) is kept in
+    ``provenance.pending_grading`` and a note says why.
+    """
     platform = task_id.split("/", 1)[0]
     g = draft.get
-    metric = g("grading.metric")
-    grading: GradingSpec | None = None
-    if metric is not None:
-        header = list(g("grading.submission_header", []))
-        grading = GradingSpec(
-            metric=metric["id"],
-            metric_params=dict(metric.get("params", {})),
-            id_columns=list(g("grading.id_columns", [])),
-            target_columns=list(g("grading.target_columns", [])),
-            submission_format=SubmissionFormat.CSV,
-            submission_header=header,
-        )
+    grading = _grading(draft)
+    pending, pending_notes = (None, []) if grading is not None else _pending(draft)
     empty = DataLocation()
+    unfilled = [p for p in MAPPED_FIELDS if p not in draft.fields]
+    evidence = {p: draft.fields[p].evidence for p in MAPPED_FIELDS if p in draft.fields}
+    notes = list(dict.fromkeys([*draft.notes, *pending_notes]))
     spec = TaskSpec(
         id=task_id,
         platform=platform,
@@ -132,11 +190,17 @@ def build_result(draft: Draft, *, task_id: str, url: str, mapper: str) -> Mappin
         output_format=g("output_format", ""),
         special_instructions=g("special_instructions", ""),
         grading=grading,
-        provenance=Provenance(mapper=mapper),
+        provenance=Provenance(mapper=mapper, evidence=evidence, unfilled=unfilled, notes=notes,
+                              pending_grading=pending),
     )
-    unfilled = [p for p in MAPPED_FIELDS if p not in draft.fields]
-    evidence = {p: draft.fields[p].evidence for p in MAPPED_FIELDS if p in draft.fields}
-    notes = list(dict.fromkeys(draft.notes))
-    spec.provenance = Provenance(mapper=mapper, evidence=evidence, unfilled=unfilled, notes=notes)
     return MappingResult(spec=spec, unfilled=unfilled, evidence=evidence, mapper=mapper,
                          warnings=list(dict.fromkeys(draft.warnings)))
+
+
+def submission_header_of(spec: TaskSpec) -> list[str]:
+    """The submission header a spec holds, in ``grading`` or, without one, in
+    ``provenance.pending_grading``."""
+    if spec.grading is not None:
+        return list(spec.grading.submission_header)
+    pending = spec.provenance.pending_grading
+    return list(pending.submission_header) if pending is not None else []

@@ -23,8 +23,22 @@ _INLINE_WS_RE = re.compile(r"[^\S\n]+")  # any whitespace but newlines, non-brea
 _BULLET_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[*_`]*[A-Z0-9$])")
 
-_EVAL_TITLE_RE = re.compile(r"\b(evaluation|metric|scoring)\b", re.I)
-_SUBMISSION_TITLE_RE = re.compile(r"\bsubmission\b|\boutput format\b|^format$", re.I)
+_EVAL_TITLE_RE = re.compile(r"\b(evaluation|metrics?|scoring|how (?:you|submissions) will be "
+                            r"(?:scored|evaluated|judged))\b", re.I)
+_SUBMISSION_TITLE_RE = re.compile(r"\bsubmissions?\b|\bsubmitting\b|\boutput format\b|^format$",
+                                  re.I)
+#: Titles that stand alone on a line as headings in pages written without Markdown marks
+#: ("Evaluation", "Submission File", "Files:"). Only these words, so a bare "AUC" line under an
+#: Evaluation heading stays text.
+_BARE_HEADING_RE = re.compile(
+    r"^(?:(?:the )?evaluation(?: metrics?| criteria)?|metrics?|scoring|submissions?"
+    r"|submission (?:file|format|file format|instructions|guidelines)|submitting"
+    r"|output format|(?:the )?data(?:set)?(?: description| fields| files| overview)?"
+    r"|data ?set description|files?|file descriptions?|columns|overview|description"
+    r"|competition (?:description|overview)|background|introduction|timeline|prizes?|rules"
+    r"|acknowledg(?:e)?ments?|citation|goal(?: of (?:the|this) competition)?|objective"
+    r"|task(?: description)?|problem statement|what am i predicting\??|getting started"
+    r"|code requirements|(?:other )?important information|tips|notes?)\s*:?$", re.I)
 _DATA_TITLE_RE = re.compile(r"^(data|dataset|data ?set description|files?|file descriptions?|"
                             r"data fields|columns)\b", re.I)
 _RULES_TITLE_RE = re.compile(r"\b(rules|code requirements|requirements|this is a code competition)\b",
@@ -125,6 +139,12 @@ class Section:
         return self.page == "evaluation" or self.titled(_EVAL_TITLE_RE) or self.is_submission
 
     @property
+    def is_evaluation_titled(self) -> bool:
+        """On an evaluation page or under an Evaluation / Metric / Scoring heading (a
+        Submission heading alone does not count)."""
+        return self.page == "evaluation" or self.titled(_EVAL_TITLE_RE)
+
+    @property
     def is_submission(self) -> bool:
         """Under a heading that names the submission or its format."""
         return self.titled(_SUBMISSION_TITLE_RE)
@@ -164,65 +184,104 @@ def _setext_level(lines: list[str], i: int) -> int:
     return 1 if m.group(1).startswith("=") else 2
 
 
+def _bare_heading(lines: list[str], i: int) -> str | None:
+    """The title when ``lines[i]`` is a heading written as a bare line: a known title word
+    ("Evaluation", "Submission File") alone on a line after a blank line or the page start."""
+    line = lines[i].strip()
+    if not line or len(line) > 40 or (i > 0 and lines[i - 1].strip()):
+        return None
+    title = plain_title(line)
+    return title if _BARE_HEADING_RE.match(title) else None
+
+
+class _SectionParser:
+    """The state of one pass over a page: sections so far, the heading stack, an open fence."""
+
+    def __init__(self, lines: list[str], page: str) -> None:
+        self.lines, self.page = lines, page
+        self.sections: list[Section] = [Section(page=page, level=0, title="", path=())]
+        self.stack: list[tuple[int, str]] = []
+        self.fence: str | None = None
+        self.block: tuple[int, str] = (0, "")  # start index in the section, language
+        self.block_lines: list[str] = []
+        self.last_level = 0
+
+    def open_section(self, level: int, title: str) -> None:
+        while self.stack and self.stack[-1][0] >= level:
+            self.stack.pop()
+        self.stack.append((level, title))
+        self.sections.append(Section(page=self.page, level=level, title=title,
+                                     path=tuple(t for _, t in self.stack)))
+
+    def close_block(self) -> None:
+        start, lang = self.block
+        self.sections[-1].code_blocks.append(CodeBlock(tuple(self.block_lines), start, lang))
+        self.fence = None
+
+    def in_fence(self, line: str) -> None:
+        if self.fence and line.strip().startswith(self.fence) and \
+                line.strip().strip(self.fence[0]) == "":
+            self.close_block()
+        else:
+            self.block_lines.append(line)
+        self.sections[-1].lines.append(line)
+
+    def heading(self, i: int) -> int:
+        """Lines consumed by a heading starting at line ``i`` (0 when it is none)."""
+        lines = self.lines
+        if i + 1 < len(lines) and _setext_level(lines, i + 1):
+            self.last_level = _setext_level(lines, i + 1)
+            self.open_section(self.last_level, plain_title(lines[i]))
+            return 2
+        m = _ATX_RE.match(lines[i])
+        if m and m.group(2).strip(" *_"):
+            self.last_level = len(m.group(1))
+            self.open_section(self.last_level, plain_title(m.group(2)))
+            return 1
+        bare = _bare_heading(lines, i)
+        if bare is not None:
+            self.open_section(self.last_level or 1, bare)
+            return 1
+        return 0
+
+    def run(self) -> list[Section]:
+        i = 0
+        while i < len(self.lines):
+            line = self.lines[i]
+            if self.fence is not None:
+                self.in_fence(line)
+                i += 1
+                continue
+            m = _FENCE_RE.match(line)
+            if m:
+                self.fence, self.block_lines = m.group(1), []
+                self.block = (len(self.sections[-1].lines), m.group(2))
+                self.sections[-1].lines.append(line)
+                i += 1
+                continue
+            used = self.heading(i)
+            if not used:
+                self.sections[-1].lines.append(line)
+            i += used or 1
+        if self.fence is not None:  # unterminated fence: keep what it held as a block
+            self.close_block()
+        return [s for s in self.sections if s.level > 0 or any(x.strip() for x in s.lines)]
+
+
 def parse_sections(markdown: str, page: str = "all") -> list[Section]:
-    """Split one page's Markdown into sections by its ATX and setext headings.
+    """Split one page's Markdown into sections by its ATX and setext headings, and by bare
+    title lines ("Evaluation", "Submission File") that pages without Markdown marks use.
 
     Lines inside fenced code blocks are never headings (a ``# comment`` in code stays code).
+    A bare title line takes the level of the last Markdown heading (it is that heading's
+    sibling), or 1 on a page without any.
 
     >>> [s.path for s in parse_sections("# A\\ntext\\n## B\\nmore\\n```\\n# not a heading\\n```")]
     [('A',), ('A', 'B')]
+    >>> [s.path for s in parse_sections("Intro.\\n\\nEvaluation\\n\\nScored on AUC.")]
+    [(), ('Evaluation',)]
     """
-    lines = markdown.splitlines()
-    sections: list[Section] = [Section(page=page, level=0, title="", path=())]
-    stack: list[tuple[int, str]] = []
-    fence: str | None = None
-    block_start = 0
-    block_lang = ""
-    block_lines: list[str] = []
-
-    def open_section(level: int, title: str) -> None:
-        while stack and stack[-1][0] >= level:
-            stack.pop()
-        stack.append((level, title))
-        sections.append(Section(page=page, level=level, title=title,
-                                path=tuple(t for _, t in stack)))
-
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        cur = sections[-1]
-        if fence is not None:
-            if line.strip().startswith(fence) and line.strip().strip(fence[0]) == "":
-                cur.code_blocks.append(CodeBlock(tuple(block_lines), block_start, block_lang))
-                fence = None
-            else:
-                block_lines.append(line)
-            cur.lines.append(line)
-            i += 1
-            continue
-        m = _FENCE_RE.match(line)
-        if m:
-            fence = m.group(1)
-            block_lang = m.group(2)
-            block_start = len(cur.lines)
-            block_lines = []
-            cur.lines.append(line)
-            i += 1
-            continue
-        if i + 1 < len(lines) and _setext_level(lines, i + 1):
-            open_section(_setext_level(lines, i + 1), plain_title(line))
-            i += 2
-            continue
-        m = _ATX_RE.match(line)
-        if m and m.group(2).strip(" *_"):
-            open_section(len(m.group(1)), plain_title(m.group(2)))
-            i += 1
-            continue
-        cur.lines.append(line)
-        i += 1
-    if fence is not None:  # unterminated fence: keep what it held as a block
-        sections[-1].code_blocks.append(CodeBlock(tuple(block_lines), block_start, block_lang))
-    return [s for s in sections if s.level > 0 or any(x.strip() for x in s.lines)]
+    return _SectionParser(markdown.splitlines(), page).run()
 
 
 def parse_pages(pages: Mapping[str, str]) -> list[Section]:

@@ -23,12 +23,14 @@ import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from tambench.testing.fake_kaggle import FakeCompetition, FakeTeam
 
 PAGE_KINDS = ("overview", "data", "evaluation", "rules")
 
@@ -55,8 +57,20 @@ class SiteCompetition:
     leaderboard_factory: Callable[[], list[LeaderboardEntry]] | None = None
     files: dict[str, Callable[[], bytes]] = field(default_factory=dict)
     """Downloadable file name -> function producing its bytes."""
+    subtitle: str = ""
+    """One line under the title."""
+    category: str = "Featured"
+    """Listing category (Kaggle style)."""
+    metric_name: str = ""
+    """The metric's name as the platform's API spells it."""
+    file_notes: dict[str, str] = field(default_factory=dict)
+    """Downloadable file name -> its one-line description."""
     _leaderboard: list[LeaderboardEntry] | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def page(self, kind: str, base: str) -> str:
+        """The Markdown of one page, its download links pointing under ``base``."""
+        return self.pages[kind].replace("{download_base}", base)
 
     def leaderboard(self) -> list[LeaderboardEntry]:
         """The private leaderboard, best first (computed once, whichever thread asks first)."""
@@ -165,6 +179,7 @@ def load_description_competitions(folder: str | Path, *, seed: int = 0,
             title=_title_of(slug),
             pages=split_description(text),
             leaderboard_factory=_synthetic_leaderboard(slug, seed, teams),
+            subtitle=f"A competition of the local site ({slug})",
         ))
     return comps
 
@@ -182,6 +197,7 @@ class _DemoDef:
     metric: str  # roc_auc | accuracy | rmse
     field: str
     blurb: str
+    metric_name: str
 
 
 _DEMOS = (
@@ -190,12 +206,14 @@ _DEMOS = (
         "malignant", "binary", "roc_auc", "medicine",
         "Fine-needle aspirates of breast masses were digitised and 30 features of the cell "
         "nuclei were measured. Predict whether each mass is malignant.",
+        "Area Under Receiver Operating Characteristic Curve",
     ),
     _DemoDef(
         "wine-cultivar-classification", "Wine Cultivar Classification", "load_wine",
         "cultivar", "multiclass", "accuracy", "food science",
         "A chemical analysis of wines grown in the same region of Italy by three different "
         "cultivators. Predict the cultivar of each wine from 13 measured constituents.",
+        "Categorization Accuracy",
     ),
     _DemoDef(
         "diabetes-progression", "Diabetes Progression", "load_diabetes",
@@ -203,6 +221,7 @@ _DEMOS = (
         "Ten baseline variables (age, sex, body mass index, average blood pressure and six "
         "blood serum measurements) were recorded for diabetes patients. Predict a quantitative "
         "measure of disease progression one year after baseline.",
+        "Root Mean Squared Error",
     ),
 )
 
@@ -403,5 +422,23 @@ def demo_competitions(*, seed: int = 0) -> list[SiteCompetition]:
                 "train.csv": functools.partial(_train_csv, d),
                 "sample_submission.csv": functools.partial(_sample_submission, d),
             },
+            subtitle=d.blurb.split(". ")[-1].rstrip("."),
+            category="Playground",
+            metric_name=d.metric_name,
+            file_notes={"train.csv": "the training set, with the target",
+                        "sample_submission.csv": "a sample submission in the correct format"},
         ))
     return comps
+
+
+def as_fake_kaggle(comp: SiteCompetition) -> FakeCompetition:
+    """The competition as the local fake of Kaggle's API knows it (same leaderboard)."""
+    teams = [FakeTeam(team_id=10_000 + i, team_name=e.team, score=repr(e.score),
+                      submitted=datetime.fromisoformat(e.last + "T12:00:00"))
+             for i, e in enumerate(comp.leaderboard())]
+    return FakeCompetition(
+        slug=comp.slug, title=comp.title, category=comp.category,
+        metric=comp.metric_name or "Custom Metric", tags=["tabular"], teams=teams,
+        files={name: make() for name, make in comp.files.items()},
+        file_descriptions=dict(comp.file_notes),
+    )

@@ -1,0 +1,214 @@
+"""The Python API: grade submissions and runs from code, with the command line's checks.
+
+Every name here is also importable from ``tambench`` itself, lazily (``import tambench`` loads
+none of the grading code until a name is used):
+
+>>> import tambench
+>>> tambench.get_metric("rmse").higher_is_better
+False
+
+Submissions and answers are paths, or in-memory tables (pandas or polars DataFrames, pyarrow
+Tables). A table is written to a temporary CSV file with its own library's writer and then
+graded exactly as that file would be, so a table and a file get the same validation and the
+same report.
+
+>>> import pandas as pd
+>>> answers = pd.DataFrame({"id": ["a", "b", "c"], "y": [1.0, 2.0, 4.0]})
+>>> submission = pd.DataFrame({"id": ["c", "a", "b"], "y": [4.0, 1.0, 2.5]})
+>>> report = tambench.grade(submission, answers=answers, metric="mae", id_columns=["id"])
+>>> report.valid_submission, round(report.score, 4)
+(True, 0.1667)
+>>> bad = pd.DataFrame({"id": ["a", "b"], "y": [1.0, 2.0]})
+>>> report = tambench.grade(bad, answers=answers, metric="mae", id_columns=["id"])
+>>> report.valid_submission, report.score is None, len(report.errors) >= 1
+(False, True, True)
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from tambench.core.leaderboard import Leaderboard
+from tambench.core.metrics import get_metric, list_metrics
+from tambench.errors import ConfigError, InputError
+from tambench.grading.batch import (
+    Aggregation,
+    BatchReport,
+    RunRow,
+    RunStatus,
+    grade_runs,
+    load_batch_report,
+    write_batch_outputs,
+)
+from tambench.grading.csvio import Limits
+from tambench.grading.report import GradeReport, load_report
+from tambench.schema.taskspec import TaskSpec
+from tambench.tasks.locate import load_task, locate_task
+
+__all__ = [
+    "Aggregation",
+    "BatchReport",
+    "GradeReport",
+    "RunRow",
+    "RunStatus",
+    "TaskSpec",
+    "get_metric",
+    "grade",
+    "grade_runs",
+    "list_metrics",
+    "load_batch_report",
+    "load_report",
+    "load_task",
+    "locate_task",
+    "write_batch_outputs",
+]
+
+PathLike = str | Path
+
+
+def _table_kind(obj: Any) -> str | None:
+    """"pandas", "polars" or "arrow" for a supported in-memory table, else None."""
+    module = type(obj).__module__.split(".")[0]
+    name = type(obj).__name__
+    if module == "pandas" and name == "DataFrame":
+        return "pandas"
+    if module == "polars" and name == "DataFrame":
+        return "polars"
+    if module == "pyarrow" and name == "Table":
+        return "arrow"
+    return None
+
+
+def _write_table(table: Any, path: Path) -> None:
+    kind = _table_kind(table)
+    if kind == "pandas":
+        table.to_csv(path, index=False)
+    elif kind == "polars":
+        table.write_csv(path)
+    elif kind == "arrow":
+        import pyarrow.csv as pacsv
+
+        pacsv.write_csv(table, path, pacsv.WriteOptions(quoting_style="needed"))
+    else:
+        raise InputError(
+            f"cannot grade a {type(table).__name__}: give a path, a pandas or polars "
+            "DataFrame, or a pyarrow Table"
+        )
+
+
+@contextmanager
+def as_file(data: PathLike | Any, name: str, stack_dir: Path) -> Iterator[Path]:
+    """A path for ``data``: the path itself, or a temporary CSV holding the table."""
+    if isinstance(data, str | Path):
+        yield Path(data)
+        return
+    path = stack_dir / name
+    _write_table(data, path)
+    yield path
+
+
+def _answers_columns(answers: Path, id_columns: Sequence[str]) -> list[str]:
+    import csv
+
+    with open(answers, encoding="utf-8-sig", newline="") as fh:
+        header = next(csv.reader(fh), [])
+    return [c for c in header if c not in id_columns]
+
+
+def _adhoc(answers: Path, metric: str, id_columns: Sequence[str] | None,
+           target_columns: Sequence[str] | None, metric_params: dict[str, Any] | None,
+           submission_format: str) -> TaskSpec:
+    from tambench.grading.grade import adhoc_spec
+
+    if submission_format == "csv" and not id_columns:
+        raise ConfigError("id_columns is required to grade a csv submission without a task")
+    targets = list(target_columns or _answers_columns(answers, list(id_columns or [])))
+    return adhoc_spec(metric=metric, id_columns=list(id_columns or []), target_columns=targets,
+                      metric_params=metric_params, submission_format=submission_format,
+                      answers_file=answers.name)
+
+
+def grade(
+    submission: PathLike | Any,
+    task: PathLike | TaskSpec | None = None,
+    *,
+    answers: PathLike | Any | None = None,
+    metric: str | None = None,
+    id_columns: Sequence[str] | None = None,
+    target_columns: Sequence[str] | None = None,
+    metric_params: dict[str, Any] | None = None,
+    submission_format: str = "csv",
+    leaderboard: PathLike | Leaderboard | None = None,
+    catalogue: PathLike | None = None,
+    data_dir: PathLike | None = None,
+    limits: Limits | None = None,
+    now: datetime | None = None,
+) -> GradeReport:
+    """Grade one submission, as ``tambench grade`` does.
+
+    Give either ``task`` (a task file, folder, id or unique slug; or a TaskSpec with
+    ``answers``), or ``answers`` with ``metric`` and ``id_columns`` (ad-hoc grading; the
+    target columns default to the answers' other columns).
+
+    Args:
+        submission: the submission file, or a table.
+        task: the task, or a TaskSpec with ``answers``.
+        answers: the answers file or table (default with a task: its prepared answers).
+        metric, id_columns, target_columns, metric_params, submission_format: ad-hoc grading.
+        leaderboard: a leaderboard file or object (default: the task's leaderboard.csv).
+        catalogue, data_dir: where tasks and prepared data are (default: settings).
+        limits: size and column caps.
+        now: the report's created_at.
+
+    Returns:
+        The report; an invalid submission is a report with ``valid_submission`` false and
+        every problem in ``errors``, never an exception.
+
+    Raises:
+        InputError: the submission path does not exist, or a table of an unsupported type.
+        TaskNotFoundError, AmbiguousTaskError: the task reference names no single task.
+        ConfigError: neither a task nor answers with a metric, or both.
+    """
+    from tambench.grading.grade import check_submission_path, grade_submission
+
+    if (task is None) == (metric is None):
+        raise ConfigError("give either task, or answers with metric (ad-hoc grading)")
+    with tempfile.TemporaryDirectory(prefix="tambench-api-") as tmp, ExitStack() as stack:
+        sub = stack.enter_context(as_file(submission, "submission.csv", Path(tmp)))
+        check_submission_path(sub)
+        ans = (None if answers is None
+               else stack.enter_context(as_file(answers, "answers.csv", Path(tmp))))
+        lb = Path(leaderboard) if isinstance(leaderboard, str) else leaderboard
+        if task is None:
+            if ans is None:
+                raise ConfigError("ad-hoc grading needs answers= as well as metric=")
+            spec = _adhoc(ans, metric or "", id_columns, target_columns, metric_params,
+                          submission_format)
+        else:
+            spec, ans, lb = _task_files(task, ans, lb, catalogue, data_dir)
+        return grade_submission(sub, spec, ans, lb, now=now, limits=limits)
+
+
+def _task_files(task: PathLike | TaskSpec, answers: Path | None,
+                leaderboard: Path | Leaderboard | None, catalogue: PathLike | None,
+                data_dir: PathLike | None) -> tuple[TaskSpec, Path, Path | Leaderboard | None]:
+    """The spec, answers and leaderboard of a task reference (explicit ones win)."""
+    from tambench.grading.grade import resolve_task
+
+    if isinstance(task, TaskSpec):
+        if answers is None:
+            raise ConfigError("a TaskSpec object needs answers=")
+        return task, answers, leaderboard
+    resolved = resolve_task(task, catalogue=_path(catalogue), data_dir=_path(data_dir),
+                            leaderboard=leaderboard if isinstance(leaderboard, Path) else None)
+    board = leaderboard if leaderboard is not None else resolved.leaderboard
+    return resolved.spec, answers or resolved.answers, board
+
+
+def _path(p: PathLike | None) -> Path | None:
+    return None if p is None else Path(p)

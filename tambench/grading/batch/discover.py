@@ -1,0 +1,301 @@
+"""Find the runs to grade: one :class:`RunItem` per run, whatever state its folder is in.
+
+Three layouts are read:
+
+* ``<agent>/<task>/<run>/submission.<fmt>`` (``<task>``: a slug, or ``<platform>__<slug>``);
+* MLE-bench's run groups, ``<run group>/<competition>_<uuid>/submission/submission.csv``: the
+  run group is the agent (the runs folder may be one run group or hold several);
+* MLE-bench's ``submissions.jsonl``: one ``{"competition_id", "submission_path"}`` object per
+  line (blank lines and lines starting with ``#`` or ``//`` are skipped, as MLE-bench does);
+  relative submission paths are taken from the current folder, as MLE-bench does.
+
+Discovery never aborts: a folder that cannot be listed, a symbolic link, an unknown or
+ambiguous task folder, or a bad JSONL line becomes that run's row with a status and an error.
+Names are made printable and bounded here, once (:mod:`tambench.grading.sanitize`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from tambench.grading.batch.models import RunStatus
+from tambench.grading.sanitize import report_name, report_text
+
+SOLUTION_FILES = ("best_solution.py", "solution.py")
+#: MLE-bench names a run folder ``<competition id>_<uuid4>``.
+MLE_BENCH_RUN = re.compile(r"^(?P<task>.+)_(?P<run>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-"
+                           r"[0-9a-f]{4}-[0-9a-f]{12})$")
+MLE_BENCH_SUBMISSION_DIR = "submission"
+
+
+@dataclass(frozen=True)
+class TaskRef:
+    """Where one task's files are."""
+
+    task_id: str
+    task_file: str
+    answers: str
+    leaderboard: str | None
+    formats: tuple[str, ...] = ("csv",)
+
+
+@dataclass(frozen=True)
+class TaskProblem:
+    """Why a task folder name does not resolve to one task."""
+
+    status: RunStatus
+    message: str
+
+
+@dataclass(frozen=True)
+class JudgeConfig:
+    """Where the constraint judge's model is (picklable; the API key stays in the environment)."""
+
+    model: str
+    base_url: str | None = None
+    cache_dir: str | None = None
+    max_code_bytes: int = 2_000_000
+    """Solution files larger than this are not sent to the model (recorded as a note)."""
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """What every item of one batch shares (picklable)."""
+
+    created_at: datetime
+    max_bytes: int | None = None
+    max_columns: int = 10_000
+    time_limit: float | None = None
+    judge: JudgeConfig | None = None
+
+
+@dataclass(frozen=True)
+class RunItem:
+    """One run to grade: small and picklable, sent to a worker."""
+
+    agent: str
+    task: str
+    run: str
+    settings: RunSettings
+    task_ref: TaskRef | None = None
+    submission: str | None = None
+    """The path to open (may hold undecodable bytes as surrogates); None: no file found."""
+    submission_shown: str | None = None
+    """The submission path as reports show it."""
+    solution: str | None = None
+    solution_shown: str | None = None
+    status: RunStatus | None = None
+    """Set when discovery already knows the outcome (unreadable, link, unknown task)."""
+    problem: str | None = None
+    """What discovery found wrong."""
+
+
+Resolver = Callable[[str], "TaskRef | TaskProblem"]
+
+
+def _listing(folder: str) -> tuple[list[os.DirEntry[str]], str | None]:
+    try:
+        with os.scandir(folder) as it:
+            return sorted(it, key=lambda e: e.name), None
+    except OSError as exc:
+        return [], f"cannot list {report_text(folder, 300)}: {exc.strerror or exc}"
+
+
+def _kind(entry: os.DirEntry[str]) -> str:
+    """"link", "dir", "other", or "error: ..." (never raises)."""
+    try:
+        if entry.is_symlink():
+            return "link"
+        return "dir" if entry.is_dir(follow_symlinks=False) else "other"
+    except OSError as exc:
+        return f"error: {exc.strerror or exc}"
+
+
+class _Walker:
+    """Walks one runs folder, turning every problem into an item."""
+
+    def __init__(self, root: Path, resolve: Resolver, settings: RunSettings) -> None:
+        self.root = root
+        self.resolve = resolve
+        self.settings = settings
+
+    def item(self, agent: str, task: str, run: str, **kw: object) -> RunItem:
+        ref = kw.pop("task_ref", None)
+        if ref is None and task != "*":
+            resolved = self.resolve(task)
+            ref = resolved if isinstance(resolved, TaskRef) else None
+            if isinstance(resolved, TaskProblem) and "status" not in kw:
+                kw.update(status=resolved.status, problem=resolved.message)
+        return RunItem(report_name(agent), report_name(task), report_name(run), self.settings,
+                       task_ref=ref, **kw)  # type: ignore[arg-type]
+
+    def refused(self, agent: str, task: str, run: str, entry: os.DirEntry[str], kind: str) -> RunItem:
+        rel = report_text(os.path.relpath(entry.path, self.root), 300)
+        if kind == "link":
+            return self.item(agent, task, run, status=RunStatus.INVALID_SUBMISSION,
+                             problem=f"{rel} is a symbolic link; run folders must be real folders")
+        return self.item(agent, task, run, status=RunStatus.UNREADABLE,
+                         problem=f"cannot read {rel}: {kind.removeprefix('error: ')}")
+
+    def unreadable(self, agent: str, task: str, run: str, message: str) -> RunItem:
+        return self.item(agent, task, run, status=RunStatus.UNREADABLE, problem=message)
+
+    def walk(self) -> Iterator[RunItem]:
+        top, problem = _listing(str(self.root))
+        if problem:
+            yield self.unreadable("*", "*", "*", problem)
+            return
+        if any(_is_mle_bench_run(e) for e in top):
+            yield from self.group(self.root.name, top)
+            return
+        for a in top:
+            kind = _kind(a)
+            if kind == "dir":
+                yield from self.agent(a)
+            elif kind != "other":
+                yield self.refused(a.name, "*", "*", a, kind)
+
+    def agent(self, a: os.DirEntry[str]) -> Iterator[RunItem]:
+        entries, problem = _listing(a.path)
+        if problem:
+            yield self.unreadable(a.name, "*", "*", problem)
+            return
+        yield from self.group(a.name, entries)
+
+    def group(self, agent: str, entries: list[os.DirEntry[str]]) -> Iterator[RunItem]:
+        for t in entries:
+            kind = _kind(t)
+            if kind == "other":
+                continue
+            if kind != "dir":
+                yield self.refused(agent, t.name, "*", t, kind)
+            elif _is_mle_bench_run(t):
+                m = MLE_BENCH_RUN.match(t.name)
+                if m is not None:
+                    sub_dir = os.path.join(t.path, MLE_BENCH_SUBMISSION_DIR)
+                    yield self.run(agent, m["task"], m["run"], t.path, sub_dir)
+            else:
+                yield from self.task(agent, t)
+
+    def task(self, agent: str, t: os.DirEntry[str]) -> Iterator[RunItem]:
+        entries, problem = _listing(t.path)
+        if problem:
+            yield self.unreadable(agent, t.name, "*", problem)
+            return
+        for r in entries:
+            kind = _kind(r)
+            if kind == "dir":
+                yield self.run(agent, t.name, r.name, r.path, r.path)
+            elif kind != "other":
+                yield self.refused(agent, t.name, r.name, r, kind)
+
+    def run(self, agent: str, task: str, run: str, run_dir: str, sub_dir: str) -> RunItem:
+        resolved = self.resolve(task)
+        ref = resolved if isinstance(resolved, TaskRef) else None
+        formats = ref.formats if ref is not None else ("csv", "json", "txt")
+        try:
+            sub = _first_existing(sub_dir, [f"submission.{ext}" for ext in formats])
+            sol = _first_regular(run_dir, SOLUTION_FILES)
+        except OSError as exc:
+            rel = report_text(os.path.relpath(run_dir, self.root), 300)
+            return self.unreadable(agent, task, run, f"cannot read {rel}: {exc.strerror or exc}")
+        return self.item(
+            agent, task, run, task_ref=ref,
+            submission=sub, submission_shown=self.shown(sub),
+            solution=sol, solution_shown=self.shown(sol),
+        )
+
+    def shown(self, path: str | None) -> str | None:
+        return None if path is None else report_text(os.path.relpath(path, self.root), 500)
+
+
+def _is_mle_bench_run(entry: os.DirEntry[str]) -> bool:
+    if MLE_BENCH_RUN.match(entry.name) is None or _kind(entry) != "dir":
+        return False
+    try:
+        return os.path.lexists(os.path.join(entry.path, MLE_BENCH_SUBMISSION_DIR))
+    except OSError:
+        return False
+
+
+def _first_existing(folder: str, names: list[str]) -> str | None:
+    """The first name present in ``folder`` (links and FIFOs included: validation refuses
+    them with a message); None when none is; OSError when the folder cannot be read."""
+    for name in names:
+        path = os.path.join(folder, name)
+        try:
+            os.lstat(path)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        return path
+    return None
+
+
+def _first_regular(folder: str, names: tuple[str, ...]) -> str | None:
+    import stat
+
+    for name in names:
+        path = os.path.join(folder, name)
+        try:
+            if stat.S_ISREG(os.lstat(path).st_mode):
+                return path
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+    return None
+
+
+def discover_runs(source: Path, resolve: Resolver, settings: RunSettings,
+                  *, agent: str | None = None) -> list[RunItem]:
+    """Every run under a runs folder, or every line of an MLE-bench ``submissions.jsonl``."""
+    if source.is_file():
+        return list(_jsonl_items(source, resolve, settings, agent))
+    return list(_Walker(source, resolve, settings).walk())
+
+
+def _jsonl_items(path: Path, resolve: Resolver, settings: RunSettings,
+                 agent: str | None) -> Iterator[RunItem]:
+    walker = _Walker(path.parent, resolve, settings)
+    default_agent = agent or path.parent.resolve().name or path.stem
+    with open(path, encoding="utf-8", errors="surrogateescape") as fh:
+        for lineno, line in enumerate(fh, 1):
+            text = line.strip()
+            if not text or text.startswith(("#", "//")):
+                continue
+            run = f"line{lineno}"
+            try:
+                entry = json.loads(text)
+            except json.JSONDecodeError as exc:
+                yield walker.unreadable(default_agent, "*", run,
+                                        f"{path.name} line {lineno} is not JSON: {exc.msg}")
+                continue
+            if not isinstance(entry, dict) or not isinstance(entry.get("competition_id"), str) \
+                    or not isinstance(entry.get("submission_path"), str):
+                yield walker.unreadable(
+                    default_agent, "*", run,
+                    f"{path.name} line {lineno} needs string fields competition_id and "
+                    "submission_path")
+                continue
+            who = entry.get("agent_id") or entry.get("agent") or default_agent
+            yield _jsonl_run(walker, str(who), entry["competition_id"], run,
+                             entry["submission_path"])
+
+
+def _jsonl_run(walker: _Walker, agent: str, task: str, run: str, sub_path: str) -> RunItem:
+    resolved = walker.resolve(task)
+    ref = resolved if isinstance(resolved, TaskRef) else None
+    try:
+        os.lstat(sub_path)
+        sub: str | None = sub_path
+    except (FileNotFoundError, NotADirectoryError):
+        sub = None
+    except OSError as exc:
+        return walker.unreadable(agent, task, run,
+                                 f"cannot read {report_text(sub_path, 300)}: {exc.strerror}")
+    return walker.item(agent, task, run, task_ref=ref, submission=sub,
+                       submission_shown=report_text(sub_path, 500))

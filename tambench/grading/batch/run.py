@@ -1,0 +1,128 @@
+"""``grade_runs``: discover -> grade on an executor -> rows -> aggregates -> one BatchReport."""
+
+from __future__ import annotations
+
+from concurrent.futures import Executor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from tambench.core.progress import Progress
+from tambench.errors import ConfigError, TambenchError
+from tambench.grading.batch.deadline import DEFAULT_TIME_LIMIT
+from tambench.grading.batch.discover import JudgeConfig, RunItem, RunSettings, discover_runs
+from tambench.grading.batch.models import Aggregation, BatchReport, RunRow, RunStatus
+from tambench.grading.batch.resolve import make_resolver
+from tambench.grading.batch.summary import summarise
+from tambench.grading.batch.worker import grade_run_item, identity
+from tambench.grading.csvio import Limits
+from tambench.grading.sanitize import report_text
+
+
+def _check_folders(source: Path, catalogue: Path, data_dir: Path) -> None:
+    if not source.exists():
+        raise ConfigError(f"runs folder or JSONL file {source} does not exist")
+    if not source.is_dir() and source.suffix != ".jsonl":
+        raise ConfigError(f"{source} is neither a runs folder nor a .jsonl file of submissions")
+    if not catalogue.is_dir():
+        raise ConfigError(f"task catalogue {catalogue} is not a folder; give --catalogue")
+    if not data_dir.is_dir():
+        raise ConfigError(f"data folder {data_dir} is not a folder; give --data-dir (the folder "
+                          "that `tambench prepare` wrote)")
+
+
+def rows_from_results(items: list[RunItem], results: list[Any]) -> list[RunRow]:
+    """One row per item: the worker's row, or an ``error`` row when grading raised."""
+    rows = []
+    for item, res in zip(items, results, strict=True):
+        if res.ok and res.value is not None:
+            rows.append(RunRow.model_validate(res.value))
+            continue
+        row = identity(item)
+        if item.task_ref is not None and item.task_ref.leaderboard is not None:
+            row.update(dict.fromkeys(("any_medal", "gold_medal", "silver_medal", "bronze_medal",
+                                      "above_median"), False))
+        rows.append(RunRow(**row, status=RunStatus.ERROR, error=report_text(res.error)))
+    rows.sort(key=lambda r: (r.agent, r.task, r.run))
+    return rows
+
+
+def leaderboard_warnings(items: list[RunItem]) -> list[str]:
+    """One warning per graded task without a leaderboard."""
+    from tambench.grading.grade import no_leaderboard_warning
+
+    missing = sorted({it.task_ref.task_id for it in items
+                      if it.task_ref is not None and it.task_ref.leaderboard is None})
+    return [no_leaderboard_warning(t) for t in missing]
+
+
+def _run(items: list[RunItem], pool: Executor, retries: int, progress: bool) -> list[Any]:
+    from tambench.executors import run_items
+
+    def kept() -> str:
+        return "nothing was written: the reports are written once every run is graded"
+
+    with Progress("runs graded", total=len(items), kept=kept, quiet=not progress) as bar:
+        return run_items(grade_run_item, items, pool, retries=retries,
+                         no_retry=(TambenchError,), on_result=lambda _: bar.advance())
+
+
+def grade_runs(
+    runs: Path,
+    *,
+    catalogue: Path | None = None,
+    data_dir: Path | None = None,
+    leaderboard_dir: Path | None = None,
+    executor: Executor | None = None,
+    retries: int = 0,
+    limits: Limits | None = None,
+    progress: bool = False,
+    aggregation: Aggregation | None = None,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    agent: str | None = None,
+    now: datetime | None = None,
+    judge: JudgeConfig | None = None,
+) -> BatchReport:
+    """Grade every run of a runs folder or an MLE-bench ``submissions.jsonl``; one row per run,
+    whatever happens to it.
+
+    Args:
+        runs: a ``<agent>/<task>/<run>/`` tree, MLE-bench run group(s), or a ``.jsonl`` file.
+        catalogue: task catalogue (default: settings).
+        data_dir: prepared task data holding the private answers (default: settings).
+        leaderboard_dir: extra leaderboards (see :func:`make_resolver`).
+        executor: where runs are graded (default: serially in this process).
+        retries: extra attempts for a run whose grading raised something unexpected.
+        limits: size and column caps for submissions.
+        progress: report progress on stderr.
+        aggregation: how runs are aggregated (default: :class:`Aggregation`'s defaults).
+        time_limit: seconds one run may take (None or 0: no limit).
+        agent: the agent of JSONL lines that name none (default: the file's folder name).
+        now: the report's ``created_at`` (default: now, UTC).
+        judge: the constraint judge for each run's solution file (None: not judged).
+
+    Raises:
+        ConfigError: the runs, catalogue or data folder does not exist."""
+    from tambench.config import load_settings
+    from tambench.executors import SerialExecutor
+
+    runs = Path(runs)
+    settings = load_settings(catalogue=catalogue, data_dir=data_dir)
+    _check_folders(runs, settings.catalogue, settings.data_dir)
+    agg = aggregation or Aggregation()
+    limits = limits or Limits()
+    run_settings = RunSettings(created_at=now or datetime.now(UTC), max_bytes=limits.max_bytes,
+                               max_columns=limits.max_columns, time_limit=time_limit or None,
+                               judge=judge)
+    resolve = make_resolver(settings.catalogue, settings.data_dir, leaderboard_dir)
+    items = discover_runs(runs, resolve, run_settings, agent=agent)
+    # Runs of one task sit together so that a worker's chunk reuses the loaded answers.
+    items.sort(key=lambda it: (it.task_ref.task_id if it.task_ref else "", it.agent, it.run))
+    results = _run(items, executor or SerialExecutor(), retries, progress)
+    rows = rows_from_results(items, results)
+    agents, comparisons = summarise(rows, agg)
+    return BatchReport(
+        created_at=run_settings.created_at, runs_dir=report_text(str(runs), 500), aggregation=agg,
+        aggregation_rule=agg.statement, warnings=leaderboard_warnings(items), rows=rows,
+        agents=agents, comparisons=comparisons,
+    )

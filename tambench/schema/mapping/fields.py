@@ -1,0 +1,184 @@
+"""The descriptive fields the offline mapper reads: title, goal, formula, modality, data files,
+target column and constraints. Each finder returns the value with the raw text it came from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from tambench.schema.mapping.markdown import (
+    Section,
+    is_injection,
+    paragraphs,
+    plain,
+    section_sentences,
+)
+from tambench.schema.taskspec import DataLocation, Modality
+
+_CITATION_RE = re.compile(
+    r"\(\d{4}\)\.\s+(?P<title>[^\n]+?)\.\s+(?:Kaggle|AIcrowd|Biendata|biendata|aicrowd)\b")
+_GOAL_TITLE_RE = re.compile(r"goal|objective|problem statement|task description|what am i predicting",
+                            re.I)
+_GOAL_CUE_RE = re.compile(
+    r"\b(predict|challenged?|your task|goal|build|develop|identify|classify|detect|forecast|"
+    r"estimate|segment|transcribe|create)\b", re.I)
+_GOAL_STRONG_RE = re.compile(
+    r"\bin this (?:competition|challenge)\b|\byou(?:'re|’re| are) (?:challenged|asked|tasked)"
+    r"|\byour (?:task|challenge|goal) is\b|\bthe goal of this\b|\bthis competition challenges\b"
+    r"|\bchallenge is to\b|\byou will (?:predict|build|develop)|\byou'll\b", re.I)
+_FILE_LINE_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?(?:\*\*|`)?(?P<name>/?[\w{}|\-.\[\]*]+?(?:\.[A-Za-z0-9]{1,8}|/))"
+    r"(?:\*\*|`)?\s*(?:[-–—:]|\s-\s)\s*(?P<desc>\S.*)$")
+_FILE_EXT_RE = re.compile(
+    r"\.(csv|json|jsonl|zip|7z|txt|npy|npz|parquet|tfrec|tfrecords?|h5|hdf5|bson|dcm|png|jpe?g|"
+    r"tiff?|wav|aiff?|mp3|flac|ogg|mat|pkl|pickle|tar|gz|feather|xyz|avi|mp4|nii|pdb|fasta|tsv|"
+    r"xml|geojson)$", re.I)
+_TARGET_FIELD_RE = re.compile(
+    r"^\s*[-*+]\s+(?:\*\*|`)(?P<col>\w+)(?:\*\*|`)\s*[-–—:].*\b(this is the target|"
+    r"the target|target variable|you are (?:trying|asked) to predict)\b", re.I)
+_CONSTRAINT_RE = re.compile(
+    r"\b(must|must not|should not|not allowed|is allowed|are allowed|disabled|required|"
+    r"<=|no more than|at most|only)\b", re.I)
+
+_MODALITY_PATTERNS: dict[Modality, re.Pattern[str]] = {
+    Modality.IMAGE: re.compile(
+        r"\.(?:jpe?g|png|tiff?|dcm|bmp)\b|\bimages?\b|\bphotos?\b|\bphotographs?\b|\bx-?rays?\b"
+        r"|\bmammogra\w*|\bpixels?\b|\bct scans?\b|\bmri\b|\bdicom\b|\bscans?\b",
+        re.I),
+    Modality.AUDIO: re.compile(
+        r"\.(?:wav|aiff?|mp3|flac|ogg)\b|\baudio\b|\bsounds?\b|\bspeech\b|\bspectrograms?\b"
+        r"|\bacoustic\b|\bsound clips?\b|\brecordings?\b", re.I),
+    Modality.TEXT: re.compile(
+        r"\btext\b|\bsentences?\b|\bcomments?\b|\btweets?\b|\bwords?\b|\btokens?\b"
+        r"|\bquestions? and answers?\b|\bessays?\b|\bprompts?\b|\bnatural language\b|\bnlp\b"
+        r"|\bphrases?\b|\breviews?\b|\bquestions?\b|\banswers?\b|\btitles?\b", re.I),
+    Modality.GRAPH: re.compile(r"\bgraphs?\b|\bnodes?\b|\bedges\b|\bcitation network\b", re.I),
+}
+_MULTIMODAL_RE = re.compile(r"\bmulti-?modal\b", re.I)
+_TABULAR_RE = re.compile(r"\btabular\b|\.csv\b|\bfeatures?\b|\bcolumns?\b", re.I)
+
+
+
+
+def clean_sentences(section: Section) -> list[str]:
+    """The section's title and sentences, without instruction-like ones."""
+    return [s for s in section_sentences(section) if not is_injection(s)]
+
+
+def find_title(sections: Sequence[Section]) -> tuple[str, str] | None:
+    for s in sections:
+        for para in paragraphs(s):
+            m = _CITATION_RE.search(para)
+            if m and not is_injection(para):
+                return m.group("title").strip(), m.group(0)
+    return None
+
+
+def find_goal(sections: Sequence[Section]) -> str | None:
+    """The sentence stating the task: under a Goal / Objective heading, else the first
+    description sentence with a strong cue ("In this competition", "you're challenged"...),
+    else the first with a weaker one ("predict", "build", "identify"...)."""
+    for s in sections:
+        if _GOAL_TITLE_RE.search(s.title):
+            for sent in clean_sentences(s):
+                if sent != s.title and len(sent) > 30:
+                    return sent
+    desc = [s for s in sections if not s.is_data and not s.is_evaluation and not s.is_rules]
+    for cue in (_GOAL_STRONG_RE, _GOAL_CUE_RE):
+        for s in desc:
+            for sent in clean_sentences(s):
+                if sent == s.title or len(sent) < 30 or sent.startswith(("!", "[", "|")):
+                    continue
+                if cue.search(plain(sent)):
+                    return sent
+    return None
+
+
+def find_formula(sections: Sequence[Section]) -> str | None:
+    for s in sections:
+        if not s.is_evaluation:
+            continue
+        text = s.text
+        m = re.search(r"\$\$(.+?)\$\$", text, re.S) or re.search(
+            r"\$([^$\n]*\\(?:frac|sum|sqrt|log)[^$\n]*)\$", text)
+        if m and not is_injection(m.group(0)):
+            return m.group(0)
+    return None
+
+
+def find_modality(sections: Sequence[Section]) -> tuple[Modality, str] | None:
+    data = [s for s in sections if s.is_data] or list(sections)
+    sents = [sent for s in data for sent in clean_sentences(s)]
+    text = "\n".join(plain(x) for x in sents)
+    for sent in sents:
+        if _MULTIMODAL_RE.search(plain(sent)):
+            return Modality.MULTIMODAL, sent
+    counts = {mod: len(pat.findall(text)) for mod, pat in _MODALITY_PATTERNS.items()}
+    best = max(counts, key=lambda k: counts[k])
+    if counts[best] >= 2:
+        for sent in sents:
+            if _MODALITY_PATTERNS[best].search(plain(sent)):
+                return best, sent
+    for sent in sents:
+        if _TABULAR_RE.search(plain(sent)):
+            return Modality.TABULAR, sent
+    return None
+
+
+def find_files(sections: Sequence[Section]) -> dict[str, tuple[DataLocation, str]]:
+    data = [s for s in sections if s.is_data] or list(sections)
+    parts: dict[str, list[tuple[str, str, str]]] = {"train": [], "test": [], "inference": []}
+    for s in data:
+        for _, line in s.prose_lines():
+            m = _FILE_LINE_RE.match(line)
+            if not m or is_injection(line):
+                continue
+            name = m.group("name").strip("/") + ("/" if m.group("name").endswith("/") else "")
+            if not (_FILE_EXT_RE.search(name.rstrip("/")) or name.endswith("/")):
+                continue
+            desc = plain(m.group("desc")).strip()
+            low = name.lower()
+            if "submission" in low:
+                kind = "inference"
+            elif "test" in low:
+                kind = "test"
+            elif "train" in low:
+                kind = "train"
+            else:
+                continue
+            parts[kind].append((name, desc, line.strip()))
+    out: dict[str, tuple[DataLocation, str]] = {}
+    for kind, items in parts.items():
+        if items:
+            loc = DataLocation(
+                data_location=", ".join(n for n, _, _ in items),
+                data_description=" ".join(f"{n}: {d}" for n, d, _ in items),
+            )
+            out[kind] = (loc, items[0][2])
+    return out
+
+
+def find_target_field(sections: Sequence[Section]) -> tuple[str, str] | None:
+    for s in sections:
+        for _, line in s.prose_lines():
+            m = _TARGET_FIELD_RE.match(line)
+            if m and not is_injection(line):
+                return m.group("col"), line.strip()
+    return None
+
+
+def find_constraints(sections: Sequence[Section]) -> list[str]:
+    items: list[str] = []
+    for s in sections:
+        if s.is_rules:
+            for para in paragraphs(s):
+                if para.lstrip().startswith(("-", "*", "+")) or re.match(r"\s*\d+[.)]\s", para):
+                    item = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", para).strip()
+                    if item and not is_injection(item):
+                        items.append(item)
+        elif s.is_submission:
+            for sent in clean_sentences(s):
+                if sent != s.title and _CONSTRAINT_RE.search(plain(sent)) and len(sent) < 300:
+                    items.append(sent)
+    return list(dict.fromkeys(items))[:12]

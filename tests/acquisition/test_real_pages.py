@@ -1,0 +1,182 @@
+"""Acquisition on real pages: Markdown of the content region, leaderboards, blocks, app shells.
+
+The pages are real kaggle.com pages (browser-rendered copies, one raw server response, a real
+leaderboard fragment) and an AIcrowd leaderboard rendered from AIcrowd's real templates; they
+are read from ../shared/data/real-pages (provenance in its README) and tests/data/real-pages.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tambench.acquisition.hooks import app_shell_reason, first_match
+from tambench.acquisition.leaderboard import leaderboard_from_pages, parse_leaderboard_html
+from tambench.acquisition.markdown import clean_soup, extract_markdown, visible_text
+from tambench.acquisition.pipeline import page_markdown
+from tambench.acquisition.platforms import PageSpec, get_adapter
+
+HERE = Path(__file__).resolve().parents[1] / "data"
+GOLDEN = HERE / "golden" / "real"
+KAGGLE = {s.kind: s for s in get_adapter("kaggle").page_specs("x")}
+
+#: Page file -> (the page kind whose region applies, text the Markdown must keep).
+PAGES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "k_titanic_data_2017.html": ("data", (
+        "# Titanic: Machine Learning from Disaster", "training set (train.csv)",
+        "We also include **gender_submission.csv**", "### Data Dictionary",
+        "| survival | Survival | 0 = No, 1 = Yes |", "| embarked | Port of Embarkation |")),
+    "k_predictfuturesales_2019.html": ("data", (
+        "# Predict Future Sales", "## File descriptions",
+        "**sales_train.csv** - the training set. Daily historical data",
+        "**sample_submission.csv** - a sample submission file in the correct format.",
+        "**item_categories.csv**", "**item_cnt_day** - number of products sold")),
+    "k_nyctaxi.html": ("data", (
+        "# New York City Taxi Fare Prediction", "# File descriptions",
+        "**train.csv** - Input features and target `fare_amount` values",
+        "**sample_submission.csv** - a sample submission file in the correct format",
+        "`timestamp` value indicating when the taxi ride started", "## Target")),
+    "k_houseprices.html": ("overview", (
+        "# House Prices - Advanced Regression Techniques",
+        "## Predict sales prices and practice feature engineering", "5,405 teams", "0.18025")),
+    "k_storesales_2023.html": ("overview", (
+        "# Store Sales - Time Series Forecasting", "Use machine learning to predict grocery sales",
+        "### Best of Kaggle Notebooks #2 - Time Series", "728 teams")),
+    "k_titanic_submissions_2024.html": ("overview", (
+        "# Titanic - Machine Learning from Disaster",
+        "Start here! Predict survival on the Titanic", "## Submissions", "0.76555")),
+    "kaggle_rules_2015.html": ("rules", (
+        "# First Steps With Julia", "# Competition Rules", "### One account per participant",
+        "You may submit a maximum of 5 entries per day.", "End Date: **12/31/2015")),
+}
+
+#: Navigation, chrome and icon-font ligatures the real pages hold outside their content.
+NOISE = ("Skip to content", "Your Work", "Recently Viewed", "Recently Edited", "Bookmarks",
+         "Active Events", "New Notebook", "emoji_events", "arrow_drop_down", "expand_more",
+         "table_chart", "more_horiz", "check_circle", "open_in_new", "auto_awesome_motion",
+         "note_alt", "I Understand and Accept", "You reached the end of the data",
+         "About this file", "Data Sources", "Logout", "Forum (18 topics)", "Claim your personal")
+ICON_LINE = re.compile(r"^\W*(search|menu|info|code|list|clear|edit|explore|school|comment)\W*$")
+
+
+def _path(shared_dir: Path, name: str) -> Path:
+    local = HERE / "real-pages" / name
+    return local if local.exists() else shared_dir / "data" / "real-pages" / "kaggle" / name
+
+
+def _markdown(shared_dir: Path, name: str) -> str:
+    kind, _ = PAGES[name]
+    return page_markdown(_path(shared_dir, name).read_text(encoding="utf-8"), KAGGLE[kind])
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_real_kaggle_page_markdown_has_no_navigation_or_icon_text_and_keeps_the_content(
+        shared_dir: Path, name: str) -> None:
+    md = _markdown(shared_dir, name)
+    for noise in NOISE:
+        assert noise not in md, (name, noise)
+    icon_lines = [ln for ln in md.splitlines() if ICON_LINE.match(ln.strip())]
+    assert icon_lines == [], name
+    for text in PAGES[name][1]:
+        assert text in md, (name, text)
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_real_kaggle_page_converts_to_its_golden_markdown(shared_dir: Path, name: str,
+                                                         update_golden: bool) -> None:
+    md = _markdown(shared_dir, name)
+    golden = GOLDEN / f"{Path(name).stem}.md"
+    if update_golden:
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(md, encoding="utf-8")
+    assert golden.exists(), f"no golden file {golden}; run pytest --update-golden and review it"
+    assert md == golden.read_text(encoding="utf-8")
+
+
+def test_the_same_pages_without_the_region_would_leak_navigation(shared_dir: Path) -> None:
+    """The region is what keeps the navigation out: <main> alone holds the whole app."""
+    html = _path(shared_dir, "k_titanic_submissions_2024.html").read_text(encoding="utf-8")
+    whole_main = extract_markdown(html, region=("main",))
+    assert "Skip to content" in whole_main or "Competitions](" in whole_main
+    assert "Skip to content" not in _markdown(shared_dir, "k_titanic_submissions_2024.html")
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_no_real_page_is_taken_for_a_block_although_two_hold_a_hidden_rules_dialog(
+        shared_dir: Path, name: str) -> None:
+    html = _path(shared_dir, name).read_text(encoding="utf-8")
+    adapter = get_adapter("kaggle")
+    assert adapter.detect_block_text(visible_text(html)) in (None, "rules")
+    if name != "kaggle_rules_2015.html":  # that one shows its notice, and its rules
+        assert adapter.detect_block_text(visible_text(html)) is None, name
+
+
+def test_the_hidden_rules_dialogs_are_in_the_raw_text_so_the_visible_check_matters(
+        shared_dir: Path) -> None:
+    for name in ("k_houseprices.html", "k_nyctaxi.html"):
+        html = _path(shared_dir, name).read_text(encoding="utf-8")
+        raw = " ".join(clean_soup("").get_text().split()) + html
+        assert "I Understand and Accept" in raw or "I understand and accept" in raw
+        assert "understand and accept" not in visible_text(html).lower(), name
+
+
+def test_a_rules_page_that_shows_its_rules_is_content_not_a_block() -> None:
+    html = (HERE / "real-pages" / "kaggle_rules_2015.html").read_text(encoding="utf-8")
+    spec: PageSpec = KAGGLE["rules"]
+    assert first_match(clean_soup(html), spec.hooks) is not None
+
+
+@pytest.mark.parametrize("name, kind", [("k_titanic_data_2017.html", "data"),
+                                        ("k_predictfuturesales_2019.html", "data"),
+                                        ("k_nyctaxi.html", "data"),
+                                        ("kaggle_rules_2015.html", "rules")])
+def test_content_hooks_match_real_pages_of_their_kind(shared_dir: Path, name: str,
+                                                      kind: str) -> None:
+    soup = clean_soup(_path(shared_dir, name).read_text(encoding="utf-8"))
+    assert first_match(soup, KAGGLE[kind].hooks) is not None
+
+
+def test_the_raw_server_response_is_recognised_as_a_javascript_shell(shared_dir: Path) -> None:
+    html = _path(shared_dir, "k_banana_writeups_raw_2025.html").read_text(encoding="utf-8")
+    assert extract_markdown(html, region=KAGGLE["overview"].region) == ""
+    reason = app_shell_reason(clean_soup(html))
+    assert reason is not None and "#root" in reason
+    rendered = _path(shared_dir, "k_titanic_submissions_2024.html").read_text(encoding="utf-8")
+    assert app_shell_reason(clean_soup(rendered)) is None
+
+
+def test_the_real_kaggle_leaderboard_fragment_parses_into_its_row(shared_dir: Path) -> None:
+    html = _path(shared_dir, "k_leaderboard_2022_fragment.html").read_text(encoding="utf-8")
+    page = parse_leaderboard_html(html, get_adapter("kaggle").board.scope)  # type: ignore[union-attr]
+    assert page.shape == "list"
+    assert page.header == ["#", "Team", "Members", "Score", "Entries", "Last", "Code"]
+    board = leaderboard_from_pages([page]).leaderboard
+    (row,) = board.rows
+    assert (row.rank, row.team, row.score, row.entries) == (1, "no name", 1.0, 214)
+    assert row.submitted_at == "5/18/2022, 12:19:39 PM EDT"  # the tooltip's time, not "3h"
+
+
+def test_the_aicrowd_template_leaderboard_parses_with_its_real_columns(shared_dir: Path) -> None:
+    path = shared_dir / "data" / "real-pages" / "aicrowd" / "aicrowd_leaderboard_TEMPLATE_DERIVED.html"
+    page = parse_leaderboard_html(path.read_text(encoding="utf-8"),
+                                  get_adapter("aicrowd").board.scope)  # type: ignore[union-attr]
+    assert page.header[:4] == ["Δ", "#", "Participants", "Primary Score"]
+    result = leaderboard_from_pages([page])
+    rows = result.leaderboard.rows
+    assert [(r.rank, r.team, r.score, r.entries) for r in rows] == [
+        (1, "alice", 0.912, 42), (2, "bob", 0.905, 17)]
+    assert rows[0].submitted_at == "2020-03-03T10:11:00"
+    (problem,) = result.problems  # the colspan baseline row: reported, not fatal
+    assert "row 3" in problem and "Baseline" in problem and "no rank" in problem
+
+
+def test_one_unreadable_row_is_reported_and_the_rest_of_the_board_stands() -> None:
+    html = ("<table><tr><th>#</th><th>Team</th><th>Score</th></tr>"
+            "<tr><td>1</td><td>a</td><td>0.9</td></tr>"
+            "<tr><td>2</td><td>b</td></tr>"
+            "<tr><td>3</td><td>c</td><td>0.7</td></tr></table>")
+    result = leaderboard_from_pages([parse_leaderboard_html(html)])
+    assert [r.team for r in result.leaderboard.rows] == ["a", "c"]
+    assert result.problems == ["leaderboard page 1, row 2: 2 cells, expected 3 ('2 | b'); left out"]
