@@ -184,12 +184,8 @@ SIZE_EXCEPTIONS: dict[str, str] = {
 }
 #: Being split in this stop (same rule as PENDING_IMPORTS: empty when the work lands).
 PENDING_SIZES: set[str] = {
-    "tambench/grading/validate.py",
     "tambench/splits/prepare.py",
     "tambench/demo.py::run_demo",
-    "tambench/grading/csvio.py::sniff_csv",
-    "tambench/grading/validate.py::_validate_csv",
-    "tambench/grading/validate.py::_check_column",
     "tambench/splits/prepare.py::read_keys",
     "tambench/splits/prepare.py::assign_rows",
     "tambench/splits/prepare.py::split_line_parts",

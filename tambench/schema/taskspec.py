@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -99,6 +99,54 @@ class DataInformation(_Model):
 # --- what graders and the catalogue need ---------------------------------------------------
 
 
+class PublicColumn(_Model):
+    """One column of a public file of the task (a file solvers also see)."""
+
+    file: str
+    """Path of the file inside the task's ``public/`` folder, e.g. "train.csv"."""
+
+    column: str
+    """Name of the column, e.g. "label"."""
+
+
+class ScoredWhere(_Model):
+    """Rows are scored by the value of an answers column (ventilator: rows with u_out = 0)."""
+
+    rule: Literal["where"] = "where"
+    """Discriminator: "where"."""
+
+    column: str | list[str]
+    """The answers column holding the flag; a list names alternative spellings, the first one
+    present in the answers is read (stanford-covid-vaccine: ["keep", "scored"])."""
+
+    scored: list[str]
+    """Cell values (exact text) of the rows that are scored, e.g. ["0"] or ["1", "True"]."""
+
+    unscored: list[str] = Field(default_factory=list)
+    """Cell values of the rows that are not scored; when given, a value in neither list is an
+    error in the answers. Empty: every value but the scored ones is unscored."""
+
+
+class ScoredLastPerGroup(_Model):
+    """Only the last ``k`` rows of each group are scored, in the order of a numeric answers
+    column (osic-pulmonary-fibrosis-progression: the last 3 measured weeks of each patient)."""
+
+    rule: Literal["last_per_group"] = "last_per_group"
+    """Discriminator: "last_per_group"."""
+
+    group_column: str
+    """Answers column naming each row's group, e.g. "Patient"."""
+
+    order_column: str
+    """Numeric answers column ordering the rows of a group, e.g. "Weeks"."""
+
+    k: int = Field(default=1, ge=1)
+    """How many rows of each group are scored (the ones with the largest order values)."""
+
+
+ScoredRows = Annotated[ScoredWhere | ScoredLastPerGroup, Field(discriminator="rule")]
+
+
 class GradingSpec(_Model):
     """How a submission is checked and scored. Metric ids exist only in the metric registry."""
 
@@ -127,6 +175,50 @@ class GradingSpec(_Model):
 
     value_policy: dict[str, Any] = Field(default_factory=dict)
     """Declared normalisation policies, e.g. {"strip_spaces": true}; empty means strict."""
+
+    answers_target_columns: list[str] = Field(default_factory=list)
+    """The answers' names of the target columns, in ``target_columns`` order, where they
+    differ from the submission's (empty: the same names)."""
+
+    labels: list[str] = Field(default_factory=list)
+    """Class labels a ``label`` target accepts, as submissions write them (every target
+    column). Empty: the distinct values of ``labels_from``, or else any label is accepted and
+    an unseen one scores as a wrong prediction. Never taken from the private answers: a class
+    that is valid for the task but absent from the test split is a wrong prediction, not an
+    error."""
+
+    labels_from: PublicColumn | None = None
+    """A public column whose distinct values are the valid labels (e.g. train.csv's label
+    column); used when ``labels`` is empty."""
+
+    empty_token: str | None = None
+    """A cell holding exactly this text is an empty value, in submissions and answers
+    (google-research-identify-contrails: "-" for an empty mask). Kinds mask, set, ranking and
+    text only."""
+
+    unscored_marker: str | None = None
+    """An answers row with this value in any target cell is not scored; submissions must still
+    hold it (jigsaw-toxic-comment-classification-challenge: "-1"; osic: "" for the weeks
+    without a measurement). Numbers compare as numbers. Kinds value, probability and label."""
+
+    normalize_truths: Literal["none", "row_sum"] = "none"
+    """"row_sum": each answers row of the target columns is divided by its sum before scoring
+    (hms-harmful-brain-activity-classification: annotator vote counts become probabilities).
+    Kind probability with several target columns."""
+
+    scored_rows: ScoredRows | None = None
+    """Which answers rows are scored (after the unscored marker); null: every row. The metric
+    only ever sees the scored rows."""
+
+    extra_ids: Literal["reject", "ignore"] = "reject"
+    """"ignore": a submission may hold ids that are not answer ids; they are not scored
+    (h-and-m-personalized-fashion-recommendations lists every customer, only buyers are
+    scored). Which ids are scored stays private: unknown ids are not named, and a missing
+    answer id is refused without being named, unless ``ids_from`` gives the public id list."""
+
+    ids_from: PublicColumn | None = None
+    """With ``extra_ids`` "ignore": the public list of ids every submission holds exactly once
+    (e.g. the sample submission's id column); ids outside it, missing or repeated are named."""
 
     @model_validator(mode="after")
     def _header_holds_keys(self) -> GradingSpec:
