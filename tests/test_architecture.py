@@ -185,7 +185,6 @@ SIZE_EXCEPTIONS: dict[str, str] = {
 #: Being split in this stop (same rule as PENDING_IMPORTS: empty when the work lands).
 PENDING_SIZES: set[str] = {
     "tambench/splits/prepare.py",
-    "tambench/demo.py::run_demo",
     "tambench/splits/prepare.py::read_keys",
     "tambench/splits/prepare.py::assign_rows",
     "tambench/splits/prepare.py::split_line_parts",
