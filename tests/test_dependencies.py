@@ -12,6 +12,7 @@ import ast
 import re
 import sys
 import tomllib
+from collections.abc import Mapping
 from functools import cache
 from importlib.metadata import packages_distributions
 from pathlib import Path
@@ -50,7 +51,7 @@ def _imports() -> dict[str, set[str]]:
 
 
 @cache
-def _installed() -> dict[str, list[str]]:
+def _installed() -> Mapping[str, list[str]]:
     return packages_distributions()
 
 
