@@ -141,9 +141,13 @@ def run_import(tree: Path, catalogue: Path) -> tuple[dict[str, Any], float]:
 
 
 def _specs(catalogue: Path) -> dict[str, dict[str, Any]]:
+    """Every task of a catalogue as loaded (fields a file leaves out get their defaults, so a
+    file rewritten with them spelled out compares equal)."""
+    from tambench.schema.io import load_taskspec
+
     out = {}
     for path in catalogue.glob("*/*/task.json"):
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = load_taskspec(path).model_dump(mode="json")
         out[data["id"]] = data
     return out
 

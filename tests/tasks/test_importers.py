@@ -586,3 +586,69 @@ def test_cli_import_rejects_unknown_importers_and_merge_modes(
     assert "valid: mle-bench, tam-lite" in flat(capsys.readouterr().err)
     assert main(["tasks", "import", "mle-bench", str(mle_tree), "--catalogue", cat,
                  "--on-existing", "overwrite"]) == 2
+
+
+BREEDS = ["affenpinscher", "afghan_hound", "airedale", "basenji", "yorkshire_terrier"]
+BREED_DESCRIPTION = """# Dog Breed Identification
+
+## Evaluation
+
+Submissions are evaluated on Multi Class Log Loss between the predicted probability and the
+observed target.
+
+### Submission File
+
+For each image in the test set, you must predict a probability for each of the different
+breeds. The file should contain a header and have the following format:
+```
+id,affenpinscher,afghan_hound,..,yorkshire_terrier
+000621fb3cbb32d8935728e48679680e,0.0083,0.0,...,0.0083
+etc.
+```
+"""
+
+
+def _breed_folder(root: Path, class_file: str) -> Path:
+    folder = root / "competitions" / "dog-breed-identification"
+    folder.mkdir(parents=True)
+    (folder / "config.yaml").write_text(_config("dog-breed-identification",
+                                                "multi-class-log-loss"), encoding="utf-8")
+    (folder / "description.md").write_text(BREED_DESCRIPTION, encoding="utf-8")
+    (folder / "dogs.py").write_text(CANARY_CODE + class_file, encoding="utf-8")
+    (folder / "grade.py").write_text(CANARY_CODE, encoding="utf-8")
+    return folder
+
+
+def test_an_elided_header_is_completed_from_the_class_list_in_the_folder_read_as_data(
+    tmp_path: Path,
+) -> None:
+    lines = "\n".join(BREEDS)
+    folder = _breed_folder(tmp_path, f'\n_dogs_str = """\n{lines}\n"""\nDOGS_LIST = _dogs_str.split()\n')
+    read = read_tree("mle-bench", tmp_path / "competitions")
+    (task,) = read.tasks
+    g = task.spec.grading
+    assert g is not None and g.metric == "multiclass_log_loss"
+    assert g.id_columns == ["id"] and g.target_columns == BREEDS
+    assert g.submission_header == ["id", *BREEDS]
+    assert any("dogs.py" in n for n in task.spec.provenance.notes)
+    assert not (folder / "CANARY_RAN").exists()
+
+
+@pytest.mark.parametrize("class_file", [
+    # the visible names are not the list's first names
+    "CLASSES = ['afghan_hound', 'affenpinscher', 'airedale', 'yorkshire_terrier']\n",
+    # the last visible name is not the list's last
+    "CLASSES = ['affenpinscher', 'afghan_hound', 'airedale', 'basenji']\n",
+    # two different lists both fit: nothing is chosen
+    "A = ['affenpinscher', 'afghan_hound', 'x', 'yorkshire_terrier']\n"
+    "B = ['affenpinscher', 'afghan_hound', 'y', 'yorkshire_terrier']\n",
+    # names built by code are not read (nothing runs)
+    "CLASSES = sorted(['affenpinscher', 'afghan_hound', 'yorkshire_terrier'])\n",
+], ids=["order", "last-name", "two-lists", "computed"])
+def test_a_class_list_that_does_not_agree_with_the_visible_columns_completes_nothing(
+    tmp_path: Path, class_file: str,
+) -> None:
+    _breed_folder(tmp_path, "\n" + class_file)
+    (task,) = read_tree("mle-bench", tmp_path / "competitions").tasks
+    g = task.spec.grading
+    assert g is not None and g.submission_header == [] and task.spec.status == "incomplete"

@@ -8,7 +8,9 @@ Layout read; the path given may be the repository root, its ``mlebench/`` packag
         description.md     the competition's pages as Markdown -> pages/description.md
         description_obfuscated.md   MLE-bench's rewrite of them, read for what the first lacks
         leaderboard.csv    the Kaggle leaderboard (any known format; LFS pointers reported)
-        grade.py, prepare.py, ...   never imported, never run
+        grade.py, prepare.py, ...   never imported, never run; a module-level list of
+                           class names (dogs.py, classes.py) is read as data to complete a
+                           header the description elides
     <repo>/experiments/splits/{low,medium,high}.txt   complexity labels, one id per line
 
 The YAML is read with ``yaml.safe_load`` only. Each competition becomes ``kaggle/<id>`` with
@@ -30,6 +32,7 @@ import, named with its reason; the other folders are imported.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -43,12 +46,14 @@ from tambench.schema.suggest import suggest_split_spec
 from tambench.schema.taskspec import LeaderboardSource, Provenance, TaskSpec
 from tambench.tasks.importers import ImportedPage, ImportedTask, ImportFailure, TreeRead
 from tambench.tasks.importers._common import (
+    Description,
     GradingDecision,
     decide_grading,
     read_descriptions,
     read_optional_leaderboard,
     read_text,
 )
+from tambench.tasks.importers.class_lists import complete_header
 from tambench.tasks.leaderboards import record_scale, source_sha256
 from tambench.tasks.names import default_url
 
@@ -58,6 +63,8 @@ CONFIG_FILE = "config.yaml"
 DESCRIPTION_FILE = "description.md"
 #: MLE-bench's rewrite of the same pages; read after description.md, for what it lacks.
 REWRITTEN_DESCRIPTION_FILE = "description_obfuscated.md"
+#: Largest Python file read for a class list.
+MAX_CLASS_LIST_BYTES = 2_000_000
 
 
 def locate_tree(path: Path) -> tuple[Path, Path | None]:
@@ -158,7 +165,8 @@ def read_competition(folder: Path, tier: str | None) -> ImportedTask:
              if (folder / n).exists()}
     if DESCRIPTION_FILE not in texts:
         warnings.append(f"no {DESCRIPTION_FILE}")
-    described = read_descriptions(list(texts.items()), task_id, url)
+    described = _with_class_list(read_descriptions(list(texts.items()), task_id, url),
+                                 folder, texts)
     decision = decide_grading(grader_name(cfg), "mle-bench", described)
     lb, data, why_not = read_optional_leaderboard(folder / LEADERBOARD_FILE)
     warnings += decision.warnings + ([why_not] if why_not else [])
@@ -179,6 +187,24 @@ def read_competition(folder: Path, tier: str | None) -> ImportedTask:
     pages = tuple(ImportedPage("overview" if n == DESCRIPTION_FILE else "other", n, text,
                                f"{folder.name}/{n}", url) for n, text in texts.items() if text)
     return ImportedTask(spec=spec, leaderboard=lb, pages=pages, warnings=tuple(warnings))
+
+
+def _with_class_list(described: Description, folder: Path, texts: dict[str, str]
+                     ) -> Description:
+    """The description with its elided header completed from a class list in the folder's
+    Python files (read as data, see :mod:`.class_lists`), when exactly one fits."""
+    if described.header:
+        return described
+    sources = {p.name: read_text(p) for p in sorted(folder.glob("*.py"))
+               if p.is_file() and p.stat().st_size <= MAX_CLASS_LIST_BYTES}
+    lines = [line for text in texts.values() for line in text.splitlines()]
+    found = complete_header(lines, sources)
+    if found is None:
+        return described
+    return replace(described, id_columns=found.id_columns, target_columns=found.classes,
+                   header=found.header,
+                   columns_from=f"the description's elided header, completed with the "
+                                f"{len(found.classes)} names of {found.source}")
 
 
 def _with_suggested_split(spec: TaskSpec) -> TaskSpec:
