@@ -1,4 +1,4 @@
-"""Benchmark: difficulty (both methods) on real and synthetic leaderboards, and calibration.
+"""Benchmark: difficulty (every method) on real and synthetic leaderboards, and calibration.
 
 Usage: .venv/bin/python bench/bench_difficulty.py [--rows 100000] [--tasks 150] [--repeat 3]
            [--shared ../shared]
@@ -22,7 +22,8 @@ import numpy as np
 from tambench.core.leaderboard import read_leaderboard, read_leaderboard_text
 from tambench.core.metrics.base import Metric
 from tambench.difficulty.calibrate import calibrate
-from tambench.difficulty.formula import DifficultyResult, compute_all, formula_terms, tier_for
+from tambench.difficulty.formula import DifficultyResult, formula_terms, tier_for
+from tambench.difficulty.methods import compute_all
 from tambench.schema.taskspec import Tier
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,7 +52,7 @@ def main() -> None:
     boards = [read_leaderboard(p / "leaderboard.csv") for p in sorted(lite.iterdir())
               if (p / "leaderboard.csv").is_file()] if lite.is_dir() else []
     if boards:
-        results[f"both methods, {len(boards)} real boards (s)"] = median_time(
+        results[f"every method, {len(boards)} real boards (s)"] = median_time(
             lambda: [compute_all(b, rmse) for b in boards], args.repeat)
 
     rng = np.random.default_rng(0)
@@ -61,7 +62,7 @@ def main() -> None:
     board = read_leaderboard_text(text)
     results[f"parse synthetic board, {args.rows} rows (s)"] = median_time(
         lambda: read_leaderboard_text(text), args.repeat)
-    results[f"both methods, {args.rows} rows (s)"] = median_time(
+    results[f"every method, {args.rows} rows (s)"] = median_time(
         lambda: compute_all(board, rmse), args.repeat)
 
     res: dict[str, DifficultyResult] = {}

@@ -244,66 +244,95 @@ def run_demo(
     executor: str = "local",
 ) -> DemoResult:
     """Run the whole pipeline into ``out_dir`` (deleted first) and print what happened."""
-    from tambench.acquisition.pipeline import acquire_competitions
-    from tambench.difficulty.batch import catalogue_difficulties, store_difficulty
-    from tambench.executors import get_executor
-    from tambench.grading.batch import grade_runs, write_batch_outputs
-    from tambench.schema.suggest import suggest_split_spec
-    from tambench.splits.prepare import prepare_task
-    from tambench.testing.site import DEMO_REFS, serve_site
+    from tambench.testing.site import serve_site
 
     con = console or Console()
     start = time.perf_counter()
     if out_dir.exists():
         shutil.rmtree(out_dir)
     catalogue, data_dir = out_dir / "catalogue", out_dir / "data"
-    raw_dir, runs_dir, report_dir = out_dir / "raw", out_dir / "runs", out_dir / "report"
+    runs_dir, report_dir = out_dir / "runs", out_dir / "report"
 
     step = _stepper(con, start)
     step("serving the local competition site and acquiring the demo competitions in Chromium")
     with serve_site() as site:
-        acquired = acquire_competitions(
-            list(DEMO_REFS), catalogue, base_urls=site.base_urls, concurrency=concurrency
-        )
-        store_difficulty(catalogue, catalogue_difficulties(catalogue))
-        table = Table("task", "status", "pages", "leaderboard rows", "metric", "tier (paper)")
-        specs: list[TaskSpec] = []
-        for r in acquired.results:
-            spec = load_taskspec(Path(r.folder) / "task.json") if r.folder else None
-            metric = spec.grading.metric if spec and spec.grading else "-"
-            tier = spec.difficulty.tier.value if spec and spec.difficulty else "-"
-            table.add_row(r.task_id or r.ref, r.status, str(len(r.pages)),
-                          str(r.leaderboard_rows), metric, tier)
-            if r.status != "complete" or spec is None:
-                raise TambenchError(f"demo competition {r.ref} was not acquired: {r.errors}")
-            specs.append(spec)
-        con.print(table)
-
+        specs = _acquire(con, site, catalogue, concurrency)
         step("downloading training data, preparing splits with hidden labels, auditing")
-        views: list[_TaskView] = []
-        table = Table("task", "split", "train rows", "test rows", "leakage audit")
-        for spec in specs:
-            raw = raw_dir / spec.platform / spec.slug
-            _download(site.download_url(spec.slug, "train.csv", spec.platform), raw / "train.csv")
-            n_rows = len(_read_csv(raw / "train.csv")[1])
-            split = suggest_split_spec(spec, n_rows=n_rows)
-            if split is None:
-                raise TambenchError(f"demo task {spec.id} cannot be split by rows")
-            spec = spec.model_copy(update={"split": split})
-            save_taskspec(spec, catalogue / spec.platform / spec.slug / "task.json")
-            result = prepare_task(spec, raw, data_dir)
-            rows = result.report.rows
-            audit = "passed" if result.audit is not None and result.audit.passed else "FAILED"
-            table.add_row(spec.id, f"{split.strategy} {split.test_size:.0%}",
-                          str(rows.train), str(rows.test), audit)
-            views.append(_TaskView(spec, result.task_dir / "public"))
-        con.print(table)
+        views = _prepare(con, site, specs, out_dir / "raw", catalogue, data_dir)
 
     step("running baseline agents (each writes submission.csv and best_solution.py)")
     n_runs = run_agents(views, runs_dir)
     con.print(f"{n_runs} runs by {len(AGENT_RUNS)} agents over {len(views)} tasks")
 
     step("grading every run: validation, metric, rank on the leaderboard, medals, aggregates")
+    paths = _grade(con, runs_dir, catalogue, data_dir, report_dir, executor)
+    seconds = time.perf_counter() - start
+    con.print(f"\n[bold]report:[/] {paths['html'].resolve()}", highlight=False)
+    con.print(f"grades: {paths['json'].resolve()} and {paths['csv'].name}; "
+              f"catalogue: {catalogue.resolve()}; finished in {seconds:.1f} s", highlight=False)
+    return DemoResult(out_dir, catalogue, data_dir, runs_dir, paths["html"], paths["json"],
+                      seconds)
+
+
+def _acquire(con: Console, site: Any, catalogue: Path, concurrency: int) -> list[TaskSpec]:
+    """Acquire the demo competitions into ``catalogue`` with difficulty tiers; every one must be
+    complete."""
+    from tambench.acquisition.pipeline import acquire_competitions
+    from tambench.difficulty.batch import catalogue_difficulties, store_difficulty
+    from tambench.testing.site import DEMO_REFS
+
+    acquired = acquire_competitions(
+        list(DEMO_REFS), catalogue, base_urls=site.base_urls, concurrency=concurrency
+    )
+    store_difficulty(catalogue, catalogue_difficulties(catalogue))
+    table = Table("task", "status", "pages", "leaderboard rows", "metric", "tier (paper)")
+    specs: list[TaskSpec] = []
+    for r in acquired.results:
+        spec = load_taskspec(Path(r.folder) / "task.json") if r.folder else None
+        metric = spec.grading.metric if spec and spec.grading else "-"
+        tier = spec.difficulty.tier.value if spec and spec.difficulty else "-"
+        table.add_row(r.task_id or r.ref, r.status, str(len(r.pages)),
+                      str(r.leaderboard_rows), metric, tier)
+        if r.status != "complete" or spec is None:
+            raise TambenchError(f"demo competition {r.ref} was not acquired: {r.errors}")
+        specs.append(spec)
+    con.print(table)
+    return specs
+
+
+def _prepare(con: Console, site: Any, specs: list[TaskSpec], raw_dir: Path, catalogue: Path,
+             data_dir: Path) -> list[_TaskView]:
+    """Download each task's training data, split it with hidden labels and audit the split."""
+    from tambench.schema.suggest import suggest_split_spec
+    from tambench.splits.prepare import prepare_task
+
+    views: list[_TaskView] = []
+    table = Table("task", "split", "train rows", "test rows", "leakage audit")
+    for spec in specs:
+        raw = raw_dir / spec.platform / spec.slug
+        _download(site.download_url(spec.slug, "train.csv", spec.platform), raw / "train.csv")
+        n_rows = len(_read_csv(raw / "train.csv")[1])
+        split = suggest_split_spec(spec, n_rows=n_rows)
+        if split is None:
+            raise TambenchError(f"demo task {spec.id} cannot be split by rows")
+        spec = spec.model_copy(update={"split": split})
+        save_taskspec(spec, catalogue / spec.platform / spec.slug / "task.json")
+        result = prepare_task(spec, raw, data_dir)
+        rows = result.report.rows
+        audit = "passed" if result.audit is not None and result.audit.passed else "FAILED"
+        table.add_row(spec.id, f"{split.strategy} {split.test_size:.0%}",
+                      str(rows.train), str(rows.test), audit)
+        views.append(_TaskView(spec, result.task_dir / "public"))
+    con.print(table)
+    return views
+
+
+def _grade(con: Console, runs_dir: Path, catalogue: Path, data_dir: Path, report_dir: Path,
+           executor: str) -> dict[str, Path]:
+    """Grade every run, write grades.json, grades.csv and the report, print the tables."""
+    from tambench.executors import get_executor
+    from tambench.grading.batch import grade_runs, write_batch_outputs
+
     pool = get_executor(executor, max_workers=2)
     try:
         report = grade_runs(runs_dir, catalogue=catalogue, data_dir=data_dir, executor=pool)
@@ -312,12 +341,7 @@ def run_demo(
     paths = write_batch_outputs(report, report_dir)
     _print_runs(con, report)
     _print_agents(con, report)
-    seconds = time.perf_counter() - start
-    con.print(f"\n[bold]report:[/] {paths['html'].resolve()}", highlight=False)
-    con.print(f"grades: {paths['json'].resolve()} and {paths['csv'].name}; "
-              f"catalogue: {catalogue.resolve()}; finished in {seconds:.1f} s", highlight=False)
-    return DemoResult(out_dir, catalogue, data_dir, runs_dir, paths["html"], paths["json"],
-                      seconds)
+    return paths
 
 
 def _stepper(con: Console, start: float) -> Callable[[str], None]:

@@ -100,6 +100,12 @@ class MissingSubmissionError(InvalidSubmissionError):
     """No submission file exists where one was expected (reported as ``submission_exists: false``)."""
 
 
+class ScoreRangeError(TambenchError, ValueError):
+    """A metric returned a score outside its declared value range: a grader error (a bug in the
+    metric, or a hole in validation), never the submission's fault. Such a score is never
+    ranked; a batch records the run with this error as its status."""
+
+
 class GradingTimeout(BaseException):
     """Grading one run took longer than the batch's per-run limit (status ``timeout``).
 

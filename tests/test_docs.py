@@ -9,7 +9,7 @@ import pytest
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 #: Documents whose examples are run; a document with ``>>>`` examples must be listed here.
-RUN = ["api.md"]
+RUN = ["api.md", "extending.md"]
 
 
 @pytest.mark.parametrize("name", RUN)

@@ -356,10 +356,14 @@ def test_crawls_run_one_competition_per_task_under_one_global_rate_limit(
     assert [r.ref for r in report.results] == refs
     assert all(r.fetched >= 3 and r.status == "complete" for r in report.results), report
     assert len(times) >= 3 * len(refs)
-    # Two workers crawl at once, yet no two page requests to the origin came closer than the
-    # global interval (a limiter per worker would let them arrive together).
+    # Two workers crawl at once, yet requests reach the origin one interval apart: a limiter
+    # per worker would let pairs arrive together (gaps near 0) and finish in half the time.
+    # Arrival times carry scheduling jitter on a loaded machine (a request sent on its slot
+    # can arrive late and the next on time), so single gaps get a jitter allowance and the
+    # whole crawl must span its intervals.
     gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
-    assert min(gaps) >= 0.25, gaps
+    assert min(gaps) >= 0.12, gaps
+    assert times[-1] - times[0] >= 0.9 * 0.3 * (len(times) - 1), gaps
 
 
 # --- distributed split preparation ------------------------------------------------------------

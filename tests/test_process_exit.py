@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 from tambench.schema.io import save_taskspec
 from tests.splits.helpers import make_spec, tabular
 
@@ -45,6 +47,7 @@ def _aborts(results: list[tuple[int, str]]) -> list[str]:
     return [err for rc, err in results if rc == ABORT or rc < 0 or "terminate called" in err]
 
 
+@pytest.mark.timeout(1200)
 def test_grading_a_malformed_answers_file_200_times_never_aborts(tmp_path: Path) -> None:
     (tmp_path / "answers.csv").write_text("id,y\n1,0.5\n2,\n3,abc\n")
     (tmp_path / "sub.csv").write_text("id,y\n1,0.5\n2,0.1\n3,0.2\n")
@@ -57,6 +60,8 @@ def test_grading_a_malformed_answers_file_200_times_never_aborts(tmp_path: Path)
     assert all("answers column 'y'" in err for _, err in results)
 
 
+# Six hundred processes, three at a time: about ten minutes on two loaded cores.
+@pytest.mark.timeout(2400)
 def test_prepare_then_audit_300_times_never_aborts(tmp_path: Path) -> None:
     tabular(tmp_path / "raw", n=200, n_classes=2)
     save_taskspec(make_spec("exit-loop", {"strategy": "stratified", "test_size": 0.25}),

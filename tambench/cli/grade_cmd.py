@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 
+from tambench.cli import _adhoc
 from tambench.cli._executor import (
     executor_address_option,
     executor_option,
@@ -15,22 +16,6 @@ from tambench.cli._executor import (
     retries_option,
 )
 from tambench.grading.batch.deadline import DEFAULT_TIME_LIMIT
-
-
-def _parse_params(items: list[str]) -> dict[str, Any]:
-    """``k=v`` pairs; values are read as JSON when they parse (numbers, booleans), else text."""
-    import json
-
-    out: dict[str, Any] = {}
-    for item in items:
-        if "=" not in item:
-            raise typer.BadParameter(f"--metric-param {item!r}: expected key=value")
-        k, v = item.split("=", 1)
-        try:
-            out[k.strip()] = json.loads(v)
-        except json.JSONDecodeError:
-            out[k.strip()] = v
-    return out
 
 
 def grade(
@@ -43,50 +28,70 @@ def grade(
         None, "--data-dir", help="Prepared data: answers at <D>/<platform>/<slug>/private/."
     ),
     catalogue: Path | None = typer.Option(None, "--catalogue", help="Task catalogue folder."),
-    answers: Path | None = typer.Option(None, "--answers", help="Answers file (no catalogue)."),
-    metric: str | None = typer.Option(None, "--metric", help="Metric id (with --answers)."),
-    metric_param: list[str] = typer.Option(
-        [], "--metric-param", help="Metric parameter k=v (repeatable)."
-    ),
-    id_column: list[str] = typer.Option([], "--id-column", help="Id column (repeatable)."),
-    target_column: list[str] = typer.Option(
-        [], "--target-column", help="Target column (repeatable; default: the answers' others)."
-    ),
-    fmt: str = typer.Option("csv", "--format", help="Submission format: csv, json or txt."),
+    answers: Path | None = _adhoc.ANSWERS,
+    metric: str | None = _adhoc.METRIC,
+    metric_param: list[str] = _adhoc.METRIC_PARAM,
+    id_column: list[str] = _adhoc.ID_COLUMN,
+    target_column: list[str] = _adhoc.TARGET_COLUMN,
+    not_target: list[str] = _adhoc.NOT_TARGET,
+    answers_target_column: list[str] = _adhoc.ANSWERS_TARGET,
+    submission_header: str | None = _adhoc.SUBMISSION_HEADER,
+    fmt: str = _adhoc.FORMAT,
+    label: list[str] = _adhoc.LABEL,
+    labels_from: str | None = _adhoc.LABELS_FROM,
+    empty_token: str | None = _adhoc.EMPTY_TOKEN,
+    unscored_marker: str | None = _adhoc.UNSCORED_MARKER,
+    normalize_truths: str | None = _adhoc.NORMALIZE_TRUTHS,
+    scored_where: str | None = _adhoc.SCORED_WHERE,
+    scored_last: str | None = _adhoc.SCORED_LAST,
+    extra_ids: str | None = _adhoc.EXTRA_IDS,
+    ids_from: str | None = _adhoc.IDS_FROM,
+    value_policy: list[str] = _adhoc.VALUE_POLICY,
+    grading: str | None = _adhoc.GRADING,
     leaderboard: Path | None = typer.Option(
         None, "--leaderboard", help="Leaderboard file to rank against (any known format)."
     ),
     json_out: bool = typer.Option(False, "--json", help="Print the report as strict JSON."),
 ) -> None:
     """Grade one submission: validate, score, rank and award medals."""
-    from tambench.errors import ConfigError
-    from tambench.grading.grade import (
-        adhoc_spec,
-        check_submission_path,
-        grade_submission,
-        resolve_task,
-    )
+    from tambench.grading.grade import check_submission_path, grade_submission, resolve_task
 
     if task is not None:
         if answers is not None or metric is not None:
             raise typer.BadParameter("give either --task, or --answers with --metric, not both")
         resolved = resolve_task(task, catalogue=catalogue, data_dir=data_dir,
                                 leaderboard=leaderboard)
-        spec, answers_path, lb = resolved.spec, resolved.answers, resolved.leaderboard
+        check_submission_path(submission)
+        report = grade_submission(submission, resolved.spec, resolved.answers,
+                                  resolved.leaderboard)
     else:
         if answers is None or metric is None:
             raise typer.BadParameter("give --task, or --answers and --metric")
-        if fmt == "csv" and not id_column:
-            raise typer.BadParameter("--id-column is required for csv submissions")
-        targets = list(target_column) or _other_columns(answers, id_column)
-        if fmt == "csv" and not targets:
-            raise ConfigError(f"cannot tell the target columns of {answers}; give --target-column")
-        spec = adhoc_spec(metric=metric, id_columns=list(id_column), target_columns=targets,
-                          metric_params=_parse_params(metric_param), submission_format=fmt,
-                          answers_file=answers.name)
-        answers_path, lb = answers, leaderboard
-    check_submission_path(submission)
-    _show_report(grade_submission(submission, spec, answers_path, lb), json_out)
+        opts = _adhoc.AdhocOptions(
+            answers, metric, metric_param, id_column, target_column, not_target,
+            answers_target_column, submission_header, fmt, label, labels_from, empty_token,
+            unscored_marker, normalize_truths, scored_where, scored_last, extra_ids, ids_from,
+            value_policy, grading,
+        )
+        check_submission_path(submission)
+        report = _grade_adhoc(submission, opts, leaderboard)
+    _show_report(report, json_out)
+
+
+def _grade_adhoc(submission: Path, opts: _adhoc.AdhocOptions, leaderboard: Path | None) -> Any:
+    """Grade against an answers file with a spec built from the flags."""
+    from tambench.core.metrics import get_metric
+    from tambench.grading.grade import adhoc_spec, grade_submission
+    from tambench.grading.validate import load_answers
+
+    fields_, public_dir = _adhoc.adhoc_grading(opts)
+    spec = adhoc_spec(**fields_)
+    grading = spec.grading
+    if grading is None:  # adhoc_spec always sets it; this narrows the type
+        raise typer.BadParameter("no grading spec")
+    answers = load_answers(opts.answers, grading, get_metric(grading.metric),
+                           public_dir=public_dir)
+    return grade_submission(submission, spec, answers, leaderboard)
 
 
 def _show_report(report: Any, json_out: bool) -> None:
@@ -112,15 +117,6 @@ def _show_report(report: Any, json_out: bool) -> None:
     console.print(f"{report.task_id}: submission {what} ({len(report.errors)} problem(s)):")
     for e in report.errors:
         console.print(f"  - {report_text(e)}")
-
-
-def _other_columns(answers: Path, id_columns: list[str]) -> list[str]:
-    """The answers' columns other than the ids (read from its header line only)."""
-    import csv
-
-    with open(answers, encoding="utf-8-sig", newline="") as fh:
-        header = next(csv.reader(fh), [])
-    return [c for c in header if c not in id_columns]
 
 
 class InvalidRuns(StrEnum):

@@ -82,6 +82,64 @@ def show(
                       f"declared direction of {metric}")
 
 
+def _kaggle_slug(url: str, slug: str) -> str:
+    """The competition's slug on Kaggle: from its overview address when there is one (the
+    catalogue keeps some release names: cornell-birdcall-identification is
+    birdsong-recognition on Kaggle), else the task's own slug."""
+    marker = "kaggle.com/competitions/"
+    if marker in url:
+        return url.split(marker, 1)[1].strip("/").split("/", 1)[0]
+    return slug
+
+
+@lb_app.command("refresh")
+def refresh(
+    task: str = typer.Argument(..., help="Task id, bare slug or task folder."),
+    catalogue: Path | None = typer.Option(
+        None, "--catalogue", help="Catalogue holding the task (default: the configured one; "
+        "never the installed package's)."),
+    kind: str = typer.Option("private", "--kind", help="private (a finished competition's "
+                             "final board), public or unknown."),
+) -> None:
+    """Fetch a Kaggle competition's leaderboard with the kaggle client and ship it with the
+    task (compact form, provenance in task.json). Needs the kaggle package and credentials."""
+    from datetime import UTC, datetime
+
+    from tambench.acquisition.kaggle_client import KaggleClient
+    from tambench.cli._console import console
+    from tambench.cli.tasks_cmd import _import_catalogue
+    from tambench.schema.taskspec import LeaderboardSource
+    from tambench.tasks.leaderboards import record_scale, store_leaderboard
+    from tambench.tasks.locate import locate_task
+
+    if kind not in ("private", "public", "unknown"):
+        raise typer.BadParameter(f"expected private, public or unknown, got {kind!r}",
+                                 param_hint="--kind")
+    root = _import_catalogue(catalogue)
+    task_file = locate_task(task, root)
+    from tambench.schema.io import load_taskspec
+
+    spec = load_taskspec(task_file)
+    if spec.platform != "kaggle":
+        raise typer.BadParameter(f"{spec.id} is on {spec.platform}; only Kaggle boards can be "
+                                 "fetched with the kaggle client", param_hint="TASK")
+    slug = _kaggle_slug(spec.url, spec.slug)
+    lb = KaggleClient().leaderboard(slug)  # every page of the board
+    scale: dict[str, object] = {}
+    if spec.grading is not None:
+        scale = record_scale(spec.grading.metric)
+    elif spec.leaderboard is not None:
+        scale = spec.leaderboard.model_dump(include={"metric", "higher_is_better",
+                                                     "lower_bound", "upper_bound"})
+    record = LeaderboardSource.model_validate({
+        "source": "kaggle", "path": f"competitions/{slug}/leaderboard", "kind": kind,
+        "rows": len(lb), "retrieved_at": datetime.now(UTC).date(),
+        "notes": ["fetched with the kaggle client (tambench leaderboard refresh)"], **scale})
+    store_leaderboard(task_file.parent, lb, record)
+    console.print(f"{spec.id}: {len(lb)} rows from Kaggle ({slug}) -> "
+                  f"{task_file.parent / 'leaderboard.csv'}", markup=False)
+
+
 def register(app: typer.Typer) -> None:
     """Attach the command group."""
     app.add_typer(lb_app, name="leaderboard")

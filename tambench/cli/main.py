@@ -29,31 +29,31 @@ import typer
 from tambench import __version__
 from tambench.errors import TambenchError
 
-app = typer.Typer(
-    name="tambench",
-    help="Build ML-agent benchmarks from real competitions, and grade agents' submissions.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
-
-#: Command modules; each exposes ``register(app)``. Adding a command group = one line here.
-COMMAND_MODULES = (
-    "tambench.cli.schema_cmd",
-    "tambench.cli.leaderboard_cmd",
-    "tambench.cli.rank_cmd",
-    "tambench.cli.demo_cmd",
-    "tambench.cli.grade_cmd",
-    "tambench.cli.difficulty_cmd",
-    "tambench.cli.tasks_cmd",
-    "tambench.cli.subsets_cmd",
-    "tambench.cli.acquire_cmd",
-    "tambench.cli.site_cmd",
-    "tambench.cli.protocol_cmd",
-    "tambench.cli.judge_cmd",
-    "tambench.cli.split_cmd",
-)
+#: Top-level command -> the module that registers it (each module exposes ``register(app)``).
+#: Only the module a command line names is imported, so ``tambench grade`` does not pay for
+#: the browser, the catalogue or the report code; help and unknown commands load them all.
+#: Adding a command = one line here (a test checks the table against what modules register).
+COMMANDS: dict[str, str] = {
+    "acquire": "tambench.cli.acquire_cmd",
+    "discover": "tambench.cli.acquire_cmd",
+    "audit": "tambench.cli.split_cmd",
+    "check-split": "tambench.cli.split_cmd",
+    "demo": "tambench.cli.demo_cmd",
+    "difficulty": "tambench.cli.difficulty_cmd",
+    "grade": "tambench.cli.grade_cmd",
+    "grade-runs": "tambench.cli.grade_cmd",
+    "judge": "tambench.cli.judge_cmd",
+    "leaderboard": "tambench.cli.leaderboard_cmd",
+    "metrics": "tambench.cli.rank_cmd",
+    "prepare": "tambench.cli.split_cmd",
+    "protocol": "tambench.cli.protocol_cmd",
+    "rank": "tambench.cli.rank_cmd",
+    "schema": "tambench.cli.schema_cmd",
+    "site": "tambench.cli.site_cmd",
+    "subsets": "tambench.cli.subsets_cmd",
+    "tasks": "tambench.cli.tasks_cmd",
+}
+COMMAND_MODULES = tuple(dict.fromkeys(sorted(COMMANDS.values())))
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_BATCH_FAILED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -64,7 +64,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
@@ -73,8 +72,28 @@ def _root(
     """tambench: competitions in, graded agents out."""
 
 
-for _name in COMMAND_MODULES:
-    importlib.import_module(_name).register(app)
+def make_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
+    """The typer app with the commands of ``modules`` registered."""
+    app = typer.Typer(
+        name="tambench",
+        help="Build ML-agent benchmarks from real competitions, and grade agents' submissions.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+    )
+    app.callback()(_root)
+    for name in modules:
+        importlib.import_module(name).register(app)
+    return app
+
+
+def modules_for(args: list[str]) -> tuple[str, ...]:
+    """The command modules a command line needs: the one its command names, else all."""
+    command = next((a for a in args if not a.startswith("-")), None)
+    if command in COMMANDS:
+        return (COMMANDS[command],)
+    return COMMAND_MODULES
 
 
 @dataclass(frozen=True)
@@ -147,9 +166,9 @@ def _plain_help(command: Any) -> None:
         _plain_help(sub)
 
 
-def build_command() -> Any:
-    """The click command tree of the app."""
-    command = typer.main.get_command(app)
+def build_command(modules: tuple[str, ...] = COMMAND_MODULES) -> Any:
+    """The click command tree of the app (every command unless ``modules`` says otherwise)."""
+    command = typer.main.get_command(make_app(modules))
     _plain_help(command)
     return command
 
@@ -185,9 +204,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if json_mode:
             with redirect_stdout(captured):
-                code = _run(build_command(), args)
+                code = _run(build_command(modules_for(args)), args)
         else:
-            code = _run(build_command(), args)
+            code = _run(build_command(modules_for(args)), args)
     except (Exception, KeyboardInterrupt) as exc:  # every end goes through here
         caught, failure = exc, _failure(exc)
         code = failure.exit_code

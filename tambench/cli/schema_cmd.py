@@ -49,13 +49,25 @@ def convert(
 
 @schema_app.command("validate")
 def validate(paths: list[Path] = typer.Argument(..., help="task.json files.")) -> None:
-    """Validate task files; migrates older schema versions in memory."""
+    """Validate task files (migrating older schema versions in memory); a file that says it is
+    complete must be (``tambench.schema.complete``: the definition ``tasks validate`` uses too).
+    Exit 3 when any file has a problem."""
     from tambench.cli._console import console
+    from tambench.schema.complete import status_problems
     from tambench.schema.io import load_taskspec
 
+    failed = 0
     for p in paths:
         spec = load_taskspec(p)
-        console.print(f"ok  {spec.id}  ({p})")
+        problems = status_problems(spec)
+        for message in problems:
+            console.print(f"error: {p}: {message}", markup=False)
+        if problems:
+            failed += 1
+        else:
+            console.print(f"ok  {spec.id}  [{spec.status}]  ({p})", markup=False)
+    if failed:
+        raise typer.Exit(3)
 
 
 def _read_pages(pages: Path) -> tuple[dict[str, str], list[str]]:

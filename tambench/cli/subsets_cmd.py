@@ -4,68 +4,134 @@ from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import typer
 
 subsets_app = typer.Typer(help="Lite / Medium / Full subsets: build and diff manifests.",
                           no_args_is_help=True)
 
+_TIERS_HELP = ("Tier source(s), tried in order: difficulty:<method> (calibrated, paper, robust) "
+               "or reference:<name> (tam-bench, mle-bench), comma-separated. Default: "
+               "reference:tam-bench,difficulty:calibrated (the paper release's tiers for its "
+               "Lite tasks, the calibrated model for the rest).")
+
+
+def _catalogue(catalogue: Path | None) -> Path:
+    from tambench.config import load_settings
+
+    return load_settings(catalogue=catalogue).catalogue
+
+
+def read_tier_source(text: str | None, root: Path, option: str = "--tiers") -> list[Any]:
+    """Parse a tier source for ``root`` (None: the default one); a bad one is a usage error
+    naming the valid choices."""
+    from tambench.difficulty.tiers import default_tier_source, parse_tier_source, reference_names
+    from tambench.errors import DifficultyError
+
+    references = reference_names(root)
+    try:
+        return parse_tier_source(text or default_tier_source(references), references=references)
+    except DifficultyError as exc:
+        raise typer.BadParameter(str(exc), param_hint=option) from None
+
+
+def _out_dir(out: Path | None, root: Path) -> Path | None:
+    """Where manifests go: ``--out``, else the catalogue's _subsets/ unless that catalogue is
+    the installed package's own (never written implicitly)."""
+    from tambench.config import bundled_catalogue
+    from tambench.core.layout import SUBSETS_DIR
+
+    if out is not None:
+        return out
+    if root.resolve() == bundled_catalogue().resolve():
+        return None
+    return root / SUBSETS_DIR
+
+
+def _print_build(result: Any, tiers_text: str, counts: dict[str, int], n_entries: int) -> None:
+    from tambench.cli._console import console
+    from tambench.tasks.subsets import CELLS, cell_name
+
+    console.print(f"{n_entries} catalogue tasks; tiers from {tiers_text}: "
+                  + ", ".join(f"{v} {k}" for k, v in counts.items()), markup=False)
+    for name in ("lite", "medium", "full"):
+        members = result.subsets[name]
+        complete = sum(1 for t in members if t in result.complete)
+        console.print(f"{name}: {len(members)} task(s), {complete} complete", markup=False)
+    console.print("lite, cell by cell:")
+    by_cell = {cell: tid for tid, cell in result.subsets["lite"].items()}
+    for m, t in CELLS:
+        cell = cell_name(m, t)
+        tid = by_cell.get(cell)
+        mark = "" if tid is None or tid in result.complete else "  (incomplete entry)"
+        console.print(f"  {cell:18s} {tid or '-- empty --'}{mark}", markup=False)
+    for s in result.shortfalls:
+        console.print(f"gap: {s.subset} {s.cell} has {s.have} of {s.need}: {s.reason}",
+                      markup=False)
+
 
 @subsets_app.command("build")
 def build(
     catalogue: Path | None = typer.Option(None, "--catalogue", help="Catalogue folder."),
     seed: int = typer.Option(0, "--seed", help="Seed of the within-cell ranking."),
-    tiers: str = typer.Option(
-        "difficulty:paper", "--tiers",
-        help="Tier source: difficulty:paper, difficulty:robust or reference:<name>."),
-    out: Path | None = typer.Option(None, "--out",
-                                    help="Manifest folder (default: <catalogue>/_subsets)."),
+    tiers: str | None = typer.Option(None, "--tiers", help=_TIERS_HELP),
+    out: Path | None = typer.Option(
+        None, "--out", help="Manifest folder (default: <catalogue>/_subsets, except for the "
+        "installed package's catalogue, which is never written)."),
     day: str | None = typer.Option(None, "--date", help="Date for the header (YYYY-MM-DD)."),
-    leaderboards: Path | None = typer.Option(
-        None, "--leaderboards", help="Folder of leaderboards for entries that ship none."),
+    allow_gaps: bool = typer.Option(False, "--allow-gaps",
+                                    help="Exit 0 even when a Lite or Medium cell is short."),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
-    """Regenerate lite.txt, medium.txt and full.txt; report every cell lacking tasks."""
-    from tambench.cli._console import console, print_json
-    from tambench.config import load_settings
-    from tambench.core.layout import SUBSETS_DIR
+    """Regenerate Lite, Medium and Full; name every cell the catalogue cannot fill, and why.
+
+    Exit 3 when a cell is short, unless --allow-gaps."""
+    from tambench.cli._console import err_console, print_json
+    from tambench.difficulty.tiers import catalogue_tiers, tier_counts
     from tambench.tasks.catalogue import Catalogue, build_index, index_hash
     from tambench.tasks.subsets import (
         build_subsets,
         candidates_from_catalogue,
+        complete_tasks,
         write_manifests,
     )
 
-    root = load_settings(catalogue=catalogue).catalogue
+    root = _catalogue(catalogue)
     try:
         when = date.fromisoformat(day) if day else None
     except ValueError:
         raise typer.BadParameter(f"expected YYYY-MM-DD, got {day!r}", param_hint="--date") \
             from None
-    cands, skipped = candidates_from_catalogue(root, tiers, leaderboards)
-    result = build_subsets(cands, seed=seed, skipped=skipped)
+    sources = read_tier_source(tiers, root)
+    tiers_text = ",".join(str(s) for s in sources)
+    assigned = catalogue_tiers(root, sources, quiet=json_out)
+    cands, skipped = candidates_from_catalogue(root, assigned)
+    result = build_subsets(cands, seed=seed, skipped=skipped, complete=complete_tasks(root))
     digest = index_hash(build_index(Catalogue(root)))
-    paths = write_manifests(result, out or root / SUBSETS_DIR, index_sha256=digest,
-                            tier_source=tiers, day=when)
+    target = _out_dir(out, root)
+    paths = (write_manifests(result, target, index_sha256=digest, tier_source=tiers_text,
+                             day=when) if target is not None else [])
     if json_out:
         print_json({
-            "catalogue": str(root), "seed": seed, "tiers": tiers, "index_sha256": digest,
-            "sizes": {k: len(v) for k, v in result.subsets.items()},
+            "catalogue": str(root), "seed": seed, "tiers": tiers_text, "index_sha256": digest,
+            "tier_counts": tier_counts(assigned),
+            "subsets": {k: dict(sorted(v.items())) for k, v in result.subsets.items()},
+            "complete": sorted(result.complete),
             "manifests": [str(p) for p in paths],
-            "shortfalls": [{"subset": s.subset, "cell": s.cell, "have": s.have, "need": s.need}
-                           for s in result.shortfalls],
+            "gaps": [{"subset": s.subset, "cell": s.cell, "have": s.have, "need": s.need,
+                      "reason": s.reason} for s in result.shortfalls],
             "unplaced": [{"id": s.id, "reason": s.reason} for s in result.skipped],
         })
-        return
-    console.print(f"{len(cands)} placeable task(s), {len(skipped)} not placeable; seed {seed}, "
-                  f"tiers from {tiers}")
-    for name in ("lite", "medium", "full"):
-        console.print(f"  {name}: {len(result.subsets[name])} task(s)")
-    for s in result.shortfalls:
-        console.print(f"  lacking: {s.subset} {s.cell} has {s.have}, needs {s.need}",
-                      markup=False)
-    for p in paths:
-        console.print(f"wrote {p}")
+    else:
+        _print_build(result, tiers_text, tier_counts(assigned), len(assigned))
+        for p in paths:
+            err_console.print(f"wrote {p}", markup=False)
+        if target is None:
+            err_console.print("manifests not written (the installed package's catalogue is "
+                              "never written): give --out DIR to write them", markup=False)
+    if result.shortfalls and not allow_gaps:
+        raise typer.Exit(3)
 
 
 @subsets_app.command("diff")
@@ -74,31 +140,47 @@ def diff(
     new: Path = typer.Argument(..., help="New manifest."),
     catalogue: Path | None = typer.Option(
         None, "--catalogue", help="Look removed tasks up in this catalogue for a reason."),
+    tiers: str | None = typer.Option(
+        None, "--tiers", help="Tier source for those reasons (default: the new manifest's)."),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
-    """What changed between two manifests, and why."""
+    """What changed between two manifests: only real changes, each with its own reason."""
     from tambench.cli._console import console, print_json
-    from tambench.tasks.subsets import diff_manifests, read_manifest
+    from tambench.tasks.manifests import read_manifest
+    from tambench.tasks.subsets import diff_manifests
 
-    d = diff_manifests(read_manifest(old), read_manifest(new), catalogue=catalogue)
+    a, b = read_manifest(old), read_manifest(new)
+    current = _current_cells(catalogue, tiers or b.header.get("tiers")) \
+        if catalogue is not None else None
+    d = diff_manifests(a, b, current=current)
     if json_out:
         print_json({
             "added": list(d.added), "removed": list(d.removed),
-            "moved": [{"id": t, "from": a, "to": b} for t, a, b in d.moved],
-            "header_changes": [{"key": k, "old": a, "new": b} for k, a, b in d.header_changes],
+            "moved": [{"id": t, "from": x, "to": y} for t, x, y in d.moved],
+            "header_changes": [{"key": k, "old": x, "new": y} for k, x, y in d.header_changes],
             "reasons": d.reasons,
         })
         return
-    for k, a, b in d.header_changes:
-        console.print(f"header {k}: {a or '-'} -> {b or '-'}", markup=False)
-    for t in d.added:
-        console.print(f"+ {t}: {d.reasons[t]}", markup=False)
-    for t in d.removed:
-        console.print(f"- {t}: {d.reasons[t]}", markup=False)
-    for t, _, _ in d.moved:
-        console.print(f"~ {t}: {d.reasons[t]}", markup=False)
+    for k, x, y in d.header_changes:
+        console.print(f"header {k}: {x or '-'} -> {y or '-'}", markup=False)
+    for sign, ids in (("+", d.added), ("-", d.removed), ("~", [t for t, _, _ in d.moved])):
+        for t in ids:
+            console.print(f"{sign} {t}: {d.reasons[t]}", markup=False)
     if d.unchanged:
         console.print("same tasks in the same cells")
+
+
+def _current_cells(catalogue: Path, tiers: str | None) -> dict[str, str]:
+    """Each task's cell now (or why it has none), for the reasons of a diff."""
+    from tambench.difficulty.tiers import catalogue_tiers
+    from tambench.tasks.subsets import candidates_from_catalogue, cell_name
+
+    root = _catalogue(catalogue)
+    cands, skipped = candidates_from_catalogue(
+        root, catalogue_tiers(root, read_tier_source(tiers, root), quiet=True))
+    current = {c.id: cell_name(c.modality, c.tier) for c in cands}
+    current.update({s.id: f"not placeable: {s.reason}" for s in skipped})
+    return current
 
 
 def register(app: typer.Typer) -> None:

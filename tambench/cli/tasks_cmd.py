@@ -45,17 +45,39 @@ def index(
     console.print(f"{len(cat.ids())} tasks -> {csv_path}, {pq_path} (index sha256 {digest})")
 
 
+def _stored_difficulty_problems(root: Path) -> list[Any]:
+    """Problems of the difficulty stored in each entry (checked by the difficulty stage)."""
+    from tambench.difficulty.batch import stored_problems
+    from tambench.errors import TaskSpecError
+    from tambench.schema.io import load_taskspec
+    from tambench.tasks.catalogue import Catalogue, Problem
+
+    cat = Catalogue(root)
+    out = []
+    for d in cat.entry_dirs():
+        try:
+            spec = load_taskspec(d / "task.json")
+        except TaskSpecError:
+            continue  # reported by the catalogue's own validation
+        where = str(d.relative_to(cat.root))
+        out += [Problem(where, message) for message in stored_problems(spec)]
+    return out
+
+
 @tasks_app.command("validate")
 def validate(
     catalogue: Path | None = typer.Option(None, "--catalogue", help=_CAT_HELP),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
-    """Validate every entry; exit 3 when any entry has an error."""
+    """Validate every entry; exit 3 when any entry has an error.
+
+    "complete" means what ``tambench schema validate`` checks too (tambench.schema.complete)."""
     from tambench.cli._console import console, print_json
     from tambench.tasks.catalogue import Catalogue, validate_catalogue
 
     root = _root(catalogue)
-    problems = validate_catalogue(root)
+    problems = validate_catalogue(root) + _stored_difficulty_problems(root)
+    problems.sort(key=lambda p: (p.where, p.severity, p.message))
     n = len(Catalogue(root).entry_dirs())
     errors = [p for p in problems if p.severity == "error"]
     if json_out:
@@ -76,18 +98,19 @@ def filter_rows(
     *,
     modality: str | None = None,
     field: str | None = None,
-    tier: str | None = None,
+    tiers: dict[str, str] | None = None,
     platform: str | None = None,
     since: date | None = None,
     until: date | None = None,
-    subset: str | None = None,
+    ids: set[str] | None = None,
     status: str | None = None,
     passes_filters: bool | None = None,
 ) -> list[dict[str, Any]]:
     """Index rows matching every given criterion (case-insensitive text comparisons).
 
-    Dates compare the end date (the start date when the end is unknown); rows without any date
-    are left out when ``since`` or ``until`` is given.
+    ``tiers`` keeps only the listed ids, and writes each one's tier into the row; ``ids``
+    (a subset's members) keeps only those. Dates compare the end date (the start date when the
+    end is unknown); rows without any date are left out when ``since`` or ``until`` is given.
     """
 
     def same(a: str, b: str | None) -> bool:
@@ -95,12 +118,12 @@ def filter_rows(
 
     out = []
     for r in rows:
-        if not (same(r["modality"], modality) and same(r["tier"], tier)
-                and same(r["platform"], platform) and same(r["status"], status)):
+        if not (same(r["modality"], modality) and same(r["platform"], platform)
+                and same(r["status"], status)):
             continue
         if field is not None and field.lower() not in r["field"].lower():
             continue
-        if subset is not None and subset not in r["subsets"].split(";"):
+        if (ids is not None and r["id"] not in ids) or (tiers is not None and r["id"] not in tiers):
             continue
         if passes_filters is not None and r["passes_filters"] != passes_filters:
             continue
@@ -111,38 +134,93 @@ def filter_rows(
             day = date.fromisoformat(text)
             if (since and day < since) or (until and day > until):
                 continue
-        out.append(r)
+        out.append({**r, "tier": tiers[r["id"]]} if tiers is not None else r)
     return out
+
+
+def _choice(value: str | None, valid: list[str], option: str) -> str | None:
+    """``value`` spelled as one of ``valid`` (case-insensitive), or a usage error listing them."""
+    if value is None:
+        return None
+    for v in valid:
+        if v.lower() == value.lower():
+            return v
+    raise typer.BadParameter(f"unknown value {value!r}; valid: {', '.join(valid)}",
+                             param_hint=option)
+
+
+def _subset_ids(root: Path, subset: str | None) -> set[str] | None:
+    from tambench.cli._console import err_console
+    from tambench.errors import SubsetError
+    from tambench.tasks.manifests import read_manifest, resolve_manifest
+
+    if subset is None:
+        return None
+    try:
+        path = resolve_manifest(root, subset)
+    except SubsetError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--subset") from None
+    err_console.print(f"subset {subset}: manifest {path.parent.name}/{path.name}", markup=False)
+    return set(read_manifest(path).ids)
+
+
+def _tier_filter(root: Path, tier: str | None, tiers: str | None) -> dict[str, str] | None:
+    """Task id -> tier for the tasks of tier ``tier`` (None: no tier filter)."""
+    from tambench.cli.subsets_cmd import read_tier_source
+    from tambench.difficulty.tiers import catalogue_tiers
+
+    wanted = _choice(tier, ["easy", "medium", "hard"], "--tier")
+    sources = read_tier_source(tiers, root)
+    if wanted is None:
+        return None
+    assigned = catalogue_tiers(root, sources, quiet=True)
+    return {tid: a.tier.value for tid, a in assigned.items()
+            if a.tier is not None and a.tier.value == wanted}
 
 
 @tasks_app.command("list")
 def list_tasks(
     catalogue: Path | None = typer.Option(None, "--catalogue", help=_CAT_HELP),
-    modality: str | None = typer.Option(None, "--modality", help="Tabular, Text, Image, ..."),
+    modality: str | None = typer.Option(None, "--modality", help="Tabular, Text, Image, Audio, "
+                                        "Graph or Multimodal."),
     field: str | None = typer.Option(None, "--field", help="Application domain (substring)."),
     tier: str | None = typer.Option(None, "--tier", help="easy, medium or hard."),
+    tiers: str | None = typer.Option(None, "--tiers", help="Where --tier reads tiers from (as "
+                                     "`subsets build --tiers`; default: the same default)."),
     platform: str | None = typer.Option(None, "--platform", help="kaggle, aicrowd, ..."),
     since: str | None = typer.Option(None, "--since", help="Ended on or after YYYY-MM-DD."),
     until: str | None = typer.Option(None, "--until", help="Ended on or before YYYY-MM-DD."),
-    subset: str | None = typer.Option(None, "--subset", help="In this manifest (lite, ...)."),
+    subset: str | None = typer.Option(None, "--subset", help="In this manifest of the "
+                                      "catalogue's _subsets/ (lite finds lite.txt, else "
+                                      "paper-lite.txt)."),
     status: str | None = typer.Option(None, "--status", help="complete or incomplete."),
     passing: bool | None = typer.Option(None, "--passes-filters/--fails-filters",
                                         help="Only tasks passing (or not) every filter rule."),
     explain: bool = typer.Option(False, "--explain", help="Show each filter rule's verdict."),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
-    """List catalogue tasks matching the given filters."""
+    """List catalogue tasks matching the given filters (an unknown value is refused, exit 2)."""
+    from tambench.schema.taskspec import Modality
+    from tambench.tasks.catalogue import Catalogue, build_index
+
+    root = _root(catalogue)
+    rows = filter_rows(
+        build_index(Catalogue(root)),
+        modality=_choice(modality, [m.value for m in Modality], "--modality"), field=field,
+        tiers=_tier_filter(root, tier, tiers), platform=platform,
+        since=_parse_day(since, "--since"), until=_parse_day(until, "--until"),
+        ids=_subset_ids(root, subset), status=_choice(status, ["complete", "incomplete"],
+                                                      "--status"),
+        passes_filters=passing)
+    _print_rows(Catalogue(root), rows, explain, json_out)
+
+
+def _print_rows(cat: Any, rows: list[dict[str, Any]], explain: bool, json_out: bool) -> None:
     from rich.table import Table
 
     from tambench.cli._console import console, print_json
-    from tambench.tasks.catalogue import Catalogue, build_index
     from tambench.tasks.filters import evaluate_rules
 
-    cat = Catalogue(_root(catalogue))
-    rows = filter_rows(build_index(cat), modality=modality, field=field, tier=tier,
-                       platform=platform, since=_parse_day(since, "--since"),
-                       until=_parse_day(until, "--until"), subset=subset, status=status,
-                       passes_filters=passing)
     verdicts: dict[str, list[Any]] = {}
     if explain:
         verdicts = {r["id"]: evaluate_rules(cat.get(r["id"]).spec) for r in rows}
@@ -160,12 +238,22 @@ def list_tasks(
     for c in [*cols, *(["rules"] if explain else [])]:
         table.add_column(c, no_wrap=c not in {"id", "subsets", "rules"}, overflow="fold")
     for r in rows:
-        extra = []
-        if explain:
-            extra = [" ".join(f"{v.rule}={v.verdict}" for v in verdicts[r["id"]])]
+        extra = [" ".join(f"{v.rule}={v.verdict}" for v in verdicts[r["id"]])] if explain else []
         table.add_row(*(str(r[c]) for c in cols), *extra)
     console.print(table)
     console.print(f"{len(rows)} task(s)")
+
+
+def _difficulty_of(entry: Any) -> tuple[Any, str]:
+    """The entry's stored difficulty, else the one computed from its shipped leaderboard."""
+    from tambench.difficulty.batch import entry_difficulty
+
+    if entry.spec.difficulty is not None:
+        return entry.spec.difficulty, "stored"
+    result = entry_difficulty(entry)
+    if result.primary is None:
+        return None, result.reason
+    return result.primary.to_model(result.others), "computed from the leaderboard"
 
 
 @tasks_app.command("show")
@@ -184,13 +272,16 @@ def show(
     spec = entry.spec
     rules = evaluate_rules(spec)
     memberships = cat.subset_memberships().get(spec.id, [])
+    difficulty, origin = _difficulty_of(entry)
     if json_out:
         print_json({
             "id": spec.id, "title": spec.title, "status": spec.status,
             "modality": spec.modality.value if spec.modality else None,
             "field": spec.field, "metric": spec.grading.metric if spec.grading else None,
             "has_leaderboard": entry.has_leaderboard,
-            "difficulty": spec.difficulty.model_dump(mode="json") if spec.difficulty else None,
+            "leaderboard": spec.leaderboard.model_dump(mode="json") if spec.leaderboard else None,
+            "difficulty": difficulty.model_dump(mode="json") if difficulty else None,
+            "difficulty_origin": origin,
             "reference_tiers": spec.reference_tiers,
             "rules": [{"rule": r.rule, "verdict": r.verdict, "reason": r.reason} for r in rules],
             "passes_filters": passes_filters(rules),
@@ -198,56 +289,102 @@ def show(
             "notes": spec.provenance.notes,
         })
         return
-    console.print(f"{spec.id}  {spec.title}  [{spec.status}]", markup=False)
-    console.print(f"  modality: {spec.modality.value if spec.modality else '-'}   field: "
-                  f"{spec.field or '-'}   metric: {spec.grading.metric if spec.grading else '-'}"
-                  f"   leaderboard: {'yes' if entry.has_leaderboard else 'no'}", markup=False)
-    if spec.difficulty:
-        d = spec.difficulty
-        others = ", ".join(f"{o.method} {o.score:.3f} {o.tier.value}" for o in d.other)
-        console.print(f"  difficulty: {d.method} {d.score:.3f} {d.tier.value}"
-                      + (f" (beside: {others})" if others else ""), markup=False)
+    lines = [f"{spec.id}  {spec.title}  [{spec.status}]",
+             f"  modality: {spec.modality.value if spec.modality else '-'}   field: "
+             f"{spec.field or '-'}   metric: {spec.grading.metric if spec.grading else '-'}"]
+    rec = spec.leaderboard
+    lines.append(f"  leaderboard: {rec.rows} rows, {rec.kind}, from {rec.source}"
+                 if rec else f"  leaderboard: {'yes' if entry.has_leaderboard else 'no'}")
+    if difficulty is not None:
+        others = ", ".join(f"{o.method} {o.score:.3f} {o.tier.value}" for o in difficulty.other)
+        lines.append(f"  difficulty ({origin}): {difficulty.method} {difficulty.score:.3f} "
+                     f"{difficulty.tier.value}" + (f"; beside: {others}" if others else ""))
     if spec.reference_tiers:
-        console.print(f"  reference tiers: {spec.reference_tiers}", markup=False)
-    console.print(f"  subsets: {', '.join(memberships) or '-'}", markup=False)
-    console.print(f"  filters: {'pass' if passes_filters(rules) else 'not passed'}")
-    for r in rules:
-        console.print(f"    {r.verdict:7s} {r.rule}: {r.reason}", markup=False)
-    for n in spec.provenance.notes:
-        console.print(f"  note: {n}", markup=False)
+        lines.append(f"  reference tiers: {spec.reference_tiers}")
+    lines += [f"  subsets: {', '.join(memberships) or '-'}",
+              f"  filters: {'pass' if passes_filters(rules) else 'not passed'}"]
+    lines += [f"    {r.verdict:7s} {r.rule}: {r.reason}" for r in rules]
+    lines += [f"  note: {n}" for n in spec.provenance.notes]
+    for line in lines:
+        console.print(line, markup=False)
+
+
+def _import_catalogue(catalogue: Path | None) -> Path:
+    """Where an import writes: ``--catalogue``, else the configured catalogue, but never the
+    installed package's own catalogue by default."""
+    from tambench.config import bundled_catalogue
+
+    root = _root(catalogue)
+    if catalogue is None and root.resolve() == bundled_catalogue().resolve():
+        raise typer.BadParameter(
+            "give the catalogue to import into (--catalogue DIR, or `catalogue` in the "
+            "config): an import never writes into the installed package's catalogue by default",
+            param_hint="--catalogue")
+    return root
+
+
+def _print_import(kind: str, path: Path, report: Any) -> None:
+    from tambench.cli._console import console, err_console
+
+    console.print(f"{kind}: {report.read} task(s) read from {path} into {report.catalogue}: "
+                  f"{len(report.written)} new, {len(report.merged)} merged, "
+                  f"{len(report.unchanged)} unchanged, {len(report.skipped)} skipped, "
+                  f"{len(report.failures)} failed; {len(report.complete)} complete",
+                  markup=False)
+    for tid, fields in sorted(report.merged.items()):
+        console.print(f"  merged {tid}: filled {', '.join(fields)}", markup=False)
+    for c in report.replaced:
+        console.print(f"  replaced {c.task} {c.field}: {c.existing!r} -> {c.imported!r}",
+                      markup=False)
+    for c in report.conflicts:
+        console.print(f"  conflict {c.task} {c.field}: kept {c.existing!r}; the import has "
+                      f"{c.imported!r}", markup=False)
+    for where, message in sorted(report.failures.items()):
+        err_console.print(f"failed: {where}: {message}", markup=False)
+    for tid, warnings in sorted(report.warnings.items()):
+        for w in warnings:
+            err_console.print(f"warning: {tid}: {w}", markup=False)
+    for note in report.notes:
+        err_console.print(f"note: {note}", markup=False)
 
 
 @tasks_app.command("import")
 def import_tree(
     kind: str = typer.Argument(..., help="Layout to read: tam-lite or mle-bench."),
-    path: Path = typer.Argument(..., help="Root of the tree to import."),
-    catalogue: Path | None = typer.Option(None, "--catalogue", help=_CAT_HELP),
-    on_existing: str = typer.Option("skip", "--on-existing",
-                                    help="skip, merge (add reference tiers) or overwrite."),
+    path: Path = typer.Argument(..., help="Root of the tree to import (for mle-bench: the "
+                                "repository, its mlebench/ or mlebench/competitions/)."),
+    catalogue: Path | None = typer.Option(
+        None, "--catalogue", help="Catalogue to write into (default: the configured one; "
+        "never the installed package's)."),
+    on_existing: str = typer.Option(
+        "merge", "--on-existing",
+        help="merge: fill empty fields, keep curated values, list conflicts; replace: also "
+             "replace conflicting values (each printed); skip: leave existing entries alone."),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
-    """Import another benchmark's layout into a catalogue (no code from the tree is run)."""
-    from tambench.cli._console import console, err_console, print_json
-    from tambench.tasks.importers import IMPORTERS, read_tree, write_imported
+    """Import another benchmark's layout into a catalogue (no code from the tree is run).
+
+    Exit 3 when some folder could not be imported (the others are)."""
+    from tambench.cli._console import print_json
+    from tambench.errors import ImportLayoutError
+    from tambench.tasks.importers import IMPORTERS, ON_EXISTING, read_tree, write_imported
 
     if kind not in IMPORTERS:
-        raise typer.BadParameter(f"expected one of {sorted(IMPORTERS)}, got {kind!r}",
-                                 param_hint="KIND")
-    if on_existing not in {"skip", "merge", "overwrite"}:
-        raise typer.BadParameter(f"expected skip, merge or overwrite, got {on_existing!r}",
-                                 param_hint="--on-existing")
-    root = _root(catalogue)
-    tasks = read_tree(kind, path)
-    report = write_imported(tasks, root, on_existing=on_existing)  # type: ignore[arg-type]
+        raise typer.BadParameter(IMPORTERS.unknown_message(kind), param_hint="KIND")
+    if on_existing not in ON_EXISTING:
+        raise typer.BadParameter(f"expected one of {', '.join(ON_EXISTING)}, got "
+                                 f"{on_existing!r}", param_hint="--on-existing")
+    if not path.is_dir():
+        raise ImportLayoutError(f"{path} is not a folder; expected the root of a {kind} tree")
+    root = _import_catalogue(catalogue)
+    tree = read_tree(kind, path)
+    report = write_imported(tree, root, on_existing=on_existing)
     if json_out:
-        print_json({"catalogue": str(root), "written": report.written, "merged": report.merged,
-                    "skipped": report.skipped, "warnings": report.warnings})
-        return
-    console.print(f"{kind}: {len(tasks)} task(s) read from {path}; {len(report.written)} "
-                  f"written, {len(report.merged)} merged, {len(report.skipped)} skipped "
-                  f"(existing) into {root}")
-    for w in report.warnings:
-        err_console.print(f"warning: {w}", markup=False)
+        print_json(report.model_dump(mode="json"))
+    else:
+        _print_import(kind, path, report)
+    if report.failures:
+        raise typer.Exit(3)
 
 
 def register(app: typer.Typer) -> None:

@@ -174,6 +174,8 @@ REGISTRY_MODULES: tuple[str, ...] = (
     "tambench.grading.protocols.base",
     "tambench.acquisition.platforms",
     "tambench.splits.strategies",
+    "tambench.tasks.importers",
+    "tambench.difficulty.methods",
 )
 
 

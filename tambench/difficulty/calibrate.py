@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict
 
 from tambench.difficulty.compare import TierComparison, compare_tiers
 from tambench.difficulty.formula import (
@@ -35,7 +36,7 @@ from tambench.difficulty.formula import (
     DifficultyResult,
     tier_for,
 )
-from tambench.errors import DifficultyError
+from tambench.errors import DifficultyError, ReportVersionError
 from tambench.schema.taskspec import Tier
 
 #: The formula's terms used as features, in weight order (w1, w2, w3).
@@ -168,10 +169,33 @@ def stratified_folds(tasks: Sequence[str], y: np.ndarray, k: int, seed: int) -> 
     return folds
 
 
-@dataclass(frozen=True)
-class CalibrationReport:
-    """Held-out agreement of calibrated parameters next to the paper's formula."""
+CALIBRATION_REPORT_VERSION = 1
 
+
+class WeightsRecord(BaseModel):
+    """Weights and thresholds of the formula, as a report records them."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    w1: float
+    w2: float
+    w3: float
+    easy_max: float
+    medium_max: float
+
+    @classmethod
+    def of(cls, p: DifficultyParams) -> WeightsRecord:
+        """The record of one parameter set."""
+        return cls(w1=p.w1, w2=p.w2, w3=p.w3, easy_max=p.easy_max, medium_max=p.medium_max)
+
+
+class CalibrationReport(BaseModel):
+    """Held-out agreement of re-fitted formula weights next to the paper's formula
+    (``tambench difficulty calibrate --json``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int = CALIBRATION_REPORT_VERSION
     method: str
     n: int
     k: int
@@ -179,8 +203,11 @@ class CalibrationReport:
     step: float
     paper: TierComparison
     heldout: TierComparison
-    fitted: Fit
-    fold_params: tuple[DifficultyParams, ...]
+    paper_params: WeightsRecord
+    fitted_params: WeightsRecord
+    fitted_agreement: int
+    """In-sample agreement (tasks) of the parameters fitted on every task."""
+    fold_params: list[WeightsRecord]
 
     @property
     def verdict(self) -> str:
@@ -192,26 +219,14 @@ class CalibrationReport:
         return (f"calibration does not help: held-out agreement {self.heldout.agreement:.3f} vs "
                 f"{self.paper.agreement:.3f} for the paper's formula ({diff:+.3f})")
 
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready form."""
-
-        def params_dict(p: DifficultyParams) -> dict[str, float]:
-            return {"w1": p.w1, "w2": p.w2, "w3": p.w3, "easy_max": p.easy_max,
-                    "medium_max": p.medium_max}
-
-        return {
-            "method": self.method,
-            "n": self.n,
-            "folds": self.k,
-            "seed": self.seed,
-            "grid_step": self.step,
-            "paper": {"params": params_dict(PAPER_PARAMS), **self.paper.to_dict()},
-            "calibrated_heldout": self.heldout.to_dict(),
-            "fitted_on_all": {"params": params_dict(self.fitted.params),
-                              "in_sample_agreement": self.fitted.agreement / self.fitted.n},
-            "fold_params": [params_dict(p) for p in self.fold_params],
-            "verdict": self.verdict,
-        }
+    @classmethod
+    def parse(cls, data: dict[str, object]) -> CalibrationReport:
+        """Load a stored report, refusing a newer version."""
+        version = data.get("schema_version", CALIBRATION_REPORT_VERSION)
+        if not isinstance(version, int) or version > CALIBRATION_REPORT_VERSION:
+            raise ReportVersionError(f"calibration report version {version!r} is newer than "
+                                     f"this tambench reads ({CALIBRATION_REPORT_VERSION})")
+        return cls.model_validate(data)
 
 
 def calibrate(
@@ -251,14 +266,10 @@ def calibrate(
             heldout[t] = tier
     ref = {t: reference[t] for t in tasks}
     paper_pred = dict(zip(tasks, predict_tiers(x, PAPER_PARAMS), strict=True))
+    fitted = fit_params(x, y, step=step)
     return CalibrationReport(
-        method=next(iter(methods)),
-        n=len(tasks),
-        k=k,
-        seed=seed,
-        step=step,
-        paper=compare_tiers(paper_pred, ref),
-        heldout=compare_tiers(heldout, ref),
-        fitted=fit_params(x, y, step=step),
-        fold_params=tuple(fold_params),
-    )
+        method=next(iter(methods)), n=len(tasks), k=k, seed=seed, step=step,
+        paper=compare_tiers(paper_pred, ref), heldout=compare_tiers(heldout, ref),
+        paper_params=WeightsRecord.of(PAPER_PARAMS), fitted_params=WeightsRecord.of(fitted.params),
+        fitted_agreement=fitted.agreement,
+        fold_params=[WeightsRecord.of(p) for p in fold_params])

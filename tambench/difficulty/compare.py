@@ -2,8 +2,9 @@
 
 Labels file format (``LABELS.csv``), UTF-8 CSV with a header row:
 
-* column ``task`` (required): a task id ``<platform>/<slug>``, or a bare slug; a bare slug is
-  resolved against the catalogue and must match exactly one task there.
+* column ``task`` (required): a task id ``<platform>/<slug>``, or a bare slug; names are
+  resolved by the one task locator (case-insensitive; a bare slug must match exactly one
+  task of the catalogue).
 * column ``tier`` (required): ``easy``, ``medium`` or ``hard``; MLE-bench's complexity labels
   ``low``, ``medium``, ``high`` are accepted and mapped to easy, medium and hard. Case and
   surrounding spaces are ignored.
@@ -24,14 +25,22 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
 
 from tambench.difficulty.formula import TIER_ORDER, tier_steps
-from tambench.errors import DifficultyError
+from tambench.errors import (
+    AmbiguousTaskError,
+    DifficultyError,
+    ReportVersionError,
+    TaskNotFoundError,
+    UnsafePathError,
+)
 from tambench.schema.taskspec import Tier
+from tambench.tasks.catalogue import Catalogue
+from tambench.tasks.locate import load_task
 
 #: Accepted spellings of each tier in a labels file.
 TIER_ALIASES: dict[str, Tier] = {
@@ -113,39 +122,41 @@ def read_labels(path: str | Path) -> dict[str, Tier]:
 
 
 def resolve_label_ids(
-    labels: Mapping[str, Tier], known_ids: Iterable[str]
+    labels: Mapping[str, Tier], catalogue: Path
 ) -> tuple[dict[str, Tier], list[str]]:
-    """Map labels' task names to catalogue ids. Returns (resolved, names not in the catalogue).
+    """Map labels' task names to catalogue ids through the one task locator
+    (:func:`tambench.tasks.locate.locate_task`: an id, or a bare slug unique in the
+    catalogue, case-insensitively). Returns (resolved, names not in the catalogue).
 
-    A name containing ``/`` must be an id; a bare slug must match exactly one id's slug.
+    A bare slug found on several platforms is an error naming them.
     """
-    known = sorted(set(known_ids))
-    by_slug: dict[str, list[str]] = {}
-    for tid in known:
-        by_slug.setdefault(tid.split("/", 1)[1], []).append(tid)
     resolved: dict[str, Tier] = {}
     unknown: list[str] = []
     for name, tier in labels.items():
-        if "/" in name:
-            target = name if name in set(known) else None
-        else:
-            cands = by_slug.get(name, [])
-            if len(cands) > 1:
-                raise DifficultyError(
-                    f"label {name!r} matches several catalogue tasks {cands}; write the full id"
-                )
-            target = cands[0] if cands else None
-        if target is None:
+        try:
+            target = load_task(name, catalogue).id
+        except AmbiguousTaskError as exc:
+            raise DifficultyError(f"label {name!r}: {exc}") from None
+        except (TaskNotFoundError, UnsafePathError):
             unknown.append(name)
-        elif target in resolved:
+            continue
+        if target in resolved:
             raise DifficultyError(f"two labels resolve to the same task {target!r}")
-        else:
-            resolved[target] = tier
+        resolved[target] = tier
     return resolved, unknown
 
 
-@dataclass(frozen=True)
-class ChangedTask:
+def stored_reference_tiers(catalogue: Path, name: str) -> dict[str, Tier]:
+    """Task id -> tier of every entry carrying ``reference_tiers[name]``."""
+    return {e.id: parse_tier(e.spec.reference_tiers[name]) for e in Catalogue(catalogue)
+            if name in e.spec.reference_tiers}
+
+
+class _Report(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ChangedTask(_Report):
     """A task whose computed tier differs from its reference tier."""
 
     task: str
@@ -155,8 +166,7 @@ class ChangedTask:
     """Signed tiers from reference to predicted (positive: computed harder)."""
 
 
-@dataclass(frozen=True)
-class TierComparison:
+class TierComparison(_Report):
     """Computed tiers against reference tiers over the tasks that have both."""
 
     tasks: tuple[str, ...]
@@ -167,13 +177,18 @@ class TierComparison:
     """Linearly weighted Cohen's kappa; None when undefined (all tasks in one tier on both
     sides, so chance agreement is already perfect)."""
     changed: tuple[ChangedTask, ...]
-    only_reference: tuple[str, ...] = field(default=())
+    only_reference: tuple[str, ...] = ()
     """Labelled tasks without a computed tier."""
-    only_predicted: tuple[str, ...] = field(default=())
+    only_predicted: tuple[str, ...] = ()
     """Tasks with a computed tier but no label."""
 
+    @property
+    def two_step_jumps(self) -> int:
+        """Tasks two tiers away from their reference."""
+        return sum(1 for c in self.changed if abs(c.steps) == 2)
+
     def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready form."""
+        """Plain JSON-ready form (with the tier names and step counts spelled out)."""
         names = [t.value for t in TIER_ORDER]
         return {
             "n": len(self.tasks),
@@ -190,6 +205,30 @@ class TierComparison:
             "only_reference": list(self.only_reference),
             "only_computed": list(self.only_predicted),
         }
+
+
+COMPARE_REPORT_VERSION = 1
+
+
+class CompareReport(_Report):
+    """``tambench difficulty compare --json``: one method's tiers against reference tiers."""
+
+    schema_version: int = COMPARE_REPORT_VERSION
+    method: str
+    reference: str
+    """Where the reference tiers came from (a labels file, or ``reference:<name>``)."""
+    comparison: TierComparison
+    labels_not_in_catalogue: list[str] = Field(default_factory=list)
+    failed: list[str] = Field(default_factory=list)
+
+    @classmethod
+    def parse(cls, data: dict[str, object]) -> CompareReport:
+        """Load a stored report, refusing a newer version."""
+        version = data.get("schema_version", COMPARE_REPORT_VERSION)
+        if not isinstance(version, int) or version > COMPARE_REPORT_VERSION:
+            raise ReportVersionError(f"compare report version {version!r} is newer than this "
+                                     f"tambench reads ({COMPARE_REPORT_VERSION})")
+        return cls.model_validate(data)
 
 
 def confusion_matrix(reference: Iterable[Tier], predicted: Iterable[Tier]) -> np.ndarray:
@@ -238,8 +277,8 @@ def compare_tiers(
     pred = [predicted[t] for t in common]
     conf = confusion_matrix(ref, pred)
     changed = tuple(
-        ChangedTask(t, r, p, tier_steps(r, p)) for t, r, p in zip(common, ref, pred, strict=True)
-        if r != p
+        ChangedTask(task=t, reference=r, predicted=p, steps=tier_steps(r, p))
+        for t, r, p in zip(common, ref, pred, strict=True) if r != p
     )
     return TierComparison(
         tasks=tuple(common),

@@ -49,17 +49,37 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Protocol
 
 import numpy as np
 
 from tambench.core.leaderboard import DEFAULT_EXCLUDE, Leaderboard
-from tambench.core.metrics.base import Metric
 from tambench.errors import DifficultyError
 from tambench.schema.taskspec import Difficulty, Tier
 
-Method = Literal["paper", "robust"]
-METHODS: tuple[Method, ...] = ("paper", "robust")
+#: A difficulty method's registered name (see :mod:`tambench.difficulty.methods`).
+Method = str
+
+
+class Scale(Protocol):
+    """What difficulty needs to know about a board's metric: a registered
+    :class:`~tambench.core.metrics.Metric`, or the scale recorded with a shipped leaderboard
+    (:class:`~tambench.tasks.leaderboards.ScoreScale`)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def higher_is_better(self) -> bool: ...
+
+    @property
+    def lower_bound(self) -> float: ...
+
+    @property
+    def upper_bound(self) -> float: ...
+
+    @property
+    def bounded(self) -> bool: ...
 
 #: The paper's division guard (its value is not printed in the paper; see the module docstring).
 EPS = 1e-8
@@ -197,7 +217,7 @@ def _best(scores: np.ndarray, higher_is_better: bool) -> float:
 
 
 def paper_difficulty(
-    lb: Leaderboard, metric: Metric, params: DifficultyParams = PAPER_PARAMS
+    lb: Leaderboard, metric: Scale, params: DifficultyParams = PAPER_PARAMS
 ) -> DifficultyResult:
     """The paper's formula on the raw leaderboard (see the module docstring)."""
     scores = lb.finite_scores()
@@ -234,7 +254,7 @@ def paper_difficulty(
 
 def robust_difficulty(
     lb: Leaderboard,
-    metric: Metric,
+    metric: Scale,
     params: DifficultyParams = PAPER_PARAMS,
     *,
     quantiles: tuple[float, float] = ROBUST_QUANTILES,
@@ -282,29 +302,6 @@ def robust_difficulty(
               **terms}
     score = terms["difficulty"]
     return DifficultyResult("robust", score, tier_for(score, params), inputs, tuple(notes))
-
-
-def compute_difficulty(
-    lb: Leaderboard, metric: Metric, method: Method = "paper",
-    params: DifficultyParams = PAPER_PARAMS,
-) -> DifficultyResult:
-    """One method's difficulty of a leaderboard."""
-    if method == "paper":
-        return paper_difficulty(lb, metric, params)
-    if method == "robust":
-        return robust_difficulty(lb, metric, params)
-    raise DifficultyError(f"unknown difficulty method {method!r}; expected one of {METHODS}")
-
-
-def compute_all(
-    lb: Leaderboard, metric: Metric, primary: Method = "paper",
-    params: DifficultyParams = PAPER_PARAMS,
-) -> tuple[DifficultyResult, list[DifficultyResult]]:
-    """Every method's result: the primary one, and the others in :data:`METHODS` order."""
-    results = {m: compute_difficulty(lb, metric, m, params) for m in METHODS}
-    if primary not in results:
-        raise DifficultyError(f"unknown difficulty method {primary!r}; expected one of {METHODS}")
-    return results[primary], [r for m, r in results.items() if m != primary]
 
 
 def tier_steps(reference: Tier, predicted: Tier) -> int:

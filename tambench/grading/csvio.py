@@ -1,20 +1,18 @@
-"""Safe reading of untrusted submission files, and CSV sniffing with precise messages.
+"""CSV sniffing and parsing with precise messages, on files opened by :mod:`.files`.
 
 Everything here works on raw bytes before a parser sees them, so that a hostile or broken file
 gets a message naming the problem (``line 7: 3 fields, expected 2``) instead of a parser's
 exception:
 
-* :func:`open_regular_file` refuses symlinks, FIFOs and other non-regular files (``lstat``, then
-  ``O_NOFOLLOW`` and ``fstat`` on the opened descriptor, so a file swapped in between is caught)
-  and applies the size cap before reading a byte; the file is memory-mapped, not copied.
 * :func:`sniff_csv` checks compression magic bytes, byte-order marks, UTF-16 without a BOM, NUL
   bytes, the header line (encoding, ``sep=`` preamble, ``#`` comments, quoting, delimiter,
   column cap) and that data rows exist.
 * :func:`read_csv_columns` hands the body to ``pyarrow.csv`` with every column read as exact
   strings (no NA inference: ``NA``, ``None`` and ``null`` stay strings) except the columns the
   caller wants as float64, which pyarrow parses exactly. Several float columns are then packed
-  into one column-major buffer (:func:`pack_float_columns`) that numpy views as a matrix. When pyarrow refuses the file,
-  :func:`diagnose_csv_body` rescans it in Python to name the offending lines.
+  into one column-major buffer (:func:`pack_float_columns`) that numpy views as a matrix. When
+  pyarrow refuses the file, :func:`diagnose_csv_body` rescans it in Python to name the
+  offending lines.
 
 Problems are raised as the error class the caller chooses: :class:`InvalidSubmissionError` for
 submissions, :class:`TaskDataError` for our own answers files.
@@ -22,22 +20,30 @@ submissions, :class:`TaskDataError` for our own answers files.
 
 from __future__ import annotations
 
-import codecs
 import csv
 import io
-import mmap
-import os
-import stat
-from collections.abc import Callable, Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from tambench.errors import InvalidSubmissionError, MissingSubmissionError, TambenchError
+from tambench.grading.files import (
+    MAX_EXAMPLES,
+    ErrorFactory,
+    RawFile,
+    check_encoding_head,
+    clip,
+    echo,
+    echo_list,
+    find_nul_lines,
+    human_bytes,
+    invalid_utf8_lines,
+    submission_error,
+)
 
 #: Default cap on the number of columns of a CSV header (checked before parsing).
 DEFAULT_MAX_COLUMNS = 10_000
@@ -45,39 +51,13 @@ DEFAULT_MAX_COLUMNS = 10_000
 DEFAULT_MAX_BYTES = 2 * 1024**3
 #: The header line must end within this many bytes.
 MAX_HEADER_BYTES = 4 * 1024**2
-#: How many example lines/ids/rows a message lists.
-MAX_EXAMPLES = 5
 #: Bounds of the parser's block size. Each block becomes one chunk of every column, so blocks of
 #: about a sixteenth of the body keep both cores busy while a 200 MB file gives ~16 chunks, not
 #: ~200 (per-chunk work in the checks and copies made 1 MiB blocks measurably slower).
 MIN_BLOCK_BYTES = 1024**2
 MAX_BLOCK_BYTES = 32 * 1024**2
-
-_MAGIC: tuple[tuple[bytes, str], ...] = (
-    (b"\x1f\x8b", "gzip-compressed"),
-    (b"PK\x03\x04", "a zip archive"),
-    (b"PK\x05\x06", "an empty zip archive"),
-    (b"BZh", "bzip2-compressed"),
-    (b"\xfd7zXZ\x00", "xz-compressed"),
-    (b"\x28\xb5\x2f\xfd", "zstd-compressed"),
-    (b"7z\xbc\xaf\x27\x1c", "a 7-zip archive"),
-    (b"PAR1", "a Parquet file"),
-    (b"\xd0\xcf\x11\xe0", "an old Excel/OLE document"),
-)
-_BOMS: tuple[tuple[bytes, str], ...] = (
-    (b"\x00\x00\xfe\xff", "UTF-32 (big-endian BOM)"),
-    (b"\xff\xfe\x00\x00", "UTF-32 (little-endian BOM)"),
-    (b"\xfe\xff", "UTF-16 (big-endian BOM)"),
-    (b"\xff\xfe", "UTF-16 (little-endian BOM)"),
-)
-UTF8_BOM = b"\xef\xbb\xbf"
-
-ErrorFactory = Callable[[list[str]], TambenchError]
-
-
-def submission_error(problems: list[str]) -> TambenchError:
-    """The error a problem with a submission file becomes."""
-    return InvalidSubmissionError(problems)
+#: The longest row (physical line) the parser reads; a longer one is refused, named.
+MAX_ROW_BYTES = 64 * 1024**2
 
 
 @dataclass(frozen=True)
@@ -102,198 +82,13 @@ class Limits:
 
 
 def format_examples(values: Sequence[Any], total: int | None = None) -> str:
-    """``(k of n): ['a', 'b']`` with at most :data:`MAX_EXAMPLES` values shown."""
+    """``(k of n): ['a', 'b']`` with at most :data:`MAX_EXAMPLES` values shown, each cut to
+    :data:`~tambench.grading.files.MAX_ECHO_CHARS` characters (:func:`echo`)."""
     total = len(values) if total is None else total
-    shown = [str(v) for v in list(values)[:MAX_EXAMPLES]]
+    shown = list(values)[:MAX_EXAMPLES]
     more = "" if total <= len(shown) else ", ..."
-    inner = ", ".join(repr(v) for v in shown)
+    inner = ", ".join(echo(v) for v in shown)
     return f"({len(shown)} of {total}): [{inner}{more}]"
-
-
-def _human_bytes(n: int) -> str:
-    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
-        if n < 1024 or unit == "TiB":
-            return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
-        n = n / 1024  # type: ignore[assignment]
-    return f"{n} bytes"  # pragma: no cover
-
-
-def _kind_of(mode: int) -> str:
-    if stat.S_ISLNK(mode):
-        return "a symbolic link"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
-
-
-@dataclass
-class RawFile:
-    """The bytes of one regular file, memory-mapped read-only (or empty).
-
-    ``data`` is the mapping Python code scans; ``arrow`` is a second, arrow-owned mapping of
-    the same open file, the only memory handed to pyarrow's readers. Arrow's I/O threads may
-    drop their last reference to a block after the reader has returned, even after the
-    interpreter has begun to exit; a buffer that wraps a Python object (``pa.py_buffer``)
-    then needs the GIL in its destructor, the thread is killed by the finalising interpreter
-    inside a C++ destructor, and the process aborts ("terminate called without an active
-    exception", exit 134). An arrow-owned mapping is released without Python.
-    """
-
-    path: Path
-    size: int
-    data: mmap.mmap | bytes
-    arrow: pa.Buffer
-
-    def view(self, start: int = 0) -> memoryview:
-        """A zero-copy view from ``start`` to the end, for Python code."""
-        return memoryview(self.data)[start:]
-
-    def arrow_view(self, start: int = 0) -> pa.Buffer:
-        """A zero-copy arrow buffer from ``start`` to the end, for pyarrow's readers."""
-        return self.arrow.slice(start)
-
-
-def open_regular_file(
-    path: Path,
-    *,
-    max_bytes: int,
-    what: str = "submission",
-    error: ErrorFactory = submission_error,
-) -> RawFile:
-    """Open a regular file without following links and map it, refusing anything else.
-
-    Raises:
-        MissingSubmissionError: for a submission that does not exist.
-        The error ``error`` builds: a symlink, FIFO, directory or device; over ``max_bytes``.
-    """
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        if error is submission_error:
-            raise MissingSubmissionError(f"{what} file not found: {path}") from None
-        raise error([f"{what} file not found: {path}"]) from None
-    if not stat.S_ISREG(st.st_mode):
-        raise error([
-            f"{what} {path.name!r} is {_kind_of(st.st_mode)}; expected a regular file "
-            "(links and special files are refused)"
-        ])
-    if st.st_size > max_bytes:
-        raise error([
-            f"{what} file is {_human_bytes(st.st_size)}; expected at most "
-            f"{_human_bytes(max_bytes)} (size cap, checked before parsing)"
-        ])
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    flags |= getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError as exc:  # ELOOP: swapped for a link after lstat
-        raise error([f"{what} {path.name!r} cannot be opened safely: {exc.strerror}"]) from None
-    try:
-        fst = os.fstat(fd)
-        if not stat.S_ISREG(fst.st_mode):
-            raise error([
-                f"{what} {path.name!r} is {_kind_of(fst.st_mode)}; expected a regular file"
-            ])
-        if fst.st_size > max_bytes:
-            raise error([
-                f"{what} file is {_human_bytes(fst.st_size)}; expected at most "
-                f"{_human_bytes(max_bytes)} (size cap, checked before parsing)"
-            ])
-        if fst.st_size == 0:
-            return RawFile(path=path, size=0, data=b"", arrow=pa.allocate_buffer(0))
-        data = mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
-        arrow = _arrow_mapping(fd, path, fst)
-    finally:
-        os.close(fd)
-    return RawFile(path=path, size=fst.st_size, data=data, arrow=arrow)
-
-
-def _arrow_mapping(fd: int, path: Path, fst: os.stat_result) -> pa.Buffer:
-    """Map the file open on ``fd`` once more, with arrow's own memory map (see RawFile)."""
-    by_fd = Path(f"/proc/self/fd/{fd}")
-    if by_fd.exists():  # Linux: the very file already checked, whatever the path says now
-        return pa.memory_map(str(by_fd), "r").read_buffer()
-    mapped = pa.memory_map(str(path), "r")
-    now = os.stat(path)
-    if (now.st_dev, now.st_ino, now.st_size) != (fst.st_dev, fst.st_ino, fst.st_size):
-        raise TambenchError(f"{path} changed while it was being opened; try again")
-    return mapped.read_buffer()
-
-
-def line_of_offset(data: mmap.mmap | bytes, offset: int) -> int:
-    """1-based line number of a byte offset."""
-    return bytes(data[:offset]).count(b"\n") + 1
-
-
-def check_encoding_head(raw: RawFile, *, what: str = "submission") -> tuple[int, list[str]]:
-    """Check magic bytes and byte-order marks; return (body start offset, fatal problems)."""
-    head = bytes(raw.data[:8])
-    for magic, name in _MAGIC:
-        if head.startswith(magic):
-            return 0, [
-                f"{what} file is {name} (magic bytes {magic[:4].hex(' ')}); expected a plain-text "
-                "UTF-8 file: decompress or export it first"
-            ]
-    for bom, name in _BOMS:
-        if head.startswith(bom):
-            return 0, [
-                f"{what} file is encoded as {name}; expected UTF-8 (re-save it as UTF-8)"
-            ]
-    start = len(UTF8_BOM) if head.startswith(UTF8_BOM) else 0
-    sample = bytes(raw.data[start : start + 4096])
-    if len(sample) >= 4:
-        odd_nuls = sample[1::2].count(0)
-        even_nuls = sample[0::2].count(0)
-        half = len(sample) // 2
-        if max(odd_nuls, even_nuls) > 0.4 * half and min(odd_nuls, even_nuls) < 0.1 * half:
-            return 0, [
-                f"{what} file looks UTF-16 encoded without a byte-order mark (every other "
-                "byte is NUL); expected UTF-8 (re-save it as UTF-8)"
-            ]
-    return start, []
-
-
-def find_nul_lines(data: mmap.mmap | bytes, start: int) -> tuple[int, list[int]]:
-    """(number of NUL bytes up to the examples found, line numbers of the first few)."""
-    lines: list[int] = []
-    pos = data.find(b"\x00", start)
-    count = 0
-    while pos != -1 and len(lines) < MAX_EXAMPLES:
-        count += 1
-        line = line_of_offset(data, pos)
-        if line not in lines:
-            lines.append(line)
-        pos = data.find(b"\x00", pos + 1)
-    return count, lines
-
-
-def invalid_utf8_lines(data: mmap.mmap | bytes, start: int) -> list[str]:
-    """Describe the first few lines holding bytes that are not UTF-8."""
-    out: list[str] = []
-    lineno = 0
-    pos = start
-    size = len(data)
-    while pos < size and len(out) < MAX_EXAMPLES:
-        end = data.find(b"\n", pos)
-        end = size if end == -1 else end
-        lineno += 1
-        chunk = bytes(data[pos:end])
-        try:
-            chunk.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            bad = chunk[exc.start : exc.start + 1].hex()
-            out.append(
-                f"line {lineno}: byte 0x{bad} at position {exc.start + 1} is not valid UTF-8 "
-                "(latin-1/cp1252 text?); expected UTF-8"
-            )
-        pos = end + 1
-    return out
 
 
 @dataclass(frozen=True)
@@ -310,8 +105,20 @@ class CsvLayout:
     """Whether any non-blank byte follows the header."""
 
 
+@contextmanager
+def _csv_field_limit(limit: int) -> Iterator[None]:
+    """Python's csv module with its field limit set to ours (its default, 128 KiB, is not a
+    limit of this reader), restored after."""
+    before = csv.field_size_limit(limit)
+    try:
+        yield
+    finally:
+        csv.field_size_limit(before)
+
+
 def _parse_header_line(text: str) -> list[str] | None:
-    rows = list(csv.reader([text], strict=True))
+    with _csv_field_limit(MAX_HEADER_BYTES):
+        rows = list(csv.reader([text], strict=True))
     return rows[0] if len(rows) == 1 else None
 
 
@@ -332,6 +139,16 @@ def sniff_csv(
         what: "submission" or "answers", for messages.
         error: builds the exception raised.
     """
+    start = _check_bytes(raw, what, error)
+    nl, header_text = _header_line(raw, start, error)
+    _check_preamble(header_text, expected, error)
+    header = _parse_header(header_text, expected, max_columns, error)
+    return CsvLayout(header=header, body_start=min(nl + 1, raw.size), header_start=start,
+                     has_data=_has_data(raw, nl))
+
+
+def _check_bytes(raw: RawFile, what: str, error: ErrorFactory) -> int:
+    """Emptiness, compression, encoding and NUL bytes; return where the header starts."""
     if raw.size == 0:
         raise error([f"{what} file is empty (0 bytes); expected a header and data rows"])
     start, problems = check_encoding_head(raw, what=what)
@@ -343,66 +160,84 @@ def sniff_csv(
             f"{what} file contains NUL bytes (binary data?) on line(s) {nul_lines}; expected "
             "plain UTF-8 text"
         ])
+    return start
+
+
+def _header_line(raw: RawFile, start: int, error: ErrorFactory) -> tuple[int, str]:
+    """(offset of the header's line feed, or the file size; the header line as text)."""
     nl = raw.data.find(b"\n", start, start + MAX_HEADER_BYTES + 1)
     if nl == -1:
         if raw.size - start > MAX_HEADER_BYTES:
             raise error([
-                f"line 1: the header line is longer than {_human_bytes(MAX_HEADER_BYTES)}; "
+                f"line 1: the header line is longer than {human_bytes(MAX_HEADER_BYTES)}; "
                 "expected a short header row"
             ])
         nl = raw.size
     header_bytes = bytes(raw.data[start:nl]).rstrip(b"\r")
     try:
-        header_text = header_bytes.decode("utf-8")
+        return nl, header_bytes.decode("utf-8")
     except UnicodeDecodeError as exc:
         bad = header_bytes[exc.start : exc.start + 1].hex()
         raise error([
             f"line 1: byte 0x{bad} at position {exc.start + 1} is not valid UTF-8 "
             "(latin-1/cp1252 text?); expected UTF-8"
         ]) from None
+
+
+def _check_preamble(header_text: str, expected: Sequence[str], error: ErrorFactory) -> None:
+    """Refuse a ``sep=`` line, a comment or a blank line where the header should be."""
     stripped = header_text.strip()
     if stripped.lower().startswith("sep="):
         raise error([
-            f"line 1: a `{stripped}` preamble line (a spreadsheet hint); expected the header "
-            f"{list(expected)} on line 1"
+            f"line 1: a `{clip(stripped)}` preamble line (a spreadsheet hint); expected the header "
+            f"{echo_list(expected)} on line 1"
         ])
     if stripped.startswith("#"):
         raise error([
-            f"line 1: a comment line starting with `#`; expected the header {list(expected)} "
+            f"line 1: a comment line starting with `#`; expected the header {echo_list(expected)} "
             "on line 1 (comments are not allowed)"
         ])
     if not stripped:
-        raise error([f"line 1 is blank; expected the header {list(expected)} on line 1"])
+        raise error([f"line 1 is blank; expected the header {echo_list(expected)} on line 1"])
+
+
+def _parse_header(
+    header_text: str, expected: Sequence[str], max_columns: int, error: ErrorFactory
+) -> list[str]:
+    """The header's column names, after the column cap, quoting and delimiter checks."""
     n_fields_guess = header_text.count(",") + 1
     if n_fields_guess > max_columns:
         raise error([
             f"header has {n_fields_guess} columns; expected at most {max_columns} (column cap, "
-            f"checked before parsing; expected columns {list(expected)[:MAX_EXAMPLES]})"
+            f"checked before parsing; expected columns {echo_list(expected, MAX_EXAMPLES)})"
         ])
     if header_text.count('"') % 2:
         raise error([
             "line 1: the header has an unterminated quote (or a quoted line break); expected "
-            f"the header {list(expected)} on one line"
+            f"the header {echo_list(expected)} on one line"
         ])
     try:
         header = _parse_header_line(header_text)
     except csv.Error as exc:
         raise error([f"line 1: the header cannot be parsed as CSV ({exc})"]) from None
     if header is None:
-        raise error([f"line 1: the header cannot be parsed as CSV; expected {list(expected)}"])
+        raise error([f"line 1: the header cannot be parsed as CSV; expected {echo_list(expected)}"])
     if len(expected) > 1 and len(header) == 1:
         for delim, name in ((";", "`;`"), ("\t", "tab"), ("|", "`|`")):
             if delim in header_text and len(header_text.split(delim)) > 1:
                 raise error([
-                    f"wrong delimiter: expected `,`, got {name} (line 1 is {header_text[:120]!r}); "
-                    f"expected header {list(expected)}"
+                    f"wrong delimiter: expected `,`, got {name} (line 1 is {echo(header_text)}); "
+                    f"expected header {echo_list(expected)}"
                 ])
+    return header
+
+
+def _has_data(raw: RawFile, nl: int) -> bool:
+    """Whether any non-blank byte follows the header line."""
     rest = raw.data[nl + 1 : nl + 1 + 65536] if nl < raw.size else b""
-    has_data = bool(bytes(rest).strip()) or (
+    return bool(bytes(rest).strip()) or (
         nl + 1 + 65536 < raw.size  # a long body is certainly not blank
     )
-    return CsvLayout(header=header, body_start=min(nl + 1, raw.size), header_start=start,
-                     has_data=has_data)
 
 
 def diagnose_csv_body(
@@ -410,14 +245,21 @@ def diagnose_csv_body(
 ) -> list[str]:
     """Rescan the body in Python and name the lines a parser refuses (slow path, errors only).
 
-    Finds invalid UTF-8, rows with too many or too few fields, comment and preamble-like
-    lines, and line breaks inside quoted values.
+    Finds invalid UTF-8, rows longer than :data:`MAX_ROW_BYTES`, rows with too many or too few
+    fields, comment and preamble-like lines, and line breaks inside quoted values.
     """
     bad_utf8 = invalid_utf8_lines(raw.data, layout.header_start)
     if bad_utf8:
         return bad_utf8
+    too_long = _long_lines(raw, layout, MAX_ROW_BYTES)
+    if too_long:
+        return too_long
     text = bytes(raw.data[layout.body_start :]).decode("utf-8")
-    n_expected = len(layout.header)
+    with _csv_field_limit(MAX_ROW_BYTES):
+        return _diagnose_rows(text, len(layout.header), limit)
+
+
+def _diagnose_rows(text: str, n_expected: int, limit: int) -> list[str]:
     problems: list[str] = []
     total_bad = 0
 
@@ -460,6 +302,31 @@ def diagnose_csv_body(
     return problems
 
 
+def _long_lines(raw: RawFile, layout: CsvLayout, limit: int) -> list[str]:
+    """Lines of the body longer than ``limit`` bytes, named (at most a few)."""
+    longest, line = longest_line(raw, layout)
+    if longest <= limit:
+        return []
+    return [
+        f"line {line}: one row of {human_bytes(longest)}; expected rows of at most "
+        f"{human_bytes(limit)} (the parser's limit for one row)"
+    ]
+
+
+def longest_line(raw: RawFile, layout: CsvLayout) -> tuple[int, int]:
+    """(length in bytes of the body's longest physical line, its 1-based line number)."""
+    data = raw.data
+    pos, lineno = layout.body_start, 2
+    best, best_line = 0, 2
+    while pos < raw.size:
+        end = data.find(b"\n", pos)
+        end = raw.size if end == -1 else end
+        if end - pos > best:
+            best, best_line = end - pos, lineno
+        pos, lineno = end + 1, lineno + 1
+    return best, best_line
+
+
 def block_size_for(n_bytes: int) -> int:
     """The parser's block size for a body of ``n_bytes``: about a sixteenth, within bounds.
 
@@ -473,13 +340,18 @@ def read_csv_columns(
     raw: RawFile,
     layout: CsvLayout,
     *,
+    columns: Sequence[int] | None = None,
     float_columns: Sequence[int] = (),
+    multiline: bool = False,
     what: str = "submission",
     error: ErrorFactory = submission_error,
 ) -> pa.Table:
     """Parse the body into a table with columns named ``c0, c1, ...`` (header positions).
 
-    Every column is an exact string column (nothing is read as missing) except those in
+    Only the columns at ``columns`` (default: all) and ``float_columns`` are converted; the
+    others stay in the table as all-null placeholders without memory, so positions keep their
+    meaning and a file with thousands of unexpected columns costs one tokenising pass.
+    Converted columns are exact strings (nothing is read as missing) except those in
     ``float_columns``, which pyarrow parses as exact float64 when every cell is a number (spaces
     around a number are ignored). When a float column holds anything else, that column comes
     back as strings so the caller can name the offending rows.
@@ -489,19 +361,80 @@ def read_csv_columns(
     names = [f"c{i}" for i in range(len(layout.header))]
     if not layout.has_data:
         return pa.schema([(n, pa.string()) for n in names]).empty_table()
-    body = raw.arrow_view(layout.body_start)
+    wanted = range(len(names)) if columns is None else sorted({*columns, *float_columns})
+    parse = _BodyParser(_body_buffer(raw, layout), names, [names[i] for i in wanted],
+                        multiline=multiline)
+    table, as_float = _parse_body(parse, float_columns, raw, layout, what, error)
+    return pack_float_columns(parse.full_width(table), as_float)
 
-    def attempt(as_float: Sequence[int]) -> pa.Table:
-        types: dict[str, pa.DataType] = {n: pa.string() for n in names}
+
+def _parse_body(
+    parse: _BodyParser,
+    float_columns: Sequence[int],
+    raw: RawFile,
+    layout: CsvLayout,
+    what: str,
+    error: ErrorFactory,
+) -> tuple[pa.Table, Sequence[int]]:
+    """Parse, recovering from a row longer than a parser block (blocks as long as the longest
+    row, up to :data:`MAX_ROW_BYTES`) and from float columns holding other text (read as
+    strings, so the caller can name the cells); return the table and its float columns."""
+    as_float = float_columns
+    while True:
+        try:
+            return parse.attempt(as_float), as_float
+        except pa.ArrowInvalid as exc:
+            msg = str(exc)
+            if "straddling" in msg and not parse.block_size:
+                longest, _ = longest_line(raw, layout)
+                if longest > MAX_ROW_BYTES:
+                    raise error(_long_lines(raw, layout, MAX_ROW_BYTES)) from None
+                parse.block_size = max(block_size_for(parse.body.size), longest + 2)
+            elif "conversion error to double" in msg and as_float:
+                as_float = ()
+            else:
+                problems = diagnose_csv_body(raw, layout)
+                raise error(problems or [f"{what} file is not parseable CSV: {msg[:300]}"]) from None
+
+
+def _body_buffer(raw: RawFile, layout: CsvLayout) -> pa.Buffer:
+    """The body for pyarrow, starting at the header's line feed (read as a blank line).
+
+    pyarrow drops a UTF-8 byte-order mark at the start of what it reads; starting one byte
+    early keeps a BOM before the first data row in that row, as it is before any later row.
+    A BOM is accepted only as the file's first bytes (:func:`check_encoding_head`).
+    """
+    start = layout.body_start
+    if start > 0 and raw.data[start - 1 : start] == b"\n":
+        start -= 1
+    return raw.arrow_view(start)
+
+
+@dataclass
+class _BodyParser:
+    """One configuration of pyarrow's reader over a body: which columns, as what types."""
+
+    body: pa.Buffer
+    names: list[str]
+    include: list[str]
+    multiline: bool = False
+    """Whether quoted values may span lines (slower: blocks must be found serially)."""
+    block_size: int = 0
+
+    def attempt(self, as_float: Sequence[int]) -> pa.Table:
+        types: dict[str, pa.DataType] = {n: pa.string() for n in self.include}
         for i in as_float:
-            types[names[i]] = pa.float64()
+            types[self.names[i]] = pa.float64()
         return pacsv.read_csv(
-            pa.BufferReader(body),
+            pa.BufferReader(self.body),
             read_options=pacsv.ReadOptions(
-                column_names=names, block_size=block_size_for(body.size)
+                column_names=self.names,
+                block_size=self.block_size or block_size_for(self.body.size),
             ),
+            parse_options=pacsv.ParseOptions(newlines_in_values=self.multiline),
             convert_options=pacsv.ConvertOptions(
                 column_types=types,
+                include_columns=self.include,
                 strings_can_be_null=False,
                 quoted_strings_can_be_null=False,
                 null_values=[],
@@ -511,18 +444,17 @@ def read_csv_columns(
             ),
         )
 
-    try:
-        return pack_float_columns(attempt(float_columns), float_columns)
-    except pa.ArrowInvalid as exc:
-        msg = str(exc)
-        if "conversion error to double" not in msg:
-            problems = diagnose_csv_body(raw, layout)
-            raise error(problems or [f"{what} file is not parseable CSV: {msg[:300]}"]) from None
-    try:
-        return attempt(())
-    except pa.ArrowInvalid as exc:
-        problems = diagnose_csv_body(raw, layout)
-        raise error(problems or [f"{what} file is not parseable CSV: {str(exc)[:300]}"]) from None
+    def full_width(self, table: pa.Table) -> pa.Table:
+        """Every header position back in place: skipped columns as all-null placeholders."""
+        if len(self.include) == len(self.names):
+            return table
+        n = table.num_rows
+        placeholder = pa.chunked_array([pa.nulls(n)], type=pa.null())
+        return pa.table(
+            [table.column(name) if name in table.column_names else placeholder
+             for name in self.names],
+            names=self.names,
+        )
 
 
 def pack_float_columns(table: pa.Table, positions: Sequence[int]) -> pa.Table:
@@ -572,24 +504,3 @@ def float_matrix_view(table: pa.Table, positions: Sequence[int]) -> np.ndarray |
     # change its inputs.
     flat.flags.writeable = False
     return flat.reshape(k, n).T
-
-
-def decode_text_file(
-    raw: RawFile, *, what: str = "submission", error: ErrorFactory = submission_error
-) -> str:
-    """Decode a whole text (JSON or line) file as strict UTF-8, after the byte checks."""
-    if raw.size == 0:
-        raise error([f"{what} file is empty (0 bytes)"])
-    start, problems = check_encoding_head(raw, what=what)
-    if problems:
-        raise error(problems)
-    n_nul, nul_lines = find_nul_lines(raw.data, start)
-    if n_nul:
-        raise error([
-            f"{what} file contains NUL bytes (binary data?) on line(s) {nul_lines}; expected "
-            "plain UTF-8 text"
-        ])
-    try:
-        return codecs.decode(bytes(raw.data[start:]), "utf-8")
-    except UnicodeDecodeError:
-        raise error(invalid_utf8_lines(raw.data, start)) from None

@@ -6,7 +6,9 @@ leaderboard, refusing ids and paths that would leave their root.
 
 A submission the author can fix never raises: it becomes ``valid_submission: false`` with every
 problem in ``errors``. That includes a metric returning NaN, infinity or something that is not a
-number: such a score is never ranked. Anything else that goes wrong is our bug and propagates.
+number: such a score is never ranked. A finite score outside the metric's declared value range
+cannot come from a valid submission: it raises :class:`ScoreRangeError` (a grader error) and
+is never ranked either. Anything else that goes wrong is our bug and propagates.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from pydantic import ValidationError
 
 from tambench.core.layout import LEADERBOARD_FILE, safe_join
 from tambench.core.leaderboard import Leaderboard, read_leaderboard
@@ -30,9 +33,12 @@ from tambench.errors import (
     InputError,
     InvalidSubmissionError,
     MissingSubmissionError,
+    ScoreRangeError,
     TaskDataError,
+    TaskSpecError,
 )
 from tambench.grading.csvio import Limits
+from tambench.grading.files import bound_message
 from tambench.grading.report import GradeReport
 from tambench.grading.validate import Answers, load_answers, validate_submission
 from tambench.schema.taskspec import GradingSpec, SubmissionFormat, TaskSpec
@@ -133,12 +139,19 @@ def load_task_leaderboard(lb: Path | Leaderboard | None, metric: Metric) -> Lead
     return board.clean(value_range=(metric.lower_bound, metric.upper_bound))
 
 
+#: Relative slack at a metric's range bounds for floating-point rounding (a mean of equal
+#: values, a logarithm computed by another library). A score this close beyond a bound is
+#: that bound; anything further is a grader error.
+RANGE_ROUNDING = 1e-9
+
+
 def score_submission(answers: Answers, y_pred: Any) -> float:
     """Call the metric on aligned inputs; a non-finite or non-numeric result is invalid.
 
     Raises:
         InvalidSubmissionError: the metric returned NaN, infinity or a non-number, or the
             metric itself refused the (validated) input as invalid.
+        ScoreRangeError: the metric returned a number outside its declared range.
     """
     metric = answers.metric
     # What Metric.__call__ does (parameters without the *_column names, plus the auxiliary
@@ -156,7 +169,27 @@ def score_submission(answers: Answers, y_pred: Any) -> float:
             f"metric `{metric.id}` returned {out!r} for this submission (e.g. constant "
             "predictions); a non-finite score is never ranked"
         ])
-    return out
+    return check_score_range(out, metric)
+
+
+def check_score_range(score: float, metric: Metric) -> float:
+    """The score itself when it lies in the metric's declared range (rounding at a bound is
+    snapped to the bound); raise :class:`ScoreRangeError` otherwise.
+
+    >>> check_score_range(1.0 + 1e-15, get_metric("accuracy"))
+    1.0
+    """
+    lo, hi = metric.lower_bound, metric.upper_bound
+    if lo <= score <= hi:
+        return score
+    bound = lo if score < lo else hi
+    if abs(score - bound) <= RANGE_ROUNDING * max(1.0, abs(bound)):
+        return bound
+    raise ScoreRangeError(
+        f"grader error: metric `{metric.id}` returned {score!r}, outside its declared range "
+        f"[{lo:g}, {hi:g}]; the score is not ranked (a metric bug or a hole in validation, "
+        "not a property of the submission)"
+    )
 
 
 def grade_submission(
@@ -214,10 +247,10 @@ def _grade(
         score = score_submission(ans, validated.y_pred)
     except MissingSubmissionError as exc:
         return GradeReport(**base, **_no_medal(board, metric, spec.id), submission_exists=False,
-                           errors=exc.problems)
+                           errors=bounded(exc.problems))
     except InvalidSubmissionError as exc:
         return GradeReport(**base, **_no_medal(board, metric, spec.id), submission_exists=True,
-                           errors=exc.problems)
+                           errors=bounded(exc.problems))
     if board is None:
         return GradeReport(**base, score=score, submission_exists=True, valid_submission=True,
                            warnings=[no_leaderboard_warning(spec.id)])
@@ -233,6 +266,13 @@ def _grade(
         rank_pct=r.rank_pct,
         **medal.as_dict(),
     )
+
+
+def bounded(problems: list[str]) -> list[str]:
+    """Problems as a report keeps them: each cut to
+    :data:`~tambench.grading.files.MAX_MESSAGE_CHARS` characters, whatever built it (a metric's
+    own structural check included)."""
+    return [bound_message(p) for p in problems]
 
 
 def check_submission_path(path: Path) -> None:
@@ -287,13 +327,17 @@ def adhoc_spec(
     submission_format: str = "csv",
     submission_header: list[str] | None = None,
     answers_file: str = "answers.csv",
+    **more: Any,
 ) -> TaskSpec:
-    """A TaskSpec for grading without a catalogue (``tambench grade --answers ... --metric``)."""
-    return TaskSpec(
-        id="local/adhoc",
-        platform="local",
-        title="ad-hoc grading",
-        grading=GradingSpec(
+    """A TaskSpec for grading without a catalogue (``tambench grade --answers ... --metric``).
+
+    ``more`` takes any other GradingSpec field (policies, labels, scored rows, ...).
+
+    Raises:
+        TaskSpecError: the fields do not make a valid GradingSpec.
+    """
+    try:
+        grading = GradingSpec(
             metric=metric,
             metric_params=dict(metric_params or {}),
             id_columns=id_columns,
@@ -301,5 +345,8 @@ def adhoc_spec(
             submission_format=SubmissionFormat(submission_format),
             submission_header=list(submission_header or []),
             answers_file=answers_file,
-        ),
-    )
+            **more,
+        )
+    except (ValidationError, ValueError) as exc:
+        raise TaskSpecError(f"ad hoc grading spec is invalid: {exc}") from None
+    return TaskSpec(id="local/adhoc", platform="local", title="ad-hoc grading", grading=grading)

@@ -67,7 +67,15 @@ def from_paper(data: dict[str, Any], task_id: str, **extra: Any) -> TaskSpec:
             "special_instructions": data.get("special_instructions", ""),
         }
         extra.setdefault("provenance", Provenance(mapper="paper-release"))
-        return TaskSpec(id=task_id, platform=platform, **fields, **extra)
+        spec = TaskSpec(id=task_id, platform=platform,
+                        **{"status": "incomplete", **fields, **extra})
+        if "status" not in extra:
+            # The paper's schema carries no grading spec: the content decides the status,
+            # by the one definition of completeness.
+            from tambench.schema.complete import status_for
+
+            spec = spec.model_copy(update={"status": status_for(spec)})
+        return spec
     except ValidationError as exc:
         raise TaskSpecError(f"paper schema for {task_id} does not validate:\n{exc}") from exc
 

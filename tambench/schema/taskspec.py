@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -113,6 +113,54 @@ class DataInformation(_Model):
 # --- what graders and the catalogue need ---------------------------------------------------
 
 
+class PublicColumn(_Model):
+    """One column of a public file of the task (a file solvers also see)."""
+
+    file: str
+    """Path of the file inside the task's ``public/`` folder, e.g. "train.csv"."""
+
+    column: str
+    """Name of the column, e.g. "label"."""
+
+
+class ScoredWhere(_Model):
+    """Rows are scored by the value of an answers column (ventilator: rows with u_out = 0)."""
+
+    rule: Literal["where"] = "where"
+    """Discriminator: "where"."""
+
+    column: str | list[str]
+    """The answers column holding the flag; a list names alternative spellings, the first one
+    present in the answers is read (stanford-covid-vaccine: ["keep", "scored"])."""
+
+    scored: list[str]
+    """Cell values (exact text) of the rows that are scored, e.g. ["0"] or ["1", "True"]."""
+
+    unscored: list[str] = Field(default_factory=list)
+    """Cell values of the rows that are not scored; when given, a value in neither list is an
+    error in the answers. Empty: every value but the scored ones is unscored."""
+
+
+class ScoredLastPerGroup(_Model):
+    """Only the last ``k`` rows of each group are scored, in the order of a numeric answers
+    column (osic-pulmonary-fibrosis-progression: the last 3 measured weeks of each patient)."""
+
+    rule: Literal["last_per_group"] = "last_per_group"
+    """Discriminator: "last_per_group"."""
+
+    group_column: str
+    """Answers column naming each row's group, e.g. "Patient"."""
+
+    order_column: str
+    """Numeric answers column ordering the rows of a group, e.g. "Weeks"."""
+
+    k: int = Field(default=1, ge=1)
+    """How many rows of each group are scored (the ones with the largest order values)."""
+
+
+ScoredRows = Annotated[ScoredWhere | ScoredLastPerGroup, Field(discriminator="rule")]
+
+
 class GradingSpec(_Model):
     """How a submission is checked and scored. Metric ids exist only in the metric registry."""
 
@@ -142,6 +190,50 @@ class GradingSpec(_Model):
     value_policy: dict[str, Any] = Field(default_factory=dict)
     """Declared normalisation policies, e.g. {"strip_spaces": true}; empty means strict."""
 
+    answers_target_columns: list[str] = Field(default_factory=list)
+    """The answers' names of the target columns, in ``target_columns`` order, where they
+    differ from the submission's (empty: the same names)."""
+
+    labels: list[str] = Field(default_factory=list)
+    """Class labels a ``label`` target accepts, as submissions write them (every target
+    column). Empty: the distinct values of ``labels_from``, or else any label is accepted and
+    an unseen one scores as a wrong prediction. Never taken from the private answers: a class
+    that is valid for the task but absent from the test split is a wrong prediction, not an
+    error."""
+
+    labels_from: PublicColumn | None = None
+    """A public column whose distinct values are the valid labels (e.g. train.csv's label
+    column); used when ``labels`` is empty."""
+
+    empty_token: str | None = None
+    """A cell holding exactly this text is an empty value, in submissions and answers
+    (google-research-identify-contrails: "-" for an empty mask). Kinds mask, set, ranking and
+    text only."""
+
+    unscored_marker: str | None = None
+    """An answers row with this value in any target cell is not scored; submissions must still
+    hold it (jigsaw-toxic-comment-classification-challenge: "-1"; osic: "" for the weeks
+    without a measurement). Numbers compare as numbers. Kinds value, probability and label."""
+
+    normalize_truths: Literal["none", "row_sum"] = "none"
+    """"row_sum": each answers row of the target columns is divided by its sum before scoring
+    (hms-harmful-brain-activity-classification: annotator vote counts become probabilities).
+    Kind probability with several target columns."""
+
+    scored_rows: ScoredRows | None = None
+    """Which answers rows are scored (after the unscored marker); null: every row. The metric
+    only ever sees the scored rows."""
+
+    extra_ids: Literal["reject", "ignore"] = "reject"
+    """"ignore": a submission may hold ids that are not answer ids; they are not scored
+    (h-and-m-personalized-fashion-recommendations lists every customer, only buyers are
+    scored). Which ids are scored stays private: unknown ids are not named, and a missing
+    answer id is refused without being named, unless ``ids_from`` gives the public id list."""
+
+    ids_from: PublicColumn | None = None
+    """With ``extra_ids`` "ignore": the public list of ids every submission holds exactly once
+    (e.g. the sample submission's id column); ids outside it, missing or repeated are named."""
+
     @model_validator(mode="after")
     def _header_holds_keys(self) -> GradingSpec:
         if self.submission_format == SubmissionFormat.CSV and self.submission_header:
@@ -157,20 +249,66 @@ class GradingSpec(_Model):
 class Difficulty(_Model):
     """Difficulty of the task computed from its private leaderboard."""
 
-    method: Literal["paper", "robust"] = "paper"
-    """Which formula produced the score: the paper's exact formula or the robust variant."""
+    method: str = Field(default="paper", pattern=r"^[a-z][a-z0-9_-]*$")
+    """Which registered difficulty method produced the score: ``paper`` (the formula as
+    printed), ``robust`` (the same formula on a cleaned board) or ``calibrated`` (the model
+    fitted to human tiers); ``tambench difficulty --help`` lists them."""
 
     score: float
     """The difficulty score D (higher is harder)."""
 
     tier: Tier
-    """easy (D <= 0.6), medium (0.6 < D <= 0.85) or hard (D > 0.85) for the paper's method."""
+    """easy, medium or hard, by the method's own thresholds (the paper's: D <= 0.6 easy,
+    0.6 < D <= 0.85 medium, hard above)."""
 
     inputs: dict[str, float] = Field(default_factory=dict)
     """Every term of the formula (NormMean, NormBest, participants, min, max, ...)."""
 
     other: list[Difficulty] = Field(default_factory=list)
     """Results of the other method(s), kept side by side."""
+
+
+class LeaderboardSource(_Model):
+    """Where the task's ``leaderboard.csv`` came from, and the scale its scores are on."""
+
+    source: str
+    """Who published the board: ``github:<owner>/<repo>`` for a file committed to a
+    repository, ``kaggle`` for a board fetched with the kaggle client, or a page address."""
+
+    commit: str = ""
+    """Commit of the repository the file was read at (empty for other sources)."""
+
+    path: str = ""
+    """Path of the file inside that repository."""
+
+    kind: Literal["private", "public", "unknown"] = "unknown"
+    """Which board it is: the final private one (what ranking needs), the public one, or not
+    known."""
+
+    rows: int = Field(ge=1)
+    """Number of rows (teams) on the board as shipped."""
+
+    sha256: str = Field(default="", pattern=r"^([0-9a-f]{64})?$")
+    """SHA-256 of the source file as read, before conversion to the compact form."""
+
+    retrieved_at: date | None = None
+    """When the board was fetched (boards fetched with the kaggle client)."""
+
+    metric: str = ""
+    """The metric the scores are in, by registered id (or the id a metric is being added
+    under); empty when not known."""
+
+    higher_is_better: bool | None = None
+    """Direction of the scores, as declared for that metric (None when not known)."""
+
+    lower_bound: float | None = None
+    """Lowest value the metric can take; None when it has no lower bound (or is not known)."""
+
+    upper_bound: float | None = None
+    """Highest value the metric can take; None when it has no upper bound (or is not known)."""
+
+    notes: list[str] = Field(default_factory=list)
+    """Remarks: which of several files was chosen and why, known quirks of the board."""
 
 
 class SourcePage(_Model):
@@ -313,6 +451,9 @@ class TaskSpec(_Model):
 
     difficulty: Difficulty | None = None
     """Difficulty from the private leaderboard."""
+
+    leaderboard: LeaderboardSource | None = None
+    """Provenance and score scale of the shipped ``leaderboard.csv`` (None without one)."""
 
     reference_tiers: dict[str, str] = Field(default_factory=dict)
     """Tiers given by other benchmarks, e.g. {"mle-bench": "low"}, kept for comparison."""

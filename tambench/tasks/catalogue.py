@@ -20,22 +20,30 @@ import csv
 import hashlib
 import io
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tambench.core.layout import LEADERBOARD_FILE, PAGES_DIR, SUBSETS_DIR, TASK_FILE
+from tambench.core.leaderboard import read_leaderboard
+from tambench.core.metrics import METRICS, get_metric
 from tambench.errors import (
     CatalogueError,
     LeaderboardError,
+    SubsetError,
     TaskSpecError,
     UnknownMetricError,
     UnsafePathError,
 )
+from tambench.schema.complete import status_problems
 from tambench.schema.io import load_taskspec
-from tambench.schema.taskspec import TASK_ID_PATTERN, SubmissionFormat, TaskSpec
+from tambench.schema.taskspec import TASK_ID_PATTERN, TaskSpec
 from tambench.tasks.filters import evaluate_rules, passes_filters
+from tambench.tasks.leaderboards import scale_problems
+from tambench.tasks.locate import locate_task
+from tambench.tasks.manifests import read_manifest
 
 INDEX_CSV = "index.csv"
 INDEX_PARQUET = "index.parquet"
@@ -47,6 +55,8 @@ INDEX_COLUMNS = (
     "has_leaderboard", "filters_passed", "passes_filters", "reference_tiers", "subsets",
 )
 _HASHED_COLUMNS = tuple(c for c in INDEX_COLUMNS if c != "subsets")
+#: Leaderboard forms an entry may ship: the compact form, or the full normalised one.
+CATALOGUE_BOARD_FORMATS = frozenset({"rank-score", "normalised"})
 
 
 def bundled_catalogue_dir() -> Path:
@@ -129,8 +139,6 @@ class Catalogue:
 
     def entry_path(self, task_id: str) -> Path:
         """The folder a task id lives in, refusing ids that would leave the catalogue."""
-        import re
-
         if not re.match(TASK_ID_PATTERN, task_id) or ".." in task_id.split("/"):
             raise UnsafePathError(f"{task_id!r} is not a task id (<platform>/<slug>)")
         path = (self.root / task_id).resolve()
@@ -139,24 +147,13 @@ class Catalogue:
         return self.root / task_id
 
     def get(self, task_id: str) -> CatalogueEntry:
-        """One entry by id (a bare slug works when it is unique)."""
-        if "/" not in task_id:
-            matches = [e for e in self.entries() if e.spec.slug == task_id]
-            if len(matches) == 1:
-                return matches[0]
-            if len(matches) > 1:
-                raise CatalogueError(f"slug {task_id!r} matches {[e.id for e in matches]}; "
-                                     "give the full id")
-            raise CatalogueError(f"no task {task_id!r} in catalogue {self.root}")
-        path = self.entry_path(task_id)
-        if not (path / TASK_FILE).is_file():
-            raise CatalogueError(f"no task {task_id!r} in catalogue {self.root}")
-        return CatalogueEntry(path, load_taskspec(path / TASK_FILE))
+        """One entry by reference: an id (case-insensitive), or a bare slug when it is unique
+        (through the one task locator, :func:`tambench.tasks.locate.locate_task`)."""
+        path = locate_task(task_id, self.root)
+        return CatalogueEntry(path.parent, load_taskspec(path))
 
     def subset_memberships(self) -> dict[str, list[str]]:
         """Task id -> names of the manifests in ``_subsets/`` that list it."""
-        from tambench.tasks.subsets import read_manifest
-
         out: dict[str, list[str]] = {}
         sub = self.root / SUBSETS_DIR
         if not sub.is_dir():
@@ -168,13 +165,73 @@ class Catalogue:
         return out
 
 
-def validate_entry(entry_dir: Path, root: Path) -> list[Problem]:
-    """Every problem of one entry folder."""
-    from tambench.core.leaderboard import read_leaderboard
-    from tambench.core.metrics import get_metric
+def _check_identity(entry_dir: Path, where: str, spec: TaskSpec) -> list[Problem]:
+    expected = where.replace("\\", "/")
+    if spec.id != expected:
+        return [Problem(where, f"id {spec.id!r} does not match its folder; expected {expected!r}")]
+    return []
 
+
+def _check_grading(entry_dir: Path, where: str, spec: TaskSpec) -> list[Problem]:
+    """The declared metric exists, and a complete entry is complete (one definition)."""
+    problems = [Problem(where, p) for p in status_problems(spec)]
+    if spec.status != "complete" and spec.grading is not None:
+        try:
+            get_metric(spec.grading.metric)
+        except UnknownMetricError as exc:
+            problems.append(Problem(where, str(exc)))
+    return problems
+
+
+def _check_leaderboard(entry_dir: Path, where: str, spec: TaskSpec) -> list[Problem]:
+    """The board reads, is in a catalogue form, agrees with its record and its metric."""
+    lb_path = entry_dir / LEADERBOARD_FILE
+    if not lb_path.is_file():
+        problems = []
+        if spec.leaderboard is not None:
+            problems.append(Problem(where, f"task.json records a leaderboard but there is no "
+                                           f"{LEADERBOARD_FILE}"))
+        elif spec.status == "complete":
+            problems.append(Problem(where, f"no {LEADERBOARD_FILE}: ranking and difficulty need "
+                                           "one (`tambench leaderboard refresh`)", "warning"))
+        return problems
+    try:
+        lb = read_leaderboard(lb_path)
+    except LeaderboardError as exc:
+        return [Problem(where, str(exc))]
+    problems = []
+    if lb.format not in CATALOGUE_BOARD_FORMATS:
+        problems.append(Problem(where, f"{LEADERBOARD_FILE} is in the {lb.format} format; "
+                                       f"expected one of {sorted(CATALOGUE_BOARD_FORMATS)}"))
+    if spec.leaderboard is None:
+        problems.append(Problem(where, f"{LEADERBOARD_FILE} has no provenance record in "
+                                       "task.json (`leaderboard`)", "warning"))
+    elif spec.leaderboard.rows != len(lb):
+        problems.append(Problem(where, f"task.json records {spec.leaderboard.rows} leaderboard "
+                                       f"rows; {LEADERBOARD_FILE} has {len(lb)}"))
+    problems += [Problem(where, p) for p in scale_problems(spec)]
+    return problems
+
+
+def _check_pages(entry_dir: Path, where: str, spec: TaskSpec) -> list[Problem]:
+    problems = [Problem(where, f"provenance page {page.path!r} is missing")
+                for page in spec.provenance.pages
+                if page.path and not (entry_dir / page.path).is_file()]
+    pages_dir = entry_dir / PAGES_DIR
+    if pages_dir.is_dir():
+        problems += [Problem(where, f"{PAGES_DIR}/{f.name}: pages must be Markdown (.md)",
+                             "warning")
+                     for f in sorted(pages_dir.iterdir()) if f.suffix != ".md"]
+    return problems
+
+
+#: The checks of one entry, in report order.
+ENTRY_CHECKS = (_check_identity, _check_grading, _check_leaderboard, _check_pages)
+
+
+def validate_entry(entry_dir: Path, root: Path) -> list[Problem]:
+    """Every problem of one entry folder (the checks of :data:`ENTRY_CHECKS`)."""
     where = str(entry_dir.relative_to(root))
-    problems: list[Problem] = []
     task_file = entry_dir / TASK_FILE
     if not task_file.is_file():
         return [Problem(where, f"no {TASK_FILE}")]
@@ -182,66 +239,7 @@ def validate_entry(entry_dir: Path, root: Path) -> list[Problem]:
         spec = load_taskspec(task_file)
     except TaskSpecError as exc:
         return [Problem(where, str(exc))]
-    expected = where.replace("\\", "/")
-    if spec.id != expected:
-        problems.append(Problem(where, f"id {spec.id!r} does not match its folder; expected "
-                                       f"{expected!r}"))
-    if spec.grading is not None:
-        try:
-            get_metric(spec.grading.metric)
-        except UnknownMetricError as exc:
-            problems.append(Problem(where, str(exc)))
-    if spec.status == "complete":
-        if spec.grading is None:
-            problems.append(Problem(where, "status is complete but no grading is declared"))
-        elif (spec.grading.submission_format == SubmissionFormat.CSV
-              and not spec.grading.target_columns):
-            problems.append(Problem(where, "status is complete but grading names no target "
-                                           "columns"))
-        if spec.modality is None:
-            problems.append(Problem(where, "status is complete but no modality is set"))
-        if not (entry_dir / LEADERBOARD_FILE).is_file():
-            # Not an error: leaderboards may not be redistributable, and are then supplied at
-            # run time (``tambench difficulty --leaderboards DIR``).
-            problems.append(Problem(where, f"no {LEADERBOARD_FILE}: difficulty and ranking "
-                                           "need it supplied at run time", "warning"))
-    lb_path = entry_dir / LEADERBOARD_FILE
-    if lb_path.is_file():
-        try:
-            lb = read_leaderboard(lb_path)
-        except LeaderboardError as exc:
-            problems.append(Problem(where, str(exc)))
-        else:
-            if lb.format != "normalised":
-                problems.append(Problem(where, f"{LEADERBOARD_FILE} is in the {lb.format} "
-                                               "format; expected the normalised form (`tambench "
-                                               "leaderboard normalize`)"))
-    for page in spec.provenance.pages:
-        if page.path and not (entry_dir / page.path).is_file():
-            problems.append(Problem(where, f"provenance page {page.path!r} is missing"))
-    pages_dir = entry_dir / PAGES_DIR
-    if pages_dir.is_dir():
-        for f in sorted(pages_dir.iterdir()):
-            if f.suffix != ".md":
-                problems.append(Problem(where, f"{PAGES_DIR}/{f.name}: pages must be Markdown "
-                                               "(.md)", "warning"))
-    if spec.difficulty is not None:
-        from tambench.difficulty.formula import tier_for
-        from tambench.errors import DifficultyError
-
-        for d in (spec.difficulty, *spec.difficulty.other):
-            if d.method != "paper":
-                continue
-            try:
-                t = tier_for(d.score)
-            except DifficultyError as exc:
-                problems.append(Problem(where, str(exc)))
-                continue
-            if t != d.tier:
-                problems.append(Problem(where, f"difficulty score {d.score} is tier {t.value} "
-                                               f"under the paper's thresholds, but the file "
-                                               f"says {d.tier.value}"))
-    return problems
+    return [p for check in ENTRY_CHECKS for p in check(entry_dir, where, spec)]
 
 
 def validate_catalogue(root: Path) -> list[Problem]:
@@ -252,9 +250,6 @@ def validate_catalogue(root: Path) -> list[Problem]:
         problems.extend(validate_entry(d, cat.root))
     sub = cat.root / SUBSETS_DIR
     if sub.is_dir():
-        from tambench.errors import SubsetError
-        from tambench.tasks.subsets import read_manifest
-
         for path in sorted(sub.glob("*.txt")):
             try:
                 read_manifest(path)
@@ -265,8 +260,6 @@ def validate_catalogue(root: Path) -> list[Problem]:
 
 def index_row(entry: CatalogueEntry, subsets: list[str]) -> dict[str, Any]:
     """One index row for an entry (column order: :data:`INDEX_COLUMNS`)."""
-    from tambench.core.metrics import METRICS
-
     spec = entry.spec
     metric = spec.grading.metric if spec.grading else ""
     m = METRICS.get(metric)
@@ -298,8 +291,6 @@ def index_row(entry: CatalogueEntry, subsets: list[str]) -> dict[str, Any]:
 
 def _count_rows(entry: CatalogueEntry) -> int | None:
     """Teams on the entry's leaderboard when the spec does not say; None without one."""
-    from tambench.core.leaderboard import read_leaderboard
-
     if not entry.has_leaderboard:
         return None
     return len(read_leaderboard(entry.leaderboard_path))
@@ -307,8 +298,6 @@ def _count_rows(entry: CatalogueEntry) -> int | None:
 
 def build_index(cat: Catalogue) -> list[dict[str, Any]]:
     """The index rows of a catalogue, sorted by id."""
-    from tambench.core import metrics as _load  # noqa: F401  (registers every metric)
-
     memberships = cat.subset_memberships()
     return [index_row(e, memberships.get(e.id, [])) for e in sorted(cat, key=lambda e: e.id)]
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
+from tambench.core.metrics import get_metric
 from tambench.errors import UnknownMetricError
 from tambench.schema.taskspec import TaskSpec
 
@@ -75,8 +76,6 @@ def rule_labels_or_split(spec: TaskSpec) -> RuleResult:
 
 def rule_scoring_replicable(spec: TaskSpec) -> RuleResult:
     """The grading's metric is registered."""
-    from tambench.core.metrics import get_metric
-
     if spec.grading is None:
         return RuleResult("scoring_replicable", "unknown", "no grading declared")
     try:

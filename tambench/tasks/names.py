@@ -115,6 +115,9 @@ def resolve_name(name: str) -> NamedTask:
     key = name.strip()
     if key in KNOWN_NAMES:
         return KNOWN_NAMES[key]
+    folded = {k.lower(): v for k, v in KNOWN_NAMES.items()}
+    if key.lower() in folded:  # release folders and copies spell names in any case ("aqa")
+        return folded[key.lower()]
     slug = slugify(key)
     note = "" if slug == key else f"slugified from the printed name {key!r}"
     return NamedTask(DEFAULT_PLATFORM, slug, note)

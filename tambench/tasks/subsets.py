@@ -1,45 +1,38 @@
 """Lite / Medium / Full subsets: balanced over modality x tier, nested, deterministic.
 
-Cells are the 6 modalities x 3 tiers. Within each cell, tasks are ranked by: passing every
-filter first, complete entries before stubs, then a seeded hash of the task id (sha256 of
-``"<seed>:<id>"``; adding a task to the catalogue never reorders the others). Then:
+Tiers are data here: the caller gives each task's :class:`TierAssignment` (computed by a
+difficulty method or read from reference tiers, see :mod:`tambench.difficulty.tiers`); this
+module never computes a tier.
+
+Cells are the 6 modalities x 3 tiers. Within each cell, tasks are ranked by: complete
+entries first (so a subset is gradable wherever the catalogue allows), then those passing
+every filter, then a seeded hash of the task id (sha256 of ``"<seed>:<id>"``: adding a task
+never reorders the others). Then:
 
 * Lite takes the first task of each cell (18 when every cell has one);
 * Medium takes the first 3 of each cell (54);
-* Full takes up to 150: every cell gets the same quota (the largest level the catalogue allows
-  under 150, "water-filling"), and what is left of 150 goes one task at a time to the cells
-  that still have tasks, in modality then tier order.
+* Full is every complete task with a modality, plus Medium (so that Lite is inside Medium
+  and Medium inside Full).
 
-Because each subset takes a prefix of the same ranking, Lite is inside Medium and Medium inside
-Full. A cell with too few tasks is reported with what it has and what it needs; it is never
-filled from another cell (Full's remainder is the one exception, and is reported as such).
-
-Manifest files are sorted id lists with a ``#`` header::
-
-    # tambench subset manifest
-    # subset: lite
-    # catalogue_index_sha256: 3f2a...
-    # seed: 0
-    # tiers: difficulty:paper
-    # date: 2025-01-31
-    # tasks: 18
-    biendata/aqa  # Graph/hard
-    ...
-
-Each id line may carry its cell after ``#``; ``tambench subsets diff`` uses it to explain
-changes.
+A cell with too few tasks is a :class:`Shortfall` with its reason (how many tasks of that
+modality have that tier, how many have no tier and why); it is never filled from another cell.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from tambench.errors import DifficultyError, SubsetError, TambenchError
-from tambench.schema.taskspec import Modality, TaskSpec, Tier
+from tambench.errors import SubsetError
+from tambench.fileio import write_text_atomic
+from tambench.schema.taskspec import Modality, Tier
+from tambench.tasks.catalogue import Catalogue
+from tambench.tasks.filters import evaluate_rules, passes_filters
+from tambench.tasks.manifests import Manifest, render_manifest
 
 MODALITY_ORDER: tuple[Modality, ...] = tuple(Modality)
 TIER_ORDER: tuple[Tier, ...] = (Tier.EASY, Tier.MEDIUM, Tier.HARD)
@@ -48,9 +41,7 @@ CELLS: tuple[tuple[Modality, Tier], ...] = tuple(
 )
 LITE_PER_CELL = 1
 MEDIUM_PER_CELL = 3
-FULL_SIZE = 150
 SUBSET_NAMES = ("lite", "medium", "full")
-MANIFEST_MAGIC = "# tambench subset manifest"
 
 
 def cell_name(modality: Modality | str, tier: Tier | str) -> str:
@@ -64,87 +55,15 @@ def cell_name(modality: Modality | str, tier: Tier | str) -> str:
     return f"{m}/{t}"
 
 
-# --- manifests -------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
-class Manifest:
-    """A subset manifest: header fields and the sorted ids (with their cells when known)."""
+class TierAssignment:
+    """A task's tier from a tier source, or why it has none."""
 
-    name: str
-    header: dict[str, str]
-    cells: dict[str, str]
-    """Task id -> cell label ("" when the line carries none)."""
-    path: str = ""
-
-    @property
-    def ids(self) -> list[str]:
-        """The ids, sorted."""
-        return sorted(self.cells)
-
-
-def render_manifest(name: str, header: dict[str, str], cells: dict[str, str]) -> str:
-    """Manifest text: magic line, ``subset`` then the other header fields, then sorted ids."""
-    lines = [MANIFEST_MAGIC, f"# subset: {name}"]
-    lines += [f"# {k}: {v}" for k, v in header.items() if k not in {"subset", "tasks"}]
-    lines.append(f"# tasks: {len(cells)}")
-    for tid in sorted(cells):
-        lines.append(f"{tid}  # {cells[tid]}" if cells[tid] else tid)
-    return "\n".join(lines) + "\n"
-
-
-def parse_manifest(text: str, *, source: str = "(manifest)") -> Manifest:
-    """Parse manifest text (format in the module docstring)."""
-    lines = text.splitlines()
-    if not lines or lines[0].strip() != MANIFEST_MAGIC:
-        raise SubsetError(f"{source} is not a subset manifest; expected the first line "
-                          f"{MANIFEST_MAGIC!r}, got {lines[0][:60] if lines else '(empty)'!r}")
-    header: dict[str, str] = {}
-    cells: dict[str, str] = {}
-    previous = ""
-    for lineno, raw in enumerate(lines[1:], start=2):
-        line = raw.strip()
-        if not line:
-            continue
-        if line.startswith("#"):
-            if cells:
-                raise SubsetError(f"{source} line {lineno}: header line after the first id")
-            key, sep, value = line[1:].partition(":")
-            if not sep:
-                raise SubsetError(f"{source} line {lineno}: header lines are '# key: value', "
-                                  f"got {line!r}")
-            header[key.strip()] = value.strip()
-            continue
-        tid, _, cell = line.partition("#")
-        tid = tid.strip()
-        if "/" not in tid or " " in tid:
-            raise SubsetError(f"{source} line {lineno}: expected a task id <platform>/<slug>, "
-                              f"got {tid!r}")
-        if tid in cells:
-            raise SubsetError(f"{source} line {lineno}: {tid} listed twice")
-        if tid < previous:
-            raise SubsetError(f"{source} line {lineno}: ids must be sorted; {tid} after "
-                              f"{previous}")
-        previous = tid
-        cells[tid] = cell.strip()
-    if "subset" not in header:
-        raise SubsetError(f"{source} has no '# subset: <name>' header line")
-    if "tasks" in header and header["tasks"] != str(len(cells)):
-        raise SubsetError(f"{source} says tasks: {header['tasks']} but lists {len(cells)}")
-    return Manifest(header["subset"], header, cells, source)
-
-
-def read_manifest(path: str | Path) -> Manifest:
-    """Read a manifest file."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SubsetError(f"manifest not found: {p}") from None
-    return parse_manifest(text, source=str(p))
-
-
-# --- candidates ------------------------------------------------------------------------------
+    tier: Tier | None
+    source: str = ""
+    """Which source gave it (``difficulty:calibrated``, ``reference:tam-bench``)."""
+    reason: str = ""
+    """Why there is no tier (empty when there is one)."""
 
 
 @dataclass(frozen=True)
@@ -164,51 +83,13 @@ class Skipped:
 
     id: str
     reason: str
-
-
-def tier_of(spec: TaskSpec, tier_source: str, leaderboard: Path | None) -> Tier:
-    """A task's tier from ``tier_source``.
-
-    ``difficulty:<method>`` reads the stored difficulty of that method, or computes it from the
-    entry's leaderboard and metric when none is stored; ``reference:<name>`` reads
-    ``reference_tiers[name]`` (e.g. ``reference:tam-bench``, ``reference:mle-bench``).
-    """
-    from tambench.difficulty.compare import parse_tier
-    from tambench.difficulty.formula import compute_difficulty, find_method
-
-    kind, _, name = tier_source.partition(":")
-    if kind == "reference":
-        if name not in spec.reference_tiers:
-            raise SubsetError(f"no reference tier {name!r}")
-        return parse_tier(spec.reference_tiers[name])
-    if kind != "difficulty" or name not in ("paper", "robust"):
-        raise SubsetError(f"unknown tier source {tier_source!r}; expected difficulty:paper, "
-                          "difficulty:robust or reference:<name>")
-    if spec.difficulty is not None:
-        stored = find_method(spec.difficulty, name)  # type: ignore[arg-type]
-        if stored is not None:
-            return stored.tier
-    if spec.grading is None or leaderboard is None or not leaderboard.is_file():
-        raise SubsetError("no stored difficulty, and no leaderboard and metric to compute it")
-    from tambench.core.leaderboard import read_leaderboard
-    from tambench.core.metrics import get_metric
-
-    result = compute_difficulty(read_leaderboard(leaderboard), get_metric(spec.grading.metric),
-                                name)  # type: ignore[arg-type]
-    return result.tier
+    modality: Modality | None = None
 
 
 def candidates_from_catalogue(
-    root: Path, tier_source: str = "difficulty:paper", leaderboards: Path | None = None
+    root: Path, tiers: Mapping[str, TierAssignment]
 ) -> tuple[list[Candidate], list[Skipped]]:
-    """Every placeable task of a catalogue, and every task that is not with its reason.
-
-    Entries without a leaderboard of their own use one from ``leaderboards`` when given.
-    """
-    from tambench.difficulty.batch import find_leaderboard
-    from tambench.tasks.catalogue import Catalogue
-    from tambench.tasks.filters import evaluate_rules, passes_filters
-
+    """Every placeable task of a catalogue, and every task that is not, with its reason."""
     cands: list[Candidate] = []
     skipped: list[Skipped] = []
     for entry in Catalogue(root):
@@ -216,16 +97,11 @@ def candidates_from_catalogue(
         if spec.modality is None:
             skipped.append(Skipped(spec.id, "no modality"))
             continue
-        try:
-            tier = tier_of(spec, tier_source,
-                           find_leaderboard(entry.path, spec.id, leaderboards))
-        except (SubsetError, DifficultyError) as exc:
-            skipped.append(Skipped(spec.id, f"no tier ({exc})"))
+        got = tiers.get(spec.id, TierAssignment(None, reason="no tier given"))
+        if got.tier is None:
+            skipped.append(Skipped(spec.id, f"no tier: {got.reason}", spec.modality))
             continue
-        except TambenchError as exc:  # unreadable leaderboard, unknown metric: name it
-            skipped.append(Skipped(spec.id, f"no tier ({type(exc).__name__}: {exc})"))
-            continue
-        cands.append(Candidate(spec.id, spec.modality, tier,
+        cands.append(Candidate(spec.id, spec.modality, got.tier,
                                passes_filters(evaluate_rules(spec)), spec.status == "complete"))
     return cands, skipped
 
@@ -235,12 +111,13 @@ def candidates_from_catalogue(
 
 @dataclass(frozen=True)
 class Shortfall:
-    """A cell holding fewer tasks than a subset asks for."""
+    """A cell holding fewer tasks than a subset asks for, and why."""
 
     subset: str
     cell: str
     have: int
     need: int
+    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -254,6 +131,8 @@ class SubsetBuild:
     skipped: tuple[Skipped, ...] = field(default=())
     ranking: dict[str, list[str]] = field(default_factory=dict)
     """Cell label -> its candidates in rank order."""
+    complete: frozenset[str] = frozenset()
+    """Ids of the complete candidates."""
 
     def ids(self, name: str) -> list[str]:
         """Sorted ids of one subset."""
@@ -261,29 +140,31 @@ class SubsetBuild:
 
 
 def rank_key(c: Candidate, seed: int) -> tuple[bool, bool, str]:
-    """Sort key within a cell: filter-passing, complete, then the seeded hash of the id."""
+    """Sort key within a cell: complete, filter-passing, then the seeded hash of the id."""
     digest = hashlib.sha256(f"{seed}:{c.id}".encode()).hexdigest()
-    return (not c.passes_filters, not c.complete, digest)
+    return (not c.complete, not c.passes_filters, digest)
 
 
-def full_quotas(available: Sequence[int], total: int) -> list[int]:
-    """Per-cell quotas summing to at most ``total``, as even as the availabilities allow.
+def _shortfall_reason(modality: Modality, tier: Tier, cands: list[Candidate],
+                      skipped: Iterable[Skipped]) -> str:
+    """Why a cell is short: the tiers this modality's tasks have, and why others have none."""
+    tiers = Counter(c.tier.value for c in cands if c.modality == modality)
+    untiered = Counter(s.reason for s in skipped if s.modality == modality)
+    have = ", ".join(f"{n} {t}" for t, n in sorted(tiers.items())) or "none"
+    text = f"{modality.value} tasks with a tier: {have}"
+    if untiered:
+        text += "; " + "; ".join(f"{n} with {r}" for r, n in untiered.most_common())
+    return text
 
-    >>> full_quotas([10, 10, 1], 12)
-    [6, 5, 1]
-    """
-    level = 0
-    while sum(min(a, level + 1) for a in available) <= total and level < max(available, default=0):
-        level += 1
-    quotas = [min(a, level) for a in available]
-    left = total - sum(quotas)
-    for i, a in enumerate(available):
-        if left <= 0:
-            break
-        if a > quotas[i]:
-            quotas[i] += 1
-            left -= 1
-    return quotas
+
+def _check_candidates(cands: list[Candidate], lite: int, medium: int) -> None:
+    if not 0 < lite <= medium:
+        raise SubsetError(f"need 0 < lite_per_cell <= medium_per_cell, got {lite} and {medium}")
+    seen: set[str] = set()
+    for c in cands:
+        if c.id in seen:
+            raise SubsetError(f"task {c.id} given twice")
+        seen.add(c.id)
 
 
 def build_subsets(
@@ -292,49 +173,41 @@ def build_subsets(
     seed: int = 0,
     lite_per_cell: int = LITE_PER_CELL,
     medium_per_cell: int = MEDIUM_PER_CELL,
-    full_size: int = FULL_SIZE,
     skipped: Iterable[Skipped] = (),
+    complete: Iterable[tuple[str, Modality]] = (),
 ) -> SubsetBuild:
-    """Build Lite, Medium and Full from placeable candidates (see the module docstring)."""
-    if not 0 < lite_per_cell <= medium_per_cell:
-        raise SubsetError(f"need 0 < lite_per_cell <= medium_per_cell, got {lite_per_cell} and "
-                          f"{medium_per_cell}")
-    if full_size < medium_per_cell * len(CELLS):
-        raise SubsetError(f"full_size {full_size} is smaller than Medium "
-                          f"({medium_per_cell * len(CELLS)})")
+    """Build Lite, Medium and Full (see the module docstring).
+
+    ``complete`` lists (id, modality) of every complete task, tier or not: Full holds them all.
+    """
     cands = list(candidates)
-    seen: set[str] = set()
-    for c in cands:
-        if c.id in seen:
-            raise SubsetError(f"task {c.id} given twice")
-        seen.add(c.id)
+    skipped = tuple(skipped)
+    _check_candidates(cands, lite_per_cell, medium_per_cell)
     ranking: dict[str, list[Candidate]] = {cell_name(m, t): [] for m, t in CELLS}
     for c in cands:
         ranking[cell_name(c.modality, c.tier)].append(c)
-    for members in ranking.values():
-        members.sort(key=lambda c: rank_key(c, seed))
-    labels = list(ranking)
-    quotas = full_quotas([len(ranking[k]) for k in labels], full_size)
     subsets: dict[str, dict[str, str]] = {"lite": {}, "medium": {}, "full": {}}
     shortfalls: list[Shortfall] = []
-    balanced_share = full_size // len(CELLS)
-    for label, quota in zip(labels, quotas, strict=True):
-        members = ranking[label]
-        for name, take in (("lite", lite_per_cell), ("medium", medium_per_cell),
-                           ("full", quota)):
-            for c in members[:take]:
-                subsets[name][c.id] = label
-        for name, need in (("lite", lite_per_cell), ("medium", medium_per_cell),
-                           ("full", balanced_share)):
-            if len(members) < need:
-                shortfalls.append(Shortfall(name, label, len(members), need))
+    for (modality, tier), (label, members) in zip(CELLS, ranking.items(), strict=True):
+        members.sort(key=lambda c: rank_key(c, seed))
+        for name, take in (("lite", lite_per_cell), ("medium", medium_per_cell)):
+            subsets[name].update({c.id: label for c in members[:take]})
+            if len(members) < take:
+                shortfalls.append(Shortfall(name, label, len(members), take,
+                                            _shortfall_reason(modality, tier, cands, skipped)))
+    placed = {c.id: cell_name(c.modality, c.tier) for c in cands}
+    full = {tid: placed.get(tid, modality.value) for tid, modality in complete}
+    subsets["full"] = {**full, **subsets["medium"]}
     return SubsetBuild(
-        seed=seed,
-        subsets=subsets,
-        shortfalls=tuple(shortfalls),
-        skipped=tuple(skipped),
+        seed=seed, subsets=subsets, shortfalls=tuple(shortfalls), skipped=skipped,
         ranking={k: [c.id for c in v] for k, v in ranking.items()},
-    )
+        complete=frozenset(tid for tid, _ in complete))
+
+
+def complete_tasks(root: Path) -> list[tuple[str, Modality]]:
+    """(id, modality) of every complete entry with a modality."""
+    return [(e.id, e.spec.modality) for e in Catalogue(root)
+            if e.spec.status == "complete" and e.spec.modality is not None]
 
 
 def write_manifests(
@@ -346,8 +219,6 @@ def write_manifests(
     day: date | None = None,
 ) -> list[Path]:
     """Write ``lite.txt``, ``medium.txt`` and ``full.txt`` into ``out_dir``."""
-    from tambench.fileio import write_text_atomic
-
     day = day or date.today()
     paths = []
     for name in SUBSET_NAMES:
@@ -364,16 +235,16 @@ def write_manifests(
 
 @dataclass(frozen=True)
 class ManifestDiff:
-    """What changed between two manifests, and the reasons that can be told."""
+    """What changed between two manifests, each change with its own reason."""
 
     old: Manifest
     new: Manifest
     added: tuple[str, ...]
     removed: tuple[str, ...]
     moved: tuple[tuple[str, str, str], ...]
-    """(id, old cell, new cell) for ids in both whose cell changed."""
+    """(id, old cell, new cell) for ids in both whose cell really changed."""
     header_changes: tuple[tuple[str, str, str], ...]
-    """(key, old value, new value)."""
+    """(key, old value, new value); the date and the task count are not changes."""
     reasons: dict[str, str]
     """Task id -> why it was added, removed or moved."""
 
@@ -383,55 +254,50 @@ class ManifestDiff:
         return not (self.added or self.removed or self.moved)
 
 
-def diff_manifests(
-    old: Manifest, new: Manifest, *, catalogue: Path | None = None,
-    tier_source: str | None = None,
-) -> ManifestDiff:
-    """Compare two manifests; with ``catalogue``, removed tasks are looked up for a reason."""
+def same_cell(a: str, b: str) -> bool:
+    """Whether two cell labels name the same cell; a label without a tier (the paper's
+    manifests say only the modality) matches any tier of its modality.
+
+    >>> same_cell("Image", "Image/easy"), same_cell("Image/easy", "Image/hard")
+    (True, False)
+    """
+    if not a or not b:
+        return True
+    ma, _, ta = a.partition("/")
+    mb, _, tb = b.partition("/")
+    return ma.lower() == mb.lower() and (not ta or not tb or ta == tb)
+
+
+def diff_manifests(old: Manifest, new: Manifest, *,
+                   current: Mapping[str, str] | None = None) -> ManifestDiff:
+    """Compare two manifests.
+
+    ``current`` (task id -> its cell now, or ``"not placeable: <why>"``), when given, lets a
+    removed task say why it left.
+    """
     added = tuple(sorted(set(new.cells) - set(old.cells)))
     removed = tuple(sorted(set(old.cells) - set(new.cells)))
-    moved = tuple(
-        (t, old.cells[t], new.cells[t]) for t in sorted(set(old.cells) & set(new.cells))
-        if old.cells[t] and new.cells[t] and old.cells[t] != new.cells[t]
-    )
+    moved = tuple((t, old.cells[t], new.cells[t]) for t in sorted(set(old.cells) & set(new.cells))
+                  if not same_cell(old.cells[t], new.cells[t]))
     keys = [k for k in dict.fromkeys([*old.header, *new.header]) if k not in {"date", "tasks"}]
     header_changes = tuple((k, old.header.get(k, ""), new.header.get(k, "")) for k in keys
                            if old.header.get(k, "") != new.header.get(k, ""))
-    changed_keys = {k for k, _, _ in header_changes}
-    context = []
-    if "seed" in changed_keys:
-        context.append(f"seed changed {old.header.get('seed')} -> {new.header.get('seed')}, "
-                       "which reorders every cell")
-    if "catalogue_index_sha256" in changed_keys:
-        context.append("the catalogue changed (index hash differs)")
-    if "tiers" in changed_keys:
-        context.append(f"tier source changed {old.header.get('tiers')} -> "
-                       f"{new.header.get('tiers')}")
-    suffix = f" ({'; '.join(context)})" if context else ""
-
-    current: dict[str, str] = {}
-    if catalogue is not None:
-        source = tier_source or new.header.get("tiers") or "difficulty:paper"
-        cands, skipped = candidates_from_catalogue(catalogue, source)
-        current = {c.id: cell_name(c.modality, c.tier) for c in cands}
-        current.update({s.id: f"not placeable: {s.reason}" for s in skipped})
     reasons: dict[str, str] = {}
     for t, a, b in moved:
-        reasons[t] = f"tier or modality changed: {a} -> {b}{suffix}"
-    for t in removed:
-        was = old.cells.get(t) or "unknown cell"
-        if catalogue is None:
-            reasons[t] = f"was in {was}; no longer selected{suffix}"
-        elif t not in current:
-            reasons[t] = f"was in {was}; no longer in the catalogue"
-        elif current[t].startswith("not placeable"):
-            reasons[t] = f"was in {was}; now {current[t]}"
-        elif current[t] != was:
-            reasons[t] = f"was in {was}; now in {current[t]}, whose quota is filled by " \
-                         f"higher-ranked tasks{suffix}"
-        else:
-            reasons[t] = f"still in {was}, outranked by other tasks of the cell{suffix}"
+        reasons[t] = f"its cell changed: {a} -> {b}"
     for t in added:
-        cell = new.cells.get(t) or "unknown cell"
-        reasons[t] = f"selected in {cell}{suffix}"
+        reasons[t] = f"selected in {new.cells.get(t) or 'an unrecorded cell'}"
+    for t in removed:
+        was = old.cells.get(t) or "an unrecorded cell"
+        now = (current or {}).get(t)
+        if current is None:
+            reasons[t] = f"was in {was}; not selected now"
+        elif now is None:
+            reasons[t] = f"was in {was}; no longer in the catalogue"
+        elif now.startswith("not placeable"):
+            reasons[t] = f"was in {was}; {now}"
+        elif not same_cell(was, now):
+            reasons[t] = f"was in {was}; its cell is now {now}, filled by higher-ranked tasks"
+        else:
+            reasons[t] = f"still in {now}, but higher-ranked tasks fill the cell"
     return ManifestDiff(old, new, added, removed, moved, header_changes, reasons)

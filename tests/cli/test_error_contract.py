@@ -27,6 +27,7 @@ CASES: dict[str, list[tuple[list[str], int]]] = {
     "difficulty compare": [(["--labels", M], 1), (["--labels", D], 1)],
     "difficulty compute": [([M, "--metric", "rmse"], 1), ([D, "--metric", "rmse"], 1),
                            ([LB, "--metric", "rmsee"], 1)],
+    "difficulty methods": [(["--bogus"], 2)],
     "discover": [(["kagle"], 2)],
     "grade": [([M, "--answers", LB, "--metric", "rmse", "--id-column", "Rank",
                 "--target-column", "Score"], 1),
@@ -39,6 +40,8 @@ CASES: dict[str, list[tuple[list[str], int]]] = {
                                                        "--solution", D], 1),
               (["--task", "kaggle/spaceship-titanc", "--solution", F], 1)],
     "leaderboard normalize": [([M, "{out}"], 1), ([D, "{out}"], 1)],
+    "leaderboard refresh": [(["kaggle/spaceship-titanc", "--catalogue", D], 1),
+                            (["kaggle/x", "--catalogue", D, "--kind", "final"], 2)],
     "leaderboard show": [([M], 1), ([D], 1)],
     "metrics": [(["--bogus"], 2)],
     "prepare": [([M, "--download"], 1), ([D, "--raw", D], 1),
@@ -147,19 +150,22 @@ def test_a_bug_still_shows_its_traceback_and_a_json_error(
 
 
 def test_json_mode_prints_nothing_but_the_error_when_a_command_fails_midway(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tambench.cli import main as main_mod
 
-    @main_mod.app.command("half-done-for-test", hidden=True)
-    def half_done(json_out: bool = main_mod.typer.Option(False, "--json")) -> None:
-        print("{\"partial\": ")
-        raise main_mod.TambenchError("failed after printing")
-
-    try:
-        rc = main(["half-done-for-test", "--json"])
-    finally:
-        main_mod.app.registered_commands.pop()
+    (tmp_path / "half_done_cmd_for_test.py").write_text(
+        "import typer\n"
+        "from tambench.errors import TambenchError\n"
+        "def register(app):\n"
+        "    @app.command('half-done-for-test', hidden=True)\n"
+        "    def half_done(json_out: bool = typer.Option(False, '--json')) -> None:\n"
+        "        print('{\"partial\": ')\n"
+        "        raise TambenchError('failed after printing')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(main_mod.COMMANDS, "half-done-for-test", "half_done_cmd_for_test")
+    rc = main(["half-done-for-test", "--json"])
     out, _ = capsys.readouterr()
     assert rc == 1
     assert json.loads(out) == {"error": {"type": "TambenchError", "kind": "error",
@@ -188,3 +194,26 @@ def test_help_has_no_type_placeholders_for_flags_nor_eaten_defaults(
         assert "<bool>" not in out and " ." not in out, out
     assert main(["prepare", "--help"]) == 0
     assert "[default: config file, else local]" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_command_table_names_every_command_each_module_registers() -> None:
+    from tambench.cli.main import COMMANDS, build_command
+
+    for module in set(COMMANDS.values()):
+        registered = set(build_command((module,)).commands)
+        assert registered == {c for c, m in COMMANDS.items() if m == module}, module
+    assert set(build_command().commands) == set(COMMANDS)
+
+
+def test_a_command_line_loads_only_the_module_of_its_command() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; from tambench.cli.main import main; main(['grade', '--help']); "
+            "print(sorted(m for m in sys.modules if m.startswith('tambench.cli.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    loaded = eval(out.strip().splitlines()[-1])  # noqa: S307 - our own printed list
+    assert "tambench.cli.grade_cmd" in loaded
+    assert not {"tambench.cli.tasks_cmd", "tambench.cli.acquire_cmd",
+                "tambench.cli.split_cmd"} & set(loaded)

@@ -1,4 +1,5 @@
-"""Leaderboards: four real formats and the kaggle client's rows load into one normalised form."""
+"""Leaderboards: five real formats and the kaggle client's rows load into one normalised form;
+the compact form the catalogue ships round-trips."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from tambench.core.leaderboard import (
     DEFAULT_EXCLUDE,
     check_order,
     leaderboard_from_client_rows,
+    leaderboard_to_compact_csv,
     leaderboard_to_csv,
     read_leaderboard,
     read_leaderboard_text,
+    write_compact_leaderboard,
     write_leaderboard,
 )
 from tambench.errors import LeaderboardError, LeaderboardOrderWarning
@@ -199,3 +202,54 @@ def test_scores_parse_exactly_from_strings() -> None:
     )
     assert lb.scores.tolist() == [0.1, 0.001]
     assert not any(math.isnan(s) for s in lb.scores)
+
+
+def test_rank_score_boards_of_the_shared_data_load_as_their_own_format(shared_dir: Path) -> None:
+    lb = read_leaderboard(shared_dir / "data" / "leaderboards" / "ventilator-pressure-prediction"
+                          / "leaderboard.csv")
+    assert lb.format == "rank-score"
+    assert len(lb) == 2605
+    assert (lb.rows[0].rank, lb.rows[0].score) == (1, 0.0575)
+    assert lb.rows[0].team == "" and lb.rows[0].team_id is None
+
+
+def test_ties_on_a_board_without_teams_are_not_duplicates() -> None:
+    lb = read_leaderboard_text("rank,score\n1,0.9\n2,0.9\n2,0.9\n4,0.8\n")
+    assert [j.rule for j in lb.detect_junk()] == []
+    assert len(lb.clean()) == 4
+
+
+def test_a_header_with_rank_score_and_other_columns_is_not_the_rank_score_format() -> None:
+    with pytest.raises(LeaderboardError, match="unknown leaderboard format"):
+        read_leaderboard_text("rank,score,teamname\n1,0.9,a\n")
+
+
+def test_compact_form_keeps_order_raw_scores_and_placeholder_flags(tam_lite_dir: Path,
+                                                                    tmp_path: Path) -> None:
+    for slug in ("pst", "new-york-city-taxi-fare-prediction", "mlsp-2013-birds"):
+        lb = read_leaderboard(tam_lite_dir / slug / "leaderboard.csv")
+        out = tmp_path / f"{slug}.csv"
+        write_compact_leaderboard(lb, out)
+        again = read_leaderboard(out)
+        assert again.format == "rank-score"
+        assert [r.score_raw for r in again.rows] == [r.score_raw.strip().strip('"')
+                                                     for r in lb.rows]
+        assert [r.rank for r in again.rows] == [r.row if r.rank is None else r.rank for r in lb.rows]
+        before = {(j.row, j.rule) for j in lb.detect_junk() if j.rule != "duplicate"}
+        after = {(j.row, j.rule) for j in again.detect_junk()}
+        assert after == before, slug
+    pst = (tmp_path / "pst.csv").read_text().splitlines()
+    assert pst[0] == "rank,score,flag"
+    assert sum(line.endswith(",placeholder") for line in pst) == 1
+
+
+def test_compact_form_keeps_rows_without_a_score_as_participants() -> None:
+    lb = read_leaderboard_text(
+        "scoreNullable,teamId,hasTeamName,submissionDate,score,hasScore\n"
+        "0.5,1,True,2020-01-01 00:00:00,0.5,True\n"
+        ",2,True,2020-01-01 00:00:00,,False\n"
+    )
+    text = leaderboard_to_compact_csv(lb)
+    assert text == "rank,score\n1,0.5\n2,\n"
+    again = read_leaderboard_text(text)
+    assert len(again) == 2 and again.finite_scores().tolist() == [0.5]

@@ -490,3 +490,13 @@ def test_multiclass_log_loss_reads_a_read_only_view_without_copying_it(rng) -> N
     t.flags.writeable = False
     p.flags.writeable = False
     assert C.multiclass_log_loss(t, p) == expected
+
+
+def test_rmse_of_finite_values_whose_squares_overflow_is_exact_or_infinite_never_an_error() -> None:
+    from tambench.core.metrics.regression import rmse
+
+    # sqrt(((1e300 + 2)^2 + 0) / 2) = (1e300 + 2) / sqrt(2), in float64
+    assert rmse([1e300, 0.0], [-2.0, 0.0]) == pytest.approx(1e300 / math.sqrt(2), rel=1e-15)
+    assert rmse([3e200, -3e200], [-1e200, 1e200]) == pytest.approx(4e200, rel=1e-15)
+    # A true value beyond float64 comes back infinite; the grader never ranks it.
+    assert rmse([1.7e308], [-1.7e308]) == math.inf

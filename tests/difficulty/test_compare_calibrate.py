@@ -10,6 +10,7 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from tambench.difficulty.calibrate import (
+    CalibrationReport,
     best_thresholds,
     calibrate,
     fit_params,
@@ -24,7 +25,7 @@ from tambench.difficulty.compare import (
     resolve_label_ids,
 )
 from tambench.difficulty.formula import DifficultyParams, DifficultyResult, formula_terms
-from tambench.errors import DifficultyError
+from tambench.errors import DifficultyError, ReportVersionError
 from tambench.schema.taskspec import Tier
 
 E, M, H = Tier.EASY, Tier.MEDIUM, Tier.HARD
@@ -53,13 +54,30 @@ def test_bad_labels_files_name_the_problem(text: str, message: str) -> None:
         parse_labels(text)
 
 
-def test_bare_slugs_resolve_to_catalogue_ids_and_unknown_names_are_listed() -> None:
-    resolved, unknown = resolve_label_ids(
-        {"ind": E, "kaggle/x": H, "nowhere": M}, ["biendata/ind", "kaggle/x", "kaggle/y"])
+def _catalogue(root: Path, ids: list[str]) -> Path:
+    from tambench.schema.io import save_taskspec
+    from tambench.schema.taskspec import TaskSpec
+
+    for tid in ids:
+        platform = tid.split("/", 1)[0]
+        save_taskspec(TaskSpec(id=tid, platform=platform, status="incomplete"),
+                      root / tid / "task.json")
+    return root
+
+
+def test_bare_slugs_resolve_through_the_task_locator_and_unknown_names_are_listed(
+    tmp_path: Path,
+) -> None:
+    cat = _catalogue(tmp_path / "cat", ["biendata/ind", "kaggle/x", "kaggle/y"])
+    resolved, unknown = resolve_label_ids({"ind": E, "kaggle/X": H, "nowhere": M}, cat)
     assert resolved == {"biendata/ind": E, "kaggle/x": H}
     assert unknown == ["nowhere"]
-    with pytest.raises(DifficultyError, match="matches several"):
-        resolve_label_ids({"same": E}, ["kaggle/same", "aicrowd/same"])
+
+
+def test_a_bare_slug_on_two_platforms_is_an_error_naming_both(tmp_path: Path) -> None:
+    cat = _catalogue(tmp_path / "cat", ["kaggle/same", "aicrowd/same"])
+    with pytest.raises(DifficultyError, match="aicrowd/same, kaggle/same"):
+        resolve_label_ids({"same": E}, cat)
 
 
 def test_comparison_counts_confusion_agreement_and_signed_steps() -> None:
@@ -161,13 +179,22 @@ def test_calibration_recovers_tiers_made_by_other_weights_and_beats_the_paper_he
     results, labels = _synthetic(90, 1, true)
     report = calibrate(results, labels, k=5, seed=0, step=0.05)
     assert report.n == 90 and report.k == 5 and len(report.fold_params) == 5
-    assert report.fitted.agreement / report.fitted.n >= 0.95
+    assert report.fitted_agreement / report.n >= 0.95
     assert report.heldout.agreement >= 0.85
     assert report.heldout.agreement > report.paper.agreement
     assert "calibration helps" in report.verdict
-    d = report.to_dict()
-    assert d["paper"]["params"] == {"w1": 0.4, "w2": 0.1, "w3": 0.5, "easy_max": 0.6,
-                                    "medium_max": 0.85}
+    d = report.model_dump(mode="json")
+    assert d["schema_version"] == 1
+    assert d["paper_params"] == {"w1": 0.4, "w2": 0.1, "w3": 0.5, "easy_max": 0.6,
+                                 "medium_max": 0.85}
+    assert CalibrationReport.parse(d) == report
+
+
+def test_a_calibration_report_of_a_newer_version_is_refused() -> None:
+    results, labels = _synthetic(30, 4, DifficultyParams())
+    d = calibrate(results, labels, k=3, seed=0).model_dump(mode="json")
+    with pytest.raises(ReportVersionError, match="newer"):
+        CalibrationReport.parse({**d, "schema_version": 99})
 
 
 def test_calibration_when_labels_follow_the_paper_does_not_claim_a_gain() -> None:
@@ -181,8 +208,8 @@ def test_calibration_when_labels_follow_the_paper_does_not_claim_a_gain() -> Non
 def test_calibration_is_deterministic_for_a_seed() -> None:
     true = DifficultyParams(w1=0.2, w2=0.2, w3=0.6, easy_max=0.5, medium_max=0.75)
     results, labels = _synthetic(40, 5, true)
-    a = calibrate(results, labels, seed=11).to_dict()
-    b = calibrate(results, labels, seed=11).to_dict()
+    a = calibrate(results, labels, seed=11).model_dump()
+    b = calibrate(results, labels, seed=11).model_dump()
     assert a == b
 
 

@@ -9,13 +9,13 @@ import pytest
 from tambench.difficulty.formula import (
     EPS,
     DifficultyParams,
-    compute_all,
     explain_lines,
     formula_terms,
     paper_difficulty,
     robust_difficulty,
     tier_for,
 )
+from tambench.difficulty.methods import compute_all
 from tambench.errors import DifficultyError
 from tambench.schema.taskspec import Difficulty, Tier
 from tests.difficulty.conftest import MakeMetric, board
@@ -141,17 +141,18 @@ def test_robust_method_drops_out_of_range_rows_of_a_bounded_metric(temp_metric: 
     assert paper_difficulty(lb, m).inputs["best_score"] == 1.7
 
 
-def test_compute_all_returns_primary_first_and_the_other_method_beside(
+def test_compute_all_returns_primary_first_and_every_other_method_beside(
     temp_metric: MakeMetric,
 ) -> None:
     m = temp_metric("test_tmp_acc4", higher_is_better=True, value_range=(0.0, 1.0))
-    first, others = compute_all(board([0.9, 0.8]), m, "robust")
-    assert first.method == "robust" and [o.method for o in others] == ["paper"]
+    first, others = compute_all(board([0.9, 0.8, 0.7, 0.6]), m, "robust")
+    assert first.method == "robust" and [o.method for o in others] == ["calibrated", "paper"]
     model = first.to_model(others)
     assert isinstance(model, Difficulty)
-    assert model.other[0].method == "paper" and model.inputs["participants"] == 2.0
-    with pytest.raises(DifficultyError, match="unknown difficulty method"):
-        compute_all(board([0.9]), m, "median")  # type: ignore[arg-type]
+    assert [o.method for o in model.other] == ["calibrated", "paper"]
+    assert model.inputs["participants"] == 4.0
+    with pytest.raises(DifficultyError, match="unknown difficulty method 'median'"):
+        compute_all(board([0.9]), m, "median")
 
 
 def test_explain_lines_show_every_term(temp_metric: MakeMetric) -> None:

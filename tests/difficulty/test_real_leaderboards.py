@@ -1,4 +1,4 @@
-"""Difficulty over the 18 real Lite leaderboards, both methods, and the CLI around it."""
+"""Difficulty over the 18 real Lite leaderboards, every method, and the CLI around it."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ import pytest
 from tambench.cli.main import main
 from tambench.core.leaderboard import read_leaderboard
 from tambench.core.metrics.base import Metric
-from tambench.difficulty.formula import compute_all
+from tambench.difficulty.formula import paper_difficulty, robust_difficulty
 from tambench.schema.io import load_taskspec
 from tests.difficulty.conftest import LITE_FACTS, lite_task_id
 
-#: Tiers both methods give the 18 boards (paper, robust); a change here must be explained.
+#: Tiers the paper's formula and its robust variant give the 18 boards; a change here must be
+#: explained.
 EXPECTED_TIERS = {
     "mlsp-2013-birds": ("easy", "easy"),
     "tensorflow-speech-recognition-challenge": ("medium", "medium"),
@@ -43,13 +44,14 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return rc, out, err
 
 
-def test_both_methods_give_a_tier_for_every_real_lite_leaderboard(
+def test_paper_and_robust_give_their_tier_for_every_real_lite_leaderboard(
     tam_lite_dir: Path, lite_metrics: dict[str, Metric]
 ) -> None:
     got = {}
     for slug in LITE_FACTS:
         lb = read_leaderboard(tam_lite_dir / slug / "leaderboard.csv")
-        paper, (robust,) = compute_all(lb, lite_metrics[slug])
+        paper, robust = paper_difficulty(lb, lite_metrics[slug]), robust_difficulty(
+            lb, lite_metrics[slug])
         got[slug] = (paper.tier.value, robust.tier.value)
         assert paper.inputs["participants"] == len(lb)
         assert robust.inputs["participants"] <= len(lb)
@@ -63,13 +65,14 @@ def test_junk_rows_move_the_paper_terms_but_not_the_robust_ones(
 ) -> None:
     # The taxi board holds an RMSE of 2.5e7: the paper's NormMean collapses to ~0.
     lb = read_leaderboard(tam_lite_dir / "new-york-city-taxi-fare-prediction" / "leaderboard.csv")
-    paper, (robust,) = compute_all(lb, lite_metrics["new-york-city-taxi-fare-prediction"])
+    m = lite_metrics["new-york-city-taxi-fare-prediction"]
+    paper, robust = paper_difficulty(lb, m), robust_difficulty(lb, m)
     assert paper.inputs["max_score"] > 1e7 and paper.inputs["norm_mean"] < 0.001
     assert robust.inputs["max_score"] < 20 and robust.inputs["norm_mean"] > 0.1
     assert robust.inputs["excluded_rows"] >= 1
 
 
-def test_cli_single_leaderboard_json_reports_both_methods_with_inputs(
+def test_cli_single_leaderboard_json_reports_every_method_with_inputs(
     capsys: pytest.CaptureFixture[str], tam_lite_dir: Path, lite_metrics: dict[str, Metric]
 ) -> None:
     slug = "planttraits2024"
@@ -77,12 +80,12 @@ def test_cli_single_leaderboard_json_reports_both_methods_with_inputs(
                      "--metric", lite_metrics[slug].id, "--method", "robust", "--json")
     assert rc == 0
     data = json.loads(out)
-    assert [r["method"] for r in data["results"]] == ["robust", "paper"]
+    assert [r["method"] for r in data["results"]] == ["robust", "calibrated", "paper"]
     assert all("norm_mean" in r["inputs"] and "participants" in r["inputs"]
                for r in data["results"])
 
 
-def test_cli_explain_prints_every_term_of_both_methods(
+def test_cli_explain_prints_every_term_of_every_method(
     capsys: pytest.CaptureFixture[str], tam_lite_dir: Path, lite_metrics: dict[str, Metric]
 ) -> None:
     slug = "mlsp-2013-birds"
@@ -91,12 +94,15 @@ def test_cli_explain_prints_every_term_of_both_methods(
     assert rc == 0
     assert out.count("NormMean = (") == 2 and out.count("log10(P + 1)") == 2
     assert "method: paper" in out and "method: robust" in out
+    assert "method: calibrated" in out and "z = " in out and "P(hard)" in out
+    assert out.index("method: calibrated") < out.index("method: paper")  # the default first
 
 
 def test_cli_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], tam_lite_dir: Path) -> None:
     lb = str(tam_lite_dir / "aqa" / "leaderboard.csv")
     assert run(capsys, "difficulty", lb)[0] == 2  # no --metric
-    assert run(capsys, "difficulty", lb, "--metric", "rmse", "--method", "median")[0] == 2
+    rc, _, err = run(capsys, "difficulty", lb, "--metric", "rmse", "--method", "median")
+    assert rc == 2 and "calibrated, paper, robust" in " ".join(err.split())
 
 
 def test_cli_catalogue_mode_computes_and_writes_every_entry(
@@ -109,8 +115,9 @@ def test_cli_catalogue_mode_computes_and_writes_every_entry(
     assert len(data["tasks"]) == 18 and all(t["status"] == "ok" for t in data["tasks"])
     spec = load_taskspec(lite_catalogue / "kaggle" / "stanford-covid-vaccine" / "task.json")
     assert spec.difficulty is not None
-    assert spec.difficulty.method == "paper" and spec.difficulty.tier.value == "easy"
-    assert [o.method for o in spec.difficulty.other] == ["robust"]
+    assert spec.difficulty.method == "calibrated"
+    assert [o.method for o in spec.difficulty.other] == ["paper", "robust"]
+    assert spec.difficulty.other[0].tier.value == "easy"  # the paper's formula
 
 
 def _labels(tmp_path: Path) -> Path:
@@ -124,16 +131,18 @@ def test_compare_with_the_release_tiers_reports_matrix_kappa_and_changes(
     capsys: pytest.CaptureFixture[str], lite_catalogue: Path, tmp_path: Path
 ) -> None:
     rc, out, _ = run(capsys, "difficulty", "compare", "--labels", str(_labels(tmp_path)),
-                     "--catalogue", str(lite_catalogue), "--json")
+                     "--catalogue", str(lite_catalogue), "--method", "paper", "--json")
     assert rc == 0
-    data = json.loads(out)
-    assert data["n"] == 18
-    matrix = data["confusion"]["matrix"]
+    report = json.loads(out)
+    assert report["schema_version"] == 1 and report["method"] == "paper"
+    data = report["comparison"]
+    assert len(data["tasks"]) == 18
+    matrix = data["confusion"]
     assert [sum(r) for r in matrix] == [6, 6, 6]  # the release has 6 tasks per tier
     assert data["agreement"] == pytest.approx(sum(matrix[i][i] for i in range(3)) / 18)
     assert len(data["changed"]) == 18 - sum(matrix[i][i] for i in range(3))
     covid = next(c for c in data["changed"] if c["task"] == "kaggle/stanford-covid-vaccine")
-    assert (covid["reference"], covid["computed"], covid["steps"]) == ("hard", "easy", -2)
+    assert (covid["reference"], covid["predicted"], covid["steps"]) == ("hard", "easy", -2)
 
 
 def test_calibrate_reports_held_out_agreement_next_to_the_paper(
@@ -143,22 +152,25 @@ def test_calibrate_reports_held_out_agreement_next_to_the_paper(
                      "--catalogue", str(lite_catalogue), "--folds", "3", "--json")
     assert rc == 0
     data = json.loads(out)
-    assert data["n"] == 18 and data["folds"] == 3 and len(data["fold_params"]) == 3
-    assert 0.0 <= data["calibrated_heldout"]["agreement"] <= 1.0
+    assert data["schema_version"] == 1
+    assert data["n"] == 18 and data["k"] == 3 and len(data["fold_params"]) == 3
+    assert 0.0 <= data["heldout"]["agreement"] <= 1.0
     assert data["paper"]["agreement"] == pytest.approx(8 / 18)
-    assert data["verdict"].startswith("calibration")
 
 
-def test_bundled_lite_entries_with_the_real_leaderboards_give_the_same_tiers(
-    capsys: pytest.CaptureFixture[str], tam_lite_dir: Path
+def test_the_bundled_catalogue_tiers_every_shipped_board_and_its_lite_boards_as_the_release(
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from tambench.tasks.catalogue import bundled_catalogue_dir
+    from tambench.tasks.catalogue import Catalogue, bundled_catalogue_dir
 
-    rc, out, _ = run(capsys, "difficulty", "--catalogue", str(bundled_catalogue_dir()),
-                     "--leaderboards", str(tam_lite_dir), "--json")
+    rc, out, _ = run(capsys, "difficulty", "--catalogue", str(bundled_catalogue_dir()), "--json")
     assert rc == 0
-    done = {t["task"]: t for t in json.loads(out)["tasks"] if t["status"] == "ok"}
-    assert set(done) == {lite_task_id(s) for s in LITE_FACTS}
-    for slug, (paper_tier, robust_tier) in EXPECTED_TIERS.items():
+    tasks = json.loads(out)["tasks"]
+    done = {t["task"]: t for t in tasks if t["status"] == "ok"}
+    shipped = {e.id for e in Catalogue(bundled_catalogue_dir()) if e.has_leaderboard}
+    assert set(done) == shipped and len(shipped) == 79
+    assert not [t for t in tasks if t["status"] == "failed"]
+    same_board = set(EXPECTED_TIERS) - {"new-york-city-taxi-fare-prediction"}  # MLE-bench's copy
+    for slug in same_board:
         tiers = {r["method"]: r["tier"] for r in done[lite_task_id(slug)]["results"]}
-        assert tiers == {"paper": paper_tier, "robust": robust_tier}, slug
+        assert (tiers["paper"], tiers["robust"]) == EXPECTED_TIERS[slug], slug

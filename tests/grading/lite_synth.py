@@ -136,7 +136,8 @@ def _covid(rng: np.random.Generator, n: int) -> Rows:
         for pos in range(length):
             scored = pos < scored_positions
             values = rng.normal(0.5, 0.4, size=5) if scored else np.zeros(5)
-            rows.append([f"{seq}_{pos}", *(_f(round(v, 6)) for v in values), "1" if scored else "0"])
+            rows.append([f"{seq}_{pos}", *(_f(round(v, 6)) for v in values),
+                         "True" if scored else "False"])  # MLE-bench's `keep` column
     return rows[: max(n, scored_positions)]
 
 
@@ -216,10 +217,14 @@ LITE_TASK_IDS = sorted([*CSV_MAKERS, *DOC_MAKERS])
 
 
 def answers_header(spec: TaskSpec) -> list[str]:
-    """The answers' CSV header: the submission header plus the auxiliary columns."""
+    """The answers' CSV header: the submission header plus the auxiliary columns and the
+    scored-row flag (under its first spelling: MLE-bench's)."""
     g = spec.grading
     assert g is not None
     aux = list(get_metric(g.metric).aux_columns(g.metric_params).values())
+    rule = g.scored_rows
+    if rule is not None and rule.rule == "where":
+        aux.append(rule.column if isinstance(rule.column, str) else rule.column[0])
     return [*g.submission_header, *aux]
 
 

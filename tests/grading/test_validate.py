@@ -46,6 +46,8 @@ def test_corpus_case_behaves_as_the_reliability_table_says(case: Case, tmp_path:
     report = grade_submission(sub, spec, ans)
     assert report.valid_submission, report.errors
     assert report.score is not None and math.isfinite(report.score)
+    if case.score is not None:
+        assert report.score == pytest.approx(case.score, abs=1e-12)
     if case.want == "N":
         _, _, perfect = build_perfect(case.task, tmp_path / "perfect")
         best = grade_submission(perfect, spec, ans)
@@ -175,7 +177,9 @@ def _permute_answers(task_name: str, folder: Path, seed: int) -> tuple[Path, obj
 
 
 @pytest.mark.parametrize(
-    "case", [c for c in CASES if c.want == "R" and c.task in {"value", "prob", "multi", "label"}],
+    "case",
+    [c for c in CASES if c.want == "R" and c.task in {"value", "prob", "multi", "label"}
+     and not c.links_private],
     ids=lambda c: c.name,
 )
 def test_messages_do_not_depend_on_private_labels(case: Case, tmp_path: Path) -> None:
@@ -269,9 +273,9 @@ def test_shuffled_ids_of_mixed_lengths_are_matched_exactly_by_hash(tmp_path: Pat
 def test_hash_collisions_only_slow_matching_down(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tambench.grading import validate
+    from tambench.grading.validation import idindex
 
-    monkeypatch.setattr(validate, "hash_rows", lambda ids, lengths: np.zeros(len(lengths),
+    monkeypatch.setattr(idindex, "hash_rows", lambda ids, lengths: np.zeros(len(lengths),
                                                                              dtype=np.uint64))
     ids = [f"k{i}" for i in range(200)]
     spec, answers = _adhoc(tmp_path, ids, [str(i) for i in range(200)])
@@ -346,3 +350,102 @@ def test_float_matrix_view_refuses_columns_that_are_not_packed() -> None:
     assert float_matrix_view(packed, [0, 1]).tolist() == [[1.0, 3.0], [2.0, 4.0]]
     with_null = pa.table({"a": [1.0, None], "b": [3.0, 4.0]})
     assert pack_float_columns(with_null, [0, 1]) is with_null
+
+
+def test_a_hard_link_to_answers_outside_a_private_folder_is_refused_too(tmp_path: Path) -> None:
+    import os
+
+    spec, answers = _adhoc(tmp_path, ["a", "b"], ["1", "2"])
+    os.link(answers, tmp_path / "submission.csv")
+    report = grade_submission(tmp_path / "submission.csv", spec, answers)
+    assert not report.valid_submission and report.score is None
+    assert report.errors == [
+        "submission 'submission.csv' is the answers file under another name (a hard link: "
+        "same device and inode); expected the agent's own file"
+    ]
+    (tmp_path / "copy.csv").write_bytes(answers.read_bytes())  # a copy beside them is fine
+    assert grade_submission(tmp_path / "copy.csv", spec, answers).score == 0.0
+
+
+# --- bounds: message length, row length, unexpected columns -----------------------------------
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.want == "R"], ids=lambda c: c.name)
+def test_no_message_of_the_corpus_is_longer_than_the_bound(case: Case, tmp_path: Path) -> None:
+    from tambench.grading.files import MAX_MESSAGE_CHARS
+
+    spec, answers, sub = build_case(case, tmp_path)
+    errors = grade_submission(sub, spec, answers).errors
+    assert errors and all(len(e) <= MAX_MESSAGE_CHARS for e in errors)
+
+
+def test_a_row_longer_than_the_row_limit_is_named_with_that_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tambench.grading import csvio
+
+    monkeypatch.setattr(csvio, "MAX_ROW_BYTES", 2 * 1024**2)
+    spec, answers, sub = build_perfect("value", tmp_path)
+    lines = sub.read_text().splitlines()
+    lines[4] = lines[4].split(",")[0] + ',"' + "z" * 3_000_000 + '"'
+    sub.write_text("\n".join(lines) + "\n")
+    with pytest.raises(InvalidSubmissionError) as info:
+        validate_submission(sub, _load(spec, answers))
+    assert info.value.problems == [
+        "line 5: one row of 2.9 MiB; expected rows of at most 2.0 MiB (the parser's limit for "
+        "one row)"
+    ]
+
+
+def test_pythons_own_csv_field_limit_is_never_reported(tmp_path: Path) -> None:
+    spec, answers = _adhoc(tmp_path, [f"r{i}" for i in range(10)], ["1"] * 10)
+    rows = [f"r{i},1" for i in range(10)]
+    rows[3] = 'r3,"' + "9" * 200_000 + '"'  # a 200 KB field: fine for the parser
+    rows[6] = "r6,1,extra"
+    sub = tmp_path / "submission.csv"
+    sub.write_text("id,y\n" + "\n".join(rows) + "\n")
+    with pytest.raises(InvalidSubmissionError) as info:
+        validate_submission(sub, _load(spec, answers))
+    assert info.value.problems == ["line 8: 3 fields, expected 2"]
+
+
+def test_columns_that_are_not_needed_are_tokenised_but_never_built(tmp_path: Path) -> None:
+    from tambench.grading.csvio import read_csv_columns, sniff_csv
+    from tambench.grading.files import open_regular_file
+
+    n_extra, n_rows = 3000, 200
+    path = tmp_path / "wide.csv"
+    path.write_text(
+        "id,y," + ",".join(f"c{i}" for i in range(n_extra)) + "\n"
+        + "".join(f"r{r},1.5," + ",".join("123456789" for _ in range(n_extra)) + "\n"
+                  for r in range(n_rows))
+    )
+    raw = open_regular_file(path, max_bytes=1 << 30)
+    layout = sniff_csv(raw, ["id", "y"])
+    narrow = read_csv_columns(raw, layout, columns=[0], float_columns=[1])
+    assert narrow.num_columns == n_extra + 2 and narrow.num_rows == n_rows
+    assert narrow.column(0).to_pylist()[:2] == ["r0", "r1"]
+    assert narrow.column(1).to_pylist()[0] == 1.5
+    assert narrow.nbytes < 20_000  # the ids and one float column; 3000 string columns not built
+    wide = read_csv_columns(raw, layout)
+    assert wide.nbytes > n_extra * n_rows * 9
+
+
+def test_a_submission_in_a_folder_that_cannot_be_searched_is_refused_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    import os
+
+    spec, answers, sub = build_perfect("value", tmp_path)
+    if os.geteuid() == 0:  # root searches any folder: make the name unreadable instead
+        target = sub.parent / ("x" * 300)
+        message = r"cannot be read: File name too long"
+    else:
+        sub.parent.chmod(0)
+        target, message = sub, r"cannot be read: Permission denied"
+    try:
+        report = grade_submission(target, spec, answers)
+    finally:
+        sub.parent.chmod(0o755)
+    assert not report.valid_submission and report.submission_exists
+    assert re.search(message, report.errors[0]), report.errors

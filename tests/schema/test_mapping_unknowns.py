@@ -104,6 +104,12 @@ def test_a_metric_the_registry_may_lack_is_named_never_replaced(
      "for events with min_ANNmuon > 0.4.", "id,prediction", "1,0.3", "weighted area"),
     ("Submissions are evaluated on the F1 score.", "id,breed", "1,beagle",
      "averaging over classes"),
+    # the weights are stated in the next sentence, not beside the metric's name
+    ("Performance evaluation will be conducted using mean absolute error. Each observation "
+     "will be weighted as indicated by the weight column.", "id,price", "1,100.5",
+     "weighted mean absolute error"),
+    ("Submissions are scored on the root mean squared error, with rows weighted by the "
+     "exposure column.", "id,claims", "1,0.2", "weighted root mean squared error"),
 ])
 def test_a_metric_no_id_computes_is_left_empty_with_the_reason(
         evaluation: str, header: str, rows: str, words: str) -> None:
@@ -123,6 +129,9 @@ def test_a_metric_no_id_computes_is_left_empty_with_the_reason(
     ("Submissions are evaluated on the Log of the Mean Absolute Error, calculated for each "
      "scalar coupling type, and then averaged across types.", "id,scalar_coupling_constant",
      "1,0", "mean_log_mae"),
+    # a weight column that is a feature, not a scoring weight, changes nothing
+    ("Submissions are evaluated on mean absolute error. The weight column holds each "
+     "parcel's weight in kilograms.", "id,price", "1,100.5", "mae"),
     ("Submissions are evaluated on Root-Mean-Squared-Error (RMSE) between the logarithm of the "
      "predicted value and the logarithm of the observed sales price.", "Id,SalePrice",
      "1461,169000.1", "rmsle"),

@@ -158,10 +158,11 @@ def test_validation_names_every_problem_of_every_entry(tmp_path: Path, tam_lite_
     assert "kaggle/wrong-folder: id 'kaggle/other' does not match its folder" in text
     assert "kaggle/bare: status is complete but no grading is declared" in text
     assert "kaggle/bare: status is complete but no modality is set" in text
-    assert "kaggle/bare: no leaderboard.csv: difficulty and ranking need it" in text
+    assert "kaggle/bare: no leaderboard.csv: ranking and difficulty need one" in text
     assert "kaggle/unknown-metric: unknown metric 'nope'" in text
-    assert "kaggle/raw-lb: leaderboard.csv is in the biendata format" in text
-    assert "kaggle/bad-tier: difficulty score 0.9 is tier hard" in text
+    assert ("kaggle/raw-lb: leaderboard.csv is in the biendata format; expected one of "
+            "['normalised', 'rank-score']") in text
+    assert "kaggle/raw-lb: leaderboard.csv has no provenance record" in text
     assert "kaggle/broken:" in text and "not valid JSON" in text
     assert "kaggle/empty: no task.json" in text
     assert "_subsets/bad.txt: " in text
@@ -173,8 +174,40 @@ def test_cli_validate_exits_3_when_an_entry_is_invalid(
 ) -> None:
     root = tmp_path / "cat"
     write_entry(root, TaskSpec(id="kaggle/bare", platform="kaggle", status="complete"))
+    write_entry(root, TaskSpec(id="kaggle/bad-tier", platform="kaggle", status="incomplete",
+                               difficulty=Difficulty(score=0.9, tier=Tier.EASY)))
+    write_entry(root, TaskSpec(id="kaggle/odd-method", platform="kaggle", status="incomplete",
+                               difficulty=Difficulty(method="median", score=0.9,
+                                                     tier=Tier.EASY)))
     assert main(["tasks", "validate", "--catalogue", str(root)]) == 3
-    assert "no grading is declared" in capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.split())
+    assert "kaggle/bare: status is complete but no grading is declared" in out
+    assert "kaggle/bad-tier: difficulty score 0.9 is tier hard under the paper's" in out
+    assert "kaggle/odd-method: unknown difficulty method 'median'" in out
+
+
+def test_schema_validate_and_tasks_validate_agree_on_what_complete_means(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, tam_lite_dir: Path
+) -> None:
+    """`schema convert` of a paper schema is not complete; a file claiming to be is refused by
+    both commands, for the same reasons."""
+    root = tmp_path / "cat"
+    out_file = tmp_path / "converted.json"
+    assert main(["schema", "convert", str(tam_lite_dir / "lmsys-chatbot-arena" / "schema.json"),
+                 "--id", "kaggle/lmsys-chatbot-arena", "--out", str(out_file)]) == 0
+    converted = load_taskspec(out_file)
+    assert converted.status == "incomplete"
+    assert main(["schema", "validate", str(out_file)]) == 0
+    claims = converted.model_copy(update={"status": "complete"})
+    folder = write_entry(root, claims)
+    capsys.readouterr()
+    assert main(["schema", "validate", str(folder / "task.json")]) == 3
+    schema_out = capsys.readouterr().out
+    assert main(["tasks", "validate", "--catalogue", str(root)]) == 3
+    tasks_out = capsys.readouterr().out
+    for reason in ("no grading is declared", "no modality is set"):
+        assert f"status is complete but {reason}" in schema_out
+        assert f"status is complete but {reason}" in tasks_out
 
 
 # --- filters ---------------------------------------------------------------------------------
@@ -268,7 +301,9 @@ def test_cli_list_filters_by_modality_tier_platform_field_date_subset(
         return [r["id"] for r in json.loads(capsys.readouterr().out)]
 
     assert ids("--modality", "graph") == ["biendata/aqa"]
-    assert ids("--tier", "easy") == ["kaggle/new-york-city-taxi-fare-prediction"]
+    assert ids("--tier", "easy", "--tiers", "difficulty:paper") == [
+        "kaggle/new-york-city-taxi-fare-prediction"]
+    assert ids("--tier", "HARD") == ["biendata/aqa"]  # the release's tier, by default
     assert ids("--platform", "kaggle") == ["kaggle/new-york-city-taxi-fare-prediction",
                                            "kaggle/stub"]
     assert ids("--field", "transport") == ["kaggle/new-york-city-taxi-fare-prediction"]
@@ -278,6 +313,9 @@ def test_cli_list_filters_by_modality_tier_platform_field_date_subset(
     assert ids("--passes-filters") == ["biendata/aqa"]
     assert ids("--status", "complete") == []
     assert main(["tasks", "list", "--catalogue", root, "--since", "yesterday"]) == 2
+    for bad in (["--tier", "bogus"], ["--modality", "Imag"], ["--tier", "easy", "--tiers",
+                "reference:typo"], ["--subset", "nope"], ["--status", "done"]):
+        assert main(["tasks", "list", "--catalogue", root, *bad]) == 2, bad
     capsys.readouterr()
     assert main(["tasks", "list", "--catalogue", root, "--explain", "--json",
                  "--modality", "Tabular"]) == 0

@@ -1,4 +1,5 @@
-"""Subsets: balance over modality x tier, nesting, determinism, shortfalls, manifests, diff."""
+"""Subsets: balance over modality x tier, nesting, determinism, named gaps, manifests, diff,
+and the build over the shipped catalogue."""
 
 from __future__ import annotations
 
@@ -12,35 +13,41 @@ import pytest
 from tambench.cli.main import main
 from tambench.errors import SubsetError
 from tambench.schema.taskspec import Modality, Tier
+from tambench.tasks.manifests import parse_manifest, read_manifest, render_manifest
 from tambench.tasks.subsets import (
     CELLS,
     Candidate,
+    Skipped,
     build_subsets,
     cell_name,
     diff_manifests,
-    full_quotas,
-    parse_manifest,
-    read_manifest,
-    render_manifest,
+    same_cell,
     write_manifests,
 )
 
 
-def make_candidates(per_cell: int | dict[str, int], *, passing_every: int = 2) -> list[Candidate]:
+def make_candidates(per_cell: int | dict[str, int], *, passing_every: int = 2,
+                    complete_every: int = 1) -> list[Candidate]:
     """``per_cell`` tasks in each cell (or a count per cell label); every ``passing_every``-th
-    task passes the filters."""
+    task passes the filters, every ``complete_every``-th is complete."""
     out = []
     for m, t in CELLS:
         label = cell_name(m, t)
         n = per_cell if isinstance(per_cell, int) else per_cell.get(label, 0)
         for i in range(n):
             out.append(Candidate(f"kaggle/{m.value.lower()}-{t.value}-{i:02d}", m, t,
-                                 passes_filters=i % passing_every == 0, complete=True))
+                                 passes_filters=i % passing_every == 0,
+                                 complete=i % complete_every == 0))
     return out
 
 
+def complete_of(cands: list[Candidate]) -> list[tuple[str, Modality]]:
+    return [(c.id, c.modality) for c in cands if c.complete]
+
+
 def test_lite_and_medium_take_one_and_three_per_cell_and_nest() -> None:
-    build = build_subsets(make_candidates(12), seed=0)
+    cands = make_candidates(12)
+    build = build_subsets(cands, seed=0, complete=complete_of(cands))
     lite, medium, full = (set(build.subsets[k]) for k in ("lite", "medium", "full"))
     assert len(lite) == 18 and len(medium) == 54
     assert Counter(build.subsets["lite"].values()) == Counter(
@@ -50,32 +57,17 @@ def test_lite_and_medium_take_one_and_three_per_cell_and_nest() -> None:
     assert build.shortfalls == ()
 
 
-def test_full_is_150_and_as_balanced_as_the_catalogue_allows() -> None:
-    build = build_subsets(make_candidates(12), seed=0)
-    counts = Counter(build.subsets["full"].values())
-    assert len(build.subsets["full"]) == 150
-    assert max(counts.values()) - min(counts.values()) <= 1
-    # With only 2 tasks in one cell, the others absorb the rest, evenly.
-    uneven = make_candidates({**{cell_name(m, t): 12 for m, t in CELLS}, "Graph/hard": 2})
-    build = build_subsets(uneven, seed=0)
-    counts = Counter(build.subsets["full"].values())
-    assert counts["Graph/hard"] == 2 and len(build.subsets["full"]) == 150
-    others = [v for k, v in counts.items() if k != "Graph/hard"]
-    assert max(others) - min(others) <= 1
-
-
-def test_a_small_catalogue_puts_everything_in_full() -> None:
-    build = build_subsets(make_candidates(4), seed=0)
-    assert len(build.subsets["full"]) == 72
-
-
 def test_cells_lacking_tasks_are_reported_and_not_filled_from_other_cells() -> None:
     counts = {cell_name(m, t): 5 for m, t in CELLS}
     counts["Audio/hard"] = 0
     counts["Graph/easy"] = 2
-    build = build_subsets(make_candidates(counts), seed=0)
+    skipped = [Skipped("kaggle/audio-x", "no tier: no leaderboard.csv", Modality.AUDIO)]
+    build = build_subsets(make_candidates(counts), seed=0, skipped=skipped)
     assert len(build.subsets["lite"]) == 17 and len(build.subsets["medium"]) == 50
     lacking = {(s.subset, s.cell): (s.have, s.need) for s in build.shortfalls}
+    audio = next(s for s in build.shortfalls if s.cell == "Audio/hard")
+    assert audio.reason == ("Audio tasks with a tier: 5 easy, 5 medium; 1 with no tier: no "
+                            "leaderboard.csv")
     assert lacking[("lite", "Audio/hard")] == (0, 1)
     assert lacking[("medium", "Audio/hard")] == (0, 3)
     assert lacking[("medium", "Graph/easy")] == (2, 3)
@@ -98,6 +90,25 @@ def test_tasks_passing_the_filters_are_preferred() -> None:
     assert all(by_id[t].passes_filters for t in build.subsets["medium"])
 
 
+def test_complete_tasks_come_first_so_that_subsets_are_gradable() -> None:
+    cands = make_candidates(6, passing_every=1, complete_every=3)
+    build = build_subsets(cands, seed=9, complete=complete_of(cands))
+    by_id = {c.id: c for c in cands}
+    assert all(by_id[t].complete for t in build.subsets["lite"])
+    assert sum(by_id[t].complete for t in build.subsets["medium"]) == 2 * len(CELLS)
+
+
+def test_full_is_every_complete_task_plus_medium() -> None:
+    cands = make_candidates(5, complete_every=2)
+    untiered = [("kaggle/no-tier-yet", Modality.TEXT)]
+    build = build_subsets(cands, seed=0, complete=[*complete_of(cands), *untiered])
+    full = set(build.subsets["full"])
+    assert {c.id for c in cands if c.complete} <= full
+    assert "kaggle/no-tier-yet" in full and build.subsets["full"]["kaggle/no-tier-yet"] == "Text"
+    assert set(build.subsets["medium"]) <= full
+    assert full <= {c.id for c in cands} | {"kaggle/no-tier-yet"}
+
+
 def test_adding_a_task_does_not_reorder_the_others() -> None:
     cands = make_candidates(6, passing_every=1)
     before = build_subsets(cands, seed=3)
@@ -105,12 +116,6 @@ def test_adding_a_task_does_not_reorder_the_others() -> None:
     after = build_subsets([*cands, extra], seed=3)
     for label, ranking in before.ranking.items():
         assert [t for t in after.ranking[label] if t != extra.id] == ranking
-
-
-def test_full_quotas_water_fill() -> None:
-    assert full_quotas([10, 10, 10], 12) == [4, 4, 4]
-    assert full_quotas([1, 10, 10], 12) == [1, 6, 5]
-    assert full_quotas([2, 2], 10) == [2, 2]
 
 
 def test_duplicate_candidates_are_refused() -> None:
@@ -151,7 +156,7 @@ def test_malformed_manifests_name_the_problem(text: str, message: str) -> None:
         parse_manifest(text)
 
 
-def test_diff_explains_added_removed_moved_and_header_changes() -> None:
+def test_diff_explains_each_change_with_its_own_reason() -> None:
     old = parse_manifest(render_manifest("lite", {"seed": "0", "catalogue_index_sha256": "a"},
                                          {"kaggle/a": "Text/easy", "kaggle/b": "Text/hard",
                                           "kaggle/c": "Image/easy"}))
@@ -162,9 +167,22 @@ def test_diff_explains_added_removed_moved_and_header_changes() -> None:
     assert d.added == ("kaggle/d",) and d.removed == ("kaggle/b",)
     assert d.moved == (("kaggle/a", "Text/easy", "Text/medium"),)
     assert d.header_changes == (("seed", "0", "1"),)
-    assert "seed changed 0 -> 1" in d.reasons["kaggle/b"]
     assert "Text/easy -> Text/medium" in d.reasons["kaggle/a"]
-    assert d.reasons["kaggle/d"].startswith("selected in Text/hard")
+    assert d.reasons["kaggle/d"] == "selected in Text/hard"
+    assert d.reasons["kaggle/b"] == "was in Text/hard; not selected now"
+    current = {"kaggle/a": "Text/medium", "kaggle/c": "Image/easy", "kaggle/d": "Text/hard",
+               "kaggle/b": "not placeable: no tier: no leaderboard.csv"}
+    d = diff_manifests(old, new, current=current)
+    assert d.reasons["kaggle/b"] == "was in Text/hard; not placeable: no tier: no leaderboard.csv"
+    assert len(set(d.reasons.values())) == len(d.reasons)
+
+
+def test_a_cell_without_a_tier_matches_any_tier_of_its_modality() -> None:
+    assert same_cell("Image", "Image/hard") and same_cell("", "Text/easy")
+    assert not same_cell("Image", "Text/easy") and not same_cell("Image/easy", "Image/hard")
+    paper = parse_manifest(render_manifest("paper-lite", {}, {"kaggle/a": "Image"}))
+    built = parse_manifest(render_manifest("lite", {}, {"kaggle/a": "Image/hard"}))
+    assert diff_manifests(paper, built).unchanged
 
 
 def test_bundled_paper_manifests_hold_the_paper_membership(shared_dir: Path) -> None:
@@ -188,35 +206,95 @@ def test_bundled_paper_manifests_hold_the_paper_membership(shared_dir: Path) -> 
     assert "image-matching-challenge-2024-hexathlon" in lite.header["discrepancy"]
 
 
-def test_cli_build_from_release_tiers_recovers_the_released_lite_and_diff_is_empty(
+def test_cli_build_from_release_tiers_recovers_the_released_lite_and_is_deterministic(
     capsys: pytest.CaptureFixture[str], lite_catalogue: Path, tmp_path: Path
 ) -> None:
     out1, out2 = tmp_path / "m1", tmp_path / "m2"
     argv = ["subsets", "build", "--catalogue", str(lite_catalogue), "--tiers",
             "reference:tam-bench", "--seed", "4", "--date", "2025-02-01", "--json"]
-    assert main([*argv, "--out", str(out1)]) == 0
+    assert main([*argv, "--out", str(out1)]) == 3  # Medium cells are short
     data = json.loads(capsys.readouterr().out)
-    assert data["sizes"] == {"lite": 18, "medium": 18, "full": 18}
-    assert {s["subset"] for s in data["shortfalls"]} == {"medium", "full"}
-    assert all(s["have"] == 1 for s in data["shortfalls"])
-    assert main([*argv, "--out", str(out2)]) == 0
+    assert {k: len(v) for k, v in data["subsets"].items()} == {"lite": 18, "medium": 18,
+                                                                "full": 18}
+    assert {g["subset"] for g in data["gaps"]} == {"medium"}
+    assert all(g["have"] == 1 and "with a tier" in g["reason"] for g in data["gaps"])
+    assert main([*argv, "--out", str(out2), "--allow-gaps"]) == 0
     capsys.readouterr()
-    assert (out1 / "lite.txt").read_bytes() == (out2 / "lite.txt").read_bytes()
+    for name in ("lite.txt", "medium.txt", "full.txt"):
+        assert (out1 / name).read_bytes() == (out2 / name).read_bytes()
     assert main(["subsets", "diff", str(out1 / "lite.txt"), str(out2 / "lite.txt")]) == 0
     assert "same tasks in the same cells" in capsys.readouterr().out
 
 
-def test_cli_build_from_computed_tiers_reports_lacking_cells(
+def test_cli_build_names_the_cells_it_cannot_fill_and_exits_3(
     capsys: pytest.CaptureFixture[str], lite_catalogue: Path, tmp_path: Path
 ) -> None:
-    assert main(["subsets", "build", "--catalogue", str(lite_catalogue), "--out",
-                 str(tmp_path / "m"), "--json"]) == 0
+    rc = main(["subsets", "build", "--catalogue", str(lite_catalogue), "--tiers",
+               "difficulty:paper", "--out", str(tmp_path / "m")])
+    out = " ".join(capsys.readouterr().out.split())
+    assert rc == 3
+    # The paper's formula puts no Lite task in the hard tier: every hard cell is a gap.
+    for m in Modality:
+        assert f"gap: lite {m.value}/hard has 0 of 1: {m.value} tasks with a tier:" in out
+    assert "-- empty --" in out
+
+
+def test_cli_build_on_the_shipped_catalogue_fills_every_lite_cell_with_a_complete_task(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`tambench subsets build` with no input: the catalogue as installed."""
+    rc = main(["subsets", "build", "--json"])
     data = json.loads(capsys.readouterr().out)
-    # The paper's formula puts no Lite task in the hard tier: six hard cells lack a task.
-    lite_lacking = {s["cell"] for s in data["shortfalls"] if s["subset"] == "lite"}
-    assert {c for c in lite_lacking if c.endswith("/hard")} == {
-        f"{m.value}/hard" for m in Modality}
-    assert data["sizes"]["lite"] == 18 - len(lite_lacking)
-    assert main(["subsets", "diff", str(tmp_path / "m" / "lite.txt"),
-                 str(tmp_path / "m" / "full.txt"), "--catalogue", str(lite_catalogue)]) == 0
-    assert "header subset: lite -> full" in capsys.readouterr().out
+    lite = data["subsets"]["lite"]
+    assert len(lite) == 18
+    assert sorted(lite.values()) == sorted(cell_name(m, t) for m, t in CELLS)
+    assert set(lite) <= set(data["complete"])
+    assert data["manifests"] == []  # the installed catalogue is never written
+    assert set(lite) <= set(data["subsets"]["medium"]) <= set(data["subsets"]["full"])
+    assert set(data["complete"]) <= set(data["subsets"]["full"])
+    assert rc == (3 if data["gaps"] else 0)
+    assert all(g["subset"] == "medium" and g["reason"] for g in data["gaps"])
+    again = main(["subsets", "build", "--json"])
+    assert again == rc and json.loads(capsys.readouterr().out)["subsets"] == data["subsets"]
+
+
+@pytest.mark.parametrize(("tiers", "message"), [
+    ("reference:typo", "unknown reference tier 'typo'"),
+    ("difficulty:median", "unknown difficulty method"),
+    ("vibes:paper", "unknown tier source"),
+])
+def test_cli_refuses_unknown_tier_sources_with_the_valid_choices(
+    capsys: pytest.CaptureFixture[str], tiers: str, message: str
+) -> None:
+    assert main(["subsets", "build", "--tiers", tiers]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert message in err
+    assert "mle-bench, tam-bench" in err or "calibrated, paper, robust" in err
+
+
+def test_the_shipped_manifests_are_what_a_fresh_build_gives(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from tambench.core.layout import SUBSETS_DIR
+    from tambench.tasks.catalogue import bundled_catalogue_dir
+
+    assert main(["subsets", "build", "--out", str(tmp_path), "--allow-gaps"]) == 0
+    err = capsys.readouterr().err
+    assert "tiers read: 151/151" in err  # progress goes to stderr
+    for name in ("lite", "medium", "full"):
+        shipped = read_manifest(bundled_catalogue_dir() / SUBSETS_DIR / f"{name}.txt")
+        fresh = read_manifest(tmp_path / f"{name}.txt")
+        assert shipped.cells == fresh.cells, name
+        assert shipped.header["tiers"] == fresh.header["tiers"]
+        assert shipped.header["catalogue_index_sha256"] == fresh.header["catalogue_index_sha256"]
+
+
+def test_list_subset_lite_resolves_to_the_shipped_lite_manifest_and_says_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["tasks", "list", "--subset", "lite", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert "subset lite: manifest _subsets/lite.txt" in err
+    assert len(json.loads(out)) == 18
+    assert main(["tasks", "list", "--subset", "paper-medium", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)) == 54

@@ -89,9 +89,9 @@ def check_author_scores(y_true: Any, y_pred: Any) -> list[str]:
     unknown: list[str] = []
     bad_score: list[str] = []
     for author, papers in y_true.items():
-        sub = y_pred.get(author)
-        if sub is None:
+        if author not in y_pred:  # reported as missing; a null value is checked below
             continue
+        sub = y_pred[author]
         if not isinstance(sub, dict):
             not_object.append(author)
             continue
@@ -168,9 +168,9 @@ def check_paper_scores(y_true: Any, y_pred: Any) -> list[str]:
     wrong_len: list[str] = []
     bad: list[str] = []
     for paper, labels in y_true.items():
-        sub = y_pred.get(paper)
-        if sub is None:
+        if paper not in y_pred:  # reported as missing; a null value is checked below
             continue
+        sub = y_pred[paper]
         if not isinstance(sub, list):
             not_list.append(paper)
         elif len(sub) != len(labels):

@@ -48,8 +48,9 @@ def _pair_any(y_true: Any, y_pred: Any, *, check_finite: bool = True) -> tuple[n
 
 
 def _sum_squares(t: np.ndarray, p: np.ndarray) -> float:
-    d = (t - p).ravel()
-    return float(np.einsum("i,i->", d, d))
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow gives inf; callers check
+        d = (t - p).ravel()
+        return float(np.einsum("i,i->", d, d))
 
 
 def _mask(values: Any, n: int, name: str) -> np.ndarray:
@@ -84,7 +85,26 @@ def rmse(y_true: Any, y_pred: Any) -> float:
     1.2909944487358056
     """
     t, p = _pair_any(y_true, y_pred, check_finite=False)
-    return finite(math.sqrt(_sum_squares(t, p) / t.size), "rmse")
+    total = _sum_squares(t, p)
+    if not math.isfinite(total) and np.isfinite(t).all() and np.isfinite(p).all():
+        return _rmse_rescaled(t, p)  # may be inf: the grader never ranks it
+    return finite(math.sqrt(total / t.size), "rmse")
+
+
+def _rmse_rescaled(t: np.ndarray, p: np.ndarray) -> float:
+    """RMSE of finite values whose squares (or differences) overflow float64.
+
+    Halved differences cannot overflow; dividing them by their largest magnitude keeps every
+    square at most 1, and the scale comes back outside the square root. A result beyond
+    float64 is infinite, which the grader reports as out of range (never ranked).
+    """
+    half = (0.5 * t - 0.5 * p).ravel()
+    scale = float(np.max(np.abs(half)))
+    if scale == 0.0:
+        return 0.0
+    unit = half / scale
+    with np.errstate(over="ignore"):
+        return float(np.float64(2.0 * scale) * math.sqrt(float(np.einsum("i,i->", unit, unit)) / t.size))
 
 
 @register("mse", higher_is_better=False, value_range=(0.0, math.inf), kind="value")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tambench.schema.complete import status_for
 from tambench.schema.taskspec import (
     DataInformation,
     DataLocation,
@@ -174,7 +175,7 @@ def build_result(draft: Draft, *, task_id: str, url: str, mapper: str) -> Mappin
         platform=platform,
         url=url,
         title=g("title", ""),
-        status="complete" if grading is not None and grading.submission_header else "incomplete",
+        status="incomplete",
         modality=Modality(g("modality")) if g("modality") else None,
         task_type=g("task_type", ""),
         goal_description=g("goal_description", ""),
@@ -193,6 +194,8 @@ def build_result(draft: Draft, *, task_id: str, url: str, mapper: str) -> Mappin
         provenance=Provenance(mapper=mapper, evidence=evidence, unfilled=unfilled, notes=notes,
                               pending_grading=pending),
     )
+    # One definition of "complete" for every command (schema.complete).
+    spec = spec.model_copy(update={"status": status_for(spec)})
     return MappingResult(spec=spec, unfilled=unfilled, evidence=evidence, mapper=mapper,
                          warnings=list(dict.fromkeys(draft.warnings)))
 

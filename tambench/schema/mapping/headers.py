@@ -29,7 +29,8 @@ CUE_RE = re.compile(
     r"(?:is|of|should|must|line)|with (?:a|the) header|columns? (?:should be|are|must be)"
     r"|submission file (?:should|must|has|looks|format)|\bsample submission\b.{0,40}:\s*$",
     re.I)
-_ELISION_RE = re.compile(r"\.\.\.|…")
+#: "...", "…", or a cell of just two dots ("id,a,..,z").
+_ELISION_RE = re.compile(r"\.\.\.|…|(?:^|,)\s*\.\.\s*(?=,|$)")
 _ETC_RE = re.compile(r"^\s*(etc\.?|\.\.\.|…)\s*$", re.I)
 _INLINE_CODE_RE = re.compile(r"`{1,2}([^`\n]+?)`{1,2}")
 _WRAP_RE = re.compile(r"^(?:>\s*)?(?:[-*+]\s+)?(?:\*\*|__|`{1,3})?(.*?)(?:\*\*|__|`{1,3})?$")
@@ -137,6 +138,27 @@ def is_elided_header(line: str) -> bool:
         return False
     cells = [c for c in (_cells(_ELISION_RE.sub("", text)) or []) if c]
     return len(cells) >= 1 and _is_column_name(cells[0]) and not _NUMBER_RE.match(cells[0])
+
+
+def elided_header_parts(line: str) -> tuple[list[str], list[str]] | None:
+    """The columns an elided header shows before and after its elision; None when ``line``
+    is not one header with a single elision.
+
+    >>> elided_header_parts("id,affenpinscher,afghan_hound,..,yorkshire_terrier")
+    (['id', 'affenpinscher', 'afghan_hound'], ['yorkshire_terrier'])
+    >>> elided_header_parts("id,Acer_Capillipes,Acer_Mono,...")
+    (['id', 'Acer_Capillipes', 'Acer_Mono'], [])
+    """
+    if not is_elided_header(line):
+        return None
+    cells = _cells(_unwrap(line)) or []
+    marks = [i for i, c in enumerate(cells) if _ELISION_RE.fullmatch(c) or c in ("..", "…")]
+    if len(marks) != 1:
+        return None
+    before, after = cells[:marks[0]], cells[marks[0] + 1:]
+    if not before or not all(_is_column_name(c) for c in before + after):
+        return None
+    return before, after
 
 
 def split_row(line: str) -> list[str]:

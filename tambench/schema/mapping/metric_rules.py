@@ -92,6 +92,12 @@ _PER_TRUE = _r(
 _NORMALISED = _r(r"normali[sz]ed|divided by (?:the )?(?:length|max|maximum|longer|longest)")
 _WORD_LEVEL = _r(r"word[- ]level|\bwords?\b")
 _GLOBAL = _r(r"\bglobal\b")
+#: Rows (observations, samples) carrying their own weights in the score.
+_ROW_WEIGHTS = _r(r"\b(?:each|every) (?:observation|row|sample|record|instance|example|data point|"
+                  r"prediction)s? (?:will be|is|are|gets?) weighted\b"
+                  r"|\bweighted (?:by|according to|as (?:indicated|given) (?:by|in)) (?:the|its|their|a) "
+                  r"[\w ]{0,30}?(?:column|field|variable)\b"
+                  r"|\b(?:sample|row|observation|instance) weights\b")
 _HIERARCHICAL = _r(r"hierarch|weighted (?:average|mean|sum) of")
 _COLUMNWISE_RMSLE = _r(r"mean (?:of )?(?:the )?rmsle (?:over|across|of) (?:all |the |each )?"
                        r"(?:\w+ )?columns")
@@ -120,7 +126,9 @@ def _columnwise(ctx: MetricContext) -> bool:
 
 
 def _weighted(ctx: MetricContext) -> bool:
-    return bool(_WEIGHTED.search(ctx.near))
+    """"weighted" beside the metric's name, or rows weighted anywhere in the evaluation text
+    ("Each observation will be weighted as indicated by the weight column")."""
+    return bool(_WEIGHTED.search(ctx.near) or _ROW_WEIGHTS.search(ctx.window))
 
 
 def _id(metric_id: str, **params: Any) -> Decision:

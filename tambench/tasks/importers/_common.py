@@ -1,11 +1,47 @@
-"""Helpers shared by the importers (file reading with clear errors)."""
+"""Steps the importers share: reading files with clear errors, and deciding a task's grading
+from the metric name its source gives, cross-checked against its description.
+
+:func:`decide_grading` is the one place that rule lives:
+
+1. the source's metric name goes through the alias table
+   (:func:`tambench.core.metrics.aliases.resolve_alias`), never anything else;
+2. the description is mapped by the offline mapper (:func:`tambench.schema.mapping.map_pages`);
+   with several pages (MLE-bench ships a rewritten ``description_obfuscated.md`` beside the
+   platform's text) the metric comes from the first page naming one and the columns from the
+   first page giving a header (:func:`read_descriptions`);
+3. the metric is taken when the two agree (the same id, or the source names a refinement of
+   what the description names), when the description names none, or when the mapper says its
+   reading is only the closest registered metric, and the alias is unambiguous; a
+   disagreement, an ambiguous name without agreement, a name the table does not know, or a
+   metric not registered yet leaves the grading unset and is reported;
+4. id and target columns and the exact header come from the description only.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
 
 from tambench.core.leaderboard import Leaderboard, read_leaderboard
-from tambench.errors import ImportLayoutError, LeaderboardError
+from tambench.core.metrics import get_metric
+from tambench.core.metrics.aliases import (
+    AliasMatch,
+    Source,
+    compare_metrics,
+    params_conflicts,
+    resolve_alias,
+)
+from tambench.errors import (
+    ImportLayoutError,
+    LeaderboardError,
+    MetricParameterError,
+    SchemaMappingError,
+)
+from tambench.schema.mapping import MappingResult, map_pages
+from tambench.schema.taskspec import GradingSpec, Modality, SubmissionFormat
 
 LFS_POINTER_PREFIX = "version https://git-lfs.github.com/spec/"
 
@@ -20,17 +56,199 @@ def read_text(path: Path) -> str:
         raise ImportLayoutError(f"{path} is not UTF-8 text: {exc}") from exc
 
 
-def read_optional_leaderboard(path: Path) -> tuple[Leaderboard | None, str | None]:
-    """The leaderboard at ``path`` if there is one; else (None, why not).
+def read_optional_leaderboard(path: Path) -> tuple[Leaderboard | None, bytes, str | None]:
+    """The leaderboard at ``path`` and its bytes, or (None, b"", why not).
 
-    A Git LFS pointer (a clone made without ``git lfs pull``) is reported, not parsed.
+    A missing file, a Git LFS pointer (a clone made without ``git lfs pull``) and an
+    unreadable board are all reasons, never exceptions: the task is still imported.
     """
     if not path.exists():
-        return None, f"no {path.name}"
-    text = read_text(path)
-    if text.startswith(LFS_POINTER_PREFIX):
-        return None, f"{path.name} is a Git LFS pointer, not the file; run `git lfs pull` first"
+        return None, b"", f"no {path.name}"
+    if path.is_symlink() or not path.is_file():
+        return None, b"", f"{path.name} is not a regular file"
+    data = path.read_bytes()
+    if data.startswith(LFS_POINTER_PREFIX.encode()):
+        return None, b"", f"{path.name} is a Git LFS pointer, not the file; run `git lfs pull`"
     try:
-        return read_leaderboard(path), None
+        return read_leaderboard(path), data, None
     except LeaderboardError as exc:
-        raise ImportLayoutError(f"{path}: {exc}") from exc
+        return None, b"", f"{path.name} could not be read: {exc}"
+
+
+@dataclass
+class GradingDecision:
+    """The grading an importer may write, and why (notes and warnings for the task)."""
+
+    grading: GradingSpec | None = None
+    notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    unfilled: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Description:
+    """What the offline mapper read in a task's description(s): the metric it names and the
+    submission's columns, each with the page it came from."""
+
+    metric: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    approximate: bool = False
+    """The page names a metric that the mapper could tie to no registered id exactly."""
+    id_columns: list[str] = field(default_factory=list)
+    target_columns: list[str] = field(default_factory=list)
+    header: list[str] = field(default_factory=list)
+    modality: Modality | None = None
+    title: str = ""
+    columns_from: str = ""
+    """Which page the columns were read from."""
+
+
+def _reading(result: MappingResult) -> dict[str, Any]:
+    """What one mapped page says about grading: from ``grading``, else from what the mapper
+    kept in ``provenance.pending_grading`` when it could not build one."""
+    g, pending = result.spec.grading, result.spec.provenance.pending_grading
+    if g is not None:
+        return {"metric": g.metric, "params": dict(g.metric_params), "approximate": False,
+                "id_columns": list(g.id_columns), "target_columns": list(g.target_columns),
+                "header": list(g.submission_header)}
+    if pending is None:
+        return {"metric": None, "params": {}, "approximate": False, "id_columns": [],
+                "target_columns": [], "header": []}
+    return {"metric": pending.metric_id or None, "params": dict(pending.metric_params),
+            # The page names a metric that no registered id computes exactly.
+            "approximate": bool(pending.metric_name) and not pending.metric_id,
+            "id_columns": list(pending.id_columns),
+            "target_columns": list(pending.target_columns),
+            "header": list(pending.submission_header)}
+
+
+def map_text(text: str, task_id: str, url: str = "") -> MappingResult | None:
+    """The offline mapper's reading of one Markdown text (None when there is no text)."""
+    if not text.strip():
+        return None
+    try:
+        return map_pages({"all": text}, task_id=task_id, url=url)
+    except SchemaMappingError:
+        return None
+
+
+def read_descriptions(pages: list[tuple[str, str]], task_id: str, url: str = "") -> Description:
+    """Map each (page name, text) in order of preference and combine the readings: the metric
+    from the first page naming one, the columns from the first page giving a header."""
+    results = [(name, r) for name, text in pages if (r := map_text(text, task_id, url))]
+    readings = [(name, _reading(r)) for name, r in results]
+    named = next((rd for _, rd in readings if rd["metric"] or rd["approximate"]), None)
+    headed = next(((n, rd) for n, rd in readings if rd["header"]), None)
+    out: dict[str, Any] = {
+        "modality": next((r.spec.modality for _, r in results if r.spec.modality), None),
+        "title": results[0][1].spec.title if results else ""}
+    if named is not None:
+        out.update(metric=named["metric"], params=named["params"],
+                   approximate=named["approximate"])
+    if headed is not None:
+        name, rd = headed
+        out.update(id_columns=rd["id_columns"], target_columns=rd["target_columns"],
+                   header=rd["header"], columns_from=name)
+    return Description(**out)
+
+
+def _said(described: Description) -> str:
+    if described.approximate:
+        return "the description names a metric no registered id computes exactly"
+    if described.metric is None:
+        return "the description names no metric"
+    return f"the description reads as {described.metric}"
+
+
+def _metric_from(alias: AliasMatch | None, name: str, described: Description,
+                 d: GradingDecision) -> tuple[str, dict[str, Any]] | None:
+    """The agreed metric id and parameters, or None (with the reason recorded in ``d``)."""
+    said = _said(described)
+    if alias is None:
+        d.warnings.append(f"metric name {name!r} is not in the alias table; {said}; grading "
+                          "left unset")
+        return None
+    if alias.note:
+        d.notes.append(f"metric name {name!r}: {alias.note}")
+    if not alias.registered:
+        d.warnings.append(f"metric {name!r} is {alias.metric}, which is not a registered metric "
+                          f"yet; {said}; grading left unset")
+        return None
+    if described.approximate:
+        # The page names a metric the mapper cannot tie to a registered id: it may be the
+        # name's metric in other words, or another one. A person decides.
+        d.warnings.append(f"the name {name!r} means {alias.metric}, but {said}; grading left "
+                          "unset for review")
+        return None
+    if described.metric is None:
+        if alias.ambiguous:
+            d.warnings.append(f"metric name {name!r} is used for different metrics and {said}; "
+                              "grading left unset")
+            return None
+        d.notes.append(f"metric {alias.metric} from the name {name!r}; {said}")
+        return alias.metric, dict(alias.params)
+    if alias.ambiguous and described.metric in alias.alternatives:
+        d.notes.append(f"metric name {name!r} stands for {', '.join(alias.alternatives)}; "
+                       f"{said}, which picks {described.metric}")
+        return described.metric, dict(described.params)
+    agreement = compare_metrics(alias.metric, described.metric)
+    conflicts = params_conflicts(alias.params, described.params)
+    if agreement == "differs" or conflicts:
+        d.warnings.append(f"metric disagreement: the name {name!r} means {alias.metric}"
+                          f"{alias.params or ''}, but {said}"
+                          + (f" with parameters ({'; '.join(conflicts)})" if conflicts else "")
+                          + "; grading left unset for review")
+        return None
+    if alias.ambiguous:
+        d.warnings.append(f"metric name {name!r} is used for different metrics; {said}, which "
+                          "does not settle which one; grading left unset for review")
+        return None
+    d.notes.append(f"metric {alias.metric} from the name {name!r}, confirmed by the description"
+                   + (f" (which names the general {described.metric})"
+                      if agreement == "refines" else ""))
+    params = {**described.params, **alias.params} if agreement == "same" else dict(alias.params)
+    return alias.metric, params
+
+
+def _checked_params(metric: str, params: dict[str, Any], d: GradingDecision) -> dict[str, Any]:
+    try:
+        get_metric(metric).resolve_params(params)
+    except MetricParameterError as exc:
+        d.warnings.append(f"parameters {params} do not fit {metric}: {exc}; defaults kept")
+        return {}
+    return params
+
+
+def decide_grading(name: str | None, source: Source, described: Description, *,
+                   submission_format: SubmissionFormat = SubmissionFormat.CSV
+                   ) -> GradingDecision:
+    """The grading of an imported task (see the module docstring)."""
+    d = GradingDecision()
+    if not name:
+        d.warnings.append("the source names no metric; grading left unset")
+        d.unfilled.append("grading")
+        return d
+    agreed = _metric_from(resolve_alias(name, source), name, described, d)
+    if agreed is None:
+        d.unfilled.append("grading")
+        return d
+    metric, params = agreed[0], _checked_params(*agreed, d)
+    columns: dict[str, list[str]] = {"id_columns": [], "target_columns": [],
+                                     "submission_header": []}
+    if submission_format == SubmissionFormat.CSV and described.header:
+        columns = {"id_columns": described.id_columns,
+                   "target_columns": described.target_columns,
+                   "submission_header": described.header}
+        if described.columns_from:
+            d.notes.append(f"submission columns read from {described.columns_from}")
+    try:
+        d.grading = GradingSpec(metric=metric, metric_params=params,
+                                submission_format=submission_format, **columns)
+    except ValidationError as exc:
+        d.warnings.append(f"the description's columns do not fit together: "
+                          f"{exc.errors()[0]['msg']}; columns left unset")
+        d.grading = GradingSpec(metric=metric, metric_params=params,
+                                submission_format=submission_format)
+    if submission_format == SubmissionFormat.CSV:
+        d.unfilled += [f"grading.{k}" for k, v in columns.items() if not v]
+    return d

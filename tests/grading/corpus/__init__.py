@@ -30,6 +30,8 @@ MULTI_IDS = [f"m{i}" for i in range(9)]
 MULTI_CLS = ["a", "b", "c", "a", "b", "c", "a", "b", "c"]
 LABEL_IDS = [f"l{i}" for i in range(9)]
 LABELS = ["cat", "dog", "bird", "cat", "dog", "bird", "cat", "dog", "cat"]
+#: The task's classes: "fish" is valid but absent from this test split.
+LABEL_SET = ["bird", "cat", "dog", "fish"]
 JSON_ANSWERS = {"paperA": [1, 0, 0], "paperB": [0, 1], "paperC": [1, 1, 0, 0]}
 TXT_ANSWERS = ["q1,q2", "q3", "q4,q5,q6"]
 
@@ -76,7 +78,8 @@ def _tasks() -> dict[str, TaskDef]:
             _csv(["id", "a", "b", "c"], multi_rows), ["id", "a", "b", "c"], multi_rows,
         ),
         "label": TaskDef(
-            "label", GradingSpec(metric="accuracy", id_columns=["id"], target_columns=["y"]),
+            "label", GradingSpec(metric="accuracy", id_columns=["id"], target_columns=["y"],
+                                 labels=LABEL_SET),
             _csv(["id", "y"], label_rows), ["id", "y"], label_rows,
         ),
         "json": TaskDef(
@@ -133,6 +136,11 @@ class Case:
     match: list[str] = field(default_factory=list)
     """Regexes each matching one of the refusal's problems (R)."""
     filename: str = "submission.csv"
+    score: float | None = None
+    """The score an S case must get, computed by hand (None: any finite score)."""
+    links_private: bool = False
+    """The submission is (a link to) a file of the private folder: the refusal depends on
+    where the answers are, not on their values."""
 
 
 def _text(fn: Callable[[TaskDef], str]) -> Builder:
@@ -177,6 +185,27 @@ def _fifo(task: TaskDef, path: Path) -> None:
 
 def _directory(task: TaskDef, path: Path) -> None:
     path.mkdir()
+
+
+def _private(task: TaskDef, path: Path) -> Path:
+    """The case's private folder (build_case writes the answers there before the builder)."""
+    return path.parent.parent / "private"
+
+
+def _hard_link_to_answers(task: TaskDef, path: Path) -> None:
+    os.link(_private(task, path) / task.grading.answers_file, path)
+
+
+def _hard_link_to_private_file(task: TaskDef, path: Path) -> None:
+    other = _private(task, path) / "test.csv"
+    other.write_text(perfect_text(task), encoding="utf-8")
+    os.link(other, path)
+
+
+def _run_folder_linked_into_private(task: TaskDef, path: Path) -> None:
+    path.parent.rmdir()
+    os.symlink(_private(task, path), path.parent)
+    path.write_text(perfect_text(task), encoding="utf-8")
 
 
 def _huge(task: TaskDef, path: Path) -> None:
@@ -293,6 +322,20 @@ def _many_columns(task: TaskDef) -> str:
     return ",".join(header) + "\n"
 
 
+MEGA = 1_000_000
+
+
+def _ten_thousand_columns(task: TaskDef) -> str:
+    header = ["id", "y", *(f"c{i}" for i in range(9998))]
+    rows = [[*r, *("0" for _ in range(9998))] for r in _rows(task)]
+    return _csv(header, rows)
+
+
+def _long_quoted_row(task: TaskDef) -> str:
+    # A row of 3 MB: longer than a parser block (1 MiB), shorter than the row limit (64 MiB).
+    return _set(task, 3, 1, '"' + "z" * (3 * MEGA) + '"')
+
+
 def _prob_rows(values: list[str]) -> Callable[[TaskDef], str]:
     def fn(task: TaskDef) -> str:
         rows = _rows(task)
@@ -349,9 +392,9 @@ CASES: list[Case] = [
           r"missing ids: 10 answer id\(s\)"]),
     Case(18, "zero_padded_id_written_as_number", "value",
          _text(lambda t: _set(t, 0, 0, "1")), "R",
-         [r"unknown ids: .*\['1'\]", r"near misses, submitted vs expected: \[\"'1' vs '0001'\"\]"]),
+         [r"unknown ids: .*\['1'\]", r"near misses, submitted vs expected: '1' vs '0001'$"]),
     Case(18, "integer_id_written_as_float", "value", _text(lambda t: _set(t, 8, 0, "7.0")), "R",
-         [r"unknown ids: .*\['7.0'\]", r"\"'7.0' vs '7'\""]),
+         [r"unknown ids: .*\['7.0'\]", r": '7.0' vs '7'$"]),
     Case(19, "ids_na_none_null_are_ids", "value", _text(perfect_text), "N"),
     Case(20, "unicode_lookalike_id", "value", _text(lambda t: _set(t, 5, 0, "\u0445" + "10")),
          "R", [r"unknown ids: .*\['\u044510'\]", r"missing ids: .*\['x10'\]"]),
@@ -380,7 +423,9 @@ CASES: list[Case] = [
          [r"column `a`: 1 probability is outside \[0, 1\]", r"column `b`: 1 probability"]),
     Case(26, "unknown_class_label", "label", _text(lambda t: _set(t, 3, 1, "horse")), "R",
          [r"column `y`: 1 unknown label\(s\) \(1 of 1\): \['horse'\] in rows \[4\] \(ids "
-          r"\['l3'\]\); allowed labels: \['bird', 'cat', 'dog'\]"]),
+          r"\['l3'\]\); allowed labels: \['bird', 'cat', 'dog', 'fish'\]$"]),
+    Case(26, "valid_class_absent_from_the_test_split", "label",
+         _text(lambda t: _set(t, 3, 1, "fish")), "S", score=8 / 9),
     Case(27, "scientific_notation", "value", _text(_sci), "N"),
     Case(28, "constant_prediction", "value", _text(_constant), "S"),
     Case(29, "header_only", "value", _text(lambda t: "id,y\n"), "R",
@@ -390,7 +435,7 @@ CASES: list[Case] = [
     Case(30, "crlf_and_trailing_blank_lines", "value", _text(_crlf_blank), "N"),
     Case(31, "spaces_around_numbers", "value", _text(_spaces_values), "N"),
     Case(31, "spaces_around_an_id", "value", _text(_spaces_id), "R",
-         [r"unknown ids: .*\[' 0001'\]", r"near misses.*\"' 0001' vs '0001'\""]),
+         [r"unknown ids: .*\[' 0001'\]", r"near misses.*: ' 0001' vs '0001'$"]),
     Case(32, "gzip_named_csv", "value", _bytes(lambda t: gzip.compress(perfect_text(t).encode())),
          "R", [r"submission file is gzip-compressed \(magic bytes 1f 8b\)"]),
     Case(32, "zip_named_csv", "value", _bytes(_zip), "R",
@@ -418,8 +463,17 @@ CASES: list[Case] = [
          [r"submission 'submission.csv' is a symbolic link; expected a regular file"]),
     Case(37, "fifo", "value", _fifo, "R", [r"is a FIFO \(named pipe\); expected a regular file"]),
     Case(37, "directory", "value", _directory, "R", [r"is a directory; expected a regular file"]),
+    Case(37, "hard_link_to_answers", "value", _hard_link_to_answers, "R",
+         [r"^submission 'submission.csv' is the answers file under another name \(a hard link: "
+          r"same device and inode\); expected the agent's own file$"], links_private=True),
+    Case(37, "hard_link_to_another_private_file", "label", _hard_link_to_private_file, "R",
+         [r"^submission 'submission.csv' is a file of the task's private folder under another "
+          r"name \(a hard link"], links_private=True),
+    Case(37, "run_folder_linked_into_private", "value", _run_folder_linked_into_private, "R",
+         [r"^submission 'submission.csv' resolves into the task's private folder; expected the "
+          r"agent's own file"], links_private=True),
     Case(39, "float_id_losing_digits", "value", _text(lambda t: _set(t, 7, 0, "500.001")), "R",
-         [r"unknown ids: .*\['500.001'\]", r"\"'500.001' vs '500.0010'\""]),
+         [r"unknown ids: .*\['500.001'\]", r": '500.001' vs '500.0010'$"]),
     # structured formats
     Case(0, "json_not_parseable", "json", _text(lambda t: '{"paperA": [0.9, 0.1'), "R",
          [r"submission is not valid JSON: line 1, column \d+"], "submission.json"),
@@ -441,6 +495,48 @@ CASES: list[Case] = [
          _text(lambda t: "q1,q2\r\nq3\r\nq4,q5,q6\r\n\r\n"), "N", [], "submission.txt"),
     Case(35, "txt_nul_bytes", "txt", _bytes(lambda t: b"q1,q2\nq\x003\nq4\n"), "R",
          [r"NUL bytes .* on line\(s\) \[2\]"], "submission.txt"),
+    # beyond the table: huge values are quoted cut to a bound, with a count of what was cut
+    Case(41, "one_megabyte_id", "value", _text(lambda t: _set(t, 4, 0, "r" * MEGA)), "R",
+         [rf"unknown ids: 1 submitted id\(s\) are not answer ids \(1 of 1\): \['r{{80}}'\.\.\. "
+          rf"\(\+{MEGA - 80} characters\)\]$",
+          r"missing ids: 1 answer id\(s\) have no row \(1 of 1\): \['null'\]"]),
+    Case(41, "one_megabyte_cell_that_is_not_a_number", "value",
+         _text(lambda t: _set(t, 1, 1, "9" * 40 + "x" * MEGA)), "R",
+         [rf"column `y`: 1 value\(s\) are not numbers; expected decimal numbers, got "
+          rf"\['9{{40}}x{{40}}'\.\.\. \(\+{MEGA - 40} characters\)\] in rows \[2\] "
+          rf"\(ids \['0002'\]\)$"]),
+    Case(41, "one_megabyte_label", "label", _text(lambda t: _set(t, 0, 1, "c" * MEGA)), "R",
+         [rf"column `y`: 1 unknown label\(s\) \(1 of 1\): \['c{{80}}'\.\.\. \(\+{MEGA - 80} "
+          r"characters\)\] in rows \[1\] \(ids \['l0'\]\)"]),
+    Case(41, "one_megabyte_column_name", "value",
+         _text(lambda t: _with(t, [[*r, "1"] for r in _rows(t)], ["id", "y", "n" * MEGA])), "R",
+         [rf"unexpected column\(s\) \(1 of 1\): \['n{{80}}'\.\.\. \(\+{MEGA - 80} "
+          r"characters\)\]; expected exactly \['id', 'y'\]"]),
+    Case(41, "one_megabyte_json_key", "json",
+         _text(lambda t: json.dumps({**JSON_ANSWERS, "k" * MEGA: [1]})), "R",
+         [r"unknown paper"], "submission.json"),
+    Case(33, "ten_thousand_columns_under_the_cap", "value", _text(_ten_thousand_columns), "R",
+         [r"^unexpected column\(s\) \(5 of 9998\): \['c0', 'c1', 'c2', 'c3', 'c4', \.\.\.\]; "
+          r"expected exactly \['id', 'y'\]"]),
+    Case(43, "row_longer_than_a_parser_block", "value", _text(_long_quoted_row), "R",
+         [rf"column `y`: 1 value\(s\) are not numbers; .*\(\+{3 * MEGA - 80} characters\)"]),
+    Case(1, "bom_before_the_first_data_row", "value",
+         _bytes(lambda t: perfect_text(t).encode().replace(b"\n0001,", b"\n\xef\xbb\xbf0001,")),
+         "R", [r"unknown ids: 1 submitted id\(s\) are not answer ids \(1 of 1\): \['\\ufeff0001'\]",
+               r"near misses, submitted vs expected: '\\ufeff0001' vs '0001'$"]),
+    Case(1, "bom_before_a_later_row", "value",
+         _bytes(lambda t: perfect_text(t).encode().replace(b"\nx10,", b"\n\xef\xbb\xbfx10,")),
+         "R", [r"unknown ids: 1 submitted id\(s\) are not answer ids \(1 of 1\): \['\\ufeffx10'\]",
+               r"near misses, submitted vs expected: '\\ufeffx10' vs 'x10'$"]),
+    Case(42, "json_duplicate_key", "json",
+         _text(lambda t: '{"paperA": [1, 0, 0], "paperB": [0, 1], "paperA": [0, 0, 1], '
+                         '"paperC": [1, 1, 0, 0]}'), "R",
+         [r"^submission JSON gives 1 key\(s\) a second time in the same object \(1 of 1\): "
+          r"\['paperA'\]; expected each key once"], "submission.json"),
+    Case(42, "json_duplicate_key_nested", "json",
+         _text(lambda t: '{"paperA": [1, 0, 0], "paperB": [{"x": 1, "x": 2}], '
+                         '"paperC": [1, 1, 0, 0]}'), "R",
+         [r"a second time in the same object \(1 of 1\): \['x'\]"], "submission.json"),
 ]
 
 

@@ -1,0 +1,256 @@
+"""The leaderboard model: rows in final rank order, and the junk rules over them."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from tambench.errors import LeaderboardError, LeaderboardOrderWarning
+
+NORMALISED_COLUMNS = ("rank", "team", "score", "entries", "submitted_at")
+SOURCE_PREFIX = "src_"
+#: Optional column of the compact form naming a row that is not a real entry ("placeholder").
+FLAG_COLUMN = "flag"
+
+JUNK_RULES = (
+    "missing",
+    "unparseable",
+    "non_finite",
+    "out_of_range",
+    "outlier",
+    "duplicate",
+    "placeholder",
+    "zero",
+)
+#: Rules whose rows are kept out of statistics unless the caller says otherwise.
+DEFAULT_EXCLUDE = frozenset(JUNK_RULES) - {"zero"}
+
+OUTLIER_IQR_FACTOR = 1000.0
+PLACEHOLDER_MAX_PARAMETERS = 1e13
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    """One normalised leaderboard row."""
+
+    row: int
+    """1-based position of the row among the file's data rows (header excluded)."""
+    rank: int | None
+    team: str
+    score: float
+    score_raw: str
+    entries: int | None = None
+    submitted_at: str | None = None
+    team_id: str | None = None
+    has_score: bool = True
+    source: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class JunkRow:
+    """A row a junk rule flagged."""
+
+    row: int
+    rule: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """A normalised leaderboard: rows in the file's order, with their original columns."""
+
+    rows: tuple[LeaderboardRow, ...]
+    format: str
+    source_columns: tuple[str, ...] = ()
+    path: str = ""
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @property
+    def scores(self) -> np.ndarray:
+        """Every row's score (NaN where it did not parse), file order."""
+        return np.array([r.score for r in self.rows], dtype=np.float64)
+
+    def finite_scores(self) -> np.ndarray:
+        """The finite scores: the only ones ranking and statistics may use."""
+        s = self.scores
+        return s[np.isfinite(s)]
+
+    def detect_junk(
+        self, *, value_range: tuple[float, float] | None = None
+    ) -> list[JunkRow]:
+        """Apply every junk rule; see the module docstring."""
+        return detect_junk(self, value_range=value_range)
+
+    def clean(
+        self,
+        *,
+        exclude: Iterable[str] = DEFAULT_EXCLUDE,
+        value_range: tuple[float, float] | None = None,
+    ) -> Leaderboard:
+        """A copy without the rows flagged by the rules named in ``exclude``.
+
+        Rows whose score is not a finite number are always dropped by this method, whatever
+        ``exclude`` says: no statistic can use them.
+        """
+        excluded = set(exclude)
+        unknown = excluded - set(JUNK_RULES)
+        if unknown:
+            raise LeaderboardError(f"unknown junk rule(s) {sorted(unknown)}; known: {JUNK_RULES}")
+        drop = {
+            j.row
+            for j in self.detect_junk(value_range=value_range)
+            if j.rule in excluded or j.rule in {"missing", "unparseable", "non_finite"}
+        }
+        return replace(self, rows=tuple(r for r in self.rows if r.row not in drop))
+
+
+def parse_score(text: str) -> tuple[float, str | None]:
+    """Parse a score string. Returns (value, problem) where problem names a junk rule.
+
+    >>> parse_score(" 0.98514 ")
+    (0.98514, None)
+    >>> parse_score("")[1]
+    'missing'
+    >>> parse_score("n/a")[1]
+    'unparseable'
+    """
+    s = (text or "").strip().strip('"').strip()
+    if s == "":
+        return math.nan, "missing"
+    try:
+        value = float(s.replace(",", "")) if s.count(",") and s.count(".") <= 1 else float(s)
+    except ValueError:
+        return math.nan, "unparseable"
+    if not math.isfinite(value):
+        return value, "non_finite"
+    return value, None
+
+
+@dataclass
+class _JunkContext:
+    """What the per-row junk rules need to know about the whole board."""
+
+    median: float
+    iqr: float
+    value_range: tuple[float, float] | None
+    seen_ids: dict[str, int] = field(default_factory=dict)
+    seen_rows: dict[tuple[str, str, str], int] = field(default_factory=dict)
+
+
+def _junk_score_text(r: LeaderboardRow, ctx: _JunkContext) -> list[JunkRow]:
+    """missing / unparseable / non_finite, from the score's raw text."""
+    if not r.has_score:
+        return [JunkRow(r.row, "missing", "the row has no score (hasScore is false)")]
+    _, problem = parse_score(r.score_raw)
+    details = {"missing": "empty score",
+               "unparseable": f"score {r.score_raw!r} is not a number",
+               "non_finite": f"score {r.score_raw!r} is not finite"}
+    return [JunkRow(r.row, problem, details[problem])] if problem else []
+
+
+def _junk_value(r: LeaderboardRow, ctx: _JunkContext) -> list[JunkRow]:
+    """out_of_range / outlier / zero, from a finite score."""
+    if not r.has_score or not math.isfinite(r.score):
+        return []
+    found: list[JunkRow] = []
+    lo_hi = ctx.value_range
+    if lo_hi is not None and not (lo_hi[0] <= r.score <= lo_hi[1]):
+        found.append(JunkRow(r.row, "out_of_range", f"score {r.score!r} outside the metric's "
+                             f"range [{lo_hi[0]}, {lo_hi[1]}]"))
+    if ctx.iqr > 0 and abs(r.score - ctx.median) > OUTLIER_IQR_FACTOR * ctx.iqr:
+        found.append(JunkRow(r.row, "outlier", f"score {r.score!r} is "
+                             f"{abs(r.score - ctx.median) / ctx.iqr:.3g} IQRs from the median "
+                             f"{ctx.median:.6g}"))
+    if r.score == 0.0:
+        found.append(JunkRow(r.row, "zero", "exact zero score"))
+    return found
+
+
+def _junk_duplicate(r: LeaderboardRow, ctx: _JunkContext) -> list[JunkRow]:
+    """duplicate: the same team id, or the same team name, score and date, as an earlier row.
+
+    Boards without any team identity (``rank,score``) cannot have duplicates: equal scores
+    there are ties between different teams.
+    """
+    if not r.has_score:
+        return []
+    if r.team_id:
+        first = ctx.seen_ids.setdefault(r.team_id, r.row)
+        if first != r.row:
+            return [JunkRow(r.row, "duplicate", f"team id {r.team_id} already on row {first}")]
+        return []
+    if not r.team:
+        return []
+    key = (r.team, r.score_raw, r.submitted_at or "")
+    first = ctx.seen_rows.setdefault(key, r.row)
+    if first != r.row:
+        return [JunkRow(r.row, "duplicate", f"same team, score and date as row {first}")]
+    return []
+
+
+def _junk_placeholder(r: LeaderboardRow, ctx: _JunkContext) -> list[JunkRow]:
+    """placeholder: a declared model size beyond any real model, or a row flagged so."""
+    if r.source.get(FLAG_COLUMN) == "placeholder":
+        return [JunkRow(r.row, "placeholder", "flagged as a placeholder entry")]
+    params = r.source.get("Parameters")
+    p = _parse_float(params) if params else None
+    if p is not None and p > PLACEHOLDER_MAX_PARAMETERS:
+        return [JunkRow(r.row, "placeholder", f"declared model size {params} parameters")]
+    return []
+
+
+#: The per-row checkers, applied in this order to every row.
+_JUNK_CHECKERS = (_junk_score_text, _junk_value, _junk_duplicate, _junk_placeholder)
+
+
+def detect_junk(
+    lb: Leaderboard, *, value_range: tuple[float, float] | None = None
+) -> list[JunkRow]:
+    """Every junk row, by rule, in row order (a row may be flagged by several rules)."""
+    finite = lb.finite_scores()
+    median = float(np.median(finite)) if finite.size else math.nan
+    iqr = math.nan
+    if finite.size >= 4:
+        q1, q3 = np.quantile(finite, [0.25, 0.75])
+        iqr = float(q3 - q1)
+    ctx = _JunkContext(median=median, iqr=iqr, value_range=value_range)
+    found: list[JunkRow] = []
+    for r in lb.rows:
+        for check in _JUNK_CHECKERS:
+            found.extend(check(r, ctx))
+    return found
+
+
+def _parse_float(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def check_order(lb: Leaderboard, higher_is_better: bool, *, warn: bool = True) -> int:
+    """Count adjacent row pairs whose order contradicts the declared direction.
+
+    Platform exports are sorted best first; a contradiction usually means the metric's
+    direction was declared wrongly for this task (the direction itself is never changed).
+    Returns the number of inversions and issues a :class:`LeaderboardOrderWarning` if any.
+    """
+    s = np.array([r.score for r in lb.rows if math.isfinite(r.score)], dtype=np.float64)
+    if s.size < 2:
+        return 0
+    diffs = np.diff(s)
+    bad = int(np.sum(diffs > 0)) if higher_is_better else int(np.sum(diffs < 0))
+    if bad and warn:
+        direction = "higher" if higher_is_better else "lower"
+        warnings.warn(
+            f"leaderboard {lb.path or ''} has {bad} of {s.size - 1} adjacent pairs ordered "
+            f"against the declared direction ({direction} is better); check the metric",
+            LeaderboardOrderWarning,
+            stacklevel=2,
+        )
+    return bad
