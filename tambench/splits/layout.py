@@ -80,7 +80,8 @@ class SplitPlan:
     hidden_columns: list[str]
     """Target columns: removed from public test, kept in the answers."""
     aux_columns: list[str]
-    """Answer-only columns a metric reads through ``<name>_column`` parameters."""
+    """Answer-only columns the metric reads (:meth:`Metric.answers_columns`: its
+    ``<name>_column`` and ``<name>_columns`` parameters)."""
     answer_columns: list[str]
     submission_header: list[str]
     answers_file: str
@@ -148,9 +149,7 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
         metric = get_metric(g.metric)
         kind = metric.kind
         metric_id = metric.id
-        params = metric.resolve_params(g.metric_params)
-        aux = _unique([str(v) for k, v in sorted(params.items())
-                       if k.endswith("_column") and isinstance(v, str) and v])
+        aux = _unique(metric.answers_columns(g.metric_params))
     header = list(g.submission_header) if g and g.submission_header else [*id_columns, *(
         g.target_columns if g and g.target_columns else hidden)]
     answers_file = g.answers_file if g else DEFAULT_ANSWERS_FILE

@@ -255,6 +255,22 @@ def test_metric_auxiliary_columns_are_written_to_the_answers(tmp_path: Path) -> 
     assert _answers(res).columns == ["id", "y", "type"]
 
 
+def test_answers_columns_come_from_the_metric_including_column_lists(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    rng = np.random.default_rng(1)
+    pl.DataFrame({"id": [str(i) for i in range(400)],
+                  "text": rng.choice(["a", "b", "c"], 400),
+                  "male": rng.choice(["0", "1"], 400), "female": rng.choice(["0", "1"], 400),
+                  "target": rng.choice(["0", "1"], 400)}).write_csv(raw / "train.csv")
+    spec = make_spec("lists", {"strategy": "random"}, metric="jigsaw_bias_auc",
+                     targets=("target",),
+                     grading={"metric_params": {"identities_columns": ["male", "female"]}})
+    res = prepare_task(spec, raw, tmp_path / "data", run_audit=False)
+    assert _answers(res).columns == ["id", "target", "male", "female"]
+    assert read(res.task_dir / "public/test.csv").columns == ["id", "text", "male", "female"]
+
+
 def test_sample_submission_uses_the_grading_header(tmp_path: Path) -> None:
     tabular(tmp_path / "raw", n=300)
     spec = make_spec("hdr", {"strategy": "random"},
