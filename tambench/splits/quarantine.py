@@ -4,7 +4,8 @@ When the audit of a prepared task fails, ``quarantine.json`` is written into the
 with the findings; a later audit that passes removes it. :func:`check_gradable` is what every
 grader calls before it reads a task's private answers: a quarantined task raises
 :class:`QuarantinedTaskError` unless the caller allows it explicitly (``allow=True``, or the
-environment variable ``TAMBENCH_ALLOW_QUARANTINED=1`` for a whole command).
+environment variable ``TAMBENCH_ALLOW_QUARANTINED=1`` for a whole command; on the command line
+``tambench grade --allow-quarantined`` and ``tambench grade-runs --allow-quarantined``).
 """
 
 from __future__ import annotations
@@ -71,5 +72,6 @@ def check_gradable(task_data_dir: Path, *, allow: bool = False) -> None:
     raise QuarantinedTaskError(
         f"task {marker.task_id} is quarantined since {marker.created_at:%Y-%m-%d %H:%M} UTC: "
         f"{marker.reason}: {shown}{more}. Fix its split and prepare it again "
-        f"(tambench prepare --force), or grade it anyway with {ALLOW_ENV}=1 "
+        f"(tambench prepare --force), or grade it anyway with --allow-quarantined (or "
+        f"{ALLOW_ENV}=1) "
         f"({task_data_dir / QUARANTINE_FILE})")

@@ -45,10 +45,35 @@ def test_a_failed_audit_keeps_the_task_quarantined_and_grading_refuses_it(
     assert main(args) == 1
     err = " ".join(capsys.readouterr().err.split())
     assert "task kaggle/leaky is quarantined" in err and "row_order" in err
-    assert f"{ALLOW_ENV}=1" in err
-    monkeypatch.setenv(ALLOW_ENV, "1")  # the explicit flag: grade it anyway
+    assert "--allow-quarantined" in err and f"{ALLOW_ENV}=1" in err
+    assert main([*args, "--json", "--allow-quarantined"]) == 0  # the explicit flag
+    assert json.loads(capsys.readouterr().out)["valid_submission"] is True
+    monkeypatch.setenv(ALLOW_ENV, "1")  # the same for a whole command
     assert main([*args, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["valid_submission"] is True
+
+
+def test_grade_runs_reports_every_run_of_a_quarantined_task_as_an_error_unless_allowed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    task, data = _leaky(tmp_path)
+    main(["prepare", str(task), "--raw", str(tmp_path / "raw"), "--data-dir", str(data)])
+    catalogue = tmp_path / "catalogue"
+    (catalogue / "kaggle/leaky").mkdir(parents=True)
+    shutil.copy(task, catalogue / "kaggle/leaky/task.json")
+    for run in ("r1", "r2"):
+        (tmp_path / "runs/agent/leaky" / run).mkdir(parents=True)
+        shutil.copy(data / "kaggle/leaky/public/sample_submission.csv",
+                    tmp_path / "runs/agent/leaky" / run / "submission.csv")
+    args = ["grade-runs", str(tmp_path / "runs"), "--catalogue", str(catalogue), "--data-dir",
+            str(data), "--json"]
+    capsys.readouterr()
+    assert main(args) == 3
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert [r["status"] for r in rows] == ["error", "error"]
+    assert all("QuarantinedTaskError" in r["error"] and "row_order" in r["error"] for r in rows)
+    assert main([*args, "--allow-quarantined"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert [r["status"] for r in rows] == ["graded_valid", "graded_valid"]
 
 
 def test_resolve_task_and_check_gradable_honour_the_explicit_flag(tmp_path: Path) -> None:

@@ -82,6 +82,7 @@ def grade_runs(
     agent: str | None = None,
     now: datetime | None = None,
     judge: JudgeConfig | None = None,
+    allow_quarantined: bool = False,
 ) -> BatchReport:
     """Grade every run of a runs folder or an MLE-bench ``submissions.jsonl``; one row per run,
     whatever happens to it.
@@ -100,6 +101,8 @@ def grade_runs(
         agent: the agent of JSONL lines that name none (default: the file's folder name).
         now: the report's ``created_at`` (default: now, UTC).
         judge: the constraint judge for each run's solution file (None: not judged).
+        allow_quarantined: grade runs of tasks whose leakage audit failed (by default each
+            of their runs is an error naming the audit's findings).
 
     Raises:
         ConfigError: the runs, catalogue or data folder does not exist."""
@@ -114,7 +117,8 @@ def grade_runs(
     run_settings = RunSettings(created_at=now or datetime.now(UTC), max_bytes=limits.max_bytes,
                                max_columns=limits.max_columns, time_limit=time_limit or None,
                                judge=judge)
-    resolve = make_resolver(settings.catalogue, settings.data_dir, leaderboard_dir)
+    resolve = make_resolver(settings.catalogue, settings.data_dir, leaderboard_dir,
+                            allow_quarantined)
     items = discover_runs(runs, resolve, run_settings, agent=agent)
     # Runs of one task sit together so that a worker's chunk reuses the loaded answers.
     items.sort(key=lambda it: (it.task_ref.task_id if it.task_ref else "", it.agent, it.run))
