@@ -52,7 +52,7 @@ from tambench.splits.layout import (
     set_modes,
     task_dir,
 )
-from tambench.splits.quarantine import lift_quarantine, quarantine_task
+from tambench.splits.quarantine import AUDIT_PENDING, lift_quarantine, quarantine_task
 from tambench.splits.rawcsv import RawTable, open_table
 from tambench.splits.report import RowCounts, SplitReport
 from tambench.splits.sources import KaggleSource, PrivateFiles, RawSource, open_source
@@ -277,7 +277,7 @@ def _scrubbed(exc: TambenchError, names: dict[str, str]) -> TambenchError:
 
 
 def _build(spec: TaskSpec, raw: RawSource | str | Path | None, data_dir: Path,
-           final: Path, steps: Progress) -> PrepareResult:
+           final: Path, steps: Progress, audit_pending: bool) -> PrepareResult:
     source = resolve_source(spec, raw)
     final.parent.mkdir(parents=True, exist_ok=True)
     previous = read_checksums(final) if (final / CHECKSUMS_FILE).is_file() else None
@@ -295,6 +295,8 @@ def _build(spec: TaskSpec, raw: RawSource | str | Path | None, data_dir: Path,
         steps.advance(note=f"{report.rows.train} train / {report.rows.test} test rows")
         sums = write_checksums(staging)
         set_modes(staging)
+        if audit_pending:  # gradable only once its audit passes, even if we die before it ends
+            quarantine_task(staging, spec.id, [], reason=AUDIT_PENDING)
         _swap_into_place(staging, final)
         steps.advance(note=str(final))
     except TambenchError as exc:
@@ -358,7 +360,8 @@ def prepare_task(
 
     def kept() -> str:
         if written:
-            return f"{final} is complete; its audit did not finish"
+            return (f"{final} is complete; its audit did not finish, so it stays quarantined "
+                    "until tambench audit passes")
         if existed:
             return f"{final} is unchanged"
         return f"nothing was written for {spec.id} (its staging folder was removed)"
@@ -369,7 +372,7 @@ def prepare_task(
             result = _up_to_date(spec, final)
             steps.advance(3, note="up to date")
         else:
-            result = _build(spec, raw, data_dir, final, steps)
+            result = _build(spec, raw, data_dir, final, steps, audit_pending=run_audit)
             written.append(final)
         if run_audit:
             result.audit = audit_prepared(spec, final)

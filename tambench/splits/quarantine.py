@@ -1,7 +1,9 @@
 """Quarantine: a prepared task whose leakage audit failed is kept for inspection, not graded.
 
 When the audit of a prepared task fails, ``quarantine.json`` is written into the task folder
-with the findings; a later audit that passes removes it. :func:`check_gradable` is what every
+with the findings; a later audit that passes removes it. A task built to be audited is moved
+into place already quarantined (:data:`AUDIT_PENDING`), so a prepare interrupted or killed
+during its audit never leaves a gradable, unaudited task. :func:`check_gradable` is what every
 grader calls before it reads a task's private answers: a quarantined task raises
 :class:`QuarantinedTaskError` unless the caller allows it explicitly (``allow=True``, or the
 environment variable ``TAMBENCH_ALLOW_QUARANTINED=1`` for a whole command; on the command line
@@ -36,10 +38,15 @@ class Quarantine(VersionedModel):
     """When the task was quarantined (UTC)."""
 
 
-def quarantine_task(task_dir: Path, task_id: str, findings: list[str]) -> Path:
+#: The reason of a task prepared for an audit that has not passed yet (interrupted or crashed).
+AUDIT_PENDING = "its leakage audit has not finished (run tambench audit)"
+
+
+def quarantine_task(task_dir: Path, task_id: str, findings: list[str],
+                    reason: str = "the leakage audit failed") -> Path:
     """Mark ``task_dir`` as not gradable; returns the marker's path."""
     path = task_dir / QUARANTINE_FILE
-    Quarantine(task_id=task_id, reason="the leakage audit failed", findings=findings,
+    Quarantine(task_id=task_id, reason=reason, findings=findings,
                created_at=datetime.now(UTC)).write(path)
     os.chmod(path, PUBLIC_FILE_MODE)
     return path

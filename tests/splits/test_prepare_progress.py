@@ -7,8 +7,11 @@ from typing import Any
 
 import pytest
 
+import tambench.splits.audit as audit_pkg
 import tambench.splits.prepare as prep
+from tambench.errors import QuarantinedTaskError
 from tambench.splits.prepare import PrepareJob, prepare_many, prepare_task
+from tambench.splits.quarantine import AUDIT_PENDING, check_gradable, read_quarantine
 from tests.splits.helpers import make_spec, tabular
 
 
@@ -68,3 +71,33 @@ def test_many_tasks_are_counted_as_they_finish(tmp_path: Path,
     outcomes = prepare_many(jobs, executor="serial", progress=True)
     assert [o.status for o in outcomes] == ["prepared", "prepared"]
     assert "tasks prepared: 2/2" in capsys.readouterr().err
+
+
+def test_ctrl_c_during_the_audit_leaves_the_task_quarantined_until_an_audit_passes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    tabular(tmp_path / "raw", n=300)
+    spec = make_spec("unaudited", {"strategy": "random"})
+
+    def interrupted(*args: Any, **kwargs: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(audit_pkg, "audit_task", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        prepare_task(spec, tmp_path / "raw", tmp_path / "data", progress=True)
+    assert "its audit did not finish, so it stays quarantined" in capsys.readouterr().err
+    folder = tmp_path / "data/kaggle/unaudited"
+    marker = read_quarantine(folder)
+    assert marker is not None and marker.reason == AUDIT_PENDING
+    with pytest.raises(QuarantinedTaskError, match="has not finished"):
+        check_gradable(folder)
+    monkeypatch.undo()
+    assert prepare_task(spec, tmp_path / "raw", tmp_path / "data").status == "up_to_date"
+    assert read_quarantine(folder) is None  # the audit passed: gradable
+
+
+def test_a_prepare_without_audit_is_not_quarantined(tmp_path: Path) -> None:
+    tabular(tmp_path / "raw", n=300)
+    res = prepare_task(make_spec("noaudit", {"strategy": "random"}), tmp_path / "raw",
+                       tmp_path / "data", run_audit=False)
+    assert read_quarantine(res.task_dir) is None
