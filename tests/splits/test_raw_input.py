@@ -67,6 +67,8 @@ CASES: dict[str, Build] = {
         "\n".join(_replace(ls, te, "")).encode() + b"\n", f"line {te} is blank"),
     "two blank lines at the end": lambda ls, tr, te: (
         "\n".join(ls).encode() + b"\n\n\n", f"line {N + 2} is blank"),
+    "two blank CRLF lines at the end": lambda ls, tr, te: (
+        "\r\n".join(ls).encode() + b"\r\n\r\n\r\n", f"line {N + 2} is blank"),
     "empty label in a test row": lambda ls, tr, te: (
         "\n".join(_replace(ls, te, ls[te - 1].rsplit(",", 1)[0] + ",")).encode() + b"\n",
         f"target column 'label' has no label in 1 row(s) (line {te})"),
@@ -186,13 +188,19 @@ def test_official_answers_with_a_nan_label_are_refused_with_their_line(
     _assert_nothing_left(tmp_path)
 
 
-@pytest.mark.parametrize("ending", ["\n", "\r\n"])
-def test_one_trailing_blank_line_is_ignored(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                           ending: str) -> None:
+@pytest.mark.parametrize(("eol", "tail"), [
+    ("\n", ""), ("\n", "\n"), ("\n", "\n\n"), ("\r\n", "\r\n"), ("\r\n", "\r\n\r\n"),
+    ("\r\n", ""), ("quoted", "\n\n")])
+def test_a_final_newline_or_one_trailing_blank_line_is_accepted(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], eol: str, tail: str) -> None:
     raw = tmp_path / "raw"
     raw.mkdir()
-    (raw / "train.csv").write_text(ending.join([HEADER, *_rows()]) + ending + ending,
-                                   newline="")
+    rows = _rows()
+    if eol == "quoted":  # a quoted field spanning two lines: the quote-aware reader
+        rid, x, label = rows[0].split(",")
+        rows[0] = f'{rid},"{x}\nnote",{label}'
+        eol = "\n"
+    (raw / "train.csv").write_text(eol.join([HEADER, *rows]) + tail, newline="")
     rc, err = _run(tmp_path, raw, capsys)
     assert rc == 0, err
     report = pl.read_csv(tmp_path / "data/kaggle/strict/public/train.csv").height + pl.read_csv(
