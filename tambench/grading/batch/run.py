@@ -67,6 +67,12 @@ def _run(items: list[RunItem], pool: Executor, retries: int, progress: bool) -> 
                          no_retry=(TambenchError,), on_result=lambda _: bar.advance())
 
 
+def _run_settings(limits: Limits, now: datetime | None, time_limit: float | None,
+                  judge: JudgeConfig | None) -> RunSettings:
+    return RunSettings(created_at=now or datetime.now(UTC), max_bytes=limits.max_bytes,
+                       max_columns=limits.max_columns, time_limit=time_limit or None, judge=judge)
+
+
 def grade_runs(
     runs: Path,
     *,
@@ -113,10 +119,7 @@ def grade_runs(
     settings = load_settings(catalogue=catalogue, data_dir=data_dir)
     _check_folders(runs, settings.catalogue, settings.data_dir)
     agg = aggregation or Aggregation()
-    limits = limits or Limits()
-    run_settings = RunSettings(created_at=now or datetime.now(UTC), max_bytes=limits.max_bytes,
-                               max_columns=limits.max_columns, time_limit=time_limit or None,
-                               judge=judge)
+    run_settings = _run_settings(limits or Limits(), now, time_limit, judge)
     resolve = make_resolver(settings.catalogue, settings.data_dir, leaderboard_dir,
                             allow_quarantined)
     items = discover_runs(runs, resolve, run_settings, agent=agent)
