@@ -57,6 +57,7 @@ def file_fields(plan: SplitPlan) -> list[str] | None:
 
 def _place_file(src: Path, dst: Path, link: bool) -> str:
     dst.parent.mkdir(parents=True, exist_ok=True)
+    src = src.resolve()  # a hard link to a symbolic link would publish the symbolic link
     if link and stat.S_IMODE(src.stat().st_mode) == PUBLIC_FILE_MODE:
         try:
             os.link(src, dst)

@@ -94,6 +94,28 @@ def test_a_link_inside_the_raw_folder_is_followed(tmp_path: Path) -> None:
     assert res.report.rows.train + res.report.rows.test == 200
 
 
+def test_a_prepared_folder_holds_no_symbolic_link_even_from_linked_raw_files(
+        tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    images(raw, n=120)
+    (raw / "store").mkdir()
+    for p in sorted((raw / "images").iterdir())[:40]:  # files reached through inward links
+        p.rename(raw / "store" / p.name)
+        os.symlink(raw / "store" / p.name, p)
+    (raw / "store/stores.csv").write_text("store,city\n1,lyon\n2,nice\n")
+    os.symlink(raw / "store/stores.csv", raw / "side.csv")
+    res = prepare_task(make_spec("nolinks", {"strategy": "random", "train_file": "labels.csv",
+                                             "files": {"pattern": "images/{id}.png"},
+                                             "extra_public_files": ["side.csv"]}),
+                       raw, tmp_path / "data")
+    paths = list(res.task_dir.rglob("*"))
+    assert len(paths) > 120 and not [p for p in paths if p.is_symlink()]
+    assert all(p.resolve().is_relative_to(res.task_dir) for p in paths)
+    (published,) = res.task_dir.rglob("img0000.png")
+    assert published.read_bytes() == (raw / "store/img0000.png").read_bytes()
+    assert (res.task_dir / "public/side.csv").read_text().startswith("store,city")
+
+
 def test_a_hard_link_to_another_tasks_private_answers_is_refused(tmp_path: Path) -> None:
     tabular(tmp_path / "raw1", n=300)
     first = prepare_task(make_spec("first", {"strategy": "random"}), tmp_path / "raw1",
