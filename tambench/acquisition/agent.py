@@ -24,6 +24,7 @@ Guard rails:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import tempfile
@@ -115,6 +116,19 @@ class AgentCollection:
     steps: int = 0
     final_text: str = ""
     refused: list[str] = field(default_factory=list)
+
+
+def _import_browser_use() -> None:
+    """Import browser-use, then remove the empty download folder its default profile creates
+    in /tmp at import time (ours gets its own folder under the run's work folder)."""
+    require("browser_use", extra="browser", feature="the browser agent")
+    from browser_use.browser import session
+
+    default = getattr(session, "DEFAULT_BROWSER_PROFILE", None)
+    folder = Path(str(getattr(default, "downloads_path", "") or ""))
+    if folder.name.startswith("browser-use-downloads-") and folder.is_dir():
+        with contextlib.suppress(OSError):  # not empty, or already gone: leave it
+            folder.rmdir()
 
 
 async def _evaluate(browser_session: Any, expression: str) -> Any:
@@ -237,7 +251,7 @@ def _profile(policy: UrlPolicy, settings: FetchSettings, work: Path, proxy_url: 
 async def _run(start_url: str, llm: str, endpoint: str | None, api_key: str, policy: UrlPolicy,
                settings: FetchSettings, max_steps: int, quiet_ms: int, lb_selector: str,
                work: Path) -> AgentCollection:
-    require("browser_use", extra="browser", feature="the browser agent")
+    _import_browser_use()
     from browser_use import Agent, BrowserSession, ChatOpenAI
 
     collected = AgentCollection()

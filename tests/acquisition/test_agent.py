@@ -92,3 +92,22 @@ def test_agent_acquires_a_layout_no_adapter_knows(
     assert [r.team for r in rows] == [e.team for e in expected]
     assert [r.rank for r in rows] == list(range(1, len(expected) + 1))
     assert got.final_text == "all four found" and site.canary_hits == []
+
+
+def test_importing_browser_use_leaves_no_download_folder_in_tmp(tmp_path: Any) -> None:
+    """browser-use's default profile creates /tmp/browser-use-downloads-* when imported; the
+    agent's import removes it (each run has its own downloads folder in its work folder)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("from tambench.acquisition.agent import configure_browser_use_env, "
+            "_import_browser_use\n"
+            f"configure_browser_use_env({str(tmp_path)!r})\n"
+            "_import_browser_use()\n"
+            "from browser_use.browser.session import DEFAULT_BROWSER_PROFILE as p\n"
+            "print(p.downloads_path)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True).stdout.strip().splitlines()[-1]
+    assert Path(out).name.startswith("browser-use-downloads-")
+    assert not Path(out).exists()
