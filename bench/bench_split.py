@@ -38,7 +38,7 @@ spec = load_taskspec(sys.argv[1])
 t0 = time.perf_counter()
 res = prepare_task(spec, Path(sys.argv[2]), Path(sys.argv[3]), force=True,
                    run_audit=sys.argv[4] == "1")
-print("ROWS", res.report["rows"]["train"], res.report["rows"]["test"])
+print("ROWS", res.report.rows.train, res.report.rows.test)
 print("SECONDS", time.perf_counter() - t0)
 """
 
@@ -140,8 +140,8 @@ def main() -> None:
                 "id": "bench/files", "platform": "bench",
                 "grading": {"metric": "accuracy", "id_columns": ["id"],
                             "target_columns": ["label"]},
-                "split": {"strategy": "files", "id_column": "id", "train_file": "labels.csv",
-                          "file_id_pattern": "images/{id}.jpg", "test_size": 0.1}})
+                "split": {"strategy": "random", "id_column": "id", "train_file": "labels.csv",
+                          "files": {"pattern": "images/{id}.jpg"}, "test_size": 0.1}})
             spec_path = work / "files-task.json"
             save_taskspec(spec, spec_path)
             r = run_child_isolated(spec_path, raw, work / "data", args.audit)

@@ -318,10 +318,10 @@ def _prepare(con: Console, site: Any, specs: list[TaskSpec], raw_dir: Path, cata
         spec = spec.model_copy(update={"split": split})
         save_taskspec(spec, catalogue / spec.platform / spec.slug / "task.json")
         result = prepare_task(spec, raw, data_dir)
-        rows = result.report.get("rows", {})
+        rows = result.report.rows
         audit = "passed" if result.audit is not None and result.audit.passed else "FAILED"
         table.add_row(spec.id, f"{split.strategy} {split.test_size:.0%}",
-                      str(rows.get("train", "?")), str(rows.get("test", "?")), audit)
+                      str(rows.train), str(rows.test), audit)
         views.append(_TaskView(spec, result.task_dir / "public"))
     con.print(table)
     return views

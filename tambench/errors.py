@@ -149,6 +149,10 @@ class ChecksumMismatchError(SplitError):
     """Prepared files no longer match the checksums recorded when they were produced."""
 
 
+class QuarantinedTaskError(TaskDataError):
+    """A prepared task failed its leakage audit: it is not graded unless explicitly allowed."""
+
+
 class UnsafeArchiveError(TambenchError):
     """An archive holds a path traversal, absolute path, link out of the target, or a bomb."""
 

@@ -370,7 +370,7 @@ def test_crawls_run_one_competition_per_task_under_one_global_rate_limit(
 
 
 def _prepare_jobs(root: Path, data_dir: Path) -> list[Any]:
-    from tambench.schema.taskspec import GradingSpec, SplitSpec, TaskSpec
+    from tambench.schema.taskspec import GradingSpec, RandomSplit, TaskSpec
     from tambench.splits.prepare import PrepareJob
 
     jobs = []
@@ -383,8 +383,7 @@ def _prepare_jobs(root: Path, data_dir: Path) -> list[Any]:
         spec = TaskSpec(
             id=f"local/{slug}", platform="local", title=slug,
             grading=GradingSpec(metric="accuracy", id_columns=["id"], target_columns=["label"]),
-            split=SplitSpec(strategy="random", id_column="id", target_columns=["label"],
-                            test_size=0.25),
+            split=RandomSplit(id_column="id", target_columns=["label"], test_size=0.25),
         )
         jobs.append(PrepareJob(spec, str(raw), str(data_dir)))
     return jobs

@@ -17,6 +17,11 @@ from tambench.cli._executor import (
 )
 from tambench.grading.batch.deadline import DEFAULT_TIME_LIMIT
 
+_ALLOW_QUARANTINED = typer.Option(
+    False, "--allow-quarantined",
+    help="Grade against a prepared task whose leakage audit failed (quarantine.json in its "
+    "data folder); refused by default.")
+
 
 def grade(
     submission: Path = typer.Argument(..., help="The submission file."),
@@ -52,6 +57,7 @@ def grade(
         None, "--leaderboard", help="Leaderboard file to rank against (any known format)."
     ),
     json_out: bool = typer.Option(False, "--json", help="Print the report as strict JSON."),
+    allow_quarantined: bool = _ALLOW_QUARANTINED,
 ) -> None:
     """Grade one submission: validate, score, rank and award medals."""
     from tambench.grading.grade import check_submission_path, grade_submission, resolve_task
@@ -60,7 +66,7 @@ def grade(
         if answers is not None or metric is not None:
             raise typer.BadParameter("give either --task, or --answers with --metric, not both")
         resolved = resolve_task(task, catalogue=catalogue, data_dir=data_dir,
-                                leaderboard=leaderboard)
+                                leaderboard=leaderboard, allow_quarantined=allow_quarantined)
         check_submission_path(submission)
         report = grade_submission(submission, resolved.spec, resolved.answers,
                                   resolved.leaderboard)
@@ -181,6 +187,7 @@ def grade_runs(
     json_out: bool = _JSON,
     judge_model: str | None = _JUDGE_MODEL,
     judge_base_url: str | None = _JUDGE_BASE_URL,
+    allow_quarantined: bool = _ALLOW_QUARANTINED,
 ) -> None:
     """Grade every run and aggregate per agent; exit 3 when some runs could not be graded."""
     from tambench.cli._executor import open_executor
@@ -193,7 +200,7 @@ def grade_runs(
         report = run_batch(
             runs_dir, catalogue=catalogue, data_dir=data_dir, leaderboard_dir=leaderboard_dir,
             executor=pool, retries=settings.retries, progress=True, aggregation=agg,
-            time_limit=time_limit, agent=agent,
+            time_limit=time_limit, agent=agent, allow_quarantined=allow_quarantined,
             judge=_judge_config(judge_model or settings.llm_model,
                                 judge_base_url or settings.llm_base_url or None),
         )

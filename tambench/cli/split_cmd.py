@@ -90,9 +90,10 @@ def prepare(
         from tambench.cli._executor import open_executor
 
         with open_executor(executor, executor_address, max_workers, retries) as (pool, resolved):
-            outcomes = prepare_many(jobs, executor=pool, retries=resolved.retries)
+            outcomes = prepare_many(jobs, executor=pool, retries=resolved.retries,
+                                    progress=True)
     else:
-        outcomes = [prepare_job(jobs[0])]
+        outcomes = [prepare_job(jobs[0], progress=True)]
     if json_out:
         print_json([o.__dict__ for o in outcomes])
     else:
@@ -115,15 +116,18 @@ def audit(
     data_dir: Path | None = typer.Option(None, "--data-dir", help="Where prepared tasks are."),
     json_out: bool = typer.Option(False, "--json", help="Print strict JSON."),
 ) -> None:
-    """Run the leakage audit on a prepared task (exit 1 with every finding when it fails)."""
+    """Run the leakage audit on a prepared task (exit 1 with every finding when it fails).
+
+    A failed audit quarantines the task (it is not graded); a passing one lifts a quarantine.
+    """
     from tambench.cli._console import print_json
-    from tambench.splits.audit import audit_task
     from tambench.splits.layout import task_dir
+    from tambench.splits.prepare import audit_prepared
 
     spec = resolve_task(task)
-    report = audit_task(spec, task_dir(spec, _data_dir(data_dir)))
+    report = audit_prepared(spec, task_dir(spec, _data_dir(data_dir)))
     if json_out:
-        print_json(report.to_dict())
+        print_json(report.model_dump(mode="json"))
     else:
         _print_audit(report)
     report.raise_for_findings()
@@ -141,14 +145,15 @@ def check_split_cmd(
 
     def leaderboard_for(spec: TaskSpec) -> Path | None:
         from tambench.config import load_settings
+        from tambench.core.layout import LEADERBOARD_FILE
 
-        p = load_settings().catalogue / spec.platform / spec.slug / "leaderboard.csv"
+        p = load_settings().catalogue / spec.platform / spec.slug / LEADERBOARD_FILE
         return p if p.is_file() else None
 
     report = check_split(read_check_input(input_csv), resolve_task, _data_dir(data_dir),
                          leaderboard_for=leaderboard_for)
     if json_out:
-        print_json(report.to_dict())
+        print_json(report.model_dump(mode="json"))
     else:
         for r in report.rows:
             if r.error:

@@ -4,6 +4,7 @@ A task in the catalogue and its prepared data on disk::
 
     <catalogue>/<platform>/<slug>/task.json, leaderboard.csv, pages/*.md
     <data dir>/<platform>/<slug>/raw/, public/, private/, checksums.json, split_report.json
+      (+ quarantine.json while a failed leakage audit keeps the task from being graded)
 
 Every path built from something a user, a page or an agent wrote (task ids, file names in a
 spec, archive members, run folders) goes through :func:`safe_join`, which refuses absolute
@@ -27,6 +28,15 @@ CHECKSUMS_FILE = "checksums.json"
 SPLIT_REPORT_FILE = "split_report.json"
 DEFAULT_ANSWERS_FILE = "answers.csv"
 SUBMISSION_FILE = "submission.csv"
+#: Inside public/ of a prepared task.
+PUBLIC_TRAIN_FILE = "train.csv"
+PUBLIC_TEST_FILE = "test.csv"
+SAMPLE_SUBMISSION_FILE = "sample_submission.csv"
+FILES_MANIFEST_FILE = "files_manifest.csv"
+TRAIN_FILES_DIR = "train"
+TEST_FILES_DIR = "test"
+#: Written beside checksums.json when a prepared task failed its leakage audit.
+QUARANTINE_FILE = "quarantine.json"
 
 
 def safe_relpath(rel: str, what: str = "path") -> PurePosixPath:

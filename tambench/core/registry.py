@@ -173,6 +173,7 @@ REGISTRY_MODULES: tuple[str, ...] = (
     "tambench.executors",
     "tambench.grading.protocols.base",
     "tambench.acquisition.platforms",
+    "tambench.splits.strategies",
     "tambench.tasks.importers",
     "tambench.difficulty.methods",
 )

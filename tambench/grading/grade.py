@@ -62,11 +62,14 @@ def resolve_task(
     catalogue: Path | None = None,
     data_dir: Path | None = None,
     leaderboard: Path | None = None,
+    allow_quarantined: bool = False,
 ) -> ResolvedTask:
     """Resolve a task reference (file, folder, id or unique slug: :func:`locate_task`).
 
     The answers ``<data_dir>/<platform>/<slug>/private/<answers_file>``; the leaderboard
-    ``leaderboard`` if given, else ``leaderboard.csv`` beside the spec if present.
+    ``leaderboard`` if given, else ``leaderboard.csv`` beside the spec if present. A prepared
+    task whose leakage audit failed raises :class:`QuarantinedTaskError` unless
+    ``allow_quarantined`` (see :mod:`tambench.splits.quarantine`).
     """
     from tambench.config import load_settings
     from tambench.schema.io import load_taskspec
@@ -77,6 +80,9 @@ def resolve_task(
     spec = load_taskspec(task_file)
     if spec.grading is None:
         raise TaskDataError(f"task {spec.id} has no grading spec; it cannot be graded")
+    from tambench.splits.quarantine import check_gradable  # a failed leakage audit: refused
+
+    check_gradable(safe_join(settings.data_dir, spec.platform, spec.slug), allow=allow_quarantined)
     answers = safe_join(
         settings.data_dir, spec.platform, spec.slug, "private", spec.grading.answers_file
     )

@@ -4,7 +4,10 @@ Version history:
 
 * 0: the paper's release format (``schema.json``): the paper's seven fields, no id, no
   ``schema_version`` key. Migrated by :func:`from_paper`, which needs the task id.
-* 1: the current TaskSpec.
+* 1: the TaskSpec with one flat split model (every strategy's fields on it, many silently
+  ignored); migrated by :func:`migrate_split_v1`.
+* 2: the current TaskSpec: the split spec is one model per strategy (see
+  :mod:`tambench.schema.splitspec`).
 """
 
 from __future__ import annotations
@@ -92,8 +95,64 @@ def _migrate_v0(data: dict[str, Any], task_id: str | None) -> dict[str, Any]:
     return from_paper(data, task_id).model_dump(mode="json")
 
 
+#: Defaults of the version-1 split model: a version-1 file written by tambench spells every
+#: field out, so a field at its default says nothing and is dropped when migrating.
+_V1_SPLIT_DEFAULTS: dict[str, Any] = {
+    "test_size": 0.1, "seed": 0, "train_file": "", "id_column": "", "target_columns": [],
+    "stratify_column": "", "group_column": "", "time_column": "", "time_cutoff": "",
+    "last_k_periods": 0, "holdout": "", "holdout_column": "", "file_id_pattern": "",
+    "file_base_strategy": "random", "official_answers_file": "", "official_test_file": "",
+    "drop_columns": [], "test_order": "shuffled", "extra_public_files": [], "link_files": True,
+}
+
+
+def migrate_split_v1(split: dict[str, Any]) -> dict[str, Any]:
+    """A version-1 split dict in version 2's shape.
+
+    Fields at their version-1 default are dropped; ``files`` becomes its base strategy with
+    ``files: {pattern, link}``; ``holdout`` becomes ``holdout_value`` (with holdout_column) or
+    ``holdout_file``; ``drop_columns`` becomes ``hidden_columns: {column: "public"}``. A field
+    set to something but ignored by its strategy is kept, so that loading refuses it with the
+    reason: such a file never got the split it declares.
+
+    >>> migrate_split_v1({"strategy": "holdout", "holdout": "f4", "holdout_column": "fold",
+    ...                   "test_size": 0.1, "group_column": ""})
+    {'strategy': 'holdout_value', 'holdout_column': 'fold', 'holdout_value': 'f4'}
+    """
+    out = {k: v for k, v in split.items()
+           if k == "strategy" or k not in _V1_SPLIT_DEFAULTS or v != _V1_SPLIT_DEFAULTS[k]}
+    strategy = out.pop("strategy", "random")
+    if strategy == "files":
+        strategy = out.pop("file_base_strategy", "random")
+        files: dict[str, Any] = {"pattern": out.pop("file_id_pattern", "")}
+        if out.pop("link_files", True) is False:
+            files["link"] = False
+        out["files"] = files
+    elif strategy == "holdout":
+        holdout = out.pop("holdout", "")
+        if "holdout_column" in out:
+            strategy, out["holdout_value"] = "holdout_value", holdout
+        else:
+            strategy, out["holdout_file"] = "holdout_file", holdout
+    dropped = out.pop("drop_columns", [])
+    if dropped:
+        out["hidden_columns"] = dict.fromkeys(dropped, "public")
+    return {"strategy": strategy, **out}
+
+
+def _migrate_v1(data: dict[str, Any], task_id: str | None) -> dict[str, Any]:
+    out = dict(data)
+    if isinstance(out.get("split"), dict):
+        out["split"] = migrate_split_v1(out["split"])
+    out["schema_version"] = 2
+    return out
+
+
 #: from-version -> function producing the next version's dict.
-MIGRATIONS: dict[int, Callable[[dict[str, Any], str | None], dict[str, Any]]] = {0: _migrate_v0}
+MIGRATIONS: dict[int, Callable[[dict[str, Any], str | None], dict[str, Any]]] = {
+    0: _migrate_v0,
+    1: _migrate_v1,
+}
 
 
 def migrate(data: dict[str, Any], task_id: str | None = None) -> dict[str, Any]:

@@ -13,16 +13,16 @@ when it knows it).
 from __future__ import annotations
 
 from tambench.core.metrics import get_metric
-from tambench.schema.taskspec import SplitSpec, SubmissionFormat, TaskSpec
+from tambench.schema.splitspec import DEFAULT_TEST_SIZE, RandomSplit, StratifiedSplit
+from tambench.schema.taskspec import SubmissionFormat, TaskSpec
 
-DEFAULT_TEST_SIZE = 0.1
 #: Below this many test rows a metric's value is too noisy to rank anyone by.
 MIN_TEST_ROWS = 50
 
 
 def suggest_split_spec(
     spec: TaskSpec, *, n_rows: int | None = None, seed: int = 0
-) -> SplitSpec | None:
+) -> RandomSplit | StratifiedSplit | None:
     """A split spec for ``spec``, or None when the task cannot be split by rows.
 
     Tasks whose submissions are JSON or line files, or whose grading spec names no id or
@@ -45,11 +45,9 @@ def suggest_split_spec(
     test_size = DEFAULT_TEST_SIZE
     if n_rows is not None and n_rows > 0 and n_rows * test_size < MIN_TEST_ROWS:
         test_size = min(0.5, MIN_TEST_ROWS / n_rows)
-    return SplitSpec(
-        strategy="stratified" if stratify else "random",
-        test_size=test_size,
-        seed=seed,
-        id_column=g.id_columns[0],
-        target_columns=list(g.target_columns),
-        stratify_column=g.target_columns[0] if stratify else "",
-    )
+    id_column, targets = g.id_columns[0], list(g.target_columns)
+    if stratify:
+        return StratifiedSplit(test_size=test_size, seed=seed, id_column=id_column,
+                               target_columns=targets, stratify_column=targets[0])
+    return RandomSplit(test_size=test_size, seed=seed, id_column=id_column,
+                       target_columns=targets)

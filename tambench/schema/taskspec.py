@@ -18,9 +18,23 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+# The split models live in schema.splitspec; they are part of this contract (re-exported).
+from tambench.schema.splitspec import AnySplitSpec
+from tambench.schema.splitspec import FilesSpec as FilesSpec
+from tambench.schema.splitspec import GroupSplit as GroupSplit
+from tambench.schema.splitspec import HoldoutFileSplit as HoldoutFileSplit
+from tambench.schema.splitspec import HoldoutValueSplit as HoldoutValueSplit
+from tambench.schema.splitspec import OfficialSplit as OfficialSplit
+from tambench.schema.splitspec import RandomSplit as RandomSplit
+from tambench.schema.splitspec import SplitSpec as SplitSpec
+from tambench.schema.splitspec import StratifiedSplit as StratifiedSplit
+from tambench.schema.splitspec import TimeSplit as TimeSplit
+from tambench.schema.splitspec import make_split_spec as make_split_spec
+from tambench.schema.splitspec import parse_split_spec as parse_split_spec
+
 #: The schema version this tambench writes. Older versions are migrated on load
 #: (see :mod:`tambench.schema.io`); newer ones are refused.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 TASK_ID_PATTERN = r"^[a-z0-9][a-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$"
 _TASK_ID_RE = re.compile(TASK_ID_PATTERN)
@@ -232,79 +246,6 @@ class GradingSpec(_Model):
         return self
 
 
-SplitStrategy = Literal["random", "stratified", "group", "time", "holdout", "files", "official"]
-
-
-class SplitSpec(_Model):
-    """How the official training data becomes a local train/test split."""
-
-    strategy: SplitStrategy = "random"
-    """random | stratified | group | time | holdout | files | official."""
-
-    test_size: float = Field(default=0.1, gt=0.0, lt=1.0)
-    """Fraction of rows (or groups) that go to the local test set."""
-
-    seed: int = 0
-    """Seed of the assignment; the same inputs and seed give byte-identical outputs."""
-
-    train_file: str = ""
-    """Relative path of the table to split inside the raw data (empty: the only CSV)."""
-
-    id_column: str = ""
-    """Column holding the row id (also the submission's id column)."""
-
-    target_columns: list[str] = Field(default_factory=list)
-    """Columns hidden from the public test file and written to the private answers."""
-
-    stratify_column: str = ""
-    """Column to stratify on (defaults to the first target column)."""
-
-    group_column: str = ""
-    """Column whose values must not be shared between train and test (group strategy)."""
-
-    time_column: str = ""
-    """Timestamp column (time strategy)."""
-
-    time_cutoff: str = ""
-    """ISO date/time: rows at or after it go to test (time strategy)."""
-
-    last_k_periods: int = 0
-    """Alternative to a cutoff: the last k distinct periods of ``time_column`` go to test."""
-
-    holdout: str = ""
-    """Name of the shard, archive, fold value or file that is the test set (holdout strategy)."""
-
-    holdout_column: str = ""
-    """Column whose value equal to ``holdout`` marks test rows (holdout strategy, row form)."""
-
-    file_id_pattern: str = ""
-    """Pattern mapping a row id to its file, e.g. "images/{id}.png" (files strategy)."""
-
-    file_base_strategy: Literal["random", "stratified", "group"] = "random"
-    """How rows are assigned before their files follow them (files strategy)."""
-
-    official_answers_file: str = ""
-    """File of published test labels in the raw data (official strategy)."""
-
-    official_test_file: str = ""
-    """File of the official test features in the raw data (official strategy)."""
-
-    drop_columns: list[str] = Field(default_factory=list)
-    """Columns removed from every public file (e.g. columns derived from the target)."""
-
-    test_order: Literal["shuffled", "original"] = "shuffled"
-    """Row order of the public test file: "shuffled" (a seeded order that cannot carry label
-    signal) or "original" (the raw file's order)."""
-
-    extra_public_files: list[str] = Field(default_factory=list)
-    """Raw files (relative paths) copied unchanged into public/, e.g. side tables a solver
-    needs to predict (stores.csv, holidays.csv)."""
-
-    link_files: bool = True
-    """Files strategy: hard-link per-row files into public/ when the file system allows it
-    (falls back to copying); false always copies."""
-
-
 class Difficulty(_Model):
     """Difficulty of the task computed from its private leaderboard."""
 
@@ -504,8 +445,9 @@ class TaskSpec(_Model):
     grading: GradingSpec | None = None
     """How submissions are validated and scored; required for grading."""
 
-    split: SplitSpec | None = None
-    """How the local train/test split is made from the official training data."""
+    split: AnySplitSpec | None = None
+    """How the local train/test split is made from the official training data (one model per
+    strategy: fields another strategy reads are refused)."""
 
     difficulty: Difficulty | None = None
     """Difficulty from the private leaderboard."""

@@ -11,54 +11,65 @@ from __future__ import annotations
 import csv
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from tambench.errors import SplitError, TambenchError
 from tambench.schema.taskspec import TaskSpec
 from tambench.splits.layout import PRIVATE_DIR, load_grader, plan_split, task_dir
+from tambench.splits.quarantine import check_gradable
+from tambench.splits.report import VersionedModel
 
 REQUIRED_COLUMNS = ("task", "submission", "official_score")
 
 
-@dataclass
-class CheckRow:
+class CheckRow(BaseModel):
     """One task's comparison."""
 
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
     task: str
+    """The task reference as given."""
     submission: str
+    """The baseline submission graded."""
     official_score: float
+    """Its score on the platform's leaderboard (NaN when the input was not a number)."""
     local_score: float | None = None
+    """Its score on the local split."""
     abs_error: float | None = None
+    """|local - official|."""
     official_percentile: float | None = None
+    """Leaderboard percentile of the official score."""
     local_percentile: float | None = None
+    """Leaderboard percentile of the local score."""
     percentile_error_points: float | None = None
+    """|local - official percentile| x 100."""
     error: str = ""
+    """Why the row could not be scored (empty when it was)."""
 
 
-@dataclass
-class CheckSplitReport:
+class CheckSplitReport(VersionedModel):
     """All rows and the summary over tasks."""
 
-    rows: list[CheckRow] = field(default_factory=list)
+    rows: list[CheckRow] = Field(default_factory=list)
+    """One row per baseline."""
     pearson: float | None = None
     """Pearson correlation of local vs official scores (None with fewer than 3 scored tasks)."""
     median_percentile_error_points: float | None = None
     """Median |local percentile - official percentile| x 100 over tasks with a leaderboard."""
 
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def n_scored(self) -> int:
+        """Rows with a local score."""
+        return sum(r.local_score is not None for r in self.rows)
+
     @property
     def failed(self) -> list[CheckRow]:
         """Rows that could not be scored."""
         return [r for r in self.rows if r.error]
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON output."""
-        return {"rows": [asdict(r) for r in self.rows], "pearson": self.pearson,
-                "median_percentile_error_points": self.median_percentile_error_points,
-                "n_scored": sum(r.local_score is not None for r in self.rows)}
 
 
 def read_check_input(path: Path) -> list[dict[str, str]]:
@@ -117,7 +128,7 @@ def check_split(
             official = float(raw["official_score"])
         except ValueError:
             official = math.nan
-        row = CheckRow(raw["task"], raw["submission"], official)
+        row = CheckRow(task=raw["task"], submission=raw["submission"], official_score=official)
         report.rows.append(row)
         if not math.isfinite(official):
             row.error = f"official_score {raw['official_score']!r} is not a finite number"
@@ -126,6 +137,7 @@ def check_split(
             spec = resolve_spec(raw["task"])
             if spec.grading is None:
                 raise SplitError(f"task {spec.id} has no grading spec")
+            check_gradable(task_dir(spec, data_dir))
             answers = task_dir(spec, data_dir) / PRIVATE_DIR / plan_split(spec).answers_file
             if not answers.is_file():
                 raise SplitError(f"{answers} missing: prepare {spec.id} first")

@@ -1,22 +1,33 @@
 """sha256 of every produced file of a prepared task, recorded in ``checksums.json`` and verified.
 
-The file maps each path relative to the task folder (POSIX separators, sorted) to its sha256.
-A later run that finds different bytes reports which files were added, removed or changed.
+The file (:class:`ChecksumsFile`) maps each path relative to the task folder (POSIX
+separators, sorted) to its sha256. A later run that finds different bytes reports which files
+were added, removed or changed. ``checksums.json`` itself and the quarantine marker (written
+after the files, when the audit fails) are not part of the record.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tambench.core.layout import CHECKSUMS_FILE, QUARANTINE_FILE
 from tambench.errors import ChecksumMismatchError, TaskDataError
+from tambench.splits.report import VersionedModel
 
-CHECKSUMS_FILE = "checksums.json"
 _CHUNK = 1 << 20
+#: Files of a task folder that are about the record, not in it.
+_NOT_RECORDED = frozenset({CHECKSUMS_FILE, QUARANTINE_FILE})
+
+
+class ChecksumsFile(VersionedModel):
+    """``checksums.json``: the sha256 of every file of a prepared task."""
+
+    sha256: dict[str, str]
+    """Path relative to the task folder (POSIX, sorted) -> sha256 of its bytes."""
 
 
 def sha256_file(path: Path) -> str:
@@ -37,11 +48,12 @@ def iter_files(root: Path) -> Iterator[Path]:
 
 
 def compute_checksums(root: Path) -> dict[str, str]:
-    """sha256 of every file under ``root`` except ``checksums.json`` itself, keyed by relpath."""
+    """sha256 of every file under ``root`` except ``checksums.json`` and the quarantine marker,
+    keyed by relpath."""
     out: dict[str, str] = {}
     for p in iter_files(root):
         rel = p.relative_to(root).as_posix()
-        if rel == CHECKSUMS_FILE:
+        if rel in _NOT_RECORDED:
             continue
         if p.is_symlink() or not p.is_file():
             raise TaskDataError(f"prepared folder {root} holds {rel}, which is not a regular file")
@@ -52,24 +64,16 @@ def compute_checksums(root: Path) -> dict[str, str]:
 def write_checksums(root: Path) -> dict[str, str]:
     """Compute and write ``<root>/checksums.json``; returns the mapping."""
     sums = compute_checksums(root)
-    text = json.dumps({"sha256": sums}, indent=1, sort_keys=True) + "\n"
-    (root / CHECKSUMS_FILE).write_text(text, encoding="utf-8")
+    ChecksumsFile(sha256=sums).write(root / CHECKSUMS_FILE)
     return sums
 
 
 def read_checksums(root: Path) -> dict[str, str]:
     """The mapping recorded in ``<root>/checksums.json``."""
     path = root / CHECKSUMS_FILE
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise TaskDataError(f"{path} not found: the task was never prepared here") from None
-    except json.JSONDecodeError as exc:
-        raise TaskDataError(f"{path} is not valid JSON: {exc}") from exc
-    sums = data.get("sha256") if isinstance(data, dict) else None
-    if not isinstance(sums, dict):
-        raise TaskDataError(f"{path} lacks its 'sha256' mapping")
-    return {str(k): str(v) for k, v in sums.items()}
+    if not path.is_file():
+        raise TaskDataError(f"{path} not found: the task was never prepared here")
+    return ChecksumsFile.read(path).sha256
 
 
 @dataclass

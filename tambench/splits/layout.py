@@ -1,42 +1,63 @@
-"""Names and places of a prepared task's files, and what the spec says goes in them.
+"""Names and places of a prepared task's files, what the spec says goes in them, and their modes.
 
-Layout of one prepared task::
+Layout of one prepared task (names from :mod:`tambench.core.layout`)::
 
-    <data dir>/<platform>/<slug>/
-      public/train.csv              training rows, every column (minus split.drop_columns)
-      public/test.csv               test rows without the target columns
-      public/sample_submission.csv  the exact header the grader expects, one row per test id
-      public/files_manifest.csv     files strategy: id, split, path of every copied file
-      public/train/..., test/...    files strategy: the per-row files
-      private/<answers_file>        ids, target columns and the metric's auxiliary columns
-      split_report.json             sizes, class balance, groups, time ranges
-      checksums.json                sha256 of every file above
+    <data dir>/<platform>/<slug>/           0755
+      public/                               0755, files 0644: readable by agents of any user
+        train.csv                           training rows (minus hidden "public" columns)
+        test.csv                            test rows without targets or hidden columns
+        sample_submission.csv               the exact header the grader expects, one row per id
+        files_manifest.csv                  per-row files: id, split, path of every file
+        train/..., test/...                 per-row files
+      private/                              0700, files 0600: the answers never leave it
+        <answers_file>                      ids, target columns, the metric's extra columns
+      split_report.json                     0644: settings applied, sizes, class balance
+      checksums.json                        0644: sha256 of every file above
+      quarantine.json                       0644, only after a failed leakage audit
+
+Byte convention of public files: the tables prepare writes (train.csv, test.csv,
+sample_submission.csv and the answers) are UTF-8 without a byte-order mark, with LF line ends;
+each row of a raw table without quote characters keeps its exact bytes otherwise, and rows of
+a quoted table are written back with quotes only where a field needs them. Raw files copied
+into public/ unchanged (extra_public_files, per-row files) keep their own bytes.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tambench.core.layout import safe_join, safe_relpath
+from tambench.core import layout as core_layout
+from tambench.core.layout import DEFAULT_ANSWERS_FILE, safe_join, safe_relpath
 from tambench.errors import SplitError
-from tambench.schema.taskspec import SplitSpec, SubmissionFormat, TaskSpec
+from tambench.schema.taskspec import SplitSpec, StratifiedSplit, SubmissionFormat, TaskSpec
 
-PUBLIC_DIR = "public"
-PRIVATE_DIR = "private"
-TRAIN_FILE = "train.csv"
-TEST_FILE = "test.csv"
-SAMPLE_FILE = "sample_submission.csv"
-MANIFEST_FILE = "files_manifest.csv"
-REPORT_FILE = "split_report.json"
-TRAIN_FILES_DIR = "train"
-TEST_FILES_DIR = "test"
+# The names of a prepared task's files (defined in core.layout; short names for this stage).
+PUBLIC_DIR = core_layout.PUBLIC_DIR
+PRIVATE_DIR = core_layout.PRIVATE_DIR
+TRAIN_FILE = core_layout.PUBLIC_TRAIN_FILE
+TEST_FILE = core_layout.PUBLIC_TEST_FILE
+SAMPLE_FILE = core_layout.SAMPLE_SUBMISSION_FILE
+MANIFEST_FILE = core_layout.FILES_MANIFEST_FILE
+TRAIN_FILES_DIR = core_layout.TRAIN_FILES_DIR
+TEST_FILES_DIR = core_layout.TEST_FILES_DIR
+REPORT_FILE = core_layout.SPLIT_REPORT_FILE
+CHECKSUMS_FILE = core_layout.CHECKSUMS_FILE
+QUARANTINE_FILE = core_layout.QUARANTINE_FILE
+
 RESERVED_PUBLIC = frozenset(
     {TRAIN_FILE, TEST_FILE, SAMPLE_FILE, MANIFEST_FILE, TRAIN_FILES_DIR, TEST_FILES_DIR}
 )
+
+PUBLIC_DIR_MODE = 0o755
+PUBLIC_FILE_MODE = 0o644
+PRIVATE_DIR_MODE = 0o700
+PRIVATE_FILE_MODE = 0o600
 
 
 def task_dir(spec: TaskSpec, data_dir: Path) -> Path:
@@ -59,7 +80,8 @@ class SplitPlan:
     hidden_columns: list[str]
     """Target columns: removed from public test, kept in the answers."""
     aux_columns: list[str]
-    """Answer-only columns a metric reads through ``<name>_column`` parameters."""
+    """Answer-only columns the metric reads (:meth:`Metric.answers_columns`: its
+    ``<name>_column`` and ``<name>_columns`` parameters)."""
     answer_columns: list[str]
     submission_header: list[str]
     answers_file: str
@@ -69,7 +91,20 @@ class SplitPlan:
     @property
     def stratify_columns(self) -> list[str]:
         """The columns whose (normalised) value set defines a stratum."""
-        return [self.split.stratify_column] if self.split.stratify_column else self.hidden_columns
+        s = self.split
+        if isinstance(s, StratifiedSplit) and s.stratify_column:
+            return [s.stratify_column]
+        return self.hidden_columns
+
+    @property
+    def dropped_columns(self) -> list[str]:
+        """Columns removed from every public file (``hidden_columns: {c: "public"}``)."""
+        return [c for c, where in self.split.hidden_columns.items() if where == "public"]
+
+    @property
+    def withheld_from_test(self) -> list[str]:
+        """Every column public/test.csv leaves out: targets and every hidden column."""
+        return list(dict.fromkeys([*self.hidden_columns, *self.split.hidden_columns]))
 
 
 def _unique(items: list[str]) -> list[str]:
@@ -101,6 +136,10 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
     overlap = sorted(set(hidden) & set(id_columns))
     if overlap:
         raise SplitError(f"task {spec.id}: column(s) {overlap} are both ids and targets")
+    clash = sorted(set(split.hidden_columns) & set([*hidden, *id_columns]))
+    if clash:
+        raise SplitError(f"task {spec.id}: split.hidden_columns {clash} are ids or targets of the "
+                         "grading spec; targets are hidden from public/test.csv already")
     aux: list[str] = []
     kind: str | None = None
     metric_id: str | None = None
@@ -110,12 +149,10 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
         metric = get_metric(g.metric)
         kind = metric.kind
         metric_id = metric.id
-        params = metric.resolve_params(g.metric_params)
-        aux = _unique([str(v) for k, v in sorted(params.items())
-                       if k.endswith("_column") and isinstance(v, str) and v])
+        aux = _unique(metric.answers_columns(g.metric_params))
     header = list(g.submission_header) if g and g.submission_header else [*id_columns, *(
         g.target_columns if g and g.target_columns else hidden)]
-    answers_file = g.answers_file if g else "answers.csv"
+    answers_file = g.answers_file if g else DEFAULT_ANSWERS_FILE
     safe_relpath(answers_file, "grading.answers_file")
     if "/" in answers_file:
         raise SplitError(f"grading.answers_file {answers_file!r} must be a plain file name")
@@ -137,7 +174,11 @@ GradeFn = Callable[..., Any]
 
 
 def load_grader() -> GradeFn | None:
-    """``tambench.grading.grade.grade_submission`` when that module exists, else None."""
+    """``tambench.grading.grade.grade_submission`` when that module exists, else None.
+
+    The grader is a later stage: it is looked up at run time (never imported by name), so
+    splits work without it and the stages keep importing downward only.
+    """
     try:
         mod = importlib.import_module("tambench.grading.grade")
     except ModuleNotFoundError as exc:
@@ -146,3 +187,33 @@ def load_grader() -> GradeFn | None:
         raise
     fn = getattr(mod, "grade_submission", None)
     return fn if callable(fn) else None
+
+
+def set_modes(root: Path) -> None:
+    """Give a prepared task folder its modes: public for everyone to read, private for us.
+
+    Hard-linked per-row files share their mode with the raw file; they are only linked when
+    that mode is already 0644 (see :mod:`tambench.splits.files`), so no raw file changes here.
+    """
+    _chmod(root, PUBLIC_DIR_MODE)
+    for entry in root.iterdir():
+        if entry.name == PRIVATE_DIR and entry.is_dir() and not entry.is_symlink():
+            _chmod_tree(entry, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE)
+        elif entry.is_dir() and not entry.is_symlink():
+            _chmod_tree(entry, PUBLIC_DIR_MODE, PUBLIC_FILE_MODE)
+        elif entry.is_file() and not entry.is_symlink():
+            _chmod(entry, PUBLIC_FILE_MODE)
+
+
+def _chmod(path: Path, mode: int) -> None:
+    if stat.S_IMODE(path.lstat().st_mode) != mode:
+        os.chmod(path, mode)
+
+
+def _chmod_tree(top: Path, dir_mode: int, file_mode: int) -> None:
+    _chmod(top, dir_mode)
+    for dirpath, dirnames, filenames in os.walk(top):
+        for name in dirnames:
+            _chmod(Path(dirpath) / name, dir_mode)
+        for name in filenames:
+            _chmod(Path(dirpath) / name, file_mode)

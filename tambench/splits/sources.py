@@ -11,6 +11,7 @@ download starts (importing it authenticates).
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -41,7 +42,11 @@ class RawSource(Protocol):
 
 @dataclass(frozen=True)
 class LocalFolderSource:
-    """Raw files already unpacked in a folder (used in place, never modified)."""
+    """Raw files already unpacked in a folder (used in place, never modified).
+
+    A symbolic link inside the folder that points outside it is refused: it would publish
+    the rows of a file the folder does not hold (another task's private answers, say).
+    """
 
     path: Path
 
@@ -50,10 +55,36 @@ class LocalFolderSource:
         return f"folder {self.path}"
 
     def fetch(self, workdir: Path) -> Path:
-        """Return the folder itself."""
+        """Return the folder itself, after checking that no link in it leads out of it."""
         if not self.path.is_dir():
             raise SourceError(f"raw data folder {self.path} does not exist")
-        return self.path.resolve()
+        root = self.path.resolve()
+        outward = links_out_of(root)
+        if outward:
+            shown = "; ".join(f"{link} -> {target}" for link, target in outward[:5])
+            more = f" (first 5 of {len(outward)})" if len(outward) > 5 else ""
+            raise SourceError(
+                f"raw data folder {root} holds {len(outward)} link(s) pointing outside it: "
+                f"{shown}{more}; copy those files into the folder (or remove the links)")
+        return root
+
+
+def links_out_of(root: Path) -> list[tuple[Path, Path]]:
+    """Symbolic links under ``root`` (files or folders, not followed) whose target is outside
+    ``root``, with their resolved targets. Folder entries are read once (no extra stat per
+    file), so a folder of 100,000 files costs a fraction of a second."""
+    found: list[tuple[Path, Path]] = []
+    stack = [root]
+    while stack:
+        with os.scandir(stack.pop()) as entries:
+            for entry in entries:
+                if entry.is_symlink():
+                    target = Path(entry.path).resolve()
+                    if target != root and not target.is_relative_to(root):
+                        found.append((Path(entry.path), target))
+                elif entry.is_dir(follow_symlinks=False):
+                    stack.append(Path(entry.path))
+    return sorted(found)
 
 
 @dataclass(frozen=True)
@@ -74,6 +105,41 @@ class ArchiveSource:
         out = workdir / "raw"
         safe_extract(self.path, out, self.limits)
         return out
+
+
+@dataclass(frozen=True)
+class PrivateFiles:
+    """The private files of every prepared task under a data dir, by device and inode.
+
+    A raw file that is one of them under another name (a hard link: nothing in the raw folder
+    shows where it leads) would publish private answers; :meth:`refuse` stops it.
+    """
+
+    inodes: dict[tuple[int, int], Path] = field(default_factory=dict)
+
+    @classmethod
+    def under(cls, data_dir: Path) -> PrivateFiles:
+        """Collect ``<data_dir>/<platform>/<slug>/private/*``."""
+        found: dict[tuple[int, int], Path] = {}
+        for private in Path(data_dir).glob("*/*/private"):
+            if private.is_symlink() or not private.is_dir():
+                continue
+            for dirpath, _, filenames in os.walk(private):
+                for name in filenames:
+                    p = Path(dirpath) / name
+                    st = p.lstat()
+                    found[(st.st_dev, st.st_ino)] = p
+        return cls(found)
+
+    def refuse(self, path: Path, label: str) -> None:
+        """Raise :class:`SourceError` when ``path`` is one of the private files."""
+        if not self.inodes:
+            return
+        st = path.stat()
+        private = self.inodes.get((st.st_dev, st.st_ino))
+        if private is not None:
+            raise SourceError(f"{label} is the private file {private} under another name (a hard "
+                              "link); refused: it would publish private answers")
 
 
 def open_source(raw: str | Path) -> RawSource:

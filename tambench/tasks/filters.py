@@ -70,8 +70,8 @@ def rule_labels_or_split(spec: TaskSpec) -> RuleResult:
     if spec.split is None:
         return RuleResult("labels_or_split", "unknown", "no split declared")
     s = spec.split
-    return RuleResult("labels_or_split", "pass",
-                      f"split strategy {s.strategy}, test size {s.test_size}, seed {s.seed}")
+    applied = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in s.applied().items())
+    return RuleResult("labels_or_split", "pass", f"split strategy {s.strategy}, {applied}")
 
 
 def rule_scoring_replicable(spec: TaskSpec) -> RuleResult:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import threading
 import zipfile
 from collections.abc import Iterator
@@ -99,7 +100,8 @@ class FakeKaggle:
 
 def _competition_zip() -> bytes:
     buf = io.BytesIO()
-    body = "id,x,label\n" + "".join(f"{i},{i % 9},{'yn'[i % 2]}\n" for i in range(300))
+    labels = random.Random(0).choices("yn", k=300)  # not a function of the id: no id leak
+    body = "id,x,label\n" + "".join(f"{i},{i % 9},{labels[i]}\n" for i in range(300))
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("train.csv", body)
         zf.writestr("test.csv", "id,x\n")
@@ -190,4 +192,4 @@ def test_prepare_downloads_splits_and_audits_a_kaggle_task(
     fake_kaggle(["503", "ok"])
     spec = make_spec("demo-comp", {"strategy": "random", "train_file": "train.csv"})
     res = prepare_task(spec, _source("demo-comp", []), tmp_path / "data")
-    assert res.report["rows"]["test"] == 30 and res.audit.passed
+    assert res.report.rows.test == 30 and res.audit.passed

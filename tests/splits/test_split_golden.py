@@ -3,6 +3,10 @@
 The digests below were recorded from the split as first released; a change to how rows are
 read, assigned or written that moves a single row or byte fails here. The inputs are built
 from arithmetic alone (no random generator), so they cannot drift with a library version.
+Re-recorded on purpose twice: the split reports when they became a versioned model that
+records only the settings a strategy applied, and public/train.csv of the CRLF input when
+every public table got LF line ends (it now equals the LF input's). Every other digest is the
+first release's.
 """
 
 from __future__ import annotations
@@ -16,7 +20,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-import tambench.splits.prepare as prep
+import tambench.splits.keys as keys_mod
+import tambench.splits.lines as lines_mod
+import tambench.splits.write as write_mod
+from tambench.schema.io import parse_taskspec
 from tambench.splits.prepare import prepare_task
 from tests.splits.helpers import make_spec, read
 
@@ -53,7 +60,7 @@ CASES: dict[str, Case] = {
     "random_quoted": ({"strategy": "random", "test_size": 0.2, "seed": 7}, {"quoted": True},
                       {}),
     "random_late_quote": ({"strategy": "random"}, {"late_quote": True}, {}),
-    "random_drop": ({"strategy": "random", "drop_columns": ["fold"]}, {}, {}),
+    "random_drop": ({"strategy": "random", "hidden_columns": {"fold": "public"}}, {}, {}),
     "random_original_order": ({"strategy": "random", "test_order": "original"}, {}, {}),
     "random_value_target": ({"strategy": "random"}, {}, {"metric": "rmse", "targets": ("x",)}),
     "random_probability_target": ({"strategy": "random"}, {},
@@ -64,11 +71,10 @@ CASES: dict[str, Case] = {
     "time_auto": ({"strategy": "time", "time_column": "day"}, {}, {}),
     "time_cutoff": ({"strategy": "time", "time_column": "day", "time_cutoff": "2021-02-20"},
                     {}, {}),
-    "holdout_column": ({"strategy": "holdout", "holdout_column": "fold", "holdout": "f2"}, {},
-                       {}),
-    "files": ({"strategy": "files", "file_id_pattern": "images/{id}.png",
-               "train_file": "train.csv", "file_base_strategy": "group",
-               "group_column": "patient"}, {}, {}),
+    "holdout_column": ({"strategy": "holdout_value", "holdout_column": "fold",
+                        "holdout_value": "f2"}, {}, {}),
+    "files": ({"strategy": "group", "files": {"pattern": "images/{id}.png"},
+               "train_file": "train.csv", "group_column": "patient"}, {}, {}),
 }
 
 #: Per case: sha256 of the test ids in public order, of each written file and of the report.
@@ -80,7 +86,7 @@ GOLDEN: dict[str, dict[str, str]] = {
         "public/sample_submission.csv": "dd74d2233c9da997",
         "private/answers.csv": "e46ff5c5987559ea",
         "public/files_manifest.csv": "39a21273d04f84b0",
-        "split_report": "911ee1260bd59f01",
+        "split_report": "e6ef7151b0855b80",
     },
     "group": {
         "test_ids": "759b32155fc65a7a",
@@ -88,7 +94,7 @@ GOLDEN: dict[str, dict[str, str]] = {
         "public/test.csv": "206c3c2b721de4bc",
         "public/sample_submission.csv": "dd74d2233c9da997",
         "private/answers.csv": "e46ff5c5987559ea",
-        "split_report": "e3f9792cac9f7ff7",
+        "split_report": "2a4eb20640c3c29d",
     },
     "holdout_column": {
         "test_ids": "7e2e10090700fe14",
@@ -96,7 +102,7 @@ GOLDEN: dict[str, dict[str, str]] = {
         "public/test.csv": "0c57019e038bb467",
         "public/sample_submission.csv": "070260feb127fdcc",
         "private/answers.csv": "ac04ed553be61aaf",
-        "split_report": "7e266edba935df16",
+        "split_report": "a92e926d4a541b33",
     },
     "random": {
         "test_ids": "3357e26539ca8d55",
@@ -104,15 +110,15 @@ GOLDEN: dict[str, dict[str, str]] = {
         "public/test.csv": "8d55f526b71bd634",
         "public/sample_submission.csv": "385cbf20b97c625f",
         "private/answers.csv": "cb8730e086e2dd0f",
-        "split_report": "b56873b2e75f37b6",
+        "split_report": "bb36383d187fec06",
     },
     "random_crlf": {
         "test_ids": "3357e26539ca8d55",
-        "public/train.csv": "5d78963ecf74b35e",
+        "public/train.csv": "47f7fc7e9dc83f82",
         "public/test.csv": "8d55f526b71bd634",
         "public/sample_submission.csv": "385cbf20b97c625f",
         "private/answers.csv": "cb8730e086e2dd0f",
-        "split_report": "03fc621d31698956",
+        "split_report": "98d7d3d5ce137aa0",
     },
     "random_drop": {
         "test_ids": "c8df40d595699bb6",
@@ -120,7 +126,7 @@ GOLDEN: dict[str, dict[str, str]] = {
         "public/test.csv": "ff764999e537fcba",
         "public/sample_submission.csv": "d6313a7ec93e2cca",
         "private/answers.csv": "a9b4ac1f57835678",
-        "split_report": "76d2153ac74c3d7c",
+        "split_report": "00ba9f7baa4d2e02",
     },
     "random_late_quote": {
         "test_ids": "c8df40d595699bb6",
@@ -128,7 +134,7 @@ GOLDEN: dict[str, dict[str, str]] = {
         "public/test.csv": "c42b9781e7918c1a",
         "public/sample_submission.csv": "d6313a7ec93e2cca",
         "private/answers.csv": "a9b4ac1f57835678",
-        "split_report": "9c70561c922ce7eb",
+        "split_report": "262f7d52ad10641a",
     },
     "random_original_order": {
         "test_ids": "df54d164966e76fd",
@@ -136,7 +142,7 @@ GOLDEN: dict[str, dict[str, str]] = {
         "public/test.csv": "7cd0b3aa42e846e9",
         "public/sample_submission.csv": "678521e2c379bb8f",
         "private/answers.csv": "f539d4fdf4f9dd48",
-        "split_report": "cde5a57279f5df4e",
+        "split_report": "aa7a3a0d0e192fa7",
     },
     "random_probability_target": {
         "test_ids": "c8df40d595699bb6",
@@ -144,7 +150,7 @@ GOLDEN: dict[str, dict[str, str]] = {
         "public/test.csv": "eaca910841784dea",
         "public/sample_submission.csv": "79cdd76e17b6e205",
         "private/answers.csv": "04d7644929ce16bc",
-        "split_report": "856f84238a72caf6",
+        "split_report": "b07c36b5de8c3205",
     },
     "random_quoted": {
         "test_ids": "3357e26539ca8d55",
@@ -152,7 +158,7 @@ GOLDEN: dict[str, dict[str, str]] = {
         "public/test.csv": "ffd5a648a9405ac1",
         "public/sample_submission.csv": "385cbf20b97c625f",
         "private/answers.csv": "cb8730e086e2dd0f",
-        "split_report": "08a6983578ea3ef9",
+        "split_report": "5f91f4eb456d7f16",
     },
     "random_value_target": {
         "test_ids": "c8df40d595699bb6",
@@ -160,7 +166,7 @@ GOLDEN: dict[str, dict[str, str]] = {
         "public/test.csv": "761efb0adcac9412",
         "public/sample_submission.csv": "81b7bfa5d71a8b1f",
         "private/answers.csv": "de018106b2b57cb6",
-        "split_report": "12bcb14f7fab4fd9",
+        "split_report": "dfc1b8c93d630626",
     },
     "stratified": {
         "test_ids": "687b61fcd1ad7623",
@@ -168,7 +174,7 @@ GOLDEN: dict[str, dict[str, str]] = {
         "public/test.csv": "668b2c7b94aa28bb",
         "public/sample_submission.csv": "3f36f3b07b1d85d7",
         "private/answers.csv": "102af29277cf7c55",
-        "split_report": "11b3c61df909e059",
+        "split_report": "a04865ca3edb28b2",
     },
     "stratified_multilabel": {
         "test_ids": "e12d643765da2a0c",
@@ -176,7 +182,7 @@ GOLDEN: dict[str, dict[str, str]] = {
         "public/test.csv": "b7786f436b8025f0",
         "public/sample_submission.csv": "73bed263e3b74bd6",
         "private/answers.csv": "baea98142297dbe3",
-        "split_report": "31964fc0f148cfdd",
+        "split_report": "7bf4b454dd44262b",
     },
     "time_auto": {
         "test_ids": "f868b2f957cd6638",
@@ -184,7 +190,7 @@ GOLDEN: dict[str, dict[str, str]] = {
         "public/test.csv": "1abf5f272c27c50c",
         "public/sample_submission.csv": "3b5315480facee8c",
         "private/answers.csv": "bd7e7dd9186b1176",
-        "split_report": "62949cee4460beb3",
+        "split_report": "ca589b8fc9c1f935",
     },
     "time_cutoff": {
         "test_ids": "d83c2d9e41deb268",
@@ -192,8 +198,18 @@ GOLDEN: dict[str, dict[str, str]] = {
         "public/test.csv": "2f9441aa7f307ea0",
         "public/sample_submission.csv": "e89b7ffefad1179f",
         "private/answers.csv": "098be3e01b45437c",
-        "split_report": "103e01609bc77529",
+        "split_report": "ecac6438c471a135",
     },
+}
+
+#: The cases above as a version-1 task file spelled them (every field written out).
+V1_SPLITS: dict[str, dict[str, Any]] = {
+    "random_drop": {"strategy": "random", "drop_columns": ["fold"]},
+    "holdout_column": {"strategy": "holdout", "holdout_column": "fold", "holdout": "f2"},
+    "files": {"strategy": "files", "file_id_pattern": "images/{id}.png",
+              "train_file": "train.csv", "file_base_strategy": "group",
+              "group_column": "patient"},
+    "time_cutoff": {"strategy": "time", "time_column": "day", "time_cutoff": "2021-02-20"},
 }
 
 FILES = ["public/train.csv", "public/test.csv", "public/sample_submission.csv",
@@ -220,20 +236,32 @@ def _fingerprint(task: Path, files: bool) -> dict[str, str]:
 def test_fixed_input_gives_the_recorded_test_ids_and_bytes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str, small_steps: bool) -> None:
     if small_steps:  # many read blocks, test chunks and hash chunks: the same bytes
-        monkeypatch.setattr(prep, "KEY_BLOCK_BYTES", 97)
-        monkeypatch.setattr(prep, "TEST_CHUNK_ROWS", 7)
-        monkeypatch.setattr(prep, "BATCH_ROWS", 13)
-        monkeypatch.setattr(prep, "_BLOCK", 101)
+        monkeypatch.setattr(keys_mod, "KEY_BLOCK_BYTES", 97)
+        monkeypatch.setattr(write_mod, "TEST_CHUNK_ROWS", 7)
+        monkeypatch.setattr(keys_mod, "BATCH_ROWS", 13)
+        monkeypatch.setattr(write_mod, "BATCH_ROWS", 13)
+        monkeypatch.setattr(lines_mod, "BLOCK_BYTES", 101)
     split, shape, spec = CASES[case]
     _table(tmp_path / "raw", **shape)
     res = prepare_task(make_spec(f"gold-{case.replace('_', '-')}", split, **spec),
                        tmp_path / "raw", tmp_path / "data", run_audit=False)
-    got = _fingerprint(res.task_dir, split["strategy"] == "files")
+    got = _fingerprint(res.task_dir, "files" in split)
     assert got == GOLDEN[case]
 
 
-def _coded(values: list[str | None]) -> prep.CodedColumn:
-    builder = prep._CodeBuilder()
+@pytest.mark.parametrize("case", sorted(V1_SPLITS))
+def test_a_version_1_task_file_loads_as_the_same_split(case: str) -> None:
+    from tambench.schema.io import _V1_SPLIT_DEFAULTS
+
+    v2 = make_spec("v1", CASES[case][0])
+    v1 = v2.model_dump(mode="json")
+    v1["schema_version"] = 1
+    v1["split"] = {**_V1_SPLIT_DEFAULTS, "id_column": "id", **V1_SPLITS[case]}
+    assert parse_taskspec(v1).split == v2.split
+
+
+def _coded(values: list[str | None]) -> keys_mod.CodedColumn:
+    builder = keys_mod.CodeBuilder()
     for i in range(0, len(values), 5):  # several batches, as the first pass sees them
         builder.add(pl.Series("v", values[i : i + 5], dtype=pl.String))
     return builder.build()
@@ -257,5 +285,5 @@ def test_codes_give_the_same_placeholder_and_balance_as_the_text_values(
         mask = rng.random(len(values)) < 0.4
         train = pl.Series("v", values, dtype=pl.String).filter(pl.Series(~mask))
         test = pl.Series("v", values, dtype=pl.String).filter(pl.Series(mask))
-        assert prep.coded_placeholder(col, ~mask, kind) == prep.placeholder(train, kind)
-        assert prep.coded_balance(col, mask) == prep.class_balance(train, test)
+        assert write_mod.coded_placeholder(col, ~mask, kind) == write_mod.placeholder(train, kind)
+        assert write_mod.coded_balance(col, mask) == write_mod.class_balance(train, test)

@@ -59,6 +59,8 @@ def test_random_split_hides_labels_and_keeps_exact_spelling(tmp_path: Path) -> N
     rep = json.loads((res.task_dir / "split_report.json").read_text())
     assert rep["rows"] == {"train": 960, "test": 240, "test_fraction": 0.2}
     assert set(rep["class_balance"]["label"]["test"]) == {"c0", "c1", "c2"}
+    assert rep["schema_version"] == 1 and rep["strategy"] == "random"
+    assert rep["settings"] == {"test_size": 0.2, "seed": 0, "test_order": "shuffled"}
 
 
 def test_same_inputs_give_byte_identical_outputs_and_row_order_does_not_matter(
@@ -117,7 +119,11 @@ def test_group_split_puts_each_patient_on_one_side(tmp_path: Path) -> None:
     train, test = _pub(res, "train.csv"), _pub(res, "test.csv")
     assert set(train["patient"]).isdisjoint(set(test["patient"]))
     assert test.height == 240  # 12 whole patients of 20 recordings
-    assert res.report["groups"] == {"column": "patient", "train": 48, "test": 12, "shared": 0}
+    assert res.report.groups is not None
+    assert res.report.groups.model_dump() == {"column": "patient", "train": 48, "test": 12,
+                                              "shared": 0}
+    assert res.report.settings == {"test_size": 0.2, "seed": 0, "test_order": "shuffled",
+                                   "group_column": "patient"}
     assert res.audit.passed
 
 
@@ -128,7 +134,8 @@ def test_time_split_by_cutoff_and_by_last_k_periods(tmp_path: Path) -> None:
     res = prepare_task(spec, tmp_path / "raw", tmp_path / "data")
     train, test = _pub(res, "train.csv"), _pub(res, "test.csv")
     assert train["date"].max() == "2021-02-19" and test["date"].min() == "2021-02-20"
-    assert res.report["time"]["test"] == ["2021-02-20", "2021-03-01"]
+    assert res.report.time is not None and res.report.time.test == ["2021-02-20", "2021-03-01"]
+    assert "test_size" not in res.report.settings  # the cutoff decided, not a share of rows
     spec_k = make_spec("ts-k", {"strategy": "time", "time_column": "date", "last_k_periods": 7},
                        metric="rmse", targets=("sales",))
     res_k = prepare_task(spec_k, tmp_path / "raw", tmp_path / "data")
@@ -144,15 +151,15 @@ def test_holdout_by_column_value_and_by_named_file(tmp_path: Path) -> None:
     df = tabular(raw, n=600)
     df = df.with_columns(pl.Series("fold", [str(i % 5) for i in range(600)]))
     df.write_csv(raw / "train.csv")
-    res = prepare_task(make_spec("ho", {"strategy": "holdout", "holdout_column": "fold",
-                                        "holdout": "4"}), raw, tmp_path / "data")
+    res = prepare_task(make_spec("ho", {"strategy": "holdout_value", "holdout_column": "fold",
+                                        "holdout_value": "4"}), raw, tmp_path / "data")
     assert set(_pub(res, "test.csv")["fold"]) == {"4"} and _pub(res, "test.csv").height == 120
     raw2 = tmp_path / "raw2"
     raw2.mkdir()
     df.filter(pl.col("fold") != "4").write_csv(raw2 / "train.csv")
     df.filter(pl.col("fold") == "4").write_csv(raw2 / "shard_4.csv")
-    res2 = prepare_task(make_spec("ho2", {"strategy": "holdout", "train_file": "train.csv",
-                                          "holdout": "shard_4.csv"}), raw2, tmp_path / "data")
+    res2 = prepare_task(make_spec("ho2", {"strategy": "holdout_file", "train_file": "train.csv",
+                                          "holdout_file": "shard_4.csv"}), raw2, tmp_path / "data")
     assert sorted(_pub(res2, "test.csv")["id"]) == sorted(_pub(res, "test.csv")["id"])
     assert "label" not in _pub(res2, "test.csv").columns
     assert res2.audit.passed
@@ -189,9 +196,8 @@ def test_official_strategy_refuses_answers_for_other_ids(tmp_path: Path) -> None
 
 def test_files_strategy_links_each_file_to_its_side_with_a_manifest(tmp_path: Path) -> None:
     df = images(tmp_path / "raw")
-    spec = make_spec("img", {"strategy": "files", "train_file": "labels.csv",
-                             "file_id_pattern": "images/{id}.png",
-                             "file_base_strategy": "stratified", "test_size": 0.2})
+    spec = make_spec("img", {"strategy": "stratified", "train_file": "labels.csv",
+                             "files": {"pattern": "images/{id}.png"}, "test_size": 0.2})
     res = prepare_task(spec, tmp_path / "raw", tmp_path / "data")
     pub = res.task_dir / "public"
     test_ids = set(_pub(res, "test.csv")["id"])
@@ -204,19 +210,20 @@ def test_files_strategy_links_each_file_to_its_side_with_a_manifest(tmp_path: Pa
     manifest = read(pub / "files_manifest.csv")
     assert manifest.height == 150 and set(manifest.filter(pl.col("split") == "test")["id"]) == \
         test_ids
-    assert res.report["files"]["linked"] + res.report["files"]["copied"] == 150
+    assert res.report.files is not None
+    assert res.report.files.linked + res.report.files.copied == 150
     assert res.audit.passed
 
 
 def test_files_strategy_names_missing_files_and_refuses_label_in_path(tmp_path: Path) -> None:
     images(tmp_path / "raw", n=40)
     (tmp_path / "raw/images/img0007.png").unlink()
-    spec = make_spec("img2", {"strategy": "files", "train_file": "labels.csv",
-                              "file_id_pattern": "images/{id}.png"})
+    spec = make_spec("img2", {"strategy": "random", "train_file": "labels.csv",
+                              "files": {"pattern": "images/{id}.png"}})
     with pytest.raises(SplitError, match=r"1 row file\(s\).*img0007"):
         prepare_task(spec, tmp_path / "raw", tmp_path / "data")
-    bad = make_spec("img3", {"strategy": "files", "train_file": "labels.csv",
-                             "file_id_pattern": "{label}/{id}.png"})
+    bad = make_spec("img3", {"strategy": "random", "train_file": "labels.csv",
+                             "files": {"pattern": "{label}/{id}.png"}})
     with pytest.raises(SplitError, match="reveal the test labels"):
         prepare_task(bad, tmp_path / "raw", tmp_path / "data")
 
@@ -248,6 +255,22 @@ def test_metric_auxiliary_columns_are_written_to_the_answers(tmp_path: Path) -> 
     assert _answers(res).columns == ["id", "y", "type"]
 
 
+def test_answers_columns_come_from_the_metric_including_column_lists(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    rng = np.random.default_rng(1)
+    pl.DataFrame({"id": [str(i) for i in range(400)],
+                  "text": rng.choice(["a", "b", "c"], 400),
+                  "male": rng.choice(["0", "1"], 400), "female": rng.choice(["0", "1"], 400),
+                  "target": rng.choice(["0", "1"], 400)}).write_csv(raw / "train.csv")
+    spec = make_spec("lists", {"strategy": "random"}, metric="jigsaw_bias_auc",
+                     targets=("target",),
+                     grading={"metric_params": {"identities_columns": ["male", "female"]}})
+    res = prepare_task(spec, raw, tmp_path / "data", run_audit=False)
+    assert _answers(res).columns == ["id", "target", "male", "female"]
+    assert read(res.task_dir / "public/test.csv").columns == ["id", "text", "male", "female"]
+
+
 def test_sample_submission_uses_the_grading_header(tmp_path: Path) -> None:
     tabular(tmp_path / "raw", n=300)
     spec = make_spec("hdr", {"strategy": "random"},
@@ -255,6 +278,17 @@ def test_sample_submission_uses_the_grading_header(tmp_path: Path) -> None:
     res = prepare_task(spec, tmp_path / "raw", tmp_path / "data", run_audit=False)
     sample = _pub(res, "sample_submission.csv")
     assert sample.columns == ["id", "city", "label"]
+
+
+def test_hidden_columns_leave_test_only_or_every_public_file(tmp_path: Path) -> None:
+    tabular(tmp_path / "raw", n=300)
+    spec = make_spec("hide", {"strategy": "random",
+                              "hidden_columns": {"city": "test", "income": "public"}})
+    res = prepare_task(spec, tmp_path / "raw", tmp_path / "data")
+    train, test, ans = _pub(res, "train.csv"), _pub(res, "test.csv"), _answers(res)
+    assert "city" in train.columns and "city" not in test.columns
+    assert "income" not in train.columns and "income" not in test.columns
+    assert ans.columns == ["id", "label"]
 
 
 def test_bad_specs_get_errors_naming_the_problem(tmp_path: Path) -> None:
@@ -273,7 +307,7 @@ def test_prepare_runs_a_fake_source_and_keeps_no_raw_files(tmp_path: Path) -> No
     body = "id,x,label\n" + "".join(f"{i},{i % 7},{'ab'[i % 2]}\n" for i in range(200))
     src = FakeSource({"comp/train.csv": body.encode()})
     res = prepare_task(make_spec("fake", {"strategy": "random"}), src, tmp_path / "data")
-    assert len(src.calls) == 1 and res.report["source_table"] == "comp/train.csv"
+    assert len(src.calls) == 1 and res.report.source_table == "comp/train.csv"
     leftovers = [p for p in (tmp_path / "data" / "kaggle").iterdir() if p.name.startswith(".")]
     assert leftovers == []
 

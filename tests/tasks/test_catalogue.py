@@ -20,7 +20,7 @@ from tambench.schema.taskspec import (
     Difficulty,
     GradingSpec,
     Modality,
-    SplitSpec,
+    RandomSplit,
     TaskSpec,
     Tier,
 )
@@ -219,7 +219,7 @@ def test_filter_rules_pass_fail_or_unknown_with_reasons(temp_metric: object) -> 
     full = TaskSpec(
         id="kaggle/f", platform="kaggle", start_date=date(2023, 3, 1),
         data_information=DataInformation(train=DataLocation(data_location="train.csv")),
-        split=SplitSpec(strategy="random", seed=1),
+        split=RandomSplit(seed=1),
         grading=GradingSpec(metric="rmse", target_columns=["y"]),
     )
     rules = evaluate_rules(full)
@@ -250,7 +250,7 @@ def small_catalogue(root: Path, tam_lite_dir: Path, metric: Metric) -> Path:
         field="academic search", start_date=date(2024, 3, 1), end_date=date(2024, 6, 1),
         difficulty=Difficulty(method="paper", score=0.9, tier=Tier.HARD),
         data_information=DataInformation(train=DataLocation(data_location="qa_train.txt")),
-        split=SplitSpec(), grading=GradingSpec(metric="rmse", target_columns=["y"]),
+        split=RandomSplit(), grading=GradingSpec(metric="rmse", target_columns=["y"]),
         reference_tiers={"tam-bench": "hard"},
     ))
     write_entry(root, TaskSpec(id="kaggle/stub", platform="kaggle", status="incomplete",

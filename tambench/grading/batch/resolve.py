@@ -23,6 +23,7 @@ from tambench.grading.batch.models import RunStatus
 from tambench.grading.sanitize import report_text
 from tambench.schema.io import load_taskspec
 from tambench.schema.taskspec import TaskSpec
+from tambench.splits.quarantine import check_gradable
 from tambench.tasks.locate import locate_task
 
 
@@ -36,9 +37,10 @@ def _leaderboard(task_file: Path, platform: str, slug: str, extra: Path | None) 
 
 
 def _task_ref(spec: TaskSpec, task_file: Path, data_dir: Path,
-              leaderboard_dir: Path | None) -> TaskRef:
+              leaderboard_dir: Path | None, allow_quarantined: bool) -> TaskRef:
     if spec.grading is None:
         raise TaskDataError(f"task {spec.id} has no grading spec")
+    check_gradable(safe_join(data_dir, spec.platform, spec.slug), allow=allow_quarantined)
     answers = safe_join(data_dir, spec.platform, spec.slug, "private", spec.grading.answers_file)
     return TaskRef(
         task_id=spec.id, task_file=str(task_file), answers=str(answers),
@@ -47,11 +49,14 @@ def _task_ref(spec: TaskSpec, task_file: Path, data_dir: Path,
     )
 
 
-def make_resolver(catalogue: Path, data_dir: Path, leaderboard_dir: Path | None = None) -> Resolver:
+def make_resolver(catalogue: Path, data_dir: Path, leaderboard_dir: Path | None = None,
+                  allow_quarantined: bool = False) -> Resolver:
     """A function mapping a task folder name to the task's files, or to why it cannot.
 
     Leaderboards come from ``leaderboard_dir`` (``<dir>/<platform>/<slug>/leaderboard.csv`` or
     ``<dir>/<slug>/leaderboard.csv``) when given and present, else from beside the task file.
+    A prepared task whose leakage audit failed (quarantined) resolves to an error for each of
+    its runs unless ``allow_quarantined``.
     """
     cache: dict[str, TaskRef | TaskProblem] = {}
 
@@ -65,7 +70,8 @@ def make_resolver(catalogue: Path, data_dir: Path, leaderboard_dir: Path | None 
         except (TaskNotFoundError, UnsafePathError) as exc:
             return TaskProblem(RunStatus.TASK_UNKNOWN, report_text(exc))
         try:
-            return _task_ref(load_taskspec(task_file), task_file, data_dir, leaderboard_dir)
+            return _task_ref(load_taskspec(task_file), task_file, data_dir, leaderboard_dir,
+                             allow_quarantined)
         except TambenchError as exc:  # broken task data: every run of the task says why
             return TaskProblem(RunStatus.ERROR, report_text(f"{type(exc).__name__}: {exc}"))
 

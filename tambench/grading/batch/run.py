@@ -67,6 +67,12 @@ def _run(items: list[RunItem], pool: Executor, retries: int, progress: bool) -> 
                          no_retry=(TambenchError,), on_result=lambda _: bar.advance())
 
 
+def _run_settings(limits: Limits, now: datetime | None, time_limit: float | None,
+                  judge: JudgeConfig | None) -> RunSettings:
+    return RunSettings(created_at=now or datetime.now(UTC), max_bytes=limits.max_bytes,
+                       max_columns=limits.max_columns, time_limit=time_limit or None, judge=judge)
+
+
 def grade_runs(
     runs: Path,
     *,
@@ -82,6 +88,7 @@ def grade_runs(
     agent: str | None = None,
     now: datetime | None = None,
     judge: JudgeConfig | None = None,
+    allow_quarantined: bool = False,
 ) -> BatchReport:
     """Grade every run of a runs folder or an MLE-bench ``submissions.jsonl``; one row per run,
     whatever happens to it.
@@ -100,6 +107,8 @@ def grade_runs(
         agent: the agent of JSONL lines that name none (default: the file's folder name).
         now: the report's ``created_at`` (default: now, UTC).
         judge: the constraint judge for each run's solution file (None: not judged).
+        allow_quarantined: grade runs of tasks whose leakage audit failed (by default each
+            of their runs is an error naming the audit's findings).
 
     Raises:
         ConfigError: the runs, catalogue or data folder does not exist."""
@@ -110,11 +119,9 @@ def grade_runs(
     settings = load_settings(catalogue=catalogue, data_dir=data_dir)
     _check_folders(runs, settings.catalogue, settings.data_dir)
     agg = aggregation or Aggregation()
-    limits = limits or Limits()
-    run_settings = RunSettings(created_at=now or datetime.now(UTC), max_bytes=limits.max_bytes,
-                               max_columns=limits.max_columns, time_limit=time_limit or None,
-                               judge=judge)
-    resolve = make_resolver(settings.catalogue, settings.data_dir, leaderboard_dir)
+    run_settings = _run_settings(limits or Limits(), now, time_limit, judge)
+    resolve = make_resolver(settings.catalogue, settings.data_dir, leaderboard_dir,
+                            allow_quarantined)
     items = discover_runs(runs, resolve, run_settings, agent=agent)
     # Runs of one task sit together so that a worker's chunk reuses the loaded answers.
     items.sort(key=lambda it: (it.task_ref.task_id if it.task_ref else "", it.agent, it.run))

@@ -1,0 +1,372 @@
+"""How a task's training data becomes a local train/test split: one model per strategy.
+
+A split spec is a discriminated union on ``strategy``: each strategy is its own model holding
+only the fields it reads, so a field that does not apply (``group_column`` with the random
+strategy, ``test_size`` with the official one) is refused when the task file loads, with the
+reason, instead of being silently ignored when the split runs. Conflicting settings
+(``time_cutoff`` with ``last_k_periods``) are refused the same way.
+
+Strategies, by how the test rows are chosen:
+
+* one table, rows assigned by a seeded hash: ``random``, ``stratified`` (class shares kept),
+  ``group`` (no group on both sides);
+* one table, rows assigned by their values: ``time`` (later periods are test),
+  ``holdout_value`` (rows whose column equals a value);
+* two tables: ``holdout_file`` (a raw file holds the test rows with their labels),
+  ``official`` (published test features and answers files).
+
+One-table strategies may carry per-row files (``files``: images, audio) that follow their rows
+into ``public/train/`` or ``public/test/``.
+
+Every strategy shares one way to withhold a non-target column: ``hidden_columns`` maps a
+column to ``"test"`` (removed from public/test.csv only, e.g. a secondary label) or
+``"public"`` (removed from every public file). Targets are hidden from public/test.csv by being
+targets.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    TypeAdapter,
+    model_validator,
+)
+
+DEFAULT_TEST_SIZE = 0.1
+
+#: Why a field is refused for a strategy that does not read it (field -> reason).
+NOT_APPLICABLE: dict[str, str] = {
+    "test_size": "this strategy does not take a share of rows: its test set is fixed by "
+                 "{what}",
+    "stratify_column": "only the stratified strategy reads it",
+    "group_column": "only the group strategy keeps the groups of this column apart; with "
+                    "this strategy rows of one group would land in both train and test "
+                    "(use strategy 'group')",
+    "time_column": "only the time strategy reads it",
+    "time_cutoff": "only the time strategy reads it",
+    "last_k_periods": "only the time strategy reads it",
+    "holdout_column": "only the holdout_value strategy reads it",
+    "holdout_value": "only the holdout_value strategy reads it",
+    "holdout_file": "only the holdout_file strategy reads it",
+    "official_test_file": "only the official strategy reads it",
+    "official_answers_file": "only the official strategy reads it",
+    "files": "per-row files follow rows of one table; two-table strategies take none",
+    # names of schema version 1, refused with their replacement
+    "holdout": "schema version 1 name: use strategy 'holdout_value' with holdout_column and "
+               "holdout_value, or strategy 'holdout_file' with holdout_file",
+    "drop_columns": "schema version 1 name: use hidden_columns: {column: \"public\"}",
+    "file_id_pattern": "schema version 1 name: use files: {\"pattern\": ...}",
+    "file_base_strategy": "schema version 1 name: the strategy itself assigns the rows; "
+                          "per-row files go in files: {\"pattern\": ...}",
+    "link_files": "schema version 1 name: use files: {\"link\": ...}",
+}
+
+#: What fixes the test set of strategies that take no ``test_size`` (for messages).
+_FIXED_BY = {
+    "holdout_value": "holdout_column == holdout_value",
+    "holdout_file": "the holdout_file",
+    "official": "the official test file",
+}
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+
+class FilesSpec(_Model):
+    """Per-row files (images, audio, documents) that follow their row into public/."""
+
+    pattern: str = Field(min_length=1)
+    """Path of a row's file inside the raw data, with ``{column}`` fields filled from the row,
+    e.g. "images/{id}.png". Target columns may not be used (paths would reveal labels)."""
+
+    link: bool = True
+    """Hard-link files into public/ when the file system allows it and the raw file is
+    readable by everyone (else copy); false always copies."""
+
+
+class SplitSpec(_Model):
+    """Fields every split strategy has. Build a concrete one with :func:`make_split_spec`."""
+
+    strategy: str
+    """The strategy's name (see the concrete models)."""
+
+    seed: int = 0
+    """Seed of the assignment and of the public test order; the same inputs and seed give
+    byte-identical outputs."""
+
+    train_file: str = ""
+    """Relative path of the table to split (or of the training table) inside the raw data;
+    empty: the only CSV, else the only train.csv."""
+
+    id_column: str = ""
+    """Column holding the row id (also the submission's id column); empty: the grading
+    spec's first id column."""
+
+    target_columns: list[str] = Field(default_factory=list)
+    """Columns written to the private answers and hidden from public/test.csv; the grading
+    spec's target columns are always included."""
+
+    hidden_columns: dict[str, Literal["test", "public"]] = Field(default_factory=dict)
+    """Other columns withheld from agents: "test" removes one from public/test.csv only (it
+    stays in train.csv, e.g. a secondary label); "public" removes it from every public file
+    (e.g. a column derived from the target)."""
+
+    test_order: Literal["shuffled", "original"] = "shuffled"
+    """Row order of public/test.csv: "shuffled" (a seeded order that cannot carry label
+    signal) or "original" (the raw file's order)."""
+
+    extra_public_files: list[str] = Field(default_factory=list)
+    """Raw files (relative paths) copied unchanged into public/, e.g. side tables a solver
+    needs to predict (stores.csv, holidays.csv)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _refuse_fields_of_other_strategies(cls, data: Any) -> Any:
+        if cls.model_fields["strategy"].annotation is str:  # a base, not a strategy
+            raise ValueError(f"{cls.__name__} is a base of the split strategies; build one with "
+                             "make_split_spec(strategy=...) or a strategy's own model")
+        if not isinstance(data, dict):
+            return data
+        strategy = data.get("strategy", "random")
+        reasons = []
+        for key in data:
+            if key in cls.model_fields or key not in NOT_APPLICABLE:
+                continue
+            why = NOT_APPLICABLE[key].replace("{what}", _FIXED_BY.get(str(strategy), "its rule"))
+            reasons.append(f"{key} does not apply to the {strategy} strategy: {why}")
+        if reasons:
+            raise ValueError("; ".join(reasons))
+        return data
+
+    @model_validator(mode="after")
+    def _hidden_columns_are_not_ids_or_targets(self) -> SplitSpec:
+        clash = sorted(set(self.hidden_columns) & set(self.target_columns))
+        if clash:
+            raise ValueError(f"hidden_columns {clash} are target columns: targets are already "
+                             "hidden from public/test.csv and stay in train.csv")
+        if self.id_column and self.id_column in self.hidden_columns:
+            raise ValueError(f"hidden_columns hides the id column {self.id_column!r}")
+        return self
+
+    @property
+    def uses_rows_of_one_table(self) -> bool:
+        """True for strategies that assign the rows of one table (False: two tables)."""
+        return False
+
+    def applied(self) -> dict[str, Any]:
+        """The settings that decided this split, as recorded in the split report."""
+        out: dict[str, Any] = {}
+        if self.test_order == "shuffled":
+            out["seed"] = self.seed
+        out["test_order"] = self.test_order
+        return out
+
+
+class OneTableSplit(SplitSpec):
+    """Base of the strategies that assign the rows of one table (they may carry files)."""
+
+    files: FilesSpec | None = None
+    """Per-row files that follow their rows (None: the table is the whole data)."""
+
+    @property
+    def uses_rows_of_one_table(self) -> bool:
+        """True: rows of one table are assigned."""
+        return True
+
+
+class HashedSplit(OneTableSplit):
+    """Base of the strategies that pick test rows by a seeded hash of their ids or groups."""
+
+    test_size: float = Field(default=DEFAULT_TEST_SIZE, gt=0.0, lt=1.0)
+    """Fraction of rows (or of rows in whole groups) that go to the local test set."""
+
+    def applied(self) -> dict[str, Any]:
+        """Seed and test_size decide a hashed assignment."""
+        return {"test_size": self.test_size, "seed": self.seed, "test_order": self.test_order}
+
+
+class RandomSplit(HashedSplit):
+    """Random rows: a seeded hash of each id decides; round(n x test_size) rows go to test."""
+
+    strategy: Literal["random"] = "random"
+    """random: the rows with the smallest seeded id hashes are test rows."""
+
+
+class StratifiedSplit(HashedSplit):
+    """Random rows within each class, so train and test keep the class shares."""
+
+    strategy: Literal["stratified"] = "stratified"
+    """stratified: per class (the label set of a multi-label cell), the smallest hashes."""
+
+    stratify_column: str = ""
+    """Column whose values are the classes (empty: the target columns)."""
+
+
+
+class GroupSplit(HashedSplit):
+    """Whole groups (patients, molecules, games) go to test, so no group is on both sides."""
+
+    strategy: Literal["group"] = "group"
+    """group: groups in seeded hash order go to test until their rows near test_size."""
+
+    group_column: str = Field(min_length=1)
+    """Column whose values must not be shared between train and test."""
+
+    def applied(self) -> dict[str, Any]:
+        """Seed, test_size and the group column."""
+        return {**super().applied(), "group_column": self.group_column}
+
+
+class TimeSplit(OneTableSplit):
+    """Later periods are test: a cutoff, the last k periods, or the latest test_size share."""
+
+    strategy: Literal["time"] = "time"
+    """time: rows of the latest periods of time_column go to test."""
+
+    time_column: str = Field(min_length=1)
+    """Column holding times (ISO dates/times, or numbers such as a day index)."""
+
+    time_cutoff: str = ""
+    """ISO date/time or number: rows at or after it go to test."""
+
+    last_k_periods: int = Field(default=0, ge=0)
+    """The last k distinct values of time_column go to test."""
+
+    test_size: float | None = Field(default=None, gt=0.0, lt=1.0)
+    """The latest periods whose rows come nearest this share go to test (the default, 0.1,
+    when neither time_cutoff nor last_k_periods is set)."""
+
+    @model_validator(mode="after")
+    def _one_rule(self) -> TimeSplit:
+        given = [name for name, on in (("time_cutoff", bool(self.time_cutoff)),
+                                       ("last_k_periods", self.last_k_periods > 0),
+                                       ("test_size", self.test_size is not None)) if on]
+        if len(given) > 1:
+            raise ValueError(f"{' and '.join(given)} conflict: the time strategy takes one of "
+                             "time_cutoff, last_k_periods or test_size")
+        return self
+
+    def applied(self) -> dict[str, Any]:
+        """The time column and the one rule that chose the test periods."""
+        out: dict[str, Any] = {"time_column": self.time_column}
+        if self.time_cutoff:
+            out["time_cutoff"] = self.time_cutoff
+        elif self.last_k_periods:
+            out["last_k_periods"] = self.last_k_periods
+        else:
+            out["test_size"] = self.test_size if self.test_size is not None else DEFAULT_TEST_SIZE
+        return {**out, **super().applied()}
+
+
+class HoldoutValueSplit(OneTableSplit):
+    """The rows whose column equals a value (a fold, a shard, a site) are the test set."""
+
+    strategy: Literal["holdout_value"] = "holdout_value"
+    """holdout_value: rows with holdout_column == holdout_value go to test."""
+
+    holdout_column: str = Field(min_length=1)
+    """Column whose value marks test rows."""
+
+    holdout_value: str = Field(min_length=1)
+    """The value of holdout_column that marks test rows (compared as text)."""
+
+    def applied(self) -> dict[str, Any]:
+        """The column and value."""
+        return {"holdout_column": self.holdout_column, "holdout_value": self.holdout_value,
+                **super().applied()}
+
+
+class HoldoutFileSplit(SplitSpec):
+    """A raw file holds the test rows, labels included; the training table is the train set."""
+
+    strategy: Literal["holdout_file"] = "holdout_file"
+    """holdout_file: the rows of holdout_file are the test set."""
+
+    holdout_file: str = Field(min_length=1)
+    """Relative path of the file of test rows (with their target columns) in the raw data."""
+
+    def applied(self) -> dict[str, Any]:
+        """The holdout file."""
+        return {"holdout_file": self.holdout_file, **super().applied()}
+
+
+class OfficialSplit(SplitSpec):
+    """The competition's own test set, with the labels it published after the deadline."""
+
+    strategy: Literal["official"] = "official"
+    """official: the official test features and published answers are the test set."""
+
+    official_test_file: str = Field(min_length=1)
+    """File of the official test features in the raw data."""
+
+    official_answers_file: str = Field(min_length=1)
+    """File of the published test labels in the raw data."""
+
+    def applied(self) -> dict[str, Any]:
+        """The two files."""
+        return {"official_test_file": self.official_test_file,
+                "official_answers_file": self.official_answers_file, **super().applied()}
+
+
+#: Strategy name -> its model. Completeness: every name has one assigner in
+#: ``tambench.splits.strategies`` (tested).
+SPLIT_MODELS: dict[str, type[SplitSpec]] = {
+    "random": RandomSplit,
+    "stratified": StratifiedSplit,
+    "group": GroupSplit,
+    "time": TimeSplit,
+    "holdout_value": HoldoutValueSplit,
+    "holdout_file": HoldoutFileSplit,
+    "official": OfficialSplit,
+}
+
+
+def _strategy_of(value: Any) -> str:
+    if isinstance(value, dict):
+        return str(value.get("strategy", "random"))
+    return str(getattr(value, "strategy", ""))
+
+
+AnySplitSpec = Annotated[
+    Annotated[RandomSplit, Tag("random")]
+    | Annotated[StratifiedSplit, Tag("stratified")]
+    | Annotated[GroupSplit, Tag("group")]
+    | Annotated[TimeSplit, Tag("time")]
+    | Annotated[HoldoutValueSplit, Tag("holdout_value")]
+    | Annotated[HoldoutFileSplit, Tag("holdout_file")]
+    | Annotated[OfficialSplit, Tag("official")],
+    Discriminator(
+        _strategy_of,
+        custom_error_type="unknown_split_strategy",
+        custom_error_message=f"unknown split strategy; valid: {', '.join(SPLIT_MODELS)}",
+    ),
+]
+"""A split spec of any strategy (the ``split`` field of a TaskSpec)."""
+
+_ADAPTER: TypeAdapter[AnySplitSpec] = TypeAdapter(AnySplitSpec)
+
+
+def parse_split_spec(data: Any) -> SplitSpec:
+    """Validate a split spec dict (``strategy`` defaults to random) into its strategy's model.
+
+    >>> parse_split_spec({"strategy": "group", "group_column": "patient"}).applied()
+    {'test_size': 0.1, 'seed': 0, 'test_order': 'shuffled', 'group_column': 'patient'}
+    """
+    result: SplitSpec = _ADAPTER.validate_python(data)
+    return result
+
+
+def make_split_spec(**fields: Any) -> SplitSpec:
+    """Keyword form of :func:`parse_split_spec`.
+
+    >>> make_split_spec(strategy="time", time_column="day").applied()
+    {'time_column': 'day', 'test_size': 0.1, 'seed': 0, 'test_order': 'shuffled'}
+    """
+    return parse_split_spec(fields)

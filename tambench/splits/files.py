@@ -1,0 +1,133 @@
+"""Per-row files (images, audio, documents) that follow their row into public/train or public/test.
+
+Files are handled one at a time (never held in memory). A file is hard-linked when the file
+system allows it and the raw file's mode is already what public files get (0644), so linking
+never changes a raw file; otherwise it is copied. A path that leaves the raw folder, through
+``..`` or a link, is refused.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import stat
+from collections.abc import Callable
+from pathlib import Path
+from string import Formatter
+
+import numpy as np
+import polars as pl
+
+from tambench.core.layout import safe_relpath
+from tambench.errors import SplitError, UnsafePathError
+from tambench.splits.layout import (
+    MANIFEST_FILE,
+    PUBLIC_DIR,
+    PUBLIC_FILE_MODE,
+    TEST_FILES_DIR,
+    TRAIN_FILES_DIR,
+    SplitPlan,
+)
+from tambench.splits.report import FilesReport
+
+
+def pattern_fields(pattern: str) -> list[str]:
+    """Field names used by a file pattern.
+
+    >>> pattern_fields("images/{label_free}/{id}.png")
+    ['label_free', 'id']
+    """
+    return [f for _, f, _, _ in Formatter().parse(pattern) if f is not None]
+
+
+def file_fields(plan: SplitPlan) -> list[str] | None:
+    """Columns besides the id the first pass must keep for the split's per-row files (None:
+    the split has no per-row files)."""
+    files = getattr(plan.split, "files", None)
+    if files is None:
+        return None
+    fields = pattern_fields(files.pattern)
+    bad = [f for f in fields if f in plan.hidden_columns]
+    if bad:
+        raise SplitError(f"files.pattern {files.pattern!r} uses target column(s) {bad}: file "
+                         "paths would reveal the test labels")
+    return [f for f in fields if f != "id"]
+
+
+def _place_file(src: Path, dst: Path, link: bool) -> str:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    src = src.resolve()  # a hard link to a symbolic link would publish the symbolic link
+    if link and stat.S_IMODE(src.stat().st_mode) == PUBLIC_FILE_MODE:
+        try:
+            os.link(src, dst)
+            return "linked"
+        except OSError:
+            pass  # another file system or links not allowed: copy instead
+    shutil.copyfile(src, dst)
+    return "copied"
+
+
+def copy_row_files(raw_root: Path, keys: pl.DataFrame, mask: np.ndarray, plan: SplitPlan,
+                   out: Path, test_order: np.ndarray,
+                   refuse: Callable[[Path, str], None] | None = None) -> FilesReport:
+    """Link or copy each row's file into public/train/ or public/test/, writing a manifest.
+
+    The manifest lists train rows in table order, then test rows in the public test order
+    (``test_order`` permutes the test rows, as in public/test.csv). ``refuse(path, label)``
+    raises for a raw file that must not be published.
+    """
+    files = getattr(plan.split, "files", None)
+    if files is None:
+        raise SplitError("internal: copy_row_files without a files spec")
+    fields = pattern_fields(files.pattern)
+    ids = keys[plan.id_column]
+    values = {f: (ids if f == "id" else keys[f]) for f in fields}
+    counts = {"linked": 0, "copied": 0}
+    missing: list[str] = []
+    test_rows: list[tuple[str, str]] = []
+    raw_resolved = raw_root.resolve()
+    with open(out / PUBLIC_DIR / MANIFEST_FILE, "w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(["id", "split", "path"])
+        for i in range(ids.len()):
+            rel = files.pattern.format(**{f: values[f][i] for f in fields})
+            src = _row_file(raw_root, raw_resolved, rel)
+            if src is None:
+                missing.append(rel)
+                continue
+            if refuse is not None:
+                refuse(src, rel)
+            clean = safe_relpath(rel, "file path")
+            split_dir = TEST_FILES_DIR if mask[i] else TRAIN_FILES_DIR
+            dst_rel = f"{split_dir}/{clean.as_posix()}"
+            counts[_place_file(src, out / PUBLIC_DIR / dst_rel, files.link)] += 1
+            if mask[i]:
+                test_rows.append((str(ids[i]), dst_rel))
+            else:
+                w.writerow([ids[i], "train", dst_rel])
+        if missing:
+            raise SplitError(
+                f"{len(missing)} row file(s) named by files.pattern {files.pattern!r} are missing, "
+                f"e.g. {missing[:5]}")
+        for j in test_order.tolist():
+            w.writerow([test_rows[j][0], "test", test_rows[j][1]])
+    n_test = len(test_rows)
+    return FilesReport(train=int(ids.len()) - n_test, test=n_test, **counts,
+                       manifest=f"{PUBLIC_DIR}/{MANIFEST_FILE}")
+
+
+def _row_file(raw_root: Path, raw_resolved: Path, rel: str) -> Path | None:
+    """The raw file at ``rel`` (None when absent); refuses one that resolves outside the raw
+    folder."""
+    try:
+        clean = safe_relpath(rel, "file path")
+    except UnsafePathError as exc:
+        raise SplitError(str(exc)) from None
+    src = raw_root.joinpath(*clean.parts)
+    if not src.is_file():
+        return None
+    if not src.resolve().is_relative_to(raw_resolved):
+        raise SplitError(f"file {rel!r} resolves outside the raw data ({src.resolve()}); refused")
+    return src
+

@@ -1,0 +1,316 @@
+"""The first pass over a table: ids and key columns, checked, kept as hashes and small codes.
+
+Only the columns that decide the split are read (the id, the targets, the group, time or
+holdout column, the submission header's columns, per-row file fields). Ids become 64-bit
+stable hashes and the other columns small integer codes, so memory grows by a few bytes per
+row whatever the length of the values.
+
+A table without quote characters is read a block of whole lines at a time: one block is
+checked (field counts, blank lines) and parsed on a helper thread while the caller codes the
+previous one. A quote character anywhere sends the table to the quote-aware path: the whole
+table is checked by :func:`tambench.splits.rawcsv.scan_table`, then parsed in batches.
+Every id must be present and unique, and every target cell must hold a label.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+import numpy as np
+import polars as pl
+import pyarrow.compute as pc
+
+from tambench.errors import SplitError
+from tambench.splits.hashing import stable_hash
+from tambench.splits.rawcsv import (
+    RawTable,
+    describe_rows,
+    empty_label_values,
+    plain_block_problems,
+    polars_reason,
+    scan_table,
+)
+
+#: Rows per batch on the quote-aware path.
+BATCH_ROWS = 250_000
+#: Bytes of a quote-free table parsed per step.
+KEY_BLOCK_BYTES = 1 << 23
+
+
+def _code_dtype(k: int) -> type[np.signedinteger[Any]]:
+    for dtype in (np.int8, np.int16, np.int32):
+        if k < np.iinfo(dtype).max:
+            return dtype
+    return np.int64
+
+
+@dataclass
+class CodedColumn:
+    """A text column kept as one small integer per row instead of its strings."""
+
+    values: pl.Series
+    """The distinct values (missing excluded), sorted as polars sorts strings."""
+    codes: np.ndarray
+    """Per row: the index of its value in ``values``, or -1 where the value is missing."""
+    nulls: int = 0
+    """How many rows have no value."""
+
+    def counts(self, rows: np.ndarray) -> tuple[np.ndarray, int]:
+        """Rows per value among the rows selected by the boolean ``rows``; and missing rows."""
+        shifted = self.codes[rows].astype(np.int64)
+        shifted += 1
+        per = np.bincount(shifted, minlength=len(self.values) + 1)
+        return per[1:], int(per[0])
+
+    def rows_of(self, value_indices: np.ndarray, missing: bool = False) -> np.ndarray:
+        """Rows whose value is one of ``value_indices`` (and missing rows if ``missing``)."""
+        hit = np.isin(self.codes, value_indices)
+        if missing:
+            hit |= self.codes < 0
+        return np.flatnonzero(hit)
+
+
+class CodeBuilder:
+    """Collects one column batch by batch; codes are merged once every value has been seen."""
+
+    def __init__(self) -> None:
+        self.nulls = 0
+        self.parts: list[tuple[pl.Series, np.ndarray]] = []
+
+    def add(self, values: pl.Series) -> None:
+        """Code one batch of values."""
+        self.nulls += values.null_count()
+        encoded = pc.dictionary_encode(values.to_arrow())
+        local = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False)
+        self.parts.append((pl.Series(encoded.dictionary, dtype=pl.String), local))
+
+    def build(self) -> CodedColumn:
+        """Merge the batches' codes into one :class:`CodedColumn`."""
+        if self.parts:
+            values = pl.concat([d for d, _ in self.parts]).unique().sort()
+        else:
+            values = pl.Series([], dtype=pl.String)
+        dtype = _code_dtype(values.len())
+        codes = np.empty(sum(len(c) for _, c in self.parts), dtype=dtype)
+        pos = 0
+        for local_values, local in self.parts:
+            # remap[-1] is -1, so a missing value (local code -1) stays missing.
+            remap = np.append(values.search_sorted(local_values).to_numpy(), -1).astype(dtype)
+            codes[pos : pos + len(local)] = remap[local]
+            pos += len(local)
+        self.parts = []
+        return CodedColumn(values, codes, self.nulls)
+
+
+@dataclass
+class KeyPass:
+    """What the first pass keeps of a table: id hashes and codes, never whole text columns."""
+
+    table: RawTable
+    rows: int
+    """Rows of the table."""
+    id_hashes: np.ndarray
+    """Stable hash of every row's id (salted with the seed)."""
+    coded: dict[str, CodedColumn]
+    """Every key column but the id, by name."""
+    plain: bool = True
+    """True when the table has no quote character: one row per line."""
+    file_keys: pl.DataFrame | None = None
+    """Per-row files: the id and file pattern columns, as text."""
+    missing_ids: list[int] = field(default_factory=list)
+    """Rows (0-based) without an id."""
+
+    def column(self, name: str) -> CodedColumn:
+        """The codes of a key column (an internal error if the pass did not read it)."""
+        try:
+            return self.coded[name]
+        except KeyError:
+            raise SplitError(f"internal: the first pass did not read column {name!r}") from None
+
+
+def read_keys(table: RawTable, id_column: str, coded: Sequence[str], seed: int,
+              file_fields: Sequence[str] | None = None) -> KeyPass:
+    """First pass: check and read the key columns of ``table``; keep hashes and codes.
+
+    ``file_fields`` (not None) keeps the id and those columns as text, for per-row files.
+
+    Raises :class:`SplitError`, naming the file and lines, for rows that do not fit the
+    header, missing or duplicated ids.
+    """
+    cols = list(dict.fromkeys(c for c in [id_column, *coded, *(file_fields or [])] if c))
+    salt = str(seed)
+    keys = _collect(table, _plain_batches(table, cols), id_column, coded, file_fields, salt)
+    if keys is None:  # a quote character: check every row, then parse in batches
+        rows = scan_table(table).rows
+        keys = _collect(table, _parsed_batches(table, cols, rows), id_column, coded,
+                        file_fields, salt)
+        if keys is None:
+            raise SplitError(f"internal: the batched read of {table.label} gave up")
+        keys.plain = False
+    if keys.missing_ids:
+        rows_ = np.asarray(keys.missing_ids)
+        raise SplitError(f"{table.label}: {rows_.size} row(s) have no value in id column "
+                         f"{id_column!r} ({describe_rows(table, rows_, keys.plain)})")
+    _check_unique_ids(table, id_column, keys, salt)
+    return keys
+
+
+def check_labels(keys: KeyPass, targets: Sequence[str]) -> None:
+    """Refuse rows whose target cell is empty, blank or NaN: they cannot be answers."""
+    for col in targets:
+        coded = keys.coded.get(col)
+        if coded is None:
+            continue
+        rows = coded.rows_of(empty_label_values(coded.values), missing=True)
+        if rows.size:
+            raise SplitError(
+                f"{keys.table.label}: target column {col!r} has no label in {rows.size} row(s) "
+                f"({describe_rows(keys.table, rows, keys.plain)}): empty cells and NaN cannot "
+                "be scored; fill them in or remove those rows from the raw data")
+
+
+def _collect(table: RawTable, batches: Iterator[pl.DataFrame | None], id_column: str,
+             coded: Sequence[str], file_fields: Sequence[str] | None,
+             salt: str) -> KeyPass | None:
+    builders = {c: CodeBuilder() for c in coded if c != id_column}
+    hashes: list[np.ndarray] = []
+    files: list[pl.DataFrame] = []
+    missing: list[int] = []
+    pos = 0
+    for batch in batches:
+        if batch is None:  # the quote-free reader met a quote: start again
+            return None
+        ids = batch[id_column]
+        if ids.null_count():
+            missing += (np.flatnonzero(ids.is_null().to_numpy()) + pos).tolist()
+        elif not missing:
+            hashes.append(stable_hash(ids.to_arrow(), salt))
+        for c, b in builders.items():
+            b.add(batch[c])
+        if file_fields is not None:
+            files.append(batch.select(list(dict.fromkeys([id_column, *file_fields]))))
+        pos += batch.height
+    return KeyPass(
+        table=table,
+        rows=pos,
+        id_hashes=np.concatenate(hashes) if hashes and not missing else np.zeros(
+            0, dtype=np.uint64),
+        coded={c: b.build() for c, b in builders.items()},
+        file_keys=pl.concat(files) if files else None,
+        missing_ids=missing,
+    )
+
+
+class _BadLines(Exception):
+    """A block of a quote-free table has lines that do not fit its header."""
+
+
+def _plain_batches(table: RawTable, cols: list[str]) -> Iterator[pl.DataFrame | None]:
+    """The columns ``cols`` of a quote-free table in row order, a block of lines at a time.
+
+    Without quote characters every row is one line, so parsing blocks of whole lines (each
+    behind the header) reads exactly what parsing the table whole reads. One block is checked
+    and parsed on a helper thread while the caller uses the previous one, and no further
+    block is read until then, which bounds memory. Yields None and stops at the first quote
+    character (a quoted field may span lines).
+    """
+    try:
+        with open(table.path, "rb") as src, ThreadPoolExecutor(max_workers=1) as parser:
+            src.seek(table.data_start)
+            pending: Future[pl.DataFrame] | None = None
+            for data in _raw_line_blocks(src, table):
+                if data is None:
+                    yield None
+                    return
+                parsed = parser.submit(_parse_block, table, data, cols)
+                if pending is not None:
+                    yield pending.result()
+                pending = parsed
+            if pending is not None:
+                yield pending.result()
+    except _BadLines as exc:
+        scan_table(table)  # raises with every bad line numbered
+        raise SplitError(f"cannot read {table.label}: {exc}") from None
+
+
+def _raw_line_blocks(src: BinaryIO, table: RawTable) -> Iterator[bytes | None]:
+    """Blocks of whole lines up to the end of the rows (at least one, possibly empty); None
+    at a quote character."""
+    if b'"' in table.header:
+        yield None
+        return
+    left = table.data_end - table.data_start
+    carry = b""
+    blocks = 0
+    while True:
+        block = src.read(min(KEY_BLOCK_BYTES, left))
+        left -= len(block)
+        if b'"' in block:
+            yield None
+            return
+        data = carry + block if carry else block
+        if block:
+            cut = data.rfind(b"\n") + 1
+            if cut == 0:  # no line end yet: read on
+                carry = data
+                continue
+            data, carry = data[:cut], data[cut:]
+        if data or blocks == 0:  # a header-only table still yields its empty columns
+            yield data
+            blocks += 1
+        if not block:
+            return
+
+
+def _parse_block(table: RawTable, data: bytes, cols: list[str]) -> pl.DataFrame:
+    bad, _, _ = plain_block_problems(data, table.n_fields)
+    if bad.size:
+        raise _BadLines(f"{bad.size} line(s) do not have {table.n_fields} fields")
+    try:
+        return pl.read_csv(table.header + data, infer_schema=False, columns=cols)
+    except pl.exceptions.PolarsError as exc:
+        raise _BadLines(polars_reason(exc)) from exc
+
+
+def _parsed_batches(table: RawTable, cols: list[str], rows: int) -> Iterator[pl.DataFrame]:
+    """The columns ``cols`` of a checked table in row order, :data:`BATCH_ROWS` at a time."""
+    lf = pl.scan_csv(table.path, infer_schema=False).select(cols).head(rows)
+    try:
+        it = iter(lf.collect_batches(chunk_size=BATCH_ROWS))
+        while True:
+            try:
+                yield next(it)
+            except StopIteration:
+                return
+    except pl.exceptions.PolarsError as exc:
+        raise SplitError(f"cannot read {table.label}: {polars_reason(exc)}") from exc
+
+
+def _check_unique_ids(table: RawTable, id_col: str, keys: KeyPass, salt: str) -> None:
+    """Raise on duplicated ids. Equal ids have equal hashes, so only rows sharing a hash are
+    read again (normally none): far cheaper than a hash table of every id string."""
+    s = np.sort(keys.id_hashes)  # numpy, not a hash table: polars' allocator would keep it
+    same = s[1:] == s[:-1]
+    if not same.any():
+        return
+    wanted = np.unique(s[1:][same])
+    del s, same
+    parts = []
+    rows_seen = 0
+    for batch in _parsed_batches(table, [id_col], keys.rows):
+        ids = batch[id_col]
+        hit = np.isin(stable_hash(ids.to_arrow(), salt), wanted)
+        parts.append(pl.DataFrame({"id": ids.filter(pl.Series(hit)),
+                                   "row": np.flatnonzero(hit) + rows_seen}))
+        rows_seen += batch.height
+    found = pl.concat(parts)
+    dup = found.filter(pl.col("id").is_duplicated())
+    if dup.height:
+        values = dup["id"].unique(maintain_order=True)
+        raise SplitError(
+            f"{table.label}: id column {id_col!r} has {values.len()} duplicated value(s), e.g. "
+            f"{values.head(5).to_list()} ({describe_rows(table, dup['row'].to_numpy(), keys.plain)}); "
+            "ids must be unique")

@@ -1,0 +1,173 @@
+"""The byte-level second pass over a table without quote characters: one row per line.
+
+The first pass checked every line (field count, no blank line), so rows and lines coincide.
+Train lines are copied to public/train.csv with their exact bytes except the line end, which
+is always LF (runs of consecutive train lines are written straight from the read buffer with
+few system calls); the test lines are kept as arrow binary values, to be parsed a chunk at a
+time in public order.
+
+Every buffer handed to pyarrow here is allocated by arrow (``pa.allocate_buffer``), never a
+view of Python memory: a Python-owned buffer released on an arrow thread while the interpreter
+exits aborts the process (see tests/test_process_exit.py).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from io import BufferedReader
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from tambench.errors import SplitError
+from tambench.splits.rawcsv import RawTable
+
+#: Bytes read per step.
+BLOCK_BYTES = 1 << 26
+_NEWLINE = 10
+_CR = 13
+_IOV_MAX = 1024
+
+
+def arrow_int64(values: np.ndarray) -> pa.Array:
+    """An int64 arrow array holding a copy of ``values`` in arrow-allocated memory.
+
+    >>> arrow_int64(np.array([3, 1])).to_pylist()
+    [3, 1]
+    """
+    buf = pa.allocate_buffer(8 * len(values))
+    np.frombuffer(buf, dtype=np.int64)[:] = values
+    return pa.Array.from_buffers(pa.int64(), len(values), [None, buf])
+
+
+def line_bytes(lines: pa.Array) -> memoryview:
+    """The bytes of consecutive binary values, as one view."""
+    if len(lines) == 0:
+        return memoryview(b"")
+    offsets = np.frombuffer(lines.buffers()[1], dtype=np.int64)[
+        lines.offset : lines.offset + len(lines) + 1]
+    return memoryview(lines.buffers()[2])[int(offsets[0]) : int(offsets[-1])]
+
+
+def _write_all(fd: int, pieces: list[memoryview]) -> None:
+    """Write every piece, in order, with few system calls."""
+    for i in range(0, len(pieces), _IOV_MAX):
+        batch = pieces[i : i + _IOV_MAX]
+        done = os.writev(fd, batch)
+        if done != sum(len(p) for p in batch):  # a short write (rare): finish piece by piece
+            for p in batch:
+                skip = min(done, len(p))
+                done -= skip
+                rest = p[skip:]
+                while len(rest):
+                    rest = rest[os.write(fd, rest):]
+
+
+def _write_train(fd: int, arr: np.ndarray, view: memoryview, offsets: np.ndarray,
+                 in_test: np.ndarray) -> None:
+    """Write the train lines of one block, with LF line ends."""
+    ends = offsets[1:]
+    crlf = np.flatnonzero((ends >= offsets[:-1] + 2) & (arr[np.maximum(ends - 2, 0)] == _CR))
+    if crlf.size == 0:
+        edges = np.diff(np.concatenate([[1], in_test.astype(np.int8), [1]]))
+        starts = offsets[np.flatnonzero(edges == -1)]
+        stops = offsets[np.flatnonzero(edges == 1)]
+        _write_all(fd, [view[a:b] for a, b in zip(starts.tolist(), stops.tolist(), strict=True)])
+        return
+    keep = np.repeat(~in_test, np.diff(offsets))
+    keep[ends[crlf] - 2] = False  # the CR of each CRLF line end
+    _write_all(fd, [memoryview(arr[: offsets[-1]][keep].tobytes())])
+
+
+def _after_last_line_end(arr: np.ndarray) -> int:
+    """The offset just past the last LF of ``arr`` (0 without one), looking from the end.
+
+    >>> _after_last_line_end(np.frombuffer(b"a\\nbc\\nde", dtype=np.uint8))
+    5
+    """
+    stop, step = arr.size, 1 << 16
+    while stop > 0:
+        start = max(0, stop - step)
+        hits = np.flatnonzero(arr[start:stop] == _NEWLINE)
+        if hits.size:
+            return start + int(hits[-1]) + 1
+        stop, step = start, step * 2
+    return 0
+
+
+def _line_blocks(src: BufferedReader, left: int) -> Iterator[tuple[pa.Buffer, memoryview, int]]:
+    """Blocks of whole lines read from ``src`` (``left`` bytes), in one arrow buffer reused
+    from block to block: (buffer, its bytes, size). A last line without a line end gets one.
+
+    The caller must be done with a block before asking for the next one.
+    """
+    buf = pa.allocate_buffer(BLOCK_BYTES + 1)
+    carry = 0  # bytes of an unfinished line, moved to the start of the buffer
+    while True:
+        want = min(BLOCK_BYTES, left)
+        if carry + want + 1 > buf.size:  # one line longer than the buffer: grow it
+            bigger = pa.allocate_buffer(carry + want + 1)
+            memoryview(bigger).cast("B")[:carry] = memoryview(buf).cast("B")[:carry]
+            buf = bigger
+        view = memoryview(buf).cast("B")
+        got = src.readinto(view[carry : carry + want]) if want else 0
+        left -= got
+        size = carry + got
+        if got == 0 and size and view[size - 1] != _NEWLINE:
+            view[size] = _NEWLINE
+            size += 1
+        yield buf, view, size
+        if got == 0:
+            return
+        last = _after_last_line_end(np.frombuffer(buf, dtype=np.uint8, count=size))
+        carry = size - last
+        view[:carry] = view[last:size].tobytes()
+
+
+def split_line_parts(table: RawTable, mask: np.ndarray,
+                     train_out: Path) -> tuple[bytes, pa.LargeBinaryArray]:
+    """Write the train rows of ``table`` to ``train_out``; return the header and the test
+    lines (one value per line, in table order)."""
+    row = 0
+    test_parts: list[pa.Array] = []
+    with open(table.path, "rb") as src, open(train_out, "wb") as dst:
+        src.seek(table.data_start)
+        dst.write(table.header)
+        dst.flush()
+        for buf, view, size in _line_blocks(src, table.data_end - table.data_start):
+            arr = np.frombuffer(buf, dtype=np.uint8, count=size)
+            ends = np.flatnonzero(arr == _NEWLINE) + 1
+            k = int(ends.size)
+            if row + k > mask.size:
+                raise SplitError(f"{table.label} changed while it was being split")
+            if k:
+                offsets = np.concatenate([np.zeros(1, dtype=np.int64), ends.astype(np.int64)])
+                in_test = mask[row : row + k]
+                _write_train(dst.fileno(), arr, view, offsets, in_test)
+                test_idx = np.flatnonzero(in_test)
+                if test_idx.size:
+                    lines = pa.LargeBinaryArray.from_buffers(
+                        pa.large_binary(), k,
+                        [None, arrow_int64(offsets).buffers()[1], buf.slice(0, size)])
+                    test_parts.append(lines.take(arrow_int64(test_idx)))  # a copy
+                    del lines
+                row += k
+            del arr
+    if row != mask.size:
+        raise SplitError(f"{table.label} changed while it was being split ({row} rows, "
+                         f"{mask.size} in the first pass)")
+    if not test_parts:
+        return table.header, pa.array([], pa.large_binary())
+    return table.header, pa.concat_arrays(test_parts)
+
+
+def split_lines(table: RawTable, mask: np.ndarray, train_out: Path,
+                order: np.ndarray | None = None) -> bytes:
+    """:func:`split_line_parts` with the test lines joined behind the header (``order``
+    permutes them)."""
+    header, lines = split_line_parts(table, mask, train_out)
+    if order is not None:
+        lines = lines.take(arrow_int64(order))
+    return header + bytes(line_bytes(lines))
