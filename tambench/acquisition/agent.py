@@ -272,6 +272,7 @@ async def _run(start_url: str, llm: str, endpoint: str | None, api_key: str, pol
             history = await agent.run(max_steps=max_steps)
         finally:
             await _close(session)
+            _remove_agent_folder(agent)
         collected.refused = list(proxy.refused)
     collected.steps = len(history.history)
     collected.final_text = str(history.final_result() or "")
@@ -280,6 +281,15 @@ async def _run(start_url: str, llm: str, endpoint: str | None, api_key: str, pol
     if not collected.pages:
         raise AgentError(f"the agent kept no page of {start_url} in {collected.steps} steps")
     return collected
+
+
+def _remove_agent_folder(agent: Any) -> None:
+    """Remove the folder browser-use gives each agent in the system temporary folder (its
+    step screenshots: images of the pages, never kept)."""
+    folder = Path(str(getattr(agent, "agent_directory", "") or ""))
+    if (folder.name.startswith("browser_use_agent_")
+            and folder.parent == Path(tempfile.gettempdir()) and folder.is_dir()):
+        shutil.rmtree(folder)
 
 
 async def _close(session: Any) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import tempfile
 from typing import Any
 
 import pytest
@@ -78,9 +79,14 @@ def test_agent_acquires_a_layout_no_adapter_knows(
         step({"done": {"text": "all four found", "success": True}}),
     ]
     with FakeOpenAIServer(replies=replies) as fake:
+        systmp = tmp_path / "system-tmp"
+        systmp.mkdir()
+        monkeypatch.setattr(tempfile, "tempdir", str(systmp))
         got = asyncio.run(run_agent(
             start, llm="fake-model", base_url=fake.base_url, allowed_origins=[site.base_url],
             settings=FetchSettings(hermetic=True, tmp_dir=str(tmp_path)), max_steps=12))
+    # browser-use's per-agent folder (step screenshots of the pages) is not left behind
+    assert list(systmp.iterdir()) == []
     assert set(got.pages) == {"overview", "data", "evaluation", "leaderboard"}
     assert "disease progression" in got.pages["overview"].markdown
     assert "progression" in got.pages["data"].markdown and "train.csv" in got.pages["data"].markdown
