@@ -15,13 +15,14 @@ Each option falls back to the config file, then the defaults (see :mod:`tambench
 from __future__ import annotations
 
 from collections.abc import Iterator
-from concurrent.futures import Executor
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import typer
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
     from tambench.config import Settings
 
 

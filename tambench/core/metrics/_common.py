@@ -182,7 +182,12 @@ def check_length(cell: Sequence[Any], limit: int | None, what: str) -> None:
         )
 
 
-def check_lengths(cells: Sequence[Sequence[Any]], limit: int | None, what: str) -> None:
+#: Cells an edit distance compares: strings (characters) or token lists, as a list or a 1-D
+#: object array.
+Cells = Sequence[Sequence[Any]] | np.ndarray
+
+
+def check_lengths(cells: Cells, limit: int | None, what: str) -> None:
     """:func:`check_length` over many cells at once; the first too long names its row
     (``what`` holds ``{row}``)."""
     cap = MAX_EDIT_LENGTH if limit is None else limit
@@ -213,7 +218,7 @@ def levenshtein(a: Sequence[Any], b: Sequence[Any]) -> int:
     return int(_distance().distance(a, b))
 
 
-def levenshtein_pairs(a: Sequence[Sequence[Any]], b: Sequence[Sequence[Any]]) -> np.ndarray:
+def levenshtein_pairs(a: Cells, b: Cells) -> np.ndarray:
     """:func:`levenshtein` of each pair ``(a[i], b[i])``, in one call into rapidfuzz (no
     Python loop over rows).
 

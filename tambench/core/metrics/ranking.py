@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from tambench.core.metrics._common import (
+    Cells,
     as_float_2d,
     as_str_1d,
     binary_labels,
@@ -298,8 +299,8 @@ def levenshtein_normalized(
     """
     unit = choice(unit, "unit", ("char", "token"))
     t, p = _str_pair(y_true, y_pred)
-    a: Sequence[Sequence[str]] = t if unit == "char" else [cell.split() for cell in t]
-    b: Sequence[Sequence[str]] = p if unit == "char" else [cell.split() for cell in p]
+    a: Cells = t if unit == "char" else [cell.split() for cell in t]
+    b: Cells = p if unit == "char" else [cell.split() for cell in p]
     check_lengths(b, max_length, "a predicted cell")
     longest = np.maximum(np.fromiter(map(len, a), dtype=np.int64, count=len(a)),
                          np.fromiter(map(len, b), dtype=np.int64, count=len(b)))
