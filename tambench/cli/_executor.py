@@ -27,11 +27,12 @@ if TYPE_CHECKING:
 
 
 def executor_option() -> Any:
-    """``--executor local|thread|serial|ray``."""
+    """``--executor auto|local|thread|serial|ray``."""
     return typer.Option(
         None, "--executor",
-        help="Where the work runs: local (process pool), thread, serial or ray "
-        "[default: config file, else local].",
+        help="Where the work runs: auto (serial, threads or processes, chosen from the "
+        "batch's size and the measured cost of its first items), local (process pool), "
+        "thread, serial or ray [default: config file, else auto].",
     )
 
 
