@@ -259,7 +259,8 @@ def materialise(w: Workload, root: Path, seed: int, tag: str = "") -> dict[str, 
         task_file.parent.mkdir(parents=True, exist_ok=True)
         task_file.write_text(json.dumps(task))
         board = LEADERBOARDS / w.competition / "leaderboard.csv" if LEADERBOARDS else None
-        if board is not None and board.is_file():
+        if board is not None and board.is_file() and not board.read_bytes().startswith(
+                b"version https://git-lfs"):  # a Git LFS pointer is not the board
             shutil.copyfile(board, task_file.parent / "leaderboard.csv")
     sub = root / "subs" / f"{w.name}{tag}.csv"
     write_table(sub, submission)
