@@ -14,6 +14,7 @@ logloss    leaf-classification (multiclass log loss)      100k rows x 99 classes
 rmse       new-york-city-taxi-fare-prediction (RMSE)      10M rows, 8 answers columns (1 GB)
 masks      tgs-salt-identification-challenge (IoU mAP)    18,000 run-length masks, 101x101
 text       text-normalization-challenge-english (exact)   1M rows
+levenshtein bms-molecular-translation (mean edit distance) 1M InChI strings
 batch      five of the above, 40 submissions each     200 submissions (grade-runs /
                                                           ``mlebench grade``)
 startup    ``tambench grade`` on a 3-row file             imports measured by -X importtime
@@ -55,7 +56,7 @@ TAMBENCH = [sys.executable, "-m", "tambench.cli.main"]
 
 #: MLE-bench's whole-process times (seconds) measured side by side on this kind of machine.
 REFERENCE = {"accuracy": 5.8, "auc": 4.3, "logloss": 5.9, "rmse": 86.0, "masks": 9.6,
-             "text": 4.05, "batch": 23.6}
+             "text": 4.05, "batch": 23.6, "levenshtein": float("nan")}
 
 
 def load() -> float:
@@ -184,6 +185,25 @@ def _text(n: int, rng: np.random.Generator) -> tuple[dict[str, Any], dict[str, A
     return {"id": ids, "after": truth}, {"id": ids, "after": pred}
 
 
+def _inchi(n: int, rng: np.random.Generator) -> tuple[dict[str, Any], dict[str, Any]]:
+    """InChI-like strings of 40-80 characters; predictions with a few edits."""
+    ids = np.array([f"{v:012x}" for v in rng.permutation(n) * 7919], dtype=object)
+    alphabet = np.array(list("CHNOS0123456789()/,-+="))
+    lengths = rng.integers(40, 80, n)
+    chars = alphabet[rng.integers(0, len(alphabet), int(lengths.sum()))]
+    cuts = np.cumsum(lengths)[:-1]
+    truth = ["InChI=1S/" + "".join(part) for part in np.split(chars, cuts)]
+    pred = []
+    for t, k in zip(truth, rng.integers(0, 4, n).tolist(), strict=True):
+        cells = list(t)
+        for _ in range(k):
+            at = int(rng.integers(9, len(cells)))
+            cells[at] = "C"
+        pred.append("".join(cells))
+    return ({"image_id": ids, "InChI": np.array(truth, dtype=object)},
+            {"image_id": ids, "InChI": np.array(pred, dtype=object)})
+
+
 def workloads(scale: float) -> dict[str, Workload]:
     def rows(n: int) -> int:
         return max(100, int(n * scale))
@@ -206,6 +226,8 @@ def workloads(scale: float) -> dict[str, Workload]:
                  spec("iou_thresholds_map", "id", ["rle_mask"]), _masks, rows(18_000)),
         Workload("text", "text-normalization-challenge-english-language", "answers.csv",
                  spec("exact_match", "id", ["after"]), _text, rows(1_000_000)),
+        Workload("levenshtein", "bms-molecular-translation", "test.csv",
+                 spec("levenshtein_mean", "image_id", ["InChI"]), _inchi, rows(1_000_000)),
     ]}
 
 
@@ -237,7 +259,8 @@ def materialise(w: Workload, root: Path, seed: int, tag: str = "") -> dict[str, 
         task_file.parent.mkdir(parents=True, exist_ok=True)
         task_file.write_text(json.dumps(task))
         board = LEADERBOARDS / w.competition / "leaderboard.csv" if LEADERBOARDS else None
-        if board is not None and board.is_file():
+        if board is not None and board.is_file() and not board.read_bytes().startswith(
+                b"version https://git-lfs"):  # a Git LFS pointer is not the board
             shutil.copyfile(board, task_file.parent / "leaderboard.csv")
     sub = root / "subs" / f"{w.name}{tag}.csv"
     write_table(sub, submission)
@@ -359,7 +382,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every row count")
     ap.add_argument("--repeat", type=int, default=3, help="runs per command (best kept)")
-    ap.add_argument("--only", default="startup,accuracy,auc,logloss,rmse,masks,text,batch")
+    ap.add_argument("--only",
+                    default="startup,accuracy,auc,logloss,rmse,masks,text,levenshtein,batch")
     ap.add_argument("--mlebench", default=None, help="path of the mlebench executable")
     ap.add_argument("--workdir", type=Path, default=None)
     ap.add_argument("--json", type=Path, default=None, help="also write the rows here")

@@ -5,7 +5,7 @@ The config file is TOML: ``$TAMBENCH_CONFIG`` if set, else ``./tambench.toml`` i
 
     data_dir = "tambench-data"          # prepared splits: <data_dir>/<platform>/<slug>/
     catalogue = "path/to/catalogue"     # task catalogue (default: the bundled one)
-    executor = "local"                  # local | thread | serial | ray
+    executor = "auto"                   # auto | local | thread | serial | ray
     executor_address = ""               # for ray: "auto", "ray://host:10001", or "" (start local)
     max_workers = 0                     # 0: one per CPU
     retries = 2                         # extra attempts for a failed batch item (0: none)
@@ -100,7 +100,7 @@ class Settings(BaseSettings):
 
     data_dir: Path = Path("tambench-data")
     catalogue: Path = Field(default_factory=bundled_catalogue)
-    executor: str = "local"
+    executor: str = "auto"
     executor_address: str = ""
     max_workers: int = 0
     retries: int = 2

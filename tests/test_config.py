@@ -22,7 +22,7 @@ def _clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 def test_defaults_without_file_or_environment() -> None:
     s = load_settings()
     assert (s.data_dir, s.catalogue, s.executor, s.max_workers, s.retries) == (
-        Path("tambench-data"), bundled_catalogue(), "local", 0, 2)
+        Path("tambench-data"), bundled_catalogue(), "auto", 0, 2)
 
 
 def test_option_beats_environment_beats_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -142,7 +142,7 @@ def test_second_ray_executor_reuses_the_session_and_leaves_it_running(
 
 
 def test_unknown_executor_names_the_known_ones() -> None:
-    with pytest.raises(ConfigError, match=r"unknown executor 'dask'; valid: local, ray, serial, thread"):
+    with pytest.raises(ConfigError, match=r"unknown executor 'dask'; valid: auto, local, ray, serial, thread"):
         get_executor("dask")
 
 

@@ -39,7 +39,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from tambench._optional import require
 from tambench.acquisition.retry import (
@@ -51,6 +51,7 @@ from tambench.acquisition.retry import (
     call_with_retries,
     parse_retry_after,
 )
+from tambench.core.fielddocs import DOCUMENTED
 from tambench.core.leaderboard import Leaderboard, leaderboard_from_client_rows
 from tambench.errors import ConfigError, ReportVersionError, RulesNotAcceptedError, SourceError
 
@@ -106,7 +107,7 @@ class CompetitionInfo:
 class DataFile(BaseModel):
     """One file of a competition's data, as the API lists it."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = DOCUMENTED
 
     name: str
     """File name (with its folder, when the data has folders)."""
@@ -121,7 +122,7 @@ class DataFile(BaseModel):
 class CompetitionMetadata(BaseModel):
     """Everything the API says about one competition (written as ``api.json``)."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = DOCUMENTED
 
     schema_version: int = METADATA_VERSION
     """Version of this format; a newer one is refused."""

@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from tambench.acquisition.assemble import (
     API_FILE,
@@ -50,6 +50,7 @@ from tambench.acquisition.markdown import extract_markdown, markdown_sections
 from tambench.acquisition.platforms import PageSpec, TemplateAdapter, resolve_ref
 from tambench.acquisition.snapshots import Snapshot, SnapshotStore
 from tambench.acquisition.urls import UrlPolicy
+from tambench.core.fielddocs import DOCUMENTED
 from tambench.core.leaderboard import leaderboard_to_csv
 from tambench.errors import (
     BlockedPageError,
@@ -73,7 +74,7 @@ Status = Literal["complete", "incomplete", "blocked", "failed"]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = DOCUMENTED
 
 
 class CompetitionResult(_Model):

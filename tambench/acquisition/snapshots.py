@@ -22,8 +22,9 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
+from tambench.core.fielddocs import DOCUMENTED
 from tambench.errors import TaskDataError
 from tambench.fileio import write_bytes_atomic
 
@@ -31,7 +32,7 @@ from tambench.fileio import write_bytes_atomic
 class Snapshot(BaseModel):
     """The record of one fetched page."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = DOCUMENTED
 
     url: str
     """The URL that was requested."""

@@ -15,22 +15,24 @@ Each option falls back to the config file, then the defaults (see :mod:`tambench
 from __future__ import annotations
 
 from collections.abc import Iterator
-from concurrent.futures import Executor
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import typer
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
     from tambench.config import Settings
 
 
 def executor_option() -> Any:
-    """``--executor local|thread|serial|ray``."""
+    """``--executor auto|local|thread|serial|ray``."""
     return typer.Option(
         None, "--executor",
-        help="Where the work runs: local (process pool), thread, serial or ray "
-        "[default: config file, else local].",
+        help="Where the work runs: auto (serial, threads or processes, chosen from the "
+        "batch's size and the measured cost of its first items), local (process pool), "
+        "thread, serial or ray [default: config file, else auto].",
     )
 
 

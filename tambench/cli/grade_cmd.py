@@ -102,27 +102,27 @@ def _grade_adhoc(submission: Path, opts: _adhoc.AdhocOptions, leaderboard: Path 
 
 def _show_report(report: Any, json_out: bool) -> None:
     """Warnings on stderr; the report as JSON, or in a few lines."""
-    from tambench.cli._console import console, err_console
+    from tambench.cli._echo import echo
     from tambench.grading.sanitize import report_text
 
     for w in report.warnings:
-        err_console.print(f"warning: {w}")
+        echo(f"warning: {w}", err=True)
     if json_out:
         print(report.to_json())
         return
 
     if report.valid_submission:
-        console.print(f"{report.task_id}: {report.metric} = {report.score!r}")
+        echo(f"{report.task_id}: {report.metric} = {report.score!r}")
         if report.rank is not None:
-            console.print(
+            echo(
                 f"rank {report.rank} of {report.n_teams} (rank % {report.rank_pct:.2f}, lower "
                 f"is better); medal: {report.medal or 'none'}; above median: "
                 f"{'yes' if report.above_median else 'no'}")
         return
     what = "missing" if not report.submission_exists else "invalid"
-    console.print(f"{report.task_id}: submission {what} ({len(report.errors)} problem(s)):")
+    echo(f"{report.task_id}: submission {what} ({len(report.errors)} problem(s)):")
     for e in report.errors:
-        console.print(f"  - {report_text(e)}")
+        echo(f"  - {report_text(e)}")
 
 
 class InvalidRuns(StrEnum):

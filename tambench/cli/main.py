@@ -19,7 +19,6 @@ import importlib
 import io
 import json
 import sys
-import traceback
 from contextlib import redirect_stdout
 from dataclasses import dataclass
 from typing import Any
@@ -183,13 +182,15 @@ def _run(command: Any, args: list[str]) -> int:
 
 def _report(failure: Failure, exc: BaseException, json_mode: bool) -> None:
     if failure.kind == "internal":
+        import traceback
+
         traceback.print_exception(exc, file=sys.stderr)
     if failure.kind == "usage" and not json_mode and callable(getattr(exc, "show", None)):
         exc.show(file=sys.stderr)  # type: ignore[attr-defined]
     else:
-        from tambench.cli._console import err_console
+        from tambench.cli._echo import echo
 
-        err_console.print(f"error: {failure.message}")
+        echo(f"error: {failure.message}", err=True)
     if json_mode:
         print(failure.as_json())
 

@@ -1,7 +1,9 @@
 """Pluggable executors: every parallel job in tambench runs on a ``concurrent.futures.Executor``.
 
-``local`` (the default) is a process pool that replaces dead workers; ``thread`` a thread pool;
-``serial`` runs in the calling process (debugging, tiny jobs); ``ray`` runs on a Ray cluster
+``auto`` (the default) runs a batch's first tasks in the calling process, measures them and
+sends the rest to one of the next three (see :mod:`tambench.executors.auto`); ``local`` is a
+process pool that replaces dead workers; ``thread`` a thread pool; ``serial`` runs in the
+calling process (debugging, tiny jobs); ``ray`` runs on a Ray cluster
 (``pip install 'tambench[ray]'``; imported only when chosen). A backend registers a factory in
 :data:`EXECUTOR_FACTORIES`.
 
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from tambench.core.registry import Registry
 from tambench.errors import ConfigError
+from tambench.executors.auto import AutoExecutor, choose_backend
 from tambench.executors.limiter import GlobalRateLimiter, SlotBook, shared_rate_limiter
 from tambench.executors.pools import (
     LocalExecutor,
@@ -33,12 +36,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_RETRIES",
+    "AutoExecutor",
     "EXECUTOR_FACTORIES",
     "GlobalRateLimiter",
     "ItemResult",
     "LocalExecutor",
     "SerialExecutor",
     "SlotBook",
+    "choose_backend",
     "ThreadExecutor",
     "default_workers",
     "executor_from_settings",
@@ -48,6 +53,10 @@ __all__ = [
     "shared_rate_limiter",
     "worker_count",
 ]
+
+
+def _auto(max_workers: int | None, **_: Any) -> Executor:
+    return AutoExecutor(max_workers=max_workers)
 
 
 def _local(max_workers: int | None, **_: Any) -> Executor:
@@ -74,12 +83,13 @@ def _ray(max_workers: int | None, **options: Any) -> Executor:
 EXECUTOR_FACTORIES: Registry[Callable[..., Executor]] = Registry(
     "executor", error=ConfigError, hint="set it with --executor or the executor setting"
 )
-for _name, _factory in (("local", _local), ("thread", _thread), ("serial", _serial), ("ray", _ray)):
+for _name, _factory in (("auto", _auto), ("local", _local), ("thread", _thread), ("serial", _serial), ("ray", _ray)):
     EXECUTOR_FACTORIES.register(_name, _factory)
 
 
-def get_executor(kind: str = "local", max_workers: int | None = None, **options: Any) -> Executor:
-    """Create an executor by name ("local", "thread", "serial", "ray", or a registered backend).
+def get_executor(kind: str = "auto", max_workers: int | None = None, **options: Any) -> Executor:
+    """Create an executor by name ("auto", "local", "thread", "serial", "ray", or a registered
+    backend).
 
     Args:
         kind: The backend's name in :data:`EXECUTOR_FACTORIES`.

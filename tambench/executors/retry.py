@@ -157,6 +157,9 @@ def run_items(
     window = max_in_flight if max_in_flight is not None else depth * workers
     if window < 1:
         raise ExecutorError(f"max_in_flight must be >= 1, got {window}")
+    expect = getattr(executor, "expect", None)
+    if callable(expect):  # the auto executor picks its backend from the batch's size
+        expect(-(-len(work) // size))
     batch = _Batch(fn, work, executor, retries=retries, no_retry=no_retry, on_result=on_result)
     return batch.run(size, window)
 

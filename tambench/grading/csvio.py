@@ -154,7 +154,7 @@ def _check_bytes(raw: RawFile, what: str, error: ErrorFactory) -> int:
     start, problems = check_encoding_head(raw, what=what)
     if problems:
         raise error(problems)
-    n_nul, nul_lines = find_nul_lines(raw.data, start)
+    n_nul, nul_lines = find_nul_lines(raw, start)
     if n_nul:
         raise error([
             f"{what} file contains NUL bytes (binary data?) on line(s) {nul_lines}; expected "

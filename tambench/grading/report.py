@@ -22,8 +22,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ValidationError, field_validator, model_validator
 
+from tambench.core.fielddocs import DOCUMENTED
 from tambench.errors import ReportVersionError, TaskDataError
 
 #: The report version this tambench writes and the newest it reads.
@@ -69,7 +70,7 @@ def migrate_v1_fields(data: dict[str, Any]) -> dict[str, Any]:
 class GradeFields(BaseModel):
     """What grading says about one submission; shared by a single report and a batch row."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = DOCUMENTED
 
     competition_id: str | None = None
     """The competition's slug (MLE-bench's name for it), e.g. "spaceship-titanic"."""

@@ -30,13 +30,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
-    ConfigDict,
     Discriminator,
     Field,
     Tag,
     TypeAdapter,
     model_validator,
 )
+
+from tambench.core.fielddocs import DOCUMENTED
 
 DEFAULT_TEST_SIZE = 0.1
 
@@ -76,7 +77,7 @@ _FIXED_BY = {
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = DOCUMENTED
 
 
 class FilesSpec(_Model):

@@ -16,7 +16,9 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
+
+from tambench.core.fielddocs import DOCUMENTED
 
 # The split models live in schema.splitspec; they are part of this contract (re-exported).
 from tambench.schema.splitspec import AnySplitSpec
@@ -41,7 +43,7 @@ _TASK_ID_RE = re.compile(TASK_ID_PATTERN)
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = DOCUMENTED
 
 
 class Modality(StrEnum):

@@ -14,8 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import BaseModel, Field, computed_field
 
+from tambench.core.fielddocs import DOCUMENTED
 from tambench.errors import SplitError, TambenchError
 from tambench.schema.taskspec import TaskSpec
 from tambench.splits.layout import PRIVATE_DIR, load_grader, plan_split, task_dir
@@ -28,7 +29,7 @@ REQUIRED_COLUMNS = ("task", "submission", "official_score")
 class CheckRow(BaseModel):
     """One task's comparison."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = DOCUMENTED
 
     task: str
     """The task reference as given."""

@@ -12,8 +12,9 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, Field, ValidationError, model_validator
 
+from tambench.core.fielddocs import DOCUMENTED
 from tambench.errors import ReportVersionError, TaskDataError
 from tambench.fileio import write_text_atomic
 
@@ -23,7 +24,7 @@ M = TypeVar("M", bound="VersionedModel")
 class VersionedModel(BaseModel):
     """A model written to disk: ``schema_version`` guards the format."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = DOCUMENTED
 
     VERSION: ClassVar[int] = 1
 
@@ -71,7 +72,7 @@ class VersionedModel(BaseModel):
 
 
 class _Part(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = DOCUMENTED
 
 
 class RowCounts(_Part):

@@ -193,7 +193,7 @@ def test_help_has_no_type_placeholders_for_flags_nor_eaten_defaults(
         out, _ = capsys.readouterr()
         assert "<bool>" not in out and " ." not in out, out
     assert main(["prepare", "--help"]) == 0
-    assert "[default: config file, else local]" in " ".join(capsys.readouterr().out.split())
+    assert "[default: config file, else auto]" in " ".join(capsys.readouterr().out.split())
 
 
 def test_the_command_table_names_every_command_each_module_registers() -> None:

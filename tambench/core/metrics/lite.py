@@ -24,9 +24,9 @@ from tambench.core.metrics._common import (
     as_float_2d,
     as_str_1d,
     binary_auc,
-    check_length,
+    check_lengths,
     examples,
-    levenshtein,
+    levenshtein_pairs,
     positive_int,
     same_length,
     same_shape,
@@ -408,14 +408,11 @@ def levenshtein_per_true(y_true: Any, y_pred: Any, max_length: int | None = None
     t = as_str_1d(y_true, "y_true")
     p = as_str_1d(y_pred, "y_pred")
     same_length(t, p)
-    distance = 0
-    n_true = 0
-    for truth, pred in zip(t, p, strict=True):
-        a = truth.split()
-        b = pred.split()
-        check_length(b, max_length, "a predicted sequence")
-        distance += levenshtein(a, b)
-        n_true += len(a)
+    truths = [cell.split() for cell in t]
+    preds = [cell.split() for cell in p]
+    check_lengths(preds, max_length, "a predicted sequence")
+    distance = int(levenshtein_pairs(truths, preds).sum())
+    n_true = sum(map(len, truths))
     if n_true == 0:
         raise TaskDataError("levenshtein_per_true: the answers hold no true token")
     return distance / n_true

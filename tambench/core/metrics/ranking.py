@@ -13,12 +13,13 @@ from typing import Any
 import numpy as np
 
 from tambench.core.metrics._common import (
+    Cells,
     as_float_2d,
     as_str_1d,
     binary_labels,
-    check_length,
+    check_lengths,
     choice,
-    levenshtein,
+    levenshtein_pairs,
     positive_int,
     same_length,
     same_shape,
@@ -298,12 +299,11 @@ def levenshtein_normalized(
     """
     unit = choice(unit, "unit", ("char", "token"))
     t, p = _str_pair(y_true, y_pred)
-    total = 0.0
-    for truth, pred in zip(t, p, strict=True):
-        a: Sequence[str] = truth if unit == "char" else truth.split()
-        b: Sequence[str] = pred if unit == "char" else pred.split()
-        check_length(b, max_length, "a predicted cell")
-        longest = max(len(a), len(b))
-        if longest:
-            total += levenshtein(a, b) / longest
-    return total / len(t)
+    a: Cells = t if unit == "char" else [cell.split() for cell in t]
+    b: Cells = p if unit == "char" else [cell.split() for cell in p]
+    check_lengths(b, max_length, "a predicted cell")
+    longest = np.maximum(np.fromiter(map(len, a), dtype=np.int64, count=len(a)),
+                         np.fromiter(map(len, b), dtype=np.int64, count=len(b)))
+    compared = longest > 0
+    ratios = levenshtein_pairs(a, b)[compared] / longest[compared]
+    return sum(ratios.tolist(), 0.0) / len(t)  # row order, as a running total

@@ -18,9 +18,9 @@ import numpy as np
 
 from tambench.core.metrics._common import (
     as_str_1d,
-    check_length,
+    check_lengths,
     examples,
-    levenshtein,
+    levenshtein_pairs,
     same_length,
 )
 from tambench.core.metrics.base import register
@@ -63,12 +63,8 @@ def levenshtein_mean(y_true: Any, y_pred: Any, max_length: int | None = None) ->
     1.5
     """
     t, p = _str_pair(y_true, y_pred)
-    cap = _limit(max_length)
-    total = 0
-    for i, (truth, pred) in enumerate(zip(t, p, strict=True)):
-        check_length(pred, cap, f"row {i + 1}'s prediction")
-        total += levenshtein(truth, pred)
-    return total / len(t)
+    check_lengths(p, _limit(max_length), "row {row}'s prediction")
+    return int(levenshtein_pairs(t, p).sum()) / len(t)
 
 
 # --- answer spans (Natural Questions on Kaggle) -------------------------------------------------

@@ -13,8 +13,9 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ValidationError, model_validator
 
+from tambench.core.fielddocs import DOCUMENTED
 from tambench.errors import ReportVersionError, TaskDataError
 from tambench.grading.report import GradeFields, check_report_version
 
@@ -51,7 +52,7 @@ FAILED_STATUSES = frozenset({
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = DOCUMENTED
 
 
 class RunRow(GradeFields):

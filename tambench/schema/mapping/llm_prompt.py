@@ -15,6 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tambench.core.fielddocs import field_doc
 from tambench.errors import SchemaMappingError
 from tambench.schema.mapping.markdown import PAGE_KINDS
 from tambench.schema.taskspec import (
@@ -33,7 +34,7 @@ _EVIDENCE_DOC = (
 
 def _doc(model: type[BaseModel], name: str) -> str:
     """The TaskSpec's own description of a field (its attribute docstring)."""
-    return (model.model_fields[name].description or "").strip()
+    return (field_doc(model, name) or "").strip()
 
 
 class _Strict(BaseModel):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import BaseModel, Field, computed_field
 
+from tambench.core.fielddocs import DOCUMENTED
 from tambench.errors import LeakageError
 from tambench.splits.report import VersionedModel
 
@@ -15,7 +16,7 @@ Status = Literal["pass", "fail", "skipped"]
 class CheckResult(BaseModel):
     """One audit check."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = DOCUMENTED
 
     name: str
     """The check's name, e.g. "duplicate_rows"."""

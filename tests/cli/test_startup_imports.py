@@ -1,0 +1,94 @@
+"""``tambench grade`` imports what grading needs and nothing more (start-up is part of every
+grade a user runs). Structural, not timed: the modules a fresh process loads are listed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+#: Never loaded by ``tambench grade``: other stages, optional integrations, heavy libraries
+#: only some metrics or commands use. A prefix covers its submodules.
+NOT_FOR_GRADE = (
+    "rich", "rapidfuzz", "matplotlib", "playwright", "browser_use", "langchain",
+    "langchain_core", "openai", "httpx", "requests", "polars", "pandas", "scipy", "sklearn",
+    "ray", "kaggle", "markdownify", "bs4", "lxml", "jinja2",
+    "tambench.acquisition", "tambench.difficulty", "tambench.testing", "tambench.demo",
+    "tambench.api", "tambench.tasks.catalogue", "tambench.tasks.importers",
+    "tambench.tasks.subsets", "tambench.splits.audit", "tambench.splits.prepare",
+    "tambench.splits.strategies", "tambench.grading.judge", "tambench.grading.protocols",
+    "tambench.grading.batch.run", "tambench.grading.batch.models", "tambench.schema.mapping",
+    "tambench.cli._console", "tambench.cli.tasks_cmd", "tambench.cli.rank_cmd",
+    "tambench.cli.split_cmd", "tambench.cli.acquire_cmd", "tambench.cli.leaderboard_cmd",
+)
+
+_RUN = """
+import json, sys
+from tambench.cli.main import main
+code = main(sys.argv[2:])
+with open(sys.argv[1], "w") as f:
+    json.dump({"code": code, "modules": sorted(sys.modules)}, f)
+"""
+
+
+def _grade_modules(cwd: Path, args: list[str]) -> tuple[int, str, list[str]]:
+    """Run ``tambench grade ARGS`` in a fresh interpreter; its exit code, stdout, modules."""
+    dump = cwd / "modules.json"
+    proc = subprocess.run([sys.executable, "-c", _RUN, str(dump), "grade", *args], cwd=cwd,
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(dump.read_text())
+    return result["code"], proc.stdout, result["modules"]
+
+
+def _unwanted(modules: list[str]) -> list[str]:
+    return [m for m in modules
+            if any(m == p or m.startswith(p + ".") for p in NOT_FOR_GRADE)]
+
+
+@pytest.fixture()
+def tiny(tmp_path: Path) -> Path:
+    (tmp_path / "answers.csv").write_text("id,y\n1,0.5\n2,0.7\n3,0.1\n")
+    (tmp_path / "sub.csv").write_text("id,y\n1,0.5\n2,0.6\n3,0.2\n")
+    return tmp_path
+
+
+def test_grading_against_an_answers_file_loads_no_module_it_does_not_use(tiny: Path) -> None:
+    code, out, modules = _grade_modules(tiny, ["sub.csv", "--answers", "answers.csv",
+                                               "--metric", "rmse", "--id-column", "id",
+                                               "--target-column", "y"])
+    assert code == 0
+    assert out.startswith("local/adhoc: rmse = 0.0816")
+    assert "tambench.grading.grade" in modules  # the probe did see the grader load
+    assert _unwanted(modules) == []
+
+
+def test_grading_a_catalogue_task_loads_no_module_it_does_not_use(tiny: Path) -> None:
+    task_dir = tiny / "catalogue" / "kaggle" / "tiny-task"
+    task_dir.mkdir(parents=True)
+    (task_dir / "task.json").write_text(json.dumps({
+        "id": "kaggle/tiny-task", "platform": "kaggle",
+        "grading": {"metric": "rmse", "id_columns": ["id"], "target_columns": ["y"]}}))
+    (task_dir / "leaderboard.csv").write_text("rank,score\n1,0.01\n2,0.05\n3,0.2\n")
+    private = tiny / "data" / "kaggle" / "tiny-task" / "private"
+    private.mkdir(parents=True)
+    (tiny / "answers.csv").rename(private / "answers.csv")
+    code, out, modules = _grade_modules(tiny, ["sub.csv", "--task", "kaggle/tiny-task",
+                                               "--catalogue", "catalogue", "--data-dir", "data"])
+    assert code == 0
+    assert out.startswith("kaggle/tiny-task: rmse = 0.0816"), out
+    assert "rank 3 of 3" in out
+    assert _unwanted(modules) == []
+
+
+def test_the_probe_sees_a_module_that_is_loaded(tiny: Path) -> None:
+    """The check above would pass vacuously if the list of loaded modules were wrong."""
+    code, _, modules = _grade_modules(tiny, ["sub.csv", "--answers", "answers.csv", "--metric",
+                                             "levenshtein_mean", "--id-column", "id",
+                                             "--target-column", "y"])
+    assert code == 0
+    assert _unwanted(modules) == ["rapidfuzz"] + sorted(
+        m for m in modules if m.startswith("rapidfuzz."))
