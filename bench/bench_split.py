@@ -32,12 +32,13 @@ ROOT = Path(__file__).resolve().parents[1]
 _CHILD = """
 import sys, time
 from pathlib import Path
+from tambench.grading.grade import grade_submission
 from tambench.schema.io import load_taskspec
 from tambench.splits.prepare import prepare_task
 spec = load_taskspec(sys.argv[1])
 t0 = time.perf_counter()
 res = prepare_task(spec, Path(sys.argv[2]), Path(sys.argv[3]), force=True,
-                   run_audit=sys.argv[4] == "1")
+                   run_audit=sys.argv[4] == "1", grader=grade_submission)
 print("ROWS", res.report.rows.train, res.report.rows.test)
 print("SECONDS", time.perf_counter() - t0)
 """

@@ -303,6 +303,7 @@ def _acquire(con: Console, site: Any, catalogue: Path, concurrency: int) -> list
 def _prepare(con: Console, site: Any, specs: list[TaskSpec], raw_dir: Path, catalogue: Path,
              data_dir: Path) -> list[_TaskView]:
     """Download each task's training data, split it with hidden labels and audit the split."""
+    from tambench.grading.grade import grade_submission
     from tambench.schema.suggest import suggest_split_spec
     from tambench.splits.prepare import prepare_task
 
@@ -317,7 +318,7 @@ def _prepare(con: Console, site: Any, specs: list[TaskSpec], raw_dir: Path, cata
             raise TambenchError(f"demo task {spec.id} cannot be split by rows")
         spec = spec.model_copy(update={"split": split})
         save_taskspec(spec, catalogue / spec.platform / spec.slug / "task.json")
-        result = prepare_task(spec, raw, data_dir)
+        result = prepare_task(spec, raw, data_dir, grader=grade_submission)
         rows = result.report.rows
         audit = "passed" if result.audit is not None and result.audit.passed else "FAILED"
         table.add_row(spec.id, f"{split.strategy} {split.test_size:.0%}",

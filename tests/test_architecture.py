@@ -14,7 +14,9 @@ Layers, lowest first (a module may import its own stage and any lower layer, not
 7. ``cli``
 
 Every import counts, including those inside functions and under ``TYPE_CHECKING``: an import
-moved into a function to dodge a cycle is still a dependency.
+moved into a function to dodge a cycle is still a dependency. So does a module named by a
+string to ``importlib.import_module`` or ``__import__``: looking a later stage up at run time
+is the same dependency, hidden.
 """
 
 from __future__ import annotations
@@ -67,7 +69,18 @@ def _imports(path: Path) -> set[str]:
             found.add(target)
             # ``from tambench.core import metrics`` imports the module tambench.core.metrics
             found.update(f"{target}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Call) and _imports_by_name(node):
+            found.add(node.args[0].value)  # type: ignore[attr-defined]
     return {m for m in found if m == "tambench" or m.startswith("tambench.")}
+
+
+def _imports_by_name(call: ast.Call) -> bool:
+    """``importlib.import_module("x")``, ``import_module("x")`` or ``__import__("x")``."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    first = call.args[0] if call.args else None
+    return name in ("import_module", "__import__") and isinstance(first, ast.Constant) \
+        and isinstance(first.value, str)
 
 
 def _graph() -> dict[str, set[str]]:
@@ -97,6 +110,12 @@ def test_every_top_level_module_and_package_has_a_layer() -> None:
 PENDING_IMPORTS: set[str] = set()
 PENDING_CYCLES: set[str] = set()
 
+#: Imports allowed against the layers, each with its reason.
+FACADE_IMPORTS: dict[str, str] = {
+    "tambench -> tambench.api": "the package's lazy facade: `from tambench import grade` "
+                                "loads the Python API on first use (nothing below imports it)",
+}
+
 
 def test_stages_import_only_their_own_stage_or_a_lower_layer() -> None:
     bad = []
@@ -106,7 +125,8 @@ def test_stages_import_only_their_own_stage_or_a_lower_layer() -> None:
             dst = _stage(target)
             if src == dst or dst == "" or LAYERS[src] == LAYERS[dst] == 0:
                 continue
-            if LAYERS[dst] >= LAYERS[src] and f"{mod} -> {target}" not in PENDING_IMPORTS:
+            edge = f"{mod} -> {target}"
+            if LAYERS[dst] >= LAYERS[src] and edge not in PENDING_IMPORTS | set(FACADE_IMPORTS):
                 bad.append(f"{mod} -> {target} (layer {LAYERS[src]} -> {LAYERS[dst]})")
     assert not bad, "upward or sideways imports:\n" + "\n".join(bad)
 
@@ -168,6 +188,29 @@ def test_the_checker_sees_an_upward_import(tmp_path: Path, monkeypatch: pytest.M
     (fake / "grading" / "grade.py").write_text("from tambench.schema import bad\n")
     with pytest.raises(AssertionError, match="import cycles"):
         test_no_import_cycles_between_modules()
+
+
+def test_the_checker_sees_a_later_stage_loaded_by_name_at_run_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = tmp_path / "tambench"
+    for d in ("splits", "grading"):
+        (fake / d).mkdir(parents=True)
+        (fake / d / "__init__.py").write_text("")
+    (fake / "__init__.py").write_text("")
+    (fake / "grading" / "grade.py").write_text("def grade_submission(): ...\n")
+    monkeypatch.setattr(__import__(__name__, fromlist=["PACKAGE"]), "PACKAGE", fake)
+    for call in ('importlib.import_module("tambench.grading.grade")',
+                 'import_module("tambench.grading.grade", package=None)',
+                 '__import__("tambench.grading.grade")'):
+        (fake / "splits" / "layout.py").write_text(
+            f"import importlib\nfrom importlib import import_module\n\n\ndef load():\n"
+            f"    return {call}\n")
+        with pytest.raises(AssertionError, match="tambench.splits.layout -> "
+                                                 "tambench.grading.grade"):
+            test_stages_import_only_their_own_stage_or_a_lower_layer()
+    (fake / "splits" / "layout.py").write_text(
+        "import importlib\n\n\ndef load(name):\n    return importlib.import_module(name)\n")
+    test_stages_import_only_their_own_stage_or_a_lower_layer()
 
 
 # --- sizes -------------------------------------------------------------------------------------

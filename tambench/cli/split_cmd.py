@@ -76,6 +76,7 @@ def prepare(
     """Split raw competition data into public/ and private/, then audit it for leakage."""
     from tambench.cli._console import console, print_json
     from tambench.config import load_settings
+    from tambench.grading.grade import grade_submission
     from tambench.splits.prepare import PrepareJob, prepare_job, prepare_many
 
     if (raw is None) == (not download):
@@ -84,7 +85,8 @@ def prepare(
     specs = [resolve_task(t) for t in tasks]
     many = len(specs) > 1
     jobs = [PrepareJob(spec=s, raw=None if download else _raw_for(s, raw, many) if raw else None,
-                       data_dir=str(settings.data_dir), force=force, run_audit=not no_audit)
+                       data_dir=str(settings.data_dir), force=force, run_audit=not no_audit,
+                       grader=grade_submission)
             for s in specs]
     if many:
         from tambench.cli._executor import open_executor
@@ -121,11 +123,12 @@ def audit(
     A failed audit quarantines the task (it is not graded); a passing one lifts a quarantine.
     """
     from tambench.cli._console import print_json
+    from tambench.grading.grade import grade_submission
     from tambench.splits.layout import task_dir
     from tambench.splits.prepare import audit_prepared
 
     spec = resolve_task(task)
-    report = audit_prepared(spec, task_dir(spec, _data_dir(data_dir)))
+    report = audit_prepared(spec, task_dir(spec, _data_dir(data_dir)), grader=grade_submission)
     if json_out:
         print_json(report.model_dump(mode="json"))
     else:
@@ -141,7 +144,7 @@ def check_split_cmd(
 ) -> None:
     """Score baselines locally and compare with their official scores (per task and overall)."""
     from tambench.cli._console import console, print_json
-    from tambench.splits.check import check_split, read_check_input
+    from tambench.grading.check_split import check_split, read_check_input
 
     def leaderboard_for(spec: TaskSpec) -> Path | None:
         from tambench.config import load_settings

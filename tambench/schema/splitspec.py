@@ -1,9 +1,10 @@
 """How a task's training data becomes a local train/test split: one model per strategy.
 
-A split spec is a discriminated union on ``strategy``: each strategy is its own model holding
-only the fields it reads, so a field that does not apply (``group_column`` with the random
-strategy, ``test_size`` with the official one) is refused when the task file loads, with the
-reason, instead of being silently ignored when the split runs. Conflicting settings
+A split spec is one model per strategy, chosen by its ``strategy`` field from the registry
+:data:`SPLIT_MODELS` when a task file loads. Each model holds only the fields its strategy
+reads, so a field that does not apply (``group_column`` with the random strategy,
+``test_size`` with the official one) is refused when the task file loads, with the reason,
+instead of being silently ignored when the split runs. Conflicting settings
 (``time_cutoff`` with ``last_k_periods``) are refused the same way.
 
 Strategies, by how the test rows are chosen:
@@ -26,20 +27,27 @@ targets.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar, get_args, get_origin
 
 from pydantic import (
     BaseModel,
-    Discriminator,
     Field,
-    Tag,
-    TypeAdapter,
+    GetJsonSchemaHandler,
+    PlainValidator,
+    SerializeAsAny,
+    ValidationError,
     model_validator,
 )
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from tambench.core.fielddocs import DOCUMENTED
+from tambench.core.registry import Registry
+from tambench.errors import TaskSpecError
 
 DEFAULT_TEST_SIZE = 0.1
+
+S = TypeVar("S", bound="SplitSpec")
 
 #: Why a field is refused for a strategy that does not read it (field -> reason).
 NOT_APPLICABLE: dict[str, str] = {
@@ -316,42 +324,91 @@ class OfficialSplit(SplitSpec):
                 "official_answers_file": self.official_answers_file, **super().applied()}
 
 
-#: Strategy name -> its model. Completeness: every name has one assigner in
-#: ``tambench.splits.strategies`` (tested).
-SPLIT_MODELS: dict[str, type[SplitSpec]] = {
-    "random": RandomSplit,
-    "stratified": StratifiedSplit,
-    "group": GroupSplit,
-    "time": TimeSplit,
-    "holdout_value": HoldoutValueSplit,
-    "holdout_file": HoldoutFileSplit,
-    "official": OfficialSplit,
-}
+#: Strategy name -> its spec model: the schema half of the "split strategy" extension point
+#: (the other half, how the rows are assigned, is ``tambench.splits.strategies.STRATEGIES``;
+#: ``tambench.splits.strategies.register_strategy`` registers both, and a test checks that
+#: both name the same strategies). Not listed by ``extension_points()``: it is one extension
+#: point with ``STRATEGIES``. A TaskSpec's ``split`` is validated by the model registered for
+#: its ``strategy`` when the spec loads, so a strategy registered from outside the package
+#: loads from a task.json like a built-in one.
+SPLIT_MODELS: Registry[type[SplitSpec]] = Registry(
+    "split strategy", error=TaskSpecError, listed=False,
+    hint="strategies from outside tambench are registered with "
+         "tambench.splits.strategies.register_strategy")
 
 
-def _strategy_of(value: Any) -> str:
-    if isinstance(value, dict):
-        return str(value.get("strategy", "random"))
-    return str(getattr(value, "strategy", ""))
+def strategy_name(model: type[SplitSpec]) -> str:
+    """The one name a spec model's ``strategy: Literal[name]`` field allows.
+
+    >>> strategy_name(TimeSplit)
+    'time'
+    """
+    if not (isinstance(model, type) and issubclass(model, SplitSpec)):
+        raise ValueError(f"a split spec model must subclass SplitSpec, got {model!r}")
+    field = model.model_fields["strategy"]
+    names = get_args(field.annotation) if get_origin(field.annotation) is Literal else ()
+    if len(names) != 1 or not isinstance(names[0], str) or field.default != names[0]:
+        raise ValueError(f"{model.__name__}.strategy must be declared "
+                         "`strategy: Literal[\"<name>\"] = \"<name>\"`")
+    return names[0]
 
 
-AnySplitSpec = Annotated[
-    Annotated[RandomSplit, Tag("random")]
-    | Annotated[StratifiedSplit, Tag("stratified")]
-    | Annotated[GroupSplit, Tag("group")]
-    | Annotated[TimeSplit, Tag("time")]
-    | Annotated[HoldoutValueSplit, Tag("holdout_value")]
-    | Annotated[HoldoutFileSplit, Tag("holdout_file")]
-    | Annotated[OfficialSplit, Tag("official")],
-    Discriminator(
-        _strategy_of,
-        custom_error_type="unknown_split_strategy",
-        custom_error_message=f"unknown split strategy; valid: {', '.join(SPLIT_MODELS)}",
-    ),
-]
-"""A split spec of any strategy (the ``split`` field of a TaskSpec)."""
+def register_split_model(model: type[S]) -> type[S]:
+    """Register a spec model under its strategy's name (once); returns it, so it can decorate.
 
-_ADAPTER: TypeAdapter[AnySplitSpec] = TypeAdapter(AnySplitSpec)
+    Only the schema half: a strategy also needs its assignment, so outside the package use
+    ``tambench.splits.strategies.register_strategy``, which registers both.
+    """
+    SPLIT_MODELS.register(strategy_name(model), model)
+    return model
+
+
+for _model in (RandomSplit, StratifiedSplit, GroupSplit, TimeSplit, HoldoutValueSplit,
+               HoldoutFileSplit, OfficialSplit):
+    register_split_model(_model)
+
+
+def _validate_split(value: Any) -> SplitSpec:
+    """The spec model registered for ``value``'s strategy, validated (``strategy`` defaults
+    to random); an unknown strategy is a validation error naming the valid ones."""
+    if isinstance(value, SplitSpec):
+        model = _model_of(value.strategy)
+        if not isinstance(value, model):
+            raise PydanticCustomError(
+                "split_model", "{given} is not the model of strategy '{name}' ({expected})",
+                {"given": type(value).__name__, "name": value.strategy,
+                 "expected": model.__name__})
+        return value
+    if not isinstance(value, dict):
+        raise PydanticCustomError("split_type", "a split spec is an object with a strategy, "
+                                  "got {kind}", {"kind": type(value).__name__})
+    return _model_of(value.get("strategy", "random")).model_validate(value)
+
+
+def _model_of(strategy: Any) -> type[SplitSpec]:
+    name = str(strategy)
+    if name not in SPLIT_MODELS:
+        raise PydanticCustomError("unknown_split_strategy", "{message}",
+                                  {"message": SPLIT_MODELS.unknown_message(name)})
+    return SPLIT_MODELS[name]
+
+
+class _OneModelPerStrategy:
+    """JSON schema of a split spec: one of the registered models (read when the schema is
+    generated, so ``tambench schema export`` shows every registered strategy)."""
+
+    def __get_pydantic_json_schema__(self, schema: CoreSchema,
+                                     handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        choices: list[CoreSchema | tuple[CoreSchema, str]] = [
+            SPLIT_MODELS[name].__pydantic_core_schema__ for name in SPLIT_MODELS]
+        # The strategies exclude each other (``strategy`` is a constant of each model).
+        return {"oneOf": handler(core_schema.union_schema(choices))["anyOf"]}
+
+
+AnySplitSpec = Annotated[SerializeAsAny[SplitSpec], PlainValidator(_validate_split),
+                         _OneModelPerStrategy()]
+"""A split spec of any registered strategy (the ``split`` field of a TaskSpec): validated by
+the strategy's own model, dumped with that model's fields."""
 
 
 def parse_split_spec(data: Any) -> SplitSpec:
@@ -360,8 +417,11 @@ def parse_split_spec(data: Any) -> SplitSpec:
     >>> parse_split_spec({"strategy": "group", "group_column": "patient"}).applied()
     {'test_size': 0.1, 'seed': 0, 'test_order': 'shuffled', 'group_column': 'patient'}
     """
-    result: SplitSpec = _ADAPTER.validate_python(data)
-    return result
+    try:
+        return _validate_split(data)
+    except PydanticCustomError as err:  # an unknown strategy, or not a spec at all
+        raise ValidationError.from_exception_data(
+            "split spec", [{"type": err, "loc": (), "input": data}]) from None
 
 
 def make_split_spec(**fields: Any) -> SplitSpec:

@@ -24,13 +24,10 @@ into public/ unchanged (extra_public_files, per-row files) keep their own bytes.
 
 from __future__ import annotations
 
-import importlib
 import os
 import stat
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from tambench.core import layout as core_layout
 from tambench.core.layout import DEFAULT_ANSWERS_FILE, safe_join, safe_relpath
@@ -168,25 +165,6 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
         metric_kind=kind,
         metric_id=metric_id,
     )
-
-
-GradeFn = Callable[..., Any]
-
-
-def load_grader() -> GradeFn | None:
-    """``tambench.grading.grade.grade_submission`` when that module exists, else None.
-
-    The grader is a later stage: it is looked up at run time (never imported by name), so
-    splits work without it and the stages keep importing downward only.
-    """
-    try:
-        mod = importlib.import_module("tambench.grading.grade")
-    except ModuleNotFoundError as exc:
-        if exc.name in ("tambench.grading.grade",):
-            return None
-        raise
-    fn = getattr(mod, "grade_submission", None)
-    return fn if callable(fn) else None
 
 
 def set_modes(root: Path) -> None:

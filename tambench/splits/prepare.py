@@ -39,6 +39,7 @@ from tambench.splits.checksums import (
     write_checksums,
 )
 from tambench.splits.files import copy_row_files, file_fields
+from tambench.splits.grader import Grader
 from tambench.splits.keys import KeyPass, check_labels, read_keys
 from tambench.splits.layout import (
     PRIVATE_DIR,
@@ -46,7 +47,6 @@ from tambench.splits.layout import (
     REPORT_FILE,
     SAMPLE_FILE,
     SplitPlan,
-    load_grader,
     plan_split,
     resolve_inside,
     set_modes,
@@ -198,16 +198,16 @@ def build_split(spec: TaskSpec, raw_root: Path, out: Path,
                        extra_public_files=extra, **parts)
 
 
-def grade_sample(spec: TaskSpec, root: Path, plan: SplitPlan) -> float | None:
-    """Score of the sample submission by the grader (None without a grader or grading spec)."""
-    grader = load_grader()
+def grade_sample(spec: TaskSpec, root: Path, plan: SplitPlan,
+                 grader: Grader | None) -> float | None:
+    """Score of the sample submission by ``grader`` (None without a grader or grading spec)."""
     if grader is None or spec.grading is None:
         return None
     rep = grader(root / PUBLIC_DIR / SAMPLE_FILE, spec, root / PRIVATE_DIR / plan.answers_file)
-    if not getattr(rep, "valid_submission", False):
-        errors = getattr(rep, "errors", None) or getattr(rep, "messages", None)
-        raise SplitError(f"the sample submission of {spec.id} does not validate: {errors}")
-    score = getattr(rep, "score", None)
+    if not rep.valid_submission:
+        raise SplitError(f"the sample submission of {spec.id} does not validate: "
+                         f"{list(rep.errors)}")
+    score = rep.score
     if score is None or not math.isfinite(float(score)):
         raise SplitError(f"the sample submission of {spec.id} scores {score!r}, not a number")
     return float(score)
@@ -277,7 +277,8 @@ def _scrubbed(exc: TambenchError, names: dict[str, str]) -> TambenchError:
 
 
 def _build(spec: TaskSpec, raw: RawSource | str | Path | None, data_dir: Path,
-           final: Path, steps: Progress, audit_pending: bool) -> PrepareResult:
+           final: Path, steps: Progress, audit_pending: bool,
+           grader: Grader | None) -> PrepareResult:
     source = resolve_source(spec, raw)
     final.parent.mkdir(parents=True, exist_ok=True)
     previous = read_checksums(final) if (final / CHECKSUMS_FILE).is_file() else None
@@ -290,7 +291,8 @@ def _build(spec: TaskSpec, raw: RawSource | str | Path | None, data_dir: Path,
         steps.advance(note=source.describe())
         ctx = RawContext(raw_root, _labeller(source, raw_root, work), PrivateFiles.under(data_dir))
         report = build_split(spec, raw_root, staging, ctx)
-        report.sample_submission.score = grade_sample(spec, staging, plan_split(spec))
+        report.sample_submission.score = grade_sample(spec, staging, plan_split(spec),
+                                                   grader)
         report.write(staging / REPORT_FILE)
         steps.advance(note=f"{report.rows.train} train / {report.rows.test} test rows")
         sums = write_checksums(staging)
@@ -322,14 +324,16 @@ def _up_to_date(spec: TaskSpec, final: Path) -> PrepareResult:
     return PrepareResult(spec.id, final, "up_to_date", report)
 
 
-def audit_prepared(spec: TaskSpec, final: Path) -> Any:
+def audit_prepared(spec: TaskSpec, final: Path, *, grader: Grader | None = None) -> Any:
     """Audit a prepared task; a failed audit quarantines it, a passing one lifts a quarantine.
 
-    Returns the :class:`tambench.splits.audit.AuditReport`.
+    ``grader`` (``tambench.grading.grade.grade_submission``) also grades the sample submission
+    (None: its header and ids are checked). Returns the
+    :class:`tambench.splits.audit.AuditReport`.
     """
     from tambench.splits.audit import audit_task  # imports scipy: only when auditing
 
-    report = audit_task(spec, final)
+    report = audit_task(spec, final, grader=grader)
     if report.passed:
         lift_quarantine(final)
     else:
@@ -345,6 +349,7 @@ def prepare_task(
     force: bool = False,
     run_audit: bool = True,
     progress: bool = False,
+    grader: Grader | None = None,
 ) -> PrepareResult:
     """Prepare one task into ``<data_dir>/<platform>/<slug>`` and audit it.
 
@@ -353,6 +358,9 @@ def prepare_task(
     rebuilds it. ``raw`` None downloads a Kaggle task. The leakage audit runs afterwards; when
     it fails the task is quarantined (kept, not gradable) and :class:`LeakageError` lists
     every finding. ``progress`` reports the steps on stderr (Ctrl-C says what was kept).
+    ``grader`` (``tambench.grading.grade.grade_submission``, passed by the callers that have
+    the grading stage) scores the sample submission into the report and the audit; None
+    leaves its score None (header and ids are still checked).
     """
     final = task_dir(spec, data_dir)
     existed = (final / CHECKSUMS_FILE).is_file()
@@ -372,10 +380,11 @@ def prepare_task(
             result = _up_to_date(spec, final)
             steps.advance(3, note="up to date")
         else:
-            result = _build(spec, raw, data_dir, final, steps, audit_pending=run_audit)
+            result = _build(spec, raw, data_dir, final, steps, audit_pending=run_audit,
+                            grader=grader)
             written.append(final)
         if run_audit:
-            result.audit = audit_prepared(spec, final)
+            result.audit = audit_prepared(spec, final, grader=grader)
             steps.advance(note="passed" if result.audit.passed else "FAILED: quarantined")
             if not result.audit.passed:
                 raise LeakageError(
@@ -397,6 +406,8 @@ class PrepareJob:
     data_dir: str
     force: bool = False
     run_audit: bool = True
+    grader: Grader | None = None
+    """Scores the sample submission (a module-level function, so the job pickles)."""
 
 
 @dataclass(frozen=True)
@@ -417,7 +428,7 @@ def prepare_job(job: PrepareJob, progress: bool = False) -> PrepareOutcome:
     """Run one :class:`PrepareJob`; tambench's own errors become a failed outcome."""
     try:
         res = prepare_task(job.spec, job.raw, Path(job.data_dir), force=job.force,
-                           run_audit=job.run_audit, progress=progress)
+                           run_audit=job.run_audit, progress=progress, grader=job.grader)
     except LeakageError as exc:
         final = task_dir(job.spec, Path(job.data_dir))
         status = "quarantined" if final.is_dir() else "failed"

@@ -6,9 +6,12 @@ files that hold its test rows and their answers. What a strategy's spec may say 
 their documentation and validation) is the task contract, in
 :mod:`tambench.schema.splitspec`; a test checks that both name the same strategies.
 
-Adding a strategy: its spec model in :mod:`tambench.schema.splitspec` (fields the mapper and
-users see) and one ``STRATEGIES.register`` here with its assign function (docs/splits.md has a
-worked example).
+Adding a strategy is one module: its spec model (a subclass of
+:class:`~tambench.schema.splitspec.OneTableSplit` or ``SplitSpec`` with
+``strategy: Literal[name]``) and its :class:`RowStrategy` or :class:`TableStrategy`, registered
+together by :func:`register_strategy`; a task.json naming the strategy then loads and prepares
+like a built-in one (docs/extending.md has a worked example). The built-in spec models live in
+the schema layer, which cannot import this module, and are registered there.
 """
 
 from __future__ import annotations
@@ -24,14 +27,17 @@ from tambench.core.registry import Registry
 from tambench.errors import SplitError
 from tambench.schema.splitspec import (
     DEFAULT_TEST_SIZE,
+    SPLIT_MODELS,
     GroupSplit,
     HoldoutFileSplit,
     HoldoutValueSplit,
     OfficialSplit,
+    OneTableSplit,
     RandomSplit,
     SplitSpec,
     StratifiedSplit,
     TimeSplit,
+    strategy_name,
 )
 from tambench.splits.assign import assign_groups, assign_random, assign_stratified, assign_time
 from tambench.splits.hashing import stable_hash
@@ -77,9 +83,37 @@ Strategy = RowStrategy | TableStrategy
 
 STRATEGIES: Registry[Strategy] = Registry(
     "split strategy", error=SplitError,
-    hint="every strategy has a model in tambench.schema.splitspec")
+    hint="register_strategy adds one with its spec model")
 
 S = TypeVar("S", bound=SplitSpec)
+
+
+def register_strategy(name: str, spec_model: type[SplitSpec], strategy: Strategy) -> None:
+    """Register a split strategy: its spec model (what a task.json may say) and how it splits.
+
+    ``spec_model`` declares ``strategy: Literal[name] = name``; a one-table model
+    (:class:`OneTableSplit`) goes with a :class:`RowStrategy`, any other with a
+    :class:`TableStrategy`. Both halves are registered, or neither.
+    """
+    declared = strategy_name(spec_model)
+    if declared != name:
+        raise ValueError(f"{spec_model.__name__} declares strategy {declared!r}, not {name!r}")
+    one_table = issubclass(spec_model, OneTableSplit)
+    if one_table != isinstance(strategy, RowStrategy) or not isinstance(strategy, Strategy):
+        raise ValueError(f"{spec_model.__name__} {'assigns' if one_table else 'does not assign'} "
+                         f"the rows of one table: register it with a "
+                         f"{'RowStrategy' if one_table else 'TableStrategy'}")
+    for registry in (SPLIT_MODELS, STRATEGIES):
+        if name in registry:
+            raise ValueError(f"split strategy {name!r} registered twice")
+    SPLIT_MODELS.register(name, spec_model)
+    STRATEGIES.register(name, strategy)
+
+
+def unregister_strategy(name: str) -> None:
+    """Remove both halves of a strategy (for tests and examples that register their own)."""
+    STRATEGIES.unregister(name)
+    SPLIT_MODELS.unregister(name)
 
 
 def _spec(plan: SplitPlan, kind: type[S]) -> S:

@@ -3,27 +3,35 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, Literal
 
 import pytest
-from pydantic import ValidationError
+from pydantic import Field, ValidationError
 
 from tambench.errors import TaskSpecError
-from tambench.schema.io import migrate_split_v1, parse_taskspec, taskspec_json_schema
+from tambench.schema.io import (
+    dump_taskspec,
+    migrate_split_v1,
+    parse_taskspec,
+    taskspec_json_schema,
+)
 from tambench.schema.splitspec import (
     SPLIT_MODELS,
     GroupSplit,
     HoldoutFileSplit,
+    OneTableSplit,
     RandomSplit,
     SplitSpec,
     TimeSplit,
     make_split_spec,
     parse_split_spec,
+    register_split_model,
 )
 from tambench.schema.taskspec import SCHEMA_VERSION, TaskSpec
 
 
-def _task(split: dict[str, Any], version: int = SCHEMA_VERSION) -> dict[str, Any]:
+def _task(split: Any, version: int = SCHEMA_VERSION) -> dict[str, Any]:
     return {"schema_version": version, "id": "kaggle/x", "platform": "kaggle", "split": split}
 
 
@@ -59,9 +67,11 @@ def test_a_missing_strategy_means_random_and_still_refuses_foreign_fields() -> N
     ({"strategy": "random", "target_columns": ["y"], "hidden_columns": {"y": "public"}},
      "are target columns"),
     ({"strategy": "random", "files": {"pattern": ""}}, "pattern"),
-    ({"strategy": "shuffle"}, "unknown split strategy; valid: random, stratified"),
+    ({"strategy": "shuffle"}, "unknown split strategy 'shuffle'; valid: group, holdout_file"),
+    ({"strategy": "ranodm"}, "unknown split strategy 'ranodm'; did you mean 'random'\\?"),
+    ("random", "a split spec is an object with a strategy, got str"),
 ])
-def test_specs_that_do_not_apply_or_conflict_are_refused_at_load(split: dict[str, Any],
+def test_specs_that_do_not_apply_or_conflict_are_refused_at_load(split: Any,
                                                                  message: str) -> None:
     with pytest.raises(TaskSpecError, match=message):
         parse_taskspec(_task(split))
@@ -143,3 +153,71 @@ def test_a_version_1_file_whose_split_ignored_a_field_is_refused_on_load() -> No
     with pytest.raises(TaskSpecError, match="time_cutoff and test_size conflict"):
         parse_taskspec(_task({**V1_DEFAULTS, "strategy": "time", "time_column": "d",
                               "time_cutoff": "2021-01-01", "test_size": 0.3}, version=1))
+
+
+# --- strategies registered from outside the package -----------------------------------------
+
+
+class EveryOtherSplit(OneTableSplit):
+    """A strategy defined outside the package."""
+
+    strategy: Literal["every_other"] = "every_other"
+    offset: int = Field(default=0, ge=0, le=1)
+
+
+@pytest.fixture
+def every_other() -> Iterator[type[EveryOtherSplit]]:
+    register_split_model(EveryOtherSplit)
+    try:
+        yield EveryOtherSplit
+    finally:
+        SPLIT_MODELS.unregister("every_other")
+
+
+def test_a_model_registered_from_outside_loads_from_a_task_file_and_dumps_its_own_fields(
+        every_other: type[EveryOtherSplit]) -> None:
+    spec = parse_taskspec(_task({"strategy": "every_other", "offset": 1}))
+    assert isinstance(spec.split, every_other) and spec.split.offset == 1
+    assert json.loads(dump_taskspec(spec))["split"]["offset"] == 1
+    assert parse_taskspec(json.loads(dump_taskspec(spec))) == spec
+    with pytest.raises(TaskSpecError, match="offset"):
+        parse_taskspec(_task({"strategy": "every_other", "offset": 2}))
+    with pytest.raises(TaskSpecError, match="group_column does not apply to the every_other"):
+        parse_taskspec(_task({"strategy": "every_other", "group_column": "g"}))
+    split = taskspec_json_schema()["properties"]["split"]["anyOf"][0]
+    assert {"$ref": "#/$defs/EveryOtherSplit"} in split["oneOf"]
+
+
+def test_an_unregistered_model_is_unknown_again_and_its_instances_are_refused(
+        every_other: type[EveryOtherSplit]) -> None:
+    instance = every_other(offset=1)
+    SPLIT_MODELS.unregister("every_other")
+    with pytest.raises(TaskSpecError, match="unknown split strategy 'every_other'"):
+        parse_taskspec(_task({"strategy": "every_other"}))
+    with pytest.raises(ValidationError, match="unknown split strategy 'every_other'"):
+        TaskSpec.model_validate({**_task(None), "split": instance})
+
+
+def test_an_instance_of_another_model_than_its_strategys_is_refused() -> None:
+    class Impostor(OneTableSplit):
+        strategy: Literal["random"] = "random"
+
+    assert parse_split_spec(RandomSplit(test_size=0.3)).applied()["test_size"] == 0.3
+    with pytest.raises(ValidationError, match="Impostor is not the model of strategy "
+                                              "'random' \\(RandomSplit\\)"):
+        parse_split_spec(Impostor())
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"__annotations__": {"strategy": str}, "strategy": "x"}, "must be declared"),
+    ({"__annotations__": {"strategy": Literal["x", "y"]}, "strategy": "x"}, "must be declared"),
+    ({"__annotations__": {"strategy": Literal["x"]}, "strategy": "y"}, "must be declared"),
+    ({"__annotations__": {"strategy": Literal["random"]}, "strategy": "random"},
+     "split strategy 'random' registered twice"),
+])
+def test_a_model_without_one_literal_strategy_or_with_a_taken_name_is_refused(
+        body: dict[str, Any], message: str) -> None:
+    model = type("Odd", (OneTableSplit,), body)
+    with pytest.raises(ValueError, match=message):
+        register_split_model(model)
+    assert "x" not in SPLIT_MODELS and SPLIT_MODELS["random"] is RandomSplit

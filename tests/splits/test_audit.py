@@ -10,16 +10,19 @@ import polars as pl
 import pytest
 
 from tambench.errors import LeakageError
+from tambench.grading.grade import grade_submission
 from tambench.schema.taskspec import TaskSpec
 from tambench.splits.audit import AuditReport, audit_task, auroc, spearman
+from tambench.splits.grader import Grader
 from tambench.splits.prepare import PrepareResult, prepare_task
 from tests.splits.helpers import grouped, make_spec, read, tabular
 
 
-def _clean(tmp_path: Path, n: int = 1000) -> tuple[TaskSpec, PrepareResult]:
+def _clean(tmp_path: Path, n: int = 1000,
+           grader: Grader | None = None) -> tuple[TaskSpec, PrepareResult]:
     tabular(tmp_path / "raw", n=n, n_classes=2)
     spec = make_spec("leak", {"strategy": "random", "test_size": 0.2})
-    res = prepare_task(spec, tmp_path / "raw", tmp_path / "data")
+    res = prepare_task(spec, tmp_path / "raw", tmp_path / "data", grader=grader)
     assert res.audit.passed
     return spec, res
 
@@ -157,7 +160,7 @@ def test_rows_sorted_by_label_are_reported_when_the_original_order_is_kept(
 
 
 def test_sample_submission_with_wrong_header_or_true_labels_is_reported(tmp_path: Path) -> None:
-    spec, res = _clean(tmp_path)
+    spec, res = _clean(tmp_path, grader=grade_submission)
     sample_path = res.task_dir / "public/sample_submission.csv"
     sample = read(sample_path)
     _rewrite(sample_path, sample.rename({"label": "prediction"}))
@@ -165,10 +168,25 @@ def test_sample_submission_with_wrong_header_or_true_labels_is_reported(tmp_path
     assert findings == ["header is ['id', 'prediction'], expected ['id', 'label']"]
     ans = read(res.task_dir / "private/answers.csv")
     _rewrite(sample_path, sample.drop("label").join(ans, on="id", maintain_order="left"))
-    report = audit_task(spec, res.task_dir)
+    report = audit_task(spec, res.task_dir, grader=grade_submission)
     assert any("sample_submission.csv column 'label' equals target" in f
                for f in _check(report, "feature_leakage"))
     assert "scores 1.0, but prepare recorded" in _check(report, "sample_submission")[0]
+
+
+def test_the_sample_submission_is_scored_by_the_grader_it_is_given_and_only_checked_without(
+        tmp_path: Path) -> None:
+    spec, res = _clean(tmp_path / "with", grader=grade_submission)
+    assert res.report.sample_submission.score is not None
+    (check,) = [c for c in res.audit.checks if c.name == "sample_submission"]
+    assert check.detail == f"score {res.report.sample_submission.score}"
+    spec, res = _clean(tmp_path / "without")
+    assert res.report.sample_submission.score is None
+    (check,) = [c for c in res.audit.checks if c.name == "sample_submission"]
+    assert check.status == "pass" and "no grader given, so not scored" in check.detail
+    sample_path = res.task_dir / "public/sample_submission.csv"
+    _rewrite(sample_path, read(sample_path).head(10))
+    assert "holds 10 rows" in _check(audit_task(spec, res.task_dir), "sample_submission")[0]
 
 
 def test_tampered_files_fail_the_checksum_check(tmp_path: Path) -> None:

@@ -12,8 +12,8 @@ import polars as pl
 import pytest
 
 from tambench.errors import ReportVersionError, SourceError
+from tambench.grading.check_split import CheckSplitReport
 from tambench.splits.audit import AuditReport
-from tambench.splits.check import CheckSplitReport
 from tambench.splits.checksums import ChecksumsFile
 from tambench.splits.prepare import prepare_task
 from tambench.splits.quarantine import Quarantine

@@ -27,9 +27,14 @@ def test_prepare_then_audit_succeed_and_print_json(tmp_path: Path,
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out[0]["ok"] is True and out[0]["rows"]["test"] == 100
+    split_report = json.loads((data / "kaggle/cli-task/split_report.json").read_text())
+    score = split_report["sample_submission"]["score"]
+    assert isinstance(score, float)  # the command passes the grader: the sample is scored
     assert main(["audit", str(task), "--data-dir", str(data), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["passed"] is True
+    (sample,) = [c for c in report["checks"] if c["name"] == "sample_submission"]
+    assert sample["detail"] == f"score {score}"
 
 
 def test_audit_exits_1_and_names_the_leak(tmp_path: Path,

@@ -11,9 +11,11 @@ import polars as pl
 import pytest
 
 from tambench.errors import ChecksumMismatchError, SplitError
+from tambench.grading.grade import grade_submission
 from tambench.splits.checksums import compute_checksums
 from tambench.splits.hashing import stable_hash, stable_hash_one
 from tambench.splits.prepare import PrepareJob, prepare_many, prepare_task
+from tambench.splits.report import SplitReport
 from tests.splits.helpers import (
     FakeSource,
     grouped,
@@ -319,7 +321,7 @@ def test_prepare_many_runs_through_the_executor_and_reports_each_task(
     grouped(tmp_path / "b", n_patients=10, per=10)
     jobs = [
         PrepareJob(make_spec("many-a", {"strategy": "random"}), str(tmp_path / "a"),
-                   str(tmp_path / "data")),
+                   str(tmp_path / "data"), grader=grade_submission),
         PrepareJob(make_spec("many-b", {"strategy": "group", "group_column": "patient"}),
                    str(tmp_path / "b"), str(tmp_path / "data")),
         PrepareJob(make_spec("many-c", {"strategy": "random"}), str(tmp_path / "missing"),
@@ -330,3 +332,6 @@ def test_prepare_many_runs_through_the_executor_and_reports_each_task(
     assert outcomes[2].error_type == "SourceError" and "does not exist" in outcomes[2].error
     assert outcomes[0].rows["test"] == 20
     assert os.path.isdir(outcomes[1].task_dir)
+    scores = [SplitReport.read(Path(o.task_dir) / "split_report.json").sample_submission.score
+              for o in outcomes[:2]]
+    assert isinstance(scores[0], float) and scores[1] is None  # only job a was given a grader

@@ -32,6 +32,7 @@ from tambench.splits.checksums import (
     read_checksums,
     sha256_file,
 )
+from tambench.splits.grader import Grader
 from tambench.splits.hashing import stable_hash
 from tambench.splits.layout import (
     PRIVATE_DIR,
@@ -41,7 +42,6 @@ from tambench.splits.layout import (
     TEST_FILE,
     TRAIN_FILE,
     SplitPlan,
-    load_grader,
 )
 from tambench.splits.periods import parse_periods
 from tambench.splits.rawcsv import polars_reason
@@ -279,9 +279,10 @@ def check_row_order(plan: SplitPlan, test: pl.DataFrame, answers: pl.DataFrame) 
                        findings=findings)
 
 
-def check_sample(spec: TaskSpec, plan: SplitPlan, root: Path,
-                 answers: pl.DataFrame) -> CheckResult:
-    """Expected header, the answers' ids once each; valid and scoring as recorded by prepare."""
+def check_sample(spec: TaskSpec, plan: SplitPlan, root: Path, answers: pl.DataFrame,
+                 grader: Grader | None) -> CheckResult:
+    """Expected header, the answers' ids once each; with a grader, valid and scoring as
+    recorded by prepare."""
     path = root / PUBLIC_DIR / SAMPLE_FILE
     if not path.is_file():
         return CheckResult(name="sample_submission", status="fail",
@@ -297,11 +298,10 @@ def check_sample(spec: TaskSpec, plan: SplitPlan, root: Path,
                 an.implode()).all():
             findings.append(f"holds {ids.len()} rows / {ids.n_unique()} distinct ids, "
                             f"expected the {an.len()} answer ids once each")
-    grader = load_grader()
     if not findings and grader is not None and spec.grading is not None:
         rep = grader(path, spec, root / PRIVATE_DIR / plan.answers_file)
-        if not getattr(rep, "valid_submission", False):
-            findings.append(f"the grader rejects it: {getattr(rep, 'errors', '')}")
+        if not rep.valid_submission or rep.score is None:
+            findings.append(f"the grader rejects it: {list(rep.errors)}")
         else:
             score = float(rep.score)
             detail = f"score {score}"
@@ -309,7 +309,7 @@ def check_sample(spec: TaskSpec, plan: SplitPlan, root: Path,
             if recorded is not None and not np.isclose(score, recorded, rtol=1e-9, atol=1e-12):
                 findings.append(f"scores {score}, but prepare recorded {recorded}")
     elif grader is None:
-        detail = "header and ids checked (no grader available)"
+        detail = "header and ids checked (no grader given, so not scored)"
     return CheckResult(name="sample_submission", status="fail" if findings else "pass",
                        findings=findings, detail=detail)
 

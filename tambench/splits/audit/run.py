@@ -28,6 +28,7 @@ from tambench.splits.audit.duplicates import check_duplicates
 from tambench.splits.audit.ids import check_id_leakage
 from tambench.splits.audit.report import AuditReport, CheckResult
 from tambench.splits.audit.trainpass import feature_columns, read_train
+from tambench.splits.grader import Grader
 from tambench.splits.layout import PRIVATE_DIR, PUBLIC_DIR, TEST_FILE, TRAIN_FILE, plan_split
 
 
@@ -35,8 +36,12 @@ def _id_frame(df: pl.DataFrame, idc: str, targets: list[str]) -> pl.DataFrame:
     return df.select(pl.col(idc).alias("id"), *[c for c in targets if c in df.columns])
 
 
-def audit_task(spec: TaskSpec, root: Path, *, max_rows: int = 200_000) -> AuditReport:
+def audit_task(spec: TaskSpec, root: Path, *, max_rows: int = 200_000,
+               grader: Grader | None = None) -> AuditReport:
     """Run every check on the prepared task in ``root``; never raises for findings.
+
+    ``grader`` (``tambench.grading.grade.grade_submission``) grades the sample submission and
+    compares its score with the one prepare recorded; None checks its header and ids only.
 
     Call :meth:`AuditReport.raise_for_findings` to turn findings into :class:`LeakageError`.
     Statistics run on at most ``max_rows`` test rows (a fixed, id-hashed sample).
@@ -76,6 +81,6 @@ def audit_task(spec: TaskSpec, root: Path, *, max_rows: int = 200_000) -> AuditR
         check_row_order(plan, test, answers),
         check_id_leakage(_id_frame(ans, idc, targets), None if train.sample is None else
                          _id_frame(train.sample, idc, targets), targets),
-        check_sample(spec, plan, root, answers),
+        check_sample(spec, plan, root, answers, grader),
     ]
     return report

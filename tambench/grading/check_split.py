@@ -18,8 +18,9 @@ from pydantic import BaseModel, Field, computed_field
 
 from tambench.core.fielddocs import DOCUMENTED
 from tambench.errors import SplitError, TambenchError
+from tambench.grading.grade import grade_submission
 from tambench.schema.taskspec import TaskSpec
-from tambench.splits.layout import PRIVATE_DIR, load_grader, plan_split, task_dir
+from tambench.splits.layout import PRIVATE_DIR, plan_split, task_dir
 from tambench.splits.quarantine import check_gradable
 from tambench.splits.report import VersionedModel
 
@@ -116,9 +117,6 @@ def check_split(
     leaderboard_for: Callable[[TaskSpec], Path | None] | None = None,
 ) -> CheckSplitReport:
     """Grade each baseline locally and compare with its official score."""
-    grader = load_grader()
-    if grader is None:
-        raise SplitError("check-split needs the grader (tambench.grading.grade), not installed")
     from tambench.core.leaderboard import read_leaderboard
     from tambench.core.metrics import get_metric
     from tambench.core.rank import rank_score
@@ -142,9 +140,9 @@ def check_split(
             answers = task_dir(spec, data_dir) / PRIVATE_DIR / plan_split(spec).answers_file
             if not answers.is_file():
                 raise SplitError(f"{answers} missing: prepare {spec.id} first")
-            rep = grader(Path(raw["submission"]), spec, answers)
-            if not getattr(rep, "valid_submission", False):
-                raise SplitError(f"the submission is invalid: {getattr(rep, 'errors', '')}")
+            rep = grade_submission(Path(raw["submission"]), spec, answers)
+            if not rep.valid_submission or rep.score is None:
+                raise SplitError(f"the submission is invalid: {rep.errors}")
             row.local_score = float(rep.score)
             row.abs_error = abs(row.local_score - official)
             lb_path = Path(raw["leaderboard"]) if raw.get("leaderboard") else (
