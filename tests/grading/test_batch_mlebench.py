@@ -62,13 +62,13 @@ def test_submissions_jsonl_grades_without_conversion(
     subs.mkdir()
     (subs / "v.csv").write_text(perfect_text(TASKS["value"]))
     (subs / "l.csv").write_text(perfect_text(TASKS["label"]))
-    monkeypatch.chdir(tmp_path)  # relative paths are read from the current folder, as MLE-bench
+    monkeypatch.chdir(subs)  # relative paths are read from the JSONL's folder, never from here
     lines = [
         {"competition_id": "value", "submission_path": str(subs / "v.csv")},
         "",
         "# a comment line",
-        {"competition_id": "label", "submission_path": "subs/l.csv", "agent_id": "other"},
-        {"competition_id": "value", "submission_path": "subs/missing.csv"},
+        {"competition_id": "label", "submission_path": "../subs/l.csv", "agent_id": "other"},
+        {"competition_id": "value", "submission_path": "v.csv"},
         "{not json",
         {"competition_id": "value"},
     ]
@@ -88,7 +88,9 @@ def test_submissions_jsonl_grades_without_conversion(
     assert "line 6 is not JSON" in (unreadable[0] or "")
     assert "needs string fields competition_id and submission_path" in (unreadable[1] or "")
     missing = next(r for r in report.rows if r.run == "line5")
-    assert missing.submission_exists is False and missing.submission_path == "subs/missing.csv"
+    # v.csv exists in the current folder, not in the JSONL's: the line's path is named
+    assert missing.submission_exists is False and missing.submission_path == "v.csv"
+    assert missing.errors == ["submission file v.csv not found"]
 
 
 def _ambiguous_catalogue(cat: Path) -> None:

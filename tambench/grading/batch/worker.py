@@ -116,8 +116,9 @@ def grade_run_item(item: RunItem) -> dict[str, Any]:
                            board is not None))
     if item.submission is None:
         fmt = "/".join(item.task_ref.formats)
-        row.update(status=RunStatus.MISSING_SUBMISSION,
-                   errors=[f"no submission.{fmt} in the run folder"])
+        missing = (f"no submission.{fmt} in the run folder" if item.submission_shown is None
+                   else f"submission file {item.submission_shown} not found")
+        row.update(status=RunStatus.MISSING_SUBMISSION, errors=[missing])
         return row
     row.update(_graded(item, spec, answers, board))
     judge = item.settings.judge
