@@ -246,11 +246,11 @@ def _grade(
         validated = validate_submission(Path(submission), ans, limits=limits)
         score = score_submission(ans, validated.y_pred)
     except MissingSubmissionError as exc:
-        return GradeReport(**base, **_no_medal(board, metric, spec.id), submission_exists=False,
-                           errors=bounded(exc.problems))
+        return GradeReport(**base, **unscored_medal_fields(board, metric, spec.id),
+                           submission_exists=False, errors=bounded(exc.problems))
     except InvalidSubmissionError as exc:
-        return GradeReport(**base, **_no_medal(board, metric, spec.id), submission_exists=True,
-                           errors=bounded(exc.problems))
+        return GradeReport(**base, **unscored_medal_fields(board, metric, spec.id),
+                           submission_exists=True, errors=bounded(exc.problems))
     if board is None:
         return GradeReport(**base, score=score, submission_exists=True, valid_submission=True,
                            warnings=[no_leaderboard_warning(spec.id)])
@@ -298,7 +298,8 @@ def no_leaderboard_warning(task_id: str) -> str:
             "(null), not false")
 
 
-def _no_medal(board: Leaderboard | None, metric: Metric, task_id: str) -> dict[str, Any]:
+def unscored_medal_fields(board: Leaderboard | None, metric: Metric,
+                          task_id: str) -> dict[str, Any]:
     """Medal fields of a submission that is not scored: the thresholds and false against a
     leaderboard (it earns nothing), null without one (unknown) with the warning."""
     if board is None:
