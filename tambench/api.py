@@ -191,7 +191,22 @@ def grade(
                           submission_format)
         else:
             spec, ans, lb = _task_files(task, ans, lb, catalogue, data_dir)
-        return grade_submission(sub, spec, ans, lb, now=now, limits=limits)
+        report = grade_submission(sub, spec, ans, lb, now=now, limits=limits)
+    if isinstance(submission, str | Path):
+        return report
+    # a table: the temporary file it was written to is gone; the report names what was given
+    return report.model_copy(update={"submission_path": _table_label(submission)})
+
+
+def _table_label(table: Any) -> str:
+    """How a report names a submission given as a table, e.g. ``<pandas DataFrame, 4 rows>``."""
+    kind = {"pandas": "pandas DataFrame", "polars": "polars DataFrame",
+            "arrow": "pyarrow Table"}.get(_table_kind(table) or "", type(table).__name__)
+    try:
+        rows = f", {len(table)} rows"
+    except TypeError:
+        rows = ""
+    return f"<{kind}{rows}>"
 
 
 def _task_files(task: PathLike | TaskSpec, answers: Path | None,
@@ -205,7 +220,8 @@ def _task_files(task: PathLike | TaskSpec, answers: Path | None,
             raise ConfigError("a TaskSpec object needs answers=")
         return task, answers, leaderboard
     resolved = resolve_task(task, catalogue=_path(catalogue), data_dir=_path(data_dir),
-                            leaderboard=leaderboard if isinstance(leaderboard, Path) else None)
+                            leaderboard=leaderboard if isinstance(leaderboard, Path) else None,
+                            check_data=answers is None)
     board = leaderboard if leaderboard is not None else resolved.leaderboard
     return resolved.spec, answers or resolved.answers, board
 

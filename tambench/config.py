@@ -140,7 +140,14 @@ def load_settings(**overrides: Any) -> Settings:
             name = str(err["loc"][0]) if err["loc"] else "?"
             problems.append(f"{name}: {err['msg']} (got {err.get('input')!r})")
         raise ConfigError("invalid setting(s): " + "; ".join(problems)) from None
-    return settings.model_copy(update={
-        "data_dir": settings.data_dir.expanduser(),
-        "catalogue": settings.catalogue.expanduser(),
-    })
+    # Only paths that change are updated, so a default stays out of model_fields_set
+    # (see :func:`is_default`).
+    expanded = {k: getattr(settings, k).expanduser() for k in ("data_dir", "catalogue")}
+    return settings.model_copy(update={k: v for k, v in expanded.items()
+                                       if v != getattr(settings, k)})
+
+
+def is_default(settings: Settings, name: str) -> bool:
+    """Whether a setting holds its default: no option, environment variable or config file
+    gave it (messages say so: "the default ./tambench-data")."""
+    return name not in settings.model_fields_set

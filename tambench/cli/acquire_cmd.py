@@ -32,7 +32,9 @@ def _parse_base_urls(values: list[str]) -> dict[str, str]:
 
 def acquire(
     refs: list[str] = typer.Argument(..., help="Competitions: PLATFORM:SLUG or URLs."),
-    catalogue: Path = typer.Option(Path("catalogue"), "--catalogue", help="Task folders root."),
+    catalogue: Path | None = typer.Option(
+        None, "--catalogue", help="Catalogue the task folders are written into (default: the "
+        "configured one, as for every command; never the installed package's)."),
     concurrency: int = typer.Option(4, "--concurrency", min=1, max=32,
                                     help="Competitions and browser pages at once."),
     llm: str | None = typer.Option(None, "--llm", help="Model for the schema mapper and the "
@@ -62,8 +64,11 @@ def acquire(
     """
     from tambench.acquisition.pipeline import write_report
 
+    from tambench.cli.tasks_cmd import _import_catalogue
+
     if renderer not in ("browser", "http"):
         raise typer.BadParameter("expected browser or http", param_hint="--renderer")
+    catalogue = _import_catalogue(catalogue)
     job = _AcquireJob(list(refs), catalogue, _parse_base_urls(base_url), concurrency, llm,
                       renderer, hermetic, state_dir, fresh)
     report = job.run(executor, executor_address, max_workers, retries, quiet=json_out)

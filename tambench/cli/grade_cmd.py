@@ -246,7 +246,7 @@ def _interval(e: Any, scale: float = 1.0) -> str:
 def _print_batch(report: Any, written: list[Path]) -> None:
     from rich.table import Table
 
-    from tambench.cli._console import console
+    from tambench.cli._console import console, err_console
 
     table = Table("agent", "runs", "valid %", "weighted rank % [CI]", "any medal % [CI]",
                   "gold %", "above median %", "constraints", "failed")
@@ -261,8 +261,8 @@ def _print_batch(report: Any, written: list[Path]) -> None:
         )
     console.print(table)
     console.print(report.aggregation_rule)
-    for path in written:
-        console.print(f"wrote {path}")
+    for path in written:  # the README's rule: "wrote ..." lines go to stderr, as progress does
+        err_console.print(f"wrote {path}")
 
 
 def _print_problems(report: Any) -> None:

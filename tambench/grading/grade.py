@@ -25,11 +25,17 @@ from typing import Any
 import numpy as np
 from pydantic import ValidationError
 
-from tambench.core.layout import LEADERBOARD_FILE, safe_join
+from tambench.core.layout import (
+    LEADERBOARD_FILE,
+    data_dir_problem,
+    safe_join,
+    task_data_problem,
+)
 from tambench.core.leaderboard import Leaderboard, read_leaderboard
 from tambench.core.metrics.base import Metric, get_metric
 from tambench.core.rank import award_medal, medal_thresholds, rank_score
 from tambench.errors import (
+    ConfigError,
     InputError,
     InvalidSubmissionError,
     MissingSubmissionError,
@@ -63,6 +69,7 @@ def resolve_task(
     data_dir: Path | None = None,
     leaderboard: Path | None = None,
     allow_quarantined: bool = False,
+    check_data: bool = True,
 ) -> ResolvedTask:
     """Resolve a task reference (file, folder, id or unique slug: :func:`locate_task`).
 
@@ -82,6 +89,8 @@ def resolve_task(
         raise TaskDataError(f"task {spec.id} has no grading spec; it cannot be graded")
     from tambench.splits.quarantine import check_gradable  # a failed leakage audit: refused
 
+    if check_data:  # the answers come from the data folder: say plainly when it is not there
+        check_task_data(settings, spec)
     check_gradable(safe_join(settings.data_dir, spec.platform, spec.slug), allow=allow_quarantined)
     answers = safe_join(
         settings.data_dir, spec.platform, spec.slug, "private", spec.grading.answers_file
@@ -90,6 +99,24 @@ def resolve_task(
     if lb is None and (task_file.parent / LEADERBOARD_FILE).is_file():
         lb = task_file.parent / LEADERBOARD_FILE
     return ResolvedTask(spec=spec, task_file=task_file, answers=answers, leaderboard=lb)
+
+
+def check_task_data(settings: Any, spec: TaskSpec) -> None:
+    """Refuse a data folder that does not hold the task's prepared data, saying where it looked
+    (and that it was the default), what makes it, and the folder meant when one level off.
+
+    Raises:
+        ConfigError: the data folder does not exist.
+        TaskDataError: the task is not prepared there.
+    """
+    from tambench.config import is_default
+
+    problem = data_dir_problem(settings.data_dir, is_default(settings, "data_dir"))
+    if problem is not None:
+        raise ConfigError(problem)
+    problem = task_data_problem(settings.data_dir, spec.platform, spec.slug)
+    if problem is not None:
+        raise TaskDataError(problem)
 
 
 # --- grading ---------------------------------------------------------------------------------
