@@ -106,10 +106,11 @@ def task_data_problem(data_dir: Path, platform: str, slug: str) -> str | None:
 def _data_dir_guess(data_dir: Path, platform: str, slug: str) -> Path | None:
     """The folder that does hold the task: a child of ``data_dir`` (given one level too high)
     or its parent (given one level too low, at ``<data>/<platform>``)."""
-    if data_dir.name == platform and (data_dir / slug).is_dir():
+    if data_dir.name == platform and (data_dir / slug / PRIVATE_DIR).is_dir():
         return data_dir.parent
     try:
         children = sorted(p for p in data_dir.iterdir() if p.is_dir())[:1000]
     except OSError:
         return None
-    return next((c for c in children if (c / platform / slug).is_dir()), None)
+    # prepared data, not a catalogue beside it: the task's folder holds private/
+    return next((c for c in children if (c / platform / slug / PRIVATE_DIR).is_dir()), None)
