@@ -191,15 +191,20 @@ def grade(
                           submission_format)
         else:
             spec, ans, lb = _task_files(task, ans, lb, catalogue, data_dir)
-        report = grade_submission(sub, spec, ans, lb, now=now, limits=limits)
+        return _as_given(grade_submission(sub, spec, ans, lb, now=now, limits=limits),
+                         submission)
+
+
+def _as_given(report: GradeReport, submission: Any) -> GradeReport:
+    """The report naming the submission as given: a table's temporary file is gone, so a table
+    is named by what it is, e.g. ``<pandas DataFrame, 4 rows>``."""
     if isinstance(submission, str | Path):
         return report
-    # a table: the temporary file it was written to is gone; the report names what was given
     return report.model_copy(update={"submission_path": _table_label(submission)})
 
 
 def _table_label(table: Any) -> str:
-    """How a report names a submission given as a table, e.g. ``<pandas DataFrame, 4 rows>``."""
+    """How a report names a submission given as a table."""
     kind = {"pandas": "pandas DataFrame", "polars": "polars DataFrame",
             "arrow": "pyarrow Table"}.get(_table_kind(table) or "", type(table).__name__)
     try:

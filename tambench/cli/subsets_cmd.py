@@ -170,7 +170,7 @@ def diff(
         console.print("same tasks in the same cells")
 
 
-def _current_cells(catalogue: Path, tiers: str | None) -> dict[str, str]:
+def _current_cells(catalogue: Path | None, tiers: str | None) -> dict[str, str]:
     """Each task's cell now (or why it has none), for the reasons of a diff."""
     from tambench.difficulty.tiers import catalogue_tiers
     from tambench.tasks.subsets import candidates_from_catalogue, cell_name

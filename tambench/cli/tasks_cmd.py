@@ -8,6 +8,8 @@ from typing import Any
 
 import typer
 
+from tambench.core.tables import Column, print_table
+
 tasks_app = typer.Typer(help="The task catalogue: index, validate, list, show, import.",
                         no_args_is_help=True)
 
@@ -215,9 +217,22 @@ def list_tasks(
     _print_rows(Catalogue(root), rows, explain, json_out)
 
 
-def _print_rows(cat: Any, rows: list[dict[str, Any]], explain: bool, json_out: bool) -> None:
-    from rich.table import Table
+#: The columns of ``tasks list`` (a row's key is the header): the id is never cut; on a narrow
+#: terminal the end date, then the subsets, then the status go first.
+TASK_COLUMNS = (
+    Column("id", key=True), Column("modality", priority=5), Column("tier", priority=5),
+    Column("metric", priority=4, min_width=10), Column("status", priority=3),
+    Column("end_date", priority=1),
+    Column("subsets", priority=2, min_width=8),
+)
 
+
+def _cell(value: Any) -> Any:
+    """A value as a table cell: missing (None, NaN) is empty."""
+    return None if value is None or (isinstance(value, float) and value != value) else value
+
+
+def _print_rows(cat: Any, rows: list[dict[str, Any]], explain: bool, json_out: bool) -> None:
     from tambench.cli._console import console, print_json
     from tambench.tasks.filters import evaluate_rules
 
@@ -233,14 +248,11 @@ def _print_rows(cat: Any, rows: list[dict[str, Any]], explain: bool, json_out: b
                               for v in verdicts[str(r["id"])]]
         print_json(clean)
         return
-    cols = ["id", "modality", "tier", "metric", "status", "end_date", "subsets"]
-    table = Table()
-    for c in [*cols, *(["rules"] if explain else [])]:
-        table.add_column(c, no_wrap=c not in {"id", "subsets", "rules"}, overflow="fold")
-    for r in rows:
-        extra = [" ".join(f"{v.rule}={v.verdict}" for v in verdicts[r["id"]])] if explain else []
-        table.add_row(*(str(r[c]) for c in cols), *extra)
-    console.print(table)
+    columns = [*TASK_COLUMNS, *([Column("rules", priority=6, min_width=12)] if explain else [])]
+    keys = [c.header for c in TASK_COLUMNS]
+    print_table(columns, [[_cell(r.get(k)) for k in keys] + (
+        [" ".join(f"{v.rule}={v.verdict}" for v in verdicts[r["id"]])] if explain else [])
+        for r in rows])
     console.print(f"{len(rows)} task(s)")
 
 

@@ -101,13 +101,12 @@ def grade_runs(
 
     Args:
         runs: a ``<agent>/<task>/<run>/`` tree, MLE-bench run group(s), or a ``.jsonl`` file.
-        catalogue: task catalogue (default: settings).
-        data_dir: prepared task data holding the private answers (default: settings).
+        catalogue, data_dir: the task catalogue and the prepared data holding the private
+            answers (default: settings); every path may be a ``str`` or a ``Path``.
         leaderboard_dir: extra leaderboards (see :func:`make_resolver`).
         executor: where runs are graded (default: serially in this process).
         retries: extra attempts for a run whose grading raised something unexpected.
-        limits: size and column caps for submissions.
-        progress: report progress on stderr.
+        limits, progress: size and column caps for submissions; report progress on stderr.
         aggregation: how runs are aggregated (default: :class:`Aggregation`'s defaults).
         time_limit: seconds one run may take (None or 0: no limit).
         agent: the agent of JSONL lines that name none (default: the file's folder name).
@@ -124,12 +123,10 @@ def grade_runs(
 
     runs = Path(runs)
     settings = load_settings(catalogue=_opt_path(catalogue), data_dir=_opt_path(data_dir))
-    boards = _opt_path(leaderboard_dir)
-    _check_folders(runs, settings.catalogue, settings.data_dir,
-                   is_default(settings, "data_dir"))
+    _check_folders(runs, settings.catalogue, settings.data_dir, is_default(settings, "data_dir"))
     agg = aggregation or Aggregation()
     run_settings = _run_settings(limits or Limits(), now, time_limit, judge)
-    resolve = make_resolver(settings.catalogue, settings.data_dir, boards,
+    resolve = make_resolver(settings.catalogue, settings.data_dir, _opt_path(leaderboard_dir),
                             allow_quarantined)
     items = discover_runs(runs, resolve, run_settings, agent=agent)
     # Runs of one task sit together so that a worker's chunk reuses the loaded answers.
