@@ -108,7 +108,7 @@ def prepare(
         for o in outcomes:
             if o.ok:
                 console.print(f"{o.task_id}: {o.status} in {o.task_dir} (rows {o.rows})")
-            else:
+            elif many:  # one task's failure is the command's one error line, printed once
                 console.print(f"{o.task_id}: FAILED ({o.error_type})\n{o.error}")
     failed = [o for o in outcomes if not o.ok]
     if failed and not many:
