@@ -178,7 +178,7 @@ def test_figures_draw_real_intervals_and_keep_legends_clear(
     # one error bar per agent with an interval, none of zero length, and none for the agent
     # with one run per task: the caption says why
     assert len(rank["errors"]) == len(AGENTS) and min(rank["errors"]) > 0.5, rank
-    assert rank_caption.startswith("No error bar for one-shot-agent: each has one run per task")
+    assert rank_caption.startswith("No error bar for one-shot-agent: one run per task, so")
     medal, _ = by_title["Medal rate (% of runs on tasks with a leaderboard)"]
     assert medal["errors"] and min(medal["errors"]) > 0.5
     for title in ("Rank % by difficulty (lower is better)", "Rank % by modality (lower is better)",

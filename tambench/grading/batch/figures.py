@@ -105,7 +105,7 @@ def no_interval_note(agents: list[AgentSummary], missing: tuple[list[int], list[
     none, flat = missing
     notes = []
     if none:
-        why = ("each has one run per task, so there is nothing to resample" if bootstrap
+        why = ("one run per task, so there is nothing to resample" if bootstrap
                else "intervals are off (--bootstrap 0)")
         notes.append(f"No error bar for {names(none)}: {why}.")
     if flat:
