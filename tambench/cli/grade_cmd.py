@@ -216,11 +216,11 @@ def grade_runs(
 
 
 def _judge_config(model: str | None, base_url: str | None) -> Any:
+    if not model:  # no judge: its code is not even imported
+        return None
     from tambench.grading.batch import JudgeConfig
     from tambench.grading.judge import default_cache_dir
 
-    if not model:
-        return None
     return JudgeConfig(model=model, base_url=base_url, cache_dir=str(default_cache_dir()))
 
 
