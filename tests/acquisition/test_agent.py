@@ -20,6 +20,7 @@ def step(*actions: dict[str, Any]) -> dict[str, Any]:
             "action": list(actions)}
 
 
+@pytest.mark.long  # a whole crawl by the agent: about 30 s
 def test_agent_collects_the_pages_through_extract_markdown_and_stays_on_the_site(
         site: RunningSite, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-secret")
