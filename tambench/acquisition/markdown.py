@@ -52,6 +52,7 @@ from tambench.acquisition.pruning import (
     separate_chips,
     text_len,
     text_of,
+    words_of,
 )
 from tambench.acquisition.second_opinion import Verdict, judge, normalize, page_signals
 
@@ -94,8 +95,7 @@ DEFAULT_REGIONS = ("#site-content", "[role=main]", "main", "article")
 _HIDDEN_STYLE = re.compile(
     r"display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(?:\.0+)?\s*(?:;|$)", re.I
 )
-_CLASS_WORDS = re.compile(r"[-_\s]+")
-_SITE_SUFFIX = re.compile(r"\s+[|·–—]\s+[^|·–—]{1,30}$")
+_TITLE_PARTS = re.compile(r"\s+[|·–—]\s+")
 
 
 def _classes(el: Any) -> set[str]:
@@ -115,7 +115,7 @@ def _is_icon(el: Any, classes: set[str]) -> bool:
         return True
     if el.name not in ("i", "span"):
         return False
-    words = {w.lower() for c in classes for w in _CLASS_WORDS.split(c)}
+    words = {w for c in classes for w in words_of(c)}
     marked = bool(words & _ICON_WORDS) or str(el.attrs.get("translate", "")).lower() == "no"
     return marked and bool(_LIGATURE.match(el.get_text().strip()))
 
@@ -186,7 +186,9 @@ def _generic_title(soup: Any) -> str:
     h1 = soup.find("h1")
     if h1 is not None and text_of(h1):
         return text_of(h1)
-    return _SITE_SUFFIX.sub("", getattr(soup, "page_title", "") or "").strip()
+    # "Challenge | Site", "Site | Challenge | Leaderboards": the longest part names the page
+    parts = _TITLE_PARTS.split(getattr(soup, "page_title", "") or "")
+    return max(parts, key=len).strip()
 
 
 def _drop_repeated_title(root: Any, title: str) -> None:

@@ -91,7 +91,8 @@ def text_len(el: Any) -> int:
     return len(el.get_text(" ", strip=True))
 
 
-def _words(token: str) -> list[str]:
+def words_of(token: str) -> list[str]:
+    """The lower-case words of a class or id token (``sub-navBar2`` -> sub, nav, bar)."""
     words = []
     for w in _WORD_SPLIT.split(token):
         w = w.lower()
@@ -102,7 +103,7 @@ def _words(token: str) -> list[str]:
 
 
 def _part_names_chrome(part: str) -> bool:
-    words = _words(part)
+    words = words_of(part)
     if any(w in _STATE_WORDS for w in words):
         # "content-with-sidebar": the name is what comes before the state word.
         words = words[:next(i for i, w in enumerate(words) if w in _STATE_WORDS)]
