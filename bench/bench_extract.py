@@ -24,6 +24,7 @@ import sys
 import time
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("TAMBENCH_SHARED_DIR", REPO.parent / "shared"))
@@ -67,7 +68,7 @@ def main() -> int:
         print(f"no real pages under {SHARED}", file=sys.stderr)
         return 2
     extract_markdown("<main><h1>warm</h1><p>up</p></main>")  # imports, not timed
-    rows = []
+    rows: list[dict[str, Any]] = []
     for path in pages:
         html = path.read_text(encoding="utf-8")
         spec = specs[KINDS.get(path.stem, "overview")]
