@@ -49,6 +49,7 @@ from tambench.acquisition.pruning import (
     generic_region,
     gone,
     prune,
+    remove_overlays,
     separate_chips,
     text_len,
     text_of,
@@ -345,6 +346,7 @@ def generic_markdown(html: str) -> Verdict:
     """
     soup = clean_soup(html)
     title_text = _generic_title(soup)
+    remove_overlays(soup.body or soup)  # trafilatura does not know consent banners either
     cleaned = str(soup)
     signals = page_signals(soup)
     rules = _rules_markdown(soup, (), title_text)

@@ -140,7 +140,8 @@ def role_of(el: Any) -> str:
 
 
 def chrome_reason(el: Any) -> str:
-    """Why ``el`` looks like chrome: "role", "structure", "control", "name", or ""."""
+    """Why ``el`` looks like chrome by itself: "role", "structure", "control", "name", or ""
+    (a bar of links is found by :func:`_link_bars`, which needs the page around it)."""
     role = role_of(el)
     if role in KEEP_ROLES:
         return ""
@@ -179,6 +180,22 @@ def _is_fixed(el: Any) -> bool:
         re.search(r"position\s*:\s*fixed", str(attrs.get("style", "")), re.I))
 
 
+_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+
+
+def _about_consent(block: Any, control: Any) -> bool:
+    """Whether the block's text, its links and its dismiss control set aside, is mostly
+    sentences about cookies or consent (a paragraph that mentions cookies among others is
+    not)."""
+    skip = {id(control), *(id(a) for a in block.find_all("a"))}
+    rest = " ".join(str(t).strip() for t in block.find_all(string=True)
+                    if not any(id(p) in skip for p in t.parents)).strip()
+    if not rest:
+        return False
+    about = sum(len(x) for x in _SENTENCES.split(rest) if _CONSENT.search(x))
+    return about >= 0.5 * len(rest)
+
+
 def _overlay_around(control: Any, root: Any) -> Any | None:
     """The short consent block or fixed overlay holding ``control``, or None."""
     for block in control.parents:
@@ -187,8 +204,7 @@ def _overlay_around(control: Any, root: Any) -> Any | None:
         text = text_of(block)
         if len(text) > OVERLAY_MAX_CHARS:
             return None
-        rest = text.replace(_control_text(control).strip(), " ")
-        if _CONSENT.search(rest) or _is_fixed(block):
+        if _is_fixed(block) or _about_consent(block, control):
             while (block.parent is not None and block.parent is not root
                    and block.parent.name not in ("body", "html") and text_of(block.parent) == text):
                 block = block.parent
@@ -212,20 +228,55 @@ def remove_overlays(root: Any) -> int:
 # -- the generic region ------------------------------------------------------------------------
 
 
+PROSE_TAGS = ("p", "li", "dd", "dt", "td", "th", "pre", "blockquote", "figcaption")
+
+
+def _in_chrome_tag(el: Any, root: Any) -> bool:
+    return any(chrome_reason(p) in ("role", "structure", "control")
+               for p in [el, *_parents_until(el, root)])
+
+
+def prose_weights(root: Any) -> dict[int, int]:
+    """id(element) -> characters of prose (paragraphs, list items, cells, code) it holds,
+    prose inside chrome roles and tags (navigation, header, footer, form...) left out."""
+    weights: dict[int, int] = {}
+    for el in root.find_all(PROSE_TAGS):
+        if any(p.name in PROSE_TAGS for p in _parents_until(el, root)):
+            continue  # counted with the outer prose block
+        if _in_chrome_tag(el, root):
+            continue
+        n = text_len(el)
+        for p in [el, *el.parents]:
+            weights[id(p)] = weights.get(id(p), 0) + n
+            if p is root:
+                break
+    return weights
+
+
 def generic_region(root: Any) -> Any:
-    """The smallest element around the page's title (``h1``) holding most of ``root``'s text.
+    """The smallest element around the page's title (``h1``) holding most of ``root``'s prose
+    (its text when it has no prose).
 
     Site menus, notices and footers sit beside that element, so they fall outside whatever
-    their markup. Without a visible ``h1`` the root stays.
+    their markup; a header that holds the title, tab links and buttons holds little prose, so
+    a short content does not lose to it. Without a visible ``h1`` the root stays.
     """
     title = root.find("h1")
-    total = text_len(root)
-    if title is None or total == 0:
+    if title is None:
+        return root
+    weights = prose_weights(root)
+    total = weights.get(id(root), 0)
+
+    def weight(el: Any) -> int:
+        return weights.get(id(el), 0) if total else text_len(el)
+
+    total = total or text_len(root)
+    if total == 0:
         return root
     for el in title.parents:
         if el is root or el.name in ("body", "html", "[document]"):
             return root
-        if text_len(el) >= MOST_TEXT * total:
+        if weight(el) >= MOST_TEXT * total:
             return el
     return root
 
@@ -284,13 +335,14 @@ def _candidates(root: Any, title: str) -> dict[int, tuple[Any, str]]:
     holds_title = {id(p) for p in heading.parents} if heading is not None else set()
     picked: dict[int, tuple[Any, str]] = {}
     keep: set[int] = set()
+    link_bars = _link_bars(root, heading)
     for el in root.find_all(True):
         if any(id(p) in keep for p in _parents_until(el, root)):
             continue
         if role_of(el) in KEEP_ROLES:
             keep.add(id(el))  # neither it nor anything inside is chrome by tag or name
             continue
-        reason = chrome_reason(el)
+        reason = chrome_reason(el) or ("links" if id(el) in link_bars else "")
         if not reason or id(el) in protected:
             continue
         if el.name in ("main", "article") or el.find(["main", "article"]) is not None:
@@ -301,6 +353,47 @@ def _candidates(root: Any, title: str) -> dict[int, tuple[Any, str]]:
             continue
         picked[id(el)] = (el, reason)
     return picked
+
+
+_LINK_SEPARATORS = re.compile(r"^[\s|·•/,»›-]*$")
+#: A link bar: this many links or more, each this short, and no other text.
+LINK_BAR_MIN, LINK_BAR_TEXT = 3, 40
+
+
+def _link_bars(root: Any, title: Any | None) -> set[int]:
+    """ids of elements made of short links only (tabs, menus, breadcrumbs), headless and
+    outside every heading's section (a list of links under a heading is content; the title
+    heads the whole page, so its section does not count)."""
+    links: dict[int, int] = {}
+    longest: dict[int, int] = {}
+    other: set[int] = set()
+    for a in root.find_all("a"):
+        n = text_len(a)
+        for p in _parents_until(a, root):
+            links[id(p)] = links.get(id(p), 0) + 1
+            longest[id(p)] = max(longest.get(id(p), 0), n)
+    for string in root.find_all(string=True):
+        if _LINK_SEPARATORS.match(str(string)) or string.find_parent("a") is not None:
+            continue
+        other.update(id(p) for p in _parents_until(string, root))
+    bars = {i for i, n in links.items()
+            if n >= LINK_BAR_MIN and i not in other and longest[i] <= LINK_BAR_TEXT}
+    if not bars:
+        return bars
+    sectioned: set[int] = set()
+    for h in root.find_all(lambda t: _heading_level(t) > 0):
+        if h is not title:
+            sectioned.update(id(n) for n in section_of(h, root))
+        sectioned.update(id(p) for p in h.parents)  # what holds a heading is no link bar
+    return {i for i in bars if i not in sectioned} - _with_sectioned_parents(root, bars, sectioned)
+
+
+def _with_sectioned_parents(root: Any, bars: set[int], sectioned: set[int]) -> set[int]:
+    inside: set[int] = set()
+    for el in root.find_all(True):
+        if id(el) in bars and any(id(p) in sectioned for p in _parents_until(el, root)):
+            inside.add(id(el))
+    return inside
 
 
 def _parents_until(el: Any, root: Any) -> Iterator[Any]:

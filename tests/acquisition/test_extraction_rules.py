@@ -66,7 +66,7 @@ def test_glued_links_and_styled_cells_are_separated_but_code_is_not(path: str) -
            "<span class='cell k3'>0.91</span></div>")
     code = ("<pre><code><span class='tok'>x</span><span class='tok'>=</span>"
             "<span class='tok'>1</span></code></pre>")
-    md = both(f"<p>{PROSE}</p>{links}{row}{code}")[path]
+    md = both(f"<h2>Resources</h2><p>{PROSE}</p>{links}{row}{code}")[path]
     assert "[Paper](/a), [Code](/b), [Video](/c)" in md
     assert "1, team-a, 0.91" in md
     assert "```\nx=1\n```" in md
@@ -207,3 +207,31 @@ def test_close_outputs_are_not_a_disagreement(caplog: pytest.LogCaptureFixture) 
     with caplog.at_level(logging.INFO, logger="tambench.acquisition.second_opinion"):
         verdict = judge(md, md.replace("## ", ""), _signals(("evaluation",), ()))
     assert not verdict.disagreed and verdict.chosen == "rules" and caplog.text == ""
+
+
+@pytest.mark.parametrize("path", ["adapter", "generic"])
+def test_a_bar_of_short_links_outside_every_section_goes_and_links_under_a_heading_stay(
+        path: str) -> None:
+    tabs = ("<div class='c1'><ul class='c2'><li><a href='/o'>Overview</a></li><li><a href='/l'>"
+            "Leaderboard</a></li><li><a href='/r'>Rules</a></li></ul><a href='/p'>Participate</a>"
+            "</div>")
+    files = ("<h2>Resources</h2><ul><li><a href='/f/train.csv'>train.csv</a></li><li><a "
+             "href='/f/test.csv'>test.csv</a></li><li><a href='/f/s.csv'>sample.csv</a></li></ul>")
+    md = both(f"{tabs}<h2>Overview</h2><p>{PROSE}</p>{files}")[path]
+    for tab in ("Overview](/o)", "Leaderboard", "Rules](/r)", "Participate"):
+        assert tab not in md
+    assert "- [train.csv](/f/train.csv)\n- [test.csv](/f/test.csv)" in md
+
+
+def test_a_short_content_does_not_lose_the_region_to_a_header_full_of_tabs() -> None:
+    tabs = "".join(f"<a role='tab' href='/{t}'>{t} tab</a>" for t in
+                   ("Overview", "Data", "Code", "Models", "Discussion", "Leaderboard", "Rules"))
+    html = ("<html><body><main><div id='comp'><div class='c9'><span>Host · Playground "
+            "Prediction Competition · Completed</span><button>Submit Prediction</button>"
+            "<h1>Wind Power Forecasting</h1><p>Predict the output of forty turbines</p>"
+            f"<div role='tablist'>{tabs}</div></div><div class='c8'><h2>Rules</h2><ol><li>One "
+            "account per participant.</li><li>External data is not allowed at all.</li></ol>"
+            "</div></div></main></body></html>")
+    md = generic_markdown(html).markdown
+    assert "## Rules" in md and "External data is not allowed at all." in md
+    assert "Submit Prediction" not in md and "Leaderboard tab" not in md
