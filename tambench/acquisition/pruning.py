@@ -3,16 +3,18 @@
 Rules keyed on class words break on every redesign, so a class or id is the last thing read:
 
 1. **Consent and overlays, by text and shape** (:func:`remove_overlays`): a short block (at
-   most :data:`OVERLAY_MAX_CHARS` characters) that speaks of cookies or consent and holds a
-   dismiss control ("OK, Got it.", "Accept all", "×"...), wherever it sits and whatever its
-   classes; and any short block that the browser found fixed to the viewport
-   (``data-tambench-fixed``) and that holds a dismiss control (a newsletter or sign-up popup).
+   most :data:`OVERLAY_MAX_CHARS` characters) holding a dismiss control ("OK, Got it.",
+   "Accept all", "×"...) whose other text is mostly sentences about cookies or consent,
+   wherever it sits and whatever its classes; and any short block that the browser found fixed
+   to the viewport (``data-tambench-fixed``) and that holds a dismiss control (a newsletter or
+   sign-up popup). A paragraph that mentions cookies among other things is not a banner.
 2. **Roles**: ``role=group``, ``listbox`` and ``list`` (chip sets, tag lists) are never dropped,
    nor anything inside them on account of its tag or name; ``navigation``, ``banner``,
    ``contentinfo``, ``complementary``, ``dialog``, ``tablist``, ``menu``, ``toolbar``,
    ``search``... are chrome whatever their classes.
-3. **Tags**: ``nav``, ``header``, ``footer``, ``aside`` (structure) and ``form``, ``button``,
-   ``dialog`` (controls).
+3. **Tags and shapes**: ``nav``, ``header``, ``footer``, ``aside`` (structure), ``form``,
+   ``button``, ``dialog`` (controls), and a bar of three or more short links with no other
+   text outside every heading's section (tabs, sub-navigation, breadcrumbs: :func:`_link_bars`).
 4. **Names, last** (:func:`names_chrome`): a class or id token counts only when it *names* the
    element: its head word (the last word, after dropping position and container words such as
    ``right``, ``wrapper``, ``links``) is a chrome word (``sidebar``, ``menu``, ``nav``,
@@ -23,10 +25,11 @@ Rules keyed on class words break on every redesign, so a class or id is the last
    ``article`` (and their ancestors), and an element holding the title (``h1``) are never
    pruned; and a kept heading never loses the only content under it (:func:`_rescue`): when
    every element of a heading's section was picked by its tag or name, they stay. When that
-   content was controls (a form, buttons, a dialog), the heading goes with them.
+   content was controls (a form, buttons, a dialog) or chrome roles, the heading goes with
+   them.
 
 Without an adapter's region, :func:`generic_region` narrows the page to the smallest element
-around its title that holds most of its text, which leaves site menus, notices and footers out
+around its title that holds most of its prose, which leaves site menus, notices and footers out
 whatever their markup. :func:`separate_chips` keeps inline chips and tags as separate items.
 """
 
@@ -56,7 +59,7 @@ _TRANSPARENT_WORDS = frozenset({
     "container", "wrapper", "wrap", "inner", "outer", "box", "area", "block", "panel",
     "section", "holder", "content", "contents", "links", "buttons", "icons", "items", "list",
     "posts", "articles", "stories", "entries", "popup", "left", "right", "top", "bottom",
-    "main", "primary", "secondary", "sticky", "fixed", "mobile", "desktop", "v", "bar",
+    "main", "primary", "secondary", "sticky", "fixed", "mobile", "desktop", "bar",
 })
 #: A token holding one of these describes a state or a layout that *has* something.
 _STATE_WORDS = frozenset({"with", "without", "has", "have", "no", "is", "show", "hide"})
@@ -326,12 +329,12 @@ def _title_heading(root: Any, title: str) -> Any | None:
     return root.find("h1")
 
 
-def _candidates(root: Any, title: str) -> dict[int, tuple[Any, str]]:
+def _candidates(root: Any, heading: Any | None) -> dict[int, tuple[Any, str]]:
     """Every element that looks like chrome, nested ones included (a rescued sidebar still
-    loses the tab bar inside it), with its reason; the structure rules already applied."""
+    loses the tab bar inside it), with its reason; the structure rules already applied
+    (``heading``: the title's)."""
     total = max(1, text_len(root))
     protected = {id(root), *(id(p) for p in root.parents)}
-    heading = _title_heading(root, title)
     holds_title = {id(p) for p in heading.parents} if heading is not None else set()
     picked: dict[int, tuple[Any, str]] = {}
     keep: set[int] = set()
@@ -385,15 +388,8 @@ def _link_bars(root: Any, title: Any | None) -> set[int]:
         if h is not title:
             sectioned.update(id(n) for n in section_of(h, root))
         sectioned.update(id(p) for p in h.parents)  # what holds a heading is no link bar
-    return {i for i in bars if i not in sectioned} - _with_sectioned_parents(root, bars, sectioned)
-
-
-def _with_sectioned_parents(root: Any, bars: set[int], sectioned: set[int]) -> set[int]:
-    inside: set[int] = set()
-    for el in root.find_all(True):
-        if id(el) in bars and any(id(p) in sectioned for p in _parents_until(el, root)):
-            inside.add(id(el))
-    return inside
+    return {id(el) for el in root.find_all(True) if id(el) in bars and not any(
+        id(p) in sectioned for p in [el, *_parents_until(el, root)])}
 
 
 def _parents_until(el: Any, root: Any) -> Iterator[Any]:
@@ -415,8 +411,9 @@ def _outside_text(nodes: list[Any], picked: dict[int, tuple[Any, str]], root: An
     return "".join(parts)
 
 
-def _rescue(root: Any, picked: dict[int, tuple[Any, str]]) -> list[Any]:
-    """Keep the only content under each kept heading; return headings left with nothing."""
+def _rescue(root: Any, picked: dict[int, tuple[Any, str]], title: Any | None) -> list[Any]:
+    """Keep the only content under each kept heading; return the headings (never the title)
+    whose only content was controls or chrome roles, which go with it."""
     bare: list[Any] = []
     for h in root.find_all(lambda t: _heading_level(t) > 0):
         if any(id(p) in picked for p in [h, *_parents_until(h, root)]):
@@ -432,7 +429,7 @@ def _rescue(root: Any, picked: dict[int, tuple[Any, str]]) -> list[Any]:
         for el, reason in inside:
             if reason in ("name", "structure"):
                 picked.pop(id(el), None)
-        if not _outside_text(section, picked, root):
+        if h is not title and not _outside_text(section, picked, root):
             bare.append(h)
     return bare
 
@@ -441,9 +438,10 @@ def prune(root: Any, title: str = "") -> None:
     """Remove chrome inside ``root`` (the module's rules 1-5); ``title`` is the page title's
     text (the first ``h1`` stands for it when it is empty or not found)."""
     remove_overlays(root)
-    picked = _candidates(root, title)
-    for heading in _rescue(root, picked):
-        heading.decompose()
+    title_heading = _title_heading(root, title)
+    picked = _candidates(root, title_heading)
+    for bare in _rescue(root, picked, title_heading):
+        bare.decompose()
     for el, _ in picked.values():
         if not gone(el):  # an outer candidate may have taken it already
             el.decompose()
