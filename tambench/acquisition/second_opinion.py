@@ -125,7 +125,8 @@ class Verdict:
         return self.similarity < 1 - MARGIN
 
 
-def _score(kept: tuple[int, int], totals: tuple[int, int]) -> float:
+def score(kept: tuple[int, int], totals: tuple[int, int]) -> float:
+    """Share of headings kept plus share of content phrases kept (0 to 2)."""
     return sum(k / t if t else 1.0 for k, t in zip(kept, totals, strict=True))
 
 
@@ -137,7 +138,7 @@ def judge(rules_md: str, trafilatura_md: str, signals: Signals) -> Verdict:
     sim = similarity(rules_md, trafilatura_md)
     chosen = "rules"
     if sim < 1 - MARGIN and trafilatura_md.strip() and (
-            _score(theirs, totals) > _score(ours, totals) + CLEAR_LEAD):
+            score(theirs, totals) > score(ours, totals) + CLEAR_LEAD):
         chosen = "trafilatura"
     verdict = Verdict(trafilatura_md if chosen == "trafilatura" else rules_md, chosen,
                       round(sim, 3), ours, theirs, totals)

@@ -16,8 +16,14 @@ import pytest
 
 from tambench.acquisition.hooks import app_shell_reason, first_match
 from tambench.acquisition.leaderboard import leaderboard_from_pages, parse_leaderboard_html
-from tambench.acquisition.markdown import clean_soup, extract_markdown, visible_text
+from tambench.acquisition.markdown import (
+    clean_soup,
+    extract_markdown,
+    generic_markdown,
+    visible_text,
+)
 from tambench.acquisition.platforms import PageSpec, get_adapter
+from tambench.acquisition.second_opinion import CLEAR_LEAD, score
 
 from .real_pages import (
     ICON_LINE,
@@ -164,3 +170,24 @@ def test_one_unreadable_row_is_reported_and_the_rest_of_the_board_stands() -> No
     result = leaderboard_from_pages([parse_leaderboard_html(html)])
     assert [r.team for r in result.leaderboard.rows] == ["a", "c"]
     assert result.problems == ["leaderboard page 1, row 2: 2 cells, expected 3 ('2 | b'); left out"]
+
+
+#: Fixtures on which the rules and trafilatura disagree by more than the margin (the rules win
+#: all three: trafilatura drops the headings of Kaggle's rendered pages).
+DISAGREE = {"k_houseprices", "k_storesales_2023", "k_titanic_submissions_2024"}
+FIXTURES = [pytest.param(p, id=p.stem) for p in PAGES] + [
+    pytest.param(p, id=p.stem) for p in sorted((HERE / "pages").glob("*.html"))]
+
+
+@pytest.mark.parametrize("fixture", FIXTURES)
+def test_the_generic_path_checks_every_fixture_against_trafilatura_and_keeps_the_better(
+        shared_dir: Path, fixture: RealPage | Path) -> None:
+    html = (fixture.html(shared_dir) if isinstance(fixture, RealPage)
+            else fixture.read_text(encoding="utf-8"))
+    verdict = generic_markdown(html)
+    assert verdict.markdown == extract_markdown(html)
+    kept, other = ((verdict.rules, verdict.trafilatura) if verdict.chosen == "rules"
+                   else (verdict.trafilatura, verdict.rules))
+    assert score(kept, verdict.totals) >= score(other, verdict.totals) - CLEAR_LEAD
+    stem = fixture.stem
+    assert verdict.disagreed == (stem in DISAGREE), (stem, verdict.similarity)
