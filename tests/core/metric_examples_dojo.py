@@ -1,7 +1,8 @@
 """Example inputs for the metrics MLE-Dojo's competitions added (see ``metric_examples``).
 
 Merged into :data:`tests.core.metric_examples.FACTORIES` and ``EXTRA_CASES``, so the
-registry-wide property tests cover them like every other metric.
+registry-wide property tests cover them like every other metric. Import ``metric_examples``,
+never this module directly (it is loaded at the end of ``metric_examples``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from tests.core.life_reference import life_step_by_cells
 from tests.core.metric_examples import (
     Example,
     Factory,
@@ -19,19 +21,6 @@ from tests.core.metric_examples import (
     rle_of,
     value_example,
 )
-
-
-def life_step_by_cells(board: np.ndarray) -> np.ndarray:
-    """Conway's rules cell by cell on a wrapping board: an implementation independent of the
-    metric's shifted sums."""
-    rows, cols = board.shape
-    out = np.zeros_like(board)
-    for r in range(rows):
-        for c in range(cols):
-            alive = sum(int(board[(r + dr) % rows, (c + dc) % cols])
-                        for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
-            out[r, c] = 1 if alive == 3 or (board[r, c] == 1 and alive == 2) else 0
-    return out
 
 
 def life_example(rng: np.random.Generator, n: int) -> Example:
