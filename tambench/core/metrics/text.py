@@ -202,39 +202,50 @@ _SPAN = re.compile(r"([0-9]{1,15})[ \t]+([0-9]{1,15})")
 _LIST_PUNCTUATION = str.maketrans({"[": " ", "]": " ", "'": " ", '"': " ", ",": ";"})
 
 
-def parse_char_spans(cell: str) -> tuple[np.ndarray, np.ndarray] | str:
+def parse_char_spans(cell: str) -> list[tuple[int, int]] | str:
     """The merged half-open character intervals of a cell of ``start end`` spans separated by
     ``;`` (NBME: ``"0 3; 5 9"``; a Python-list spelling ``"['0 3', '5 9']"`` reads the same).
     Overlapping spans merge, so a character counts once. Returns a problem text when the cell
-    is malformed.
+    is malformed. Plain Python: cells hold a few spans, where numpy's per-call cost dominates.
 
-    >>> [a.tolist() for a in parse_char_spans("2 5; 7 9; 2 3")]
-    [[2, 7], [5, 9]]
+    >>> parse_char_spans("2 5; 7 9; 2 3")
+    [(2, 5), (7, 9)]
     >>> parse_char_spans("5 2")
     'span 1 ends before it starts'
     """
     text = cell.strip()
     if text.startswith("[") and text.endswith("]"):
         text = text.translate(_LIST_PUNCTUATION)
-    pieces = [s.strip() for s in text.split(";") if s.strip()]
-    starts = np.empty(len(pieces), dtype=np.int64)
-    ends = np.empty(len(pieces), dtype=np.int64)
-    for j, piece in enumerate(pieces):
+    spans: list[tuple[int, int]] = []
+    for j, piece in enumerate(p for p in (s.strip() for s in text.split(";")) if p):
         match = _SPAN.fullmatch(piece)
         if match is None:
             return f"span {j + 1} is not two whole numbers 'start end'"
-        starts[j], ends[j] = int(match.group(1)), int(match.group(2))
-        if ends[j] < starts[j]:
+        start, end = int(match.group(1)), int(match.group(2))
+        if end < start:
             return f"span {j + 1} ends before it starts"
-    keep = ends > starts
-    order = np.argsort(starts[keep], kind="stable")
-    s, e = starts[keep][order], ends[keep][order]
-    if s.size == 0:
-        return s, e
-    reach = np.maximum.accumulate(e)
-    opens = np.concatenate([[True], s[1:] > reach[:-1]])
-    closes = np.append(np.flatnonzero(opens)[1:] - 1, s.size - 1)
-    return s[opens], reach[closes]
+        if end > start:
+            spans.append((start, end))
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _shared(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> int:
+    """Characters two sorted lists of disjoint intervals share (a two-pointer sweep)."""
+    i = j = shared = 0
+    while i < len(a) and j < len(b):
+        shared += max(0, min(a[i][1], b[j][1]) - max(a[i][0], b[j][0]))
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return shared
 
 
 @register("char_span_micro_f1", higher_is_better=True, value_range=(0.0, 1.0), kind="text")
@@ -254,8 +265,6 @@ def char_span_micro_f1(y_true: Any, y_pred: Any) -> float:
     0.6
     """
     t, p = _str_pair(y_true, y_pred)
-    from tambench.core.metrics.rle import interval_overlap, interval_size
-
     tp = n_true = n_pred = 0
     bad: list[str] = []
     for i, (truth, pred) in enumerate(zip(t, p, strict=True)):
@@ -266,9 +275,9 @@ def char_span_micro_f1(y_true: Any, y_pred: Any) -> float:
         if isinstance(pred_spans, str):
             bad.append(f"row {i + 1}: {pred_spans}")
             continue
-        tp += interval_overlap(true_spans, pred_spans)
-        n_true += interval_size(true_spans)
-        n_pred += interval_size(pred_spans)
+        tp += _shared(true_spans, pred_spans)
+        n_true += sum(e - s for s, e in true_spans)
+        n_pred += sum(e - s for s, e in pred_spans)
     raise_bad_rows(bad, "malformed character spans")
     if n_true + n_pred == 0:
         return 1.0
