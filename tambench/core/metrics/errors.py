@@ -16,14 +16,13 @@ import numpy as np
 
 from tambench.core.metrics._common import (
     as_float_1d,
-    as_float_2d,
     choice,
     finite,
     positive_int,
     same_length,
-    same_shape,
 )
 from tambench.core.metrics.base import register
+from tambench.core.metrics.regression import _pair_any
 from tambench.errors import (
     InvalidSubmissionError,
     MetricInputError,
@@ -33,13 +32,6 @@ from tambench.errors import (
 
 #: Most steps a Game of Life board is evolved (Kaggle's games use 1 to 5).
 MAX_LIFE_STEPS = 100
-
-
-def _pair_any(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
-    t = as_float_2d(y_true, "y_true")
-    p = as_float_2d(y_pred, "y_pred")
-    same_shape(t, p)
-    return t, p
 
 
 # --- weighted MAE ----------------------------------------------------------------------------
