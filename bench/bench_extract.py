@@ -3,8 +3,8 @@
 Workload: every real page of ``../shared/data/real-pages`` and ``tests/data/real-pages``
 (largest: a 1 MB Kaggle data tab), each converted ``--repeat`` times through the adapter path
 (the Kaggle adapter's region for its page kind) and through the generic path (no region: the
-rules, checked against trafilatura). The median time per page is reported, and the largest
-page's on its own. Run it with another checkout first on ``PYTHONPATH`` to compare versions.
+rules, checked against trafilatura). The median wall and CPU time per page are reported, and
+the largest page's on its own. Run it with another checkout first on ``PYTHONPATH`` to compare versions.
 
 Figures go to stdout as a table and to ``bench/results/bench_extract.json``.
 
@@ -45,13 +45,16 @@ def _adapter(html: str, spec: object) -> str:
     return page_markdown(html, spec)  # type: ignore[arg-type]
 
 
-def _median_s(fn: object, html: str, repeat: int) -> float:
-    times = []
+def _median_ms(fn: object, html: str, repeat: int) -> tuple[float, float]:
+    """(median wall ms, median CPU ms of this process): the CPU time is the steadier figure
+    on a shared machine."""
+    wall, cpu = [], []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         fn(html)  # type: ignore[operator]
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    return round(1000 * statistics.median(wall), 1), round(1000 * statistics.median(cpu), 1)
 
 
 def main() -> int:
@@ -72,27 +75,28 @@ def main() -> int:
     for path in pages:
         html = path.read_text(encoding="utf-8")
         spec = specs[KINDS.get(path.stem, "overview")]
-        rows.append({
-            "page": path.name, "kb": round(len(html.encode()) / 1024),
-            "adapter_ms": round(1000 * _median_s(partial(_adapter, spec=spec), html, args.repeat),
-                                1),
-            "generic_ms": round(1000 * _median_s(extract_markdown, html, args.repeat), 1),
-        })
+        adapter_wall, adapter_cpu = _median_ms(partial(_adapter, spec=spec), html, args.repeat)
+        generic_wall, generic_cpu = _median_ms(extract_markdown, html, args.repeat)
+        rows.append({"page": path.name, "kb": round(len(html.encode()) / 1024),
+                     "adapter_ms": adapter_wall, "adapter_cpu_ms": adapter_cpu,
+                     "generic_ms": generic_wall, "generic_cpu_ms": generic_cpu})
     largest = max(rows, key=lambda r: r["kb"])
     figures = {
         "pages": len(rows), "repeat": args.repeat,
-        "median_adapter_ms": statistics.median(r["adapter_ms"] for r in rows),
-        "median_generic_ms": statistics.median(r["generic_ms"] for r in rows),
+        **{f"median_{k}": statistics.median(r[k] for r in rows)
+           for k in ("adapter_ms", "adapter_cpu_ms", "generic_ms", "generic_cpu_ms")},
         "largest": largest,
         "loadavg": Path("/proc/loadavg").read_text().split()[:3]
         if Path("/proc/loadavg").exists() else [],
         "rows": rows,
     }
-    print(f"{'page':44} {'KB':>6} {'adapter ms':>11} {'generic ms':>11}")
+    print(f"{'page':44} {'KB':>5} {'adapter ms':>11} {'(cpu)':>7} {'generic ms':>11} {'(cpu)':>7}")
     for r in rows:
-        print(f"{r['page']:44} {r['kb']:>6} {r['adapter_ms']:>11} {r['generic_ms']:>11}")
-    print(f"median adapter {figures['median_adapter_ms']} ms, generic "
-          f"{figures['median_generic_ms']} ms; load {' '.join(figures['loadavg'])}")
+        print(f"{r['page']:44} {r['kb']:>5} {r['adapter_ms']:>11} {r['adapter_cpu_ms']:>7} "
+              f"{r['generic_ms']:>11} {r['generic_cpu_ms']:>7}")
+    print(f"median adapter {figures['median_adapter_ms']} ms (cpu "
+          f"{figures['median_adapter_cpu_ms']}), generic {figures['median_generic_ms']} ms (cpu "
+          f"{figures['median_generic_cpu_ms']}); load {' '.join(figures['loadavg'])}")
     out = REPO / "bench" / "results" / "bench_extract.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")

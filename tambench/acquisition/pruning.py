@@ -234,19 +234,32 @@ def remove_overlays(root: Any) -> int:
 PROSE_TAGS = ("p", "li", "dd", "dt", "td", "th", "pre", "blockquote", "figcaption")
 
 
-def _in_chrome_tag(el: Any, root: Any) -> bool:
-    return any(chrome_reason(p) in ("role", "structure", "control")
-               for p in [el, *_parents_until(el, root)])
+def chrome_tags(root: Any, *, titled_headers: bool = False) -> set[int]:
+    """ids of the elements under ``root`` that are chrome by role or tag (navigation, header,
+    footer, aside, form, button, dialog...); with ``titled_headers``, a structure element
+    holding an ``h1`` is left out (a header holding the title is content)."""
+    out = set()
+    for el in root.find_all(True):
+        reason = chrome_reason(el)
+        if reason in ("role", "control") or (reason == "structure" and not (
+                titled_headers and el.find("h1") is not None)):
+            out.add(id(el))
+    return out
+
+
+def _in(el: Any, ids: set[int], root: Any) -> bool:
+    return id(el) in ids or any(id(p) in ids for p in _parents_until(el, root))
 
 
 def prose_weights(root: Any) -> dict[int, int]:
     """id(element) -> characters of prose (paragraphs, list items, cells, code) it holds,
     prose inside chrome roles and tags (navigation, header, footer, form...) left out."""
     weights: dict[int, int] = {}
+    chrome = chrome_tags(root)
     for el in root.find_all(PROSE_TAGS):
         if any(p.name in PROSE_TAGS for p in _parents_until(el, root)):
             continue  # counted with the outer prose block
-        if _in_chrome_tag(el, root):
+        if _in(el, chrome, root):
             continue
         n = text_len(el)
         for p in [el, *el.parents]:
@@ -376,9 +389,11 @@ def _link_bars(root: Any, title: Any | None) -> set[int]:
             links[id(p)] = links.get(id(p), 0) + 1
             longest[id(p)] = max(longest.get(id(p), 0), n)
     for string in root.find_all(string=True):
-        if _LINK_SEPARATORS.match(str(string)) or string.find_parent("a") is not None:
+        if _LINK_SEPARATORS.match(str(string)):
             continue
-        other.update(id(p) for p in _parents_until(string, root))
+        parents = list(_parents_until(string, root))
+        if not any(p.name == "a" for p in parents):
+            other.update(id(p) for p in parents)
     bars = {i for i, n in links.items()
             if n >= LINK_BAR_MIN and i not in other and longest[i] <= LINK_BAR_TEXT}
     if not bars:

@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from tambench.acquisition.pruning import HEADINGS, chrome_reason, role_of, text_of
+from tambench.acquisition.pruning import HEADINGS, chrome_tags, role_of, text_of
 
 log = logging.getLogger(__name__)
 
@@ -37,17 +37,6 @@ def normalize(text: str) -> str:
     """Lower-case words separated by single spaces (Markdown link targets left out)."""
     return " ".join(_NON_WORD.sub(" ", _LINK_TARGET.sub("]", text).replace("_", " ")).lower()
                     .split())
-
-
-def _in_chrome(el: Any) -> bool:
-    for node in [el, *el.parents]:
-        if getattr(node, "name", None) in (None, "[document]"):
-            continue
-        reason = chrome_reason(node)
-        if reason in ("role", "control") or (
-                reason == "structure" and node.find("h1") is None):
-            return True
-    return False
 
 
 def _phrases_of(el: Any) -> list[str]:
@@ -79,6 +68,7 @@ def page_signals(soup: Any) -> Signals:
     """Headings and content phrases of a cleaned page (hidden text already removed)."""
     headings: list[str] = []
     phrases: list[str] = []
+    chrome = chrome_tags(soup, titled_headers=True)
     for el in soup.find_all([*HEADINGS, *_PHRASE_BLOCKS, "tr"]):
         if el.name == "tr":
             found = [_row_phrase(el)]
@@ -90,7 +80,7 @@ def page_signals(soup: Any) -> Signals:
                 continue
             found = _phrases_of(el)
         found = [f for f in found if f]
-        if not found or _in_chrome(el):
+        if not found or id(el) in chrome or any(id(p) in chrome for p in el.parents):
             continue
         (headings if el.name in HEADINGS else phrases).extend(found)
     return Signals(tuple(dict.fromkeys(headings)), tuple(dict.fromkeys(phrases)))
