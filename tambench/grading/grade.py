@@ -321,8 +321,8 @@ def _grading(spec: TaskSpec) -> GradingSpec:
 def adhoc_spec(
     *,
     metric: str,
-    id_columns: list[str],
-    target_columns: list[str],
+    id_columns: list[str] | None = None,
+    target_columns: list[str] | None = None,
     metric_params: dict[str, Any] | None = None,
     submission_format: str = "csv",
     submission_header: list[str] | None = None,
@@ -331,7 +331,8 @@ def adhoc_spec(
 ) -> TaskSpec:
     """A TaskSpec for grading without a catalogue (``tambench grade --answers ... --metric``).
 
-    ``more`` takes any other GradingSpec field (policies, labels, scored rows, ...).
+    ``more`` takes any other GradingSpec field (policies, labels, scored rows, ...). Id and
+    target columns may be empty: JSON and line-file submissions have none.
 
     Raises:
         TaskSpecError: the fields do not make a valid GradingSpec.
@@ -340,8 +341,8 @@ def adhoc_spec(
         grading = GradingSpec(
             metric=metric,
             metric_params=dict(metric_params or {}),
-            id_columns=id_columns,
-            target_columns=target_columns,
+            id_columns=list(id_columns or []),
+            target_columns=list(target_columns or []),
             submission_format=SubmissionFormat(submission_format),
             submission_header=list(submission_header or []),
             answers_file=answers_file,

@@ -55,6 +55,10 @@ def check_applicable(grading: GradingSpec, metric: Metric) -> None:
     def refuse(field: str, why: str) -> None:
         problems.append(f"{field}: {why}")
 
+    if grading.submission_format == SubmissionFormat.JSON and kind != "structured":
+        refuse("submission_format", f"json needs a metric of kind structured; metric "
+                                    f"`{metric.id}` takes {kind} values (csv columns or txt "
+                                    "lines)")
     if not csv_task or kind == "structured":
         for field in ("answers_target_columns", "labels", "labels_from", "empty_token",
                       "unscored_marker", "scored_rows", "ids_from"):
