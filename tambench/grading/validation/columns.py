@@ -10,8 +10,10 @@ Declared policies read here (``GradingSpec.value_policy``; absent keys take thes
   ``probability`` and ``label``; true for ``text``, ``set``, ``ranking`` and ``mask``, where an
   empty string is an empty set, ranking, mask or text.
 * ``row_sum`` (kind ``probability``, several target columns): ``"auto"`` (default: rows must sum
-  to 1 when the metric takes a ``renormalize`` parameter set to false; a metric that
-  renormalises declares so), ``"require"``, or ``"ignore"``. ``row_sum_tolerance`` default 1e-4.
+  to 1 when the metric compares distributions, :data:`DISTRIBUTION_ROWS`, or takes a
+  ``renormalize`` parameter set to false; a metric that renormalises declares so),
+  ``"require"``, or ``"ignore"``. ``row_sum_tolerance`` default 1e-4 (absolute, on each
+  row's sum).
 * ``strip_spaces``: spaces around numbers are always ignored (they cannot change a number);
   with true, spaces around labels and strings are removed too. Ids are never stripped.
 * ``multiline_values``: false (default): one row per line, a quoted line break in a value is
@@ -275,17 +277,37 @@ def check_columns(
     return matrix if matrix is not None else stack_columns(cols, numeric)
 
 
+#: Metrics whose rule reads each row of several probability columns as one distribution that
+#: must sum to 1 (it is never rescaled), with the rule's source.
+DISTRIBUTION_ROWS = {
+    "kl_divergence": "hms-harmful-brain-activity-classification's evaluation page: the "
+                     "predicted probabilities of each row must sum to one or the submission "
+                     "fails; MLE-bench refuses such rows too",
+}
+#: Default tolerance of a row sum (``value_policy.row_sum_tolerance``).
+ROW_SUM_TOLERANCE = 1e-4
+
+
+def rows_must_sum_to_one(ans: Answers) -> bool:
+    """Whether rows of several probability columns must sum to 1: by the task's
+    ``row_sum`` policy, else by the metric (one that compares distributions, or a
+    ``renormalize`` parameter set to false)."""
+    policy = ans.grading.value_policy.get("row_sum", "auto")
+    if policy != "auto":
+        return policy != "ignore"
+    if ans.kind != "probability":
+        return False
+    return ans.metric.id in DISTRIBUTION_ROWS or ans.params.get("renormalize", True) is False
+
+
 def check_row_sums(
     y: np.ndarray, ans: Answers, key: pa.ChunkedArray | None, problems: list[str]
 ) -> None:
-    """Rows of several probability columns must sum to 1 when the task or metric says so."""
-    policy = ans.grading.value_policy.get("row_sum", "auto")
-    if policy == "ignore":
+    """Rows of several probability columns must sum to 1 when the task or metric says so
+    (whatever the answers' own rows sum to: ``normalize_truths`` rescales truths only)."""
+    if not rows_must_sum_to_one(ans):
         return
-    if policy == "auto":
-        if ans.kind != "probability" or ans.params.get("renormalize", True) is not False:
-            return
-    tol = float(ans.grading.value_policy.get("row_sum_tolerance", 1e-4))
+    tol = float(ans.grading.value_policy.get("row_sum_tolerance", ROW_SUM_TOLERANCE))
     sums = y.sum(axis=1)
     off = np.abs(sums - 1.0) > tol
     if off.any():
