@@ -50,6 +50,7 @@ from tambench.grading.validation.arrays import (
     to_float64,
     to_object,
 )
+from tambench.grading.validation.labels import equivalent_labels, respelling_hint
 from tambench.grading.validation.messages import rows_desc
 from tambench.grading.validation.policies import apply_empty_token
 
@@ -192,30 +193,36 @@ def check_strings(c: ColumnCheck) -> np.ndarray | None:
 
 
 def check_labels(c: ColumnCheck) -> np.ndarray | None:
-    """Kind ``label``: non-empty strings from the column's label set, when it has one."""
+    """Kind ``label``: non-empty strings from the column's label set, when it has one; a label
+    outside the set that the task declares equivalent to one label of it
+    (``GradingSpec.label_equivalence``) is graded as that label, and one that respells a
+    declared label is named with the declared spelling (:mod:`.labels`)."""
     col, empty, ok = _strings(c)
     label_set = c.ans.label_sets.get(c.name)
-    if label_set is not None:
-        allowed = label_set.labels
-        bad = outside(col, label_set.members) & ~empty
-        if bad.any():
-            rows, desc = c.where(bad)
-            got = sorted({col[int(i)].as_py() for i in rows[:1000]})
-            c.type_problems.append(
-                f"column `{c.name}`: {rows.size} unknown label(s) {format_examples(got)} in "
-                f"{desc}; allowed labels: {allowed[:50]}{' ...' if len(allowed) > 50 else ''}"
-            )
-            ok = False
-    return to_object(col) if ok else None
-
-
-def outside(col: pa.ChunkedArray, members: frozenset[str]) -> np.ndarray:
-    """Which cells are not in ``members``: each distinct value is looked up once (dictionary
-    encoding), without turning the column into Python objects."""
+    if label_set is None:
+        return to_object(col) if ok else None
+    members = label_set.members
     encoded = pc.dictionary_encode(chunk(col))
-    bad_code = np.array([v not in members for v in encoded.dictionary.to_pylist()], dtype=bool)
+    dictionary = encoded.dictionary.to_pylist()
     codes, _ = int32_values(encoded.indices)
-    return bad_code[codes] if bad_code.size else np.zeros(len(col), dtype=bool)
+    mapping = equivalent_labels([v for v in dictionary if v not in members], label_set.labels,
+                                c.ans.grading.label_equivalence)
+    names = np.array([mapping.get(v, v) for v in dictionary], dtype=object)
+    bad_code = np.array([n not in members for n in names], dtype=bool)
+    bad = (bad_code[codes] if bad_code.size else np.zeros(len(col), dtype=bool)) & ~empty
+    if bad.any():
+        allowed = label_set.labels
+        rows, desc = c.where(bad)
+        got = sorted({str(names[codes[int(i)]]) for i in rows[:1000]})
+        c.type_problems.append(
+            f"column `{c.name}`: {rows.size} unknown label(s) {format_examples(got)} in "
+            f"{desc}; allowed labels: {allowed[:50]}{' ...' if len(allowed) > 50 else ''}"
+            + respelling_hint(got, allowed)
+        )
+        ok = False
+    if not ok:
+        return None
+    return names[codes] if names.size else to_object(col)
 
 
 #: One checker per metric input kind (``structured`` submissions are not columns).

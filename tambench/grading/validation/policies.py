@@ -60,7 +60,8 @@ def check_applicable(grading: GradingSpec, metric: Metric) -> None:
                                     f"`{metric.id}` takes {kind} values (csv columns or txt "
                                     "lines)")
     if not csv_task or kind == "structured":
-        for field in ("answers_target_columns", "labels", "labels_from", "empty_token",
+        for field in ("answers_target_columns", "labels", "labels_from", "label_equivalence",
+                      "empty_token",
                       "unscored_marker", "scored_rows", "ids_from"):
             if getattr(grading, field):
                 refuse(field, "applies to CSV submissions only")
@@ -68,6 +69,15 @@ def check_applicable(grading: GradingSpec, metric: Metric) -> None:
             refuse("normalize_truths/extra_ids", "applies to CSV submissions only")
     if (grading.labels or grading.labels_from) and kind != "label":
         refuse("labels", f"applies to kind label only; metric `{metric.id}` takes {kind}")
+    if grading.label_equivalence and not (
+        grading.labels or grading.labels_from
+        or isinstance(grading.value_policy.get("label_set"), list)
+    ):
+        refuse("label_equivalence", "needs the task's label set (labels or labels_from): the "
+                                    "spelling a label is graded as comes from the task")
+    if grading.label_equivalence and kind != "label":
+        refuse("label_equivalence", f"applies to kind label only; metric `{metric.id}` takes "
+                                    f"{kind}")
     if grading.empty_token is not None and kind not in EMPTY_TOKEN_KINDS:
         refuse("empty_token", f"applies to kinds {sorted(EMPTY_TOKEN_KINDS)} only; metric "
                               f"`{metric.id}` takes {kind}")
