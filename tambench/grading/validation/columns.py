@@ -16,9 +16,11 @@ Declared policies read here (``GradingSpec.value_policy``; absent keys take thes
   row's sum).
 * ``strip_spaces``: spaces around numbers are always ignored (they cannot change a number);
   with true, spaces around labels and strings are removed too. Ids are never stripped.
-* ``multiline_values``: false (default): one row per line, a quoted line break in a value is
-  refused (the parser reads large files in blocks that must start on a row); true: string
-  values may span lines (the parser then reads blocks more slowly).
+* ``multiline_values``: whether a quoted value may hold a line break (RFC 4180). Default true
+  for kind ``text`` (pandas writes such values), false otherwise: one row per line, a quoted
+  line break is refused. Files are read in parallel blocks either way; only a file whose
+  quoted values do hold line breaks, over several blocks, is read again with its blocks found
+  serially (slower).
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ from tambench.grading.validation.arrays import (
 )
 from tambench.grading.validation.labels import equivalent_labels, respelling_hint
 from tambench.grading.validation.messages import rows_desc
-from tambench.grading.validation.policies import apply_empty_token
+from tambench.grading.validation.policies import apply_empty_token, values_may_span_lines
 
 #: Kinds where an empty cell is a legitimate value by default.
 EMPTY_OK_KINDS = frozenset({"text", "set", "ranking", "mask"})
@@ -110,7 +112,7 @@ def _parse_number_texts(c: ColumnCheck) -> tuple[np.ndarray, bool]:
             "expected a number in every row"
         )
     # Placeholders stand in for cells that are not numbers: the submission is rejected.
-    zeros = pc.replace_substring_regex(chunk(trimmed), pattern=r"^.*$", replacement="0")
+    zeros = pc.replace_substring_regex(chunk(trimmed), pattern=r"(?s)^.*$", replacement="0")
     texts = pc.if_else(number_arrow, chunk(trimmed), zeros)
     values = to_float64(pc.cast(texts, pa.float64()), out=c.dest)
     values[nonfinite_txt] = np.nan
@@ -166,7 +168,7 @@ def _strings(c: ColumnCheck) -> tuple[pa.ChunkedArray, np.ndarray, bool]:
     empty = empty_cells(col)
     allow_empty = bool(c.policy.get("allow_empty", c.ans.kind in EMPTY_OK_KINDS))
     ok = True
-    if not c.policy.get("multiline_values", False):
+    if not values_may_span_lines(c.ans.grading, c.ans.kind):
         broken = has_line_break(c.col)
         if broken.any():
             rows, desc = c.where(broken)

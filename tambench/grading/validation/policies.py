@@ -102,6 +102,18 @@ def check_applicable(grading: GradingSpec, metric: Metric) -> None:
         raise TaskSpecError("grading spec declares what does not apply: " + "; ".join(problems))
 
 
+#: Kinds whose values may hold a quoted line break by default (RFC 4180; pandas writes one
+#: whenever a value holds a line break): free text. Labels, numbers, sets, rankings and masks
+#: keep the refusal unless the task declares ``value_policy.multiline_values``.
+MULTILINE_KINDS = frozenset({"text"})
+
+
+def values_may_span_lines(grading: GradingSpec, kind: str) -> bool:
+    """Whether quoted values may hold line breaks: ``value_policy.multiline_values``, by
+    default true for kind text only."""
+    return bool(grading.value_policy.get("multiline_values", kind in MULTILINE_KINDS))
+
+
 def answers_targets(grading: GradingSpec) -> list[str]:
     """The answers' names of the target columns."""
     return list(grading.answers_target_columns or grading.target_columns)
