@@ -116,6 +116,33 @@ def test_an_audit_that_passes_again_lifts_the_quarantine(
     assert report["passed"] is True and report["schema_version"] == 1
 
 
+def test_a_failed_audit_prints_its_full_report_as_json_with_exit_1(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tabular(tmp_path / "raw", n=400, n_classes=2)
+    task = tmp_path / "task.json"
+    save_taskspec(make_spec("later", {"strategy": "random", "test_size": 0.25}), task)
+    data = tmp_path / "data"
+    assert main(["prepare", str(task), "--raw", str(tmp_path / "raw"), "--data-dir",
+                 str(data)]) == 0
+    folder = data / "kaggle/later"
+    shutil.copy(folder / "private/answers.csv", folder / "public/answers.csv")  # a leak
+    capsys.readouterr()
+    assert main(["audit", str(task), "--data-dir", str(data), "--json"]) == 1
+    out, err = capsys.readouterr()
+    report = json.loads(out)  # one document: the report, not an error object
+    assert "error" not in report and report["passed"] is False
+    assert report["task_id"] == "kaggle/later" and report["schema_version"] == 1
+    statuses = {c["name"]: c["status"] for c in report["checks"]}
+    assert len(statuses) == len(report["checks"]) >= 3 and "fail" in statuses.values()
+    assert "pass" in statuses.values()  # every check is there, not only the failed ones
+    failed = [c for c in report["checks"] if c["status"] == "fail"]
+    assert all(c["findings"] and set(c) >= {"name", "status", "detail", "findings"}
+               for c in failed)
+    assert "Traceback" not in err and err.startswith("error: leakage audit of kaggle/later "
+                                                     "failed")
+    assert read_quarantine(folder) is not None
+
+
 def test_check_split_refuses_a_quarantined_task_row_by_row(tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]
                                                           ) -> None:
