@@ -39,6 +39,7 @@ import tempfile
 import types
 import warnings
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +75,13 @@ from parity_cases import (  # noqa: E402
     vinbig_cases,
 )
 
-from parity_task import grade_via_task, import_catalogue, task_pairs, task_spec  # noqa: E402
+from parity_task import (  # noqa: E402
+    TASK_DEPARTURES,
+    grade_via_task,
+    import_catalogue,
+    task_pairs,
+    task_spec,
+)
 
 from tambench.core.metrics import get_metric  # noqa: E402
 from tambench.errors import InvalidSubmissionError  # noqa: E402
@@ -429,7 +436,12 @@ def compare_task(pair: Pair, grade: Callable[..., Any], case: Case, where: Path
         answers = (data / "kaggle" / pair.competition.lower() / "private"
                    / spec["grading"].get("answers_file", "answers.csv"))
         theirs = _theirs_from_files(grade, work / f"{pair.competition.lower()}.csv", answers)
-        verdict = _verdict(pair, case, ours, theirs)
+        on_files = TASK_DEPARTURES.get(pair.competition, {})
+        if case.kind in on_files and not _same(ours, theirs):
+            pair = replace(pair, departures={**pair.departures, **on_files})
+            verdict = "departure"
+        else:
+            verdict = _verdict(pair, case, ours, theirs)
     return {"competition": pair.competition, "metric": pair.metric, "case": case.kind,
             "tambench": ours, "mlebench": theirs, "verdict": verdict,
             "reason": pair.departures.get(case.kind) if verdict.startswith("departure")

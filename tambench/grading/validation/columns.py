@@ -14,6 +14,8 @@ Declared policies read here (``GradingSpec.value_policy``; absent keys take thes
   ``renormalize`` parameter set to false; a metric that renormalises declares so),
   ``"require"``, or ``"ignore"``. ``row_sum_tolerance`` default 1e-4 (absolute, on each
   row's sum).
+* ``probability_range`` (kind ``probability``): ``"unit"`` (default: values in [0, 1]) or
+  ``"any"`` (any finite number: a rule that ranks scores, such as an AUC, accepts them).
 * ``strip_spaces``: spaces around numbers are always ignored (they cannot change a number);
   with true, spaces around labels and strings are removed too. Ids are never stripped.
 * ``multiline_values``: whether a quoted value may hold a line break (RFC 4180). Default true
@@ -142,9 +144,18 @@ def check_values(c: ColumnCheck) -> np.ndarray | None:
     return values if ok else None
 
 
+def scores_unbounded(ans: Answers) -> bool:
+    """Whether the task declares its probability-kind target a score of any finite value
+    (``value_policy.probability_range`` ``"any"``: a rule that only ranks the scores)."""
+    return ans.grading.value_policy.get("probability_range", "unit") == "any"
+
+
 def check_probabilities(c: ColumnCheck) -> np.ndarray | None:
-    """Kind ``probability``: finite numbers in [0, 1]."""
+    """Kind ``probability``: finite numbers in [0, 1] (any finite number where the task
+    declares ``probability_range`` ``"any"``)."""
     values, ok = _numbers(c)
+    if scores_unbounded(c.ans):
+        return values if ok else None
     with np.errstate(invalid="ignore"):
         out = (values < 0.0) | (values > 1.0)
     if out.any():
@@ -251,7 +262,8 @@ def clean_numbers(table: pa.Table, positions: list[int], ans: Answers) -> np.nda
     if any(table.column(i).type != pa.float64() for i in positions):
         return None
     values = fill_floats(table, positions)
-    lo, hi = (0.0, 1.0) if ans.kind == "probability" else (-math.inf, math.inf)
+    bounded = ans.kind == "probability" and not scores_unbounded(ans)
+    lo, hi = (0.0, 1.0) if bounded else (-math.inf, math.inf)
     return values if all_within(values, lo, hi) else None
 
 

@@ -136,6 +136,10 @@ CONVENTIONS: dict[str, Convention] = {
          "metric_params": {"groups_column": "tripId"}},
         "evaluation page: mean of the 50th and 95th percentile errors per phone, averaged; "
         "MLE-bench's sample submission and answers key rows by tripId and UnixTimeMillis"),
+    "alaska2-image-steganalysis": Convention(
+        {"value_policy": {"probability_range": "any"}},
+        "evaluation page: the weighted AUC ranks the submitted Label scores, which may be any "
+        "real number; MLE-bench scores them as they are"),
     "siim-covid19-detection": Convention(
         {"metric": "box_map", "metric_params": {"iou_thresholds": [0.5]}, "id_columns": ["id"],
          "target_columns": ["PredictionString"]},
