@@ -74,7 +74,6 @@ from parity_cases import (  # noqa: E402
     vesuvius_cases,
     vinbig_cases,
 )
-
 from parity_task import (  # noqa: E402
     TASK_DEPARTURES,
     grade_via_task,

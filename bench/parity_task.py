@@ -74,6 +74,9 @@ def grade_via_task(competition: str, case: Case, catalogue: Path, data: Path,
     answers = data / "kaggle" / slug / "private" / g.get("answers_file", "answers.csv")
     answers.parent.mkdir(parents=True, exist_ok=True)
     case.answers.to_csv(answers, index=False)
+    for name, frame in case.aux.get("_public", {}).items():  # public files the spec reads
+        (data / "kaggle" / slug / "public").mkdir(parents=True, exist_ok=True)
+        frame.to_csv(data / "kaggle" / slug / "public" / name, index=False)
     sub = work / f"{slug}.csv"
     case.submission.to_csv(sub, index=False)
     out = io.StringIO()
@@ -170,4 +173,147 @@ def task_pairs(classes: Callable[[str], list[str]]) -> list[Pair]:
              {"rows-off-by-10%": LOGLOSS_RESCALED}),
         Pair("billion-word-imputation", "levenshtein_mean",
              text_cases("id", "sentence", _multiline)),
+        *CONVENTION_PAIRS,
     ]
+
+
+# --- conventions the imported spec must carry ---------------------------------------------------
+
+
+def _cases(kinds: dict[str, tuple[pd.DataFrame, pd.DataFrame]],
+           public: dict[str, pd.DataFrame] | None = None) -> list[Case]:
+    aux = {"_public": public} if public else {}
+    return [Case(k, None, None, sub, ans, dict(aux)) for k, (sub, ans) in kinds.items()]
+
+
+def jigsaw_toxic(rng: np.random.Generator) -> list[Case]:
+    """Rows of -1 labels (not used for scoring) among the answers."""
+    classes = ["toxic", "severe_toxic", "obscene", "threat", "insult", "identity_hate"]
+    n = 300
+    ids = [f"{i:016x}" for i in range(n)]
+    y = (rng.random((n, 6)) < 0.3).astype(int)
+    y[:, 0] = np.r_[0, 1, rng.integers(0, 2, n - 2)]
+    y[rng.random(n) < 0.3] = -1
+    ans = pd.DataFrame({"id": ids, **{c: y[:, j] for j, c in enumerate(classes)}})
+    scored = np.clip(y, 0, 1).astype(float)
+
+    def sub(m: np.ndarray) -> pd.DataFrame:
+        return pd.DataFrame({"id": ids, **{c: m[:, j] for j, c in enumerate(classes)}})
+
+    wild = scored.copy()
+    wild[y[:, 0] == -1] = 1 - wild[y[:, 0] == -1]  # unscored rows wrong: no effect
+    return _cases({"perfect": (sub(scored), ans), "random": (sub(rng.random((n, 6)).round(3)), ans),
+                   "unscored-rows-wrong": (sub(wild), ans),
+                   "partial": (sub(np.clip(scored + rng.normal(0, 0.4, (n, 6)), 0, 1).round(3)),
+                               ans)})
+
+
+def ventilator(rng: np.random.Generator) -> list[Case]:
+    """Only the inspiratory phase (u_out = 0) is scored."""
+    n = 400
+    ids = np.arange(1, n + 1)
+    u_out = (np.arange(n) % 80 >= 30).astype(int)
+    pressure = rng.normal(15, 5, n).round(6)
+    ans = pd.DataFrame({"id": ids, "breath_id": ids // 80, "pressure": pressure, "u_out": u_out})
+    wild = np.where(u_out == 1, pressure + 100, pressure)
+
+    def sub(p: np.ndarray) -> pd.DataFrame:
+        return pd.DataFrame({"id": ids, "pressure": p})
+
+    return _cases({"perfect": (sub(pressure), ans), "expiration-wrong": (sub(wild), ans),
+                   "partial": (sub(pressure + rng.normal(0, 1, n)), ans),
+                   "random": (sub(rng.normal(15, 5, n)), ans)})
+
+
+def osic(rng: np.random.Generator) -> list[Case]:
+    """Blank FVC in the unmeasured weeks; the last three measured weeks of each patient."""
+    rows = []
+    for p in range(12):
+        measured = set(rng.choice(np.arange(-5, 40), int(rng.integers(2, 7)), replace=False))
+        for w in range(-5, 40):
+            fvc = float(rng.integers(1500, 4000)) if w in measured else np.nan
+            rows.append({"Patient": f"ID{p:05d}", "Weeks": w, "FVC": fvc,
+                         "Patient_Week": f"ID{p:05d}_{w}", "Confidence": 100})
+    ans = pd.DataFrame(rows)
+    truth = ans["FVC"].fillna(2000.0).to_numpy()
+
+    def sub(fvc: np.ndarray, conf: np.ndarray) -> pd.DataFrame:
+        return pd.DataFrame({"Patient_Week": ans["Patient_Week"], "FVC": fvc, "Confidence": conf})
+
+    n = len(ans)
+    return _cases({"perfect": (sub(truth, np.full(n, 70.0)), ans),
+                   "partial": (sub(truth + rng.normal(0, 150, n), rng.uniform(60, 300, n)), ans),
+                   "constant": (sub(np.full(n, 2500.0), np.full(n, 200.0)), ans)})
+
+
+def contrails(rng: np.random.Generator) -> list[Case]:
+    """'-' is an empty mask in the answers and in submissions."""
+    from parity_cases import rle
+
+    h = w = 16
+    ids, truth, near = [], [], []
+    for i in range(40):
+        m = np.zeros(h * w, dtype=bool)
+        if rng.random() < 0.6:
+            s = int(rng.integers(0, h * w - 20))
+            m[s : s + int(rng.integers(3, 20))] = True
+        ids.append(str(1000 + i))
+        truth.append(rle(m) or "-")
+        shifted = np.roll(m, int(rng.integers(-2, 3)))
+        near.append(rle(shifted) or "-")
+    ans = pd.DataFrame({"record_id": ids, "encoded_pixels": truth, "height": h, "width": w})
+
+    def sub(cells: list[str]) -> pd.DataFrame:
+        return pd.DataFrame({"record_id": ids, "encoded_pixels": cells})
+
+    return _cases({"perfect": (sub(truth), ans), "partial": (sub(near), ans),
+                   "all-empty": (sub(["-"] * len(ids)), ans)})
+
+
+def h_and_m(rng: np.random.Generator) -> list[Case]:
+    """Every customer listed (the public sample's), only buyers scored."""
+    customers = [f"{i:064x}" for i in range(200)]
+    buyers = sorted(rng.choice(customers, 60, replace=False))
+    items = [f"0{int(x):09d}" for x in rng.integers(10**8, 10**9, 40)]
+    truth = {c: " ".join(rng.choice(items, int(rng.integers(1, 5)), replace=False)) for c in buyers}
+    ans = pd.DataFrame({"customer_id": buyers, "prediction": [truth[c] for c in buyers]})
+    sample = pd.DataFrame({"customer_id": customers, "prediction": " ".join(items[:12])})
+
+    def sub(guess: Callable[[str], str]) -> pd.DataFrame:
+        return pd.DataFrame({"customer_id": customers, "prediction": [guess(c) for c in customers]})
+
+    popular = " ".join(items[:12])
+    return _cases({"perfect": (sub(lambda c: truth.get(c, popular)), ans),
+                   "popular": (sub(lambda c: popular), ans),
+                   "random": (sub(lambda c: " ".join(rng.choice(items, 12, replace=False))), ans)},
+                  {"sample_submission.csv": sample})
+
+
+def stanford_covid(rng: np.random.Generator) -> list[Case]:
+    """Three scored targets of five, at the positions `keep` marks."""
+    targets = ["reactivity", "deg_Mg_pH10", "deg_pH10", "deg_Mg_50C", "deg_50C"]
+    ids = [f"id_{s:05x}_{p}" for s in range(10) for p in range(40)]
+    n = len(ids)
+    t = rng.normal(0.5, 0.3, (n, 5)).round(10)
+    keep = np.array([int(i.rsplit("_", 1)[1]) < 25 for i in ids])
+    ans = pd.DataFrame({"id_seqpos": ids, **{c: t[:, j] for j, c in enumerate(targets)
+                                             if c in ("reactivity", "deg_Mg_pH10", "deg_Mg_50C")},
+                        "keep": keep})
+
+    def sub(m: np.ndarray) -> pd.DataFrame:
+        return pd.DataFrame({"id_seqpos": ids, **{c: m[:, j] for j, c in enumerate(targets)}})
+
+    wild = t.copy()
+    wild[~keep] += 5
+    return _cases({"perfect": (sub(t), ans), "unkept-wrong": (sub(wild), ans),
+                   "partial": (sub(t + rng.normal(0, 0.1, t.shape)), ans)})
+
+
+CONVENTION_PAIRS = [
+    Pair("jigsaw-toxic-comment-classification-challenge", "roc_auc_columnwise", jigsaw_toxic),
+    Pair("ventilator-pressure-prediction", "mae", ventilator),
+    Pair("osic-pulmonary-fibrosis-progression", "laplace_log_likelihood", osic),
+    Pair("google-research-identify-contrails-reduce-global-warming", "global_dice", contrails),
+    Pair("h-and-m-personalized-fashion-recommendations", "map_at_k", h_and_m),
+    Pair("stanford-covid-vaccine", "mcrmse", stanford_covid),
+]
