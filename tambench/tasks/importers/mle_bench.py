@@ -197,9 +197,11 @@ def _with_conventions(cid: str, decision: GradingDecision, cfg: dict[str, Any]
     answers file name; a grading the conventions build is no longer left for review."""
     grading, notes = apply_conventions(cid, decision.grading)
     built = decision.grading is None and grading is not None
+    settled = "grading settled by tambench's conventions table (see the notes)"
     return replace(
         decision, grading=_answers_file(grading, cfg), notes=[*decision.notes, *notes],
-        warnings=[w for w in decision.warnings if not (built and "grading left unset" in w)],
+        warnings=[w.replace("grading left unset for review", settled) if built else w
+                  for w in decision.warnings],
         unfilled=[u for u in decision.unfilled if not (built and u.startswith("grading"))])
 
 
