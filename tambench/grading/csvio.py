@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from tambench.grading.files import (
@@ -446,10 +447,8 @@ class _BodyParser:
             return False
         if self.body.size <= (self.block_size or block_size_for(self.body.size)):
             return False
-        from tambench.grading.validation.arrays import has_line_break
-
-        return any(table.column(i).type == pa.string() and has_line_break(table.column(i)).any()
-                   for i in range(table.num_columns))
+        return any(table.column(i).type == pa.string() and column_holds_line_break(
+            table.column(i)) for i in range(table.num_columns))
 
     def attempt(self, as_float: Sequence[int]) -> pa.Table:
         types: dict[str, pa.DataType] = {n: pa.string() for n in self.include}
@@ -485,6 +484,24 @@ class _BodyParser:
              for name in self.names],
             names=self.names,
         )
+
+
+def bytes_hold_line_break(piece: pa.Array) -> bool:
+    """Whether a string array's data buffer holds CR or LF (a superset of the array's slice:
+    a false hit only costs a closer look)."""
+    data = piece.buffers()[2]
+    if data is None:
+        return False
+    # A copy to bytes and two memchr scans beat numpy comparisons (three temporaries) by 3x.
+    raw = data.to_pybytes()
+    return raw.find(b"\n") >= 0 or raw.find(b"\r") >= 0
+
+
+def column_holds_line_break(col: pa.ChunkedArray) -> bool:
+    """Whether any value of a string column holds CR or LF."""
+    if not any(bytes_hold_line_break(c) for c in col.chunks):
+        return False
+    return bool(pc.any(pc.match_substring_regex(col, r"[\r\n]")).as_py())
 
 
 def pack_float_columns(table: pa.Table, positions: Sequence[int]) -> pa.Table:
