@@ -482,6 +482,16 @@ KINDS = ("agree", "departure (reproduced)", "departure", "reference error", "not
          "disagree")
 
 
+def _listing(rows: list[dict[str, Any]], title: str, keep: Callable[[dict[str, Any]], bool],
+             field: str) -> None:
+    """``- competition: text`` once per distinct pair of the rows ``keep`` selects."""
+    found = sorted({(r["competition"], r[field]) for r in rows if keep(r)})
+    if found:
+        print(f"\n{title}")
+        for comp, text in found:
+            print(f"- {comp}: {text}")
+
+
 def report(rows: list[dict[str, Any]]) -> None:
     by_comp: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
@@ -496,24 +506,13 @@ def report(rows: list[dict[str, Any]]) -> None:
               f"{n[4]:4} {n[5]:8}")
     t = [sum(1 for r in rows if r["verdict"] == v) for v in KINDS]
     print(f"{'TOTAL':79} {len(rows):5} {t[0]:5} {t[1]:7} {t[2]:4} {t[3]:7} {t[4]:4} {t[5]:8}")
-    skipped = sorted({(r["competition"], r["reason"]) for r in rows
-                      if r["verdict"] == "not gradable"})
-    if skipped:
-        print("\nNot gradable through the task with MLE-bench's answers as they are:")
-        for comp, why in skipped:
-            print(f"- {comp}: {why}")
-    reasons = sorted({(r["competition"], r["reason"]) for r in rows
-                      if r["reason"] and r["verdict"].startswith("departure")})
-    if reasons:
-        print("\nDepartures (MLE-bench differs from the published rule; tambench follows the rule):")
-        for comp, why in reasons:
-            print(f"- {comp}: {why}")
-    crashed = sorted({(r["competition"], r["mlebench"]) for r in rows
-                      if r["verdict"] == "reference error"})
-    if crashed:
-        print("\nMLE-bench grader errors:")
-        for comp, what in crashed:
-            print(f"- {comp}: {what}")
+    _listing(rows, "Not gradable through the task with MLE-bench's answers as they are:",
+             lambda r: r["verdict"] == "not gradable", "reason")
+    _listing(rows, "Departures (MLE-bench differs from the published rule; tambench follows "
+             "the rule):", lambda r: bool(r["reason"]) and r["verdict"].startswith("departure"),
+             "reason")
+    _listing(rows, "MLE-bench grader errors:", lambda r: r["verdict"] == "reference error",
+             "mlebench")
     bad = [r for r in rows if r["verdict"] == "disagree"]
     if bad:
         print("\nDisagreements:")
