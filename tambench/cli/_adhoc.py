@@ -50,6 +50,11 @@ LABEL = typer.Option([], "--label", help="A valid class label (repeatable).")
 LABELS_FROM = typer.Option(
     None, "--labels-from", help="FILE:COLUMN whose distinct values are the valid labels."
 )
+LABEL_EQUIVALENCE = typer.Option(
+    [], "--label-equivalence",
+    help="case, boolean or number: other spellings of the declared labels that grade as them "
+    "(repeatable; needs --label or --labels-from).",
+)
 EMPTY_TOKEN = typer.Option(None, "--empty-token", help='Token of an empty mask/set, e.g. "-".')
 UNSCORED_MARKER = typer.Option(
     None, "--unscored-marker", help="Answers rows with this value in a target are not scored."
@@ -107,6 +112,7 @@ class AdhocOptions:
     fmt: str = "csv"
     label: list[str] = field(default_factory=list)
     labels_from: str | None = None
+    label_equivalence: list[str] = field(default_factory=list)
     empty_token: str | None = None
     unscored_marker: str | None = None
     normalize_truths: str | None = None
@@ -128,7 +134,8 @@ def adhoc_grading(opts: AdhocOptions) -> tuple[dict[str, Any], Path | None]:
     fields["metric_params"] = params
     simple = {
         "id_columns": list(opts.id_column), "answers_target_columns": opts.answers_target_column,
-        "labels": opts.label, "empty_token": opts.empty_token,
+        "labels": opts.label, "label_equivalence": opts.label_equivalence,
+        "empty_token": opts.empty_token,
         "unscored_marker": opts.unscored_marker, "normalize_truths": opts.normalize_truths,
         "extra_ids": opts.extra_ids,
         "value_policy": parse_pairs(opts.value_policy, "--value-policy") or None,

@@ -44,6 +44,7 @@ def grade(
     fmt: str = _adhoc.FORMAT,
     label: list[str] = _adhoc.LABEL,
     labels_from: str | None = _adhoc.LABELS_FROM,
+    label_equivalence: list[str] = _adhoc.LABEL_EQUIVALENCE,
     empty_token: str | None = _adhoc.EMPTY_TOKEN,
     unscored_marker: str | None = _adhoc.UNSCORED_MARKER,
     normalize_truths: str | None = _adhoc.NORMALIZE_TRUTHS,
@@ -75,9 +76,9 @@ def grade(
             raise typer.BadParameter("give --task, or --answers and --metric")
         opts = _adhoc.AdhocOptions(
             answers, metric, metric_param, id_column, target_column, not_target,
-            answers_target_column, submission_header, fmt, label, labels_from, empty_token,
-            unscored_marker, normalize_truths, scored_where, scored_last, extra_ids, ids_from,
-            value_policy, grading,
+            answers_target_column, submission_header, fmt, label, labels_from,
+            label_equivalence, empty_token, unscored_marker, normalize_truths, scored_where,
+            scored_last, extra_ids, ids_from, value_policy, grading,
         )
         check_submission_path(submission)
         report = _grade_adhoc(submission, opts, leaderboard)
@@ -97,7 +98,7 @@ def _grade_adhoc(submission: Path, opts: _adhoc.AdhocOptions, leaderboard: Path 
         raise typer.BadParameter("no grading spec")
     answers = load_answers(opts.answers, grading, get_metric(grading.metric),
                            public_dir=public_dir)
-    return grade_submission(submission, spec, answers, leaderboard)
+    return grade_submission(submission, spec, answers, leaderboard, answers_visible=True)
 
 
 def _show_report(report: Any, json_out: bool) -> None:
