@@ -80,8 +80,12 @@ def has_credentials() -> bool:
         return True
     if os.environ.get("KAGGLE_USERNAME") and os.environ.get("KAGGLE_KEY"):
         return True
-    cfg = Path(os.environ.get("KAGGLE_CONFIG_DIR") or Path.home() / ".kaggle")
-    return (cfg / "kaggle.json").is_file()
+    from tambench.config import home_dir
+
+    if os.environ.get("KAGGLE_CONFIG_DIR"):
+        return (Path(os.environ["KAGGLE_CONFIG_DIR"]) / "kaggle.json").is_file()
+    home = home_dir()  # no home directory: credentials come from the environment only
+    return home is not None and (home / ".kaggle" / "kaggle.json").is_file()
 
 
 # --- what the API says -------------------------------------------------------------------
@@ -295,7 +299,8 @@ def _authenticated_api() -> Any:
     except SystemExit:
         raise SourceError(
             "no Kaggle credentials found: set KAGGLE_USERNAME and KAGGLE_KEY (or "
-            "KAGGLE_API_TOKEN) in the environment, or put kaggle.json in ~/.kaggle"
+            "KAGGLE_API_TOKEN) in the environment, or put kaggle.json in ~/.kaggle (or in "
+            "$KAGGLE_CONFIG_DIR; without a home directory only these two places are read)"
         ) from None
     return api
 

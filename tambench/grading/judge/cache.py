@@ -65,9 +65,15 @@ def cache_key(model: str, constraint: str, code_sha256: str, *, mode: JudgeMode 
 
 
 def default_cache_dir() -> Path:
-    """``$XDG_CACHE_HOME/tambench/judge`` (``~/.cache/tambench/judge`` by default)."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "tambench" / "judge"
+    """``$XDG_CACHE_HOME/tambench/judge`` (``~/.cache/tambench/judge`` by default; without a
+    home directory, a private temporary folder kept for this process only)."""
+    from tambench.config import fallback_dir, home_dir
+
+    base = os.environ.get("XDG_CACHE_HOME")
+    if base:
+        return Path(base) / "tambench" / "judge"
+    home = home_dir()
+    return home / ".cache" / "tambench" / "judge" if home is not None else fallback_dir("judge")
 
 
 def _cache_path(cache_dir: Path, key: str) -> Path:
