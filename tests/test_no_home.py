@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 
-from tambench.config import config_file, env_dir_fallback, home_dir, load_settings
 from tambench.errors import ConfigError
 from tests.grading.corpus import TASKS, perfect_text
 
@@ -145,6 +144,8 @@ def _no_home(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_settings_skip_the_user_config_file(tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from tambench.config import config_file, home_dir, load_settings
+
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("TAMBENCH_CONFIG", raising=False)
     _no_home(monkeypatch)
@@ -158,6 +159,7 @@ def test_library_folders_fall_back_to_a_private_temporary_folder(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from tambench.acquisition.kaggle_client import has_credentials
+    from tambench.config import env_dir_fallback
     from tambench.grading.judge.cache import default_cache_dir
 
     for var in ("MPLCONFIGDIR", "XDG_CACHE_HOME", "KAGGLE_CONFIG_DIR", "KAGGLE_API_TOKEN",

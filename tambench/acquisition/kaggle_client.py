@@ -51,9 +51,16 @@ from tambench.acquisition.retry import (
     call_with_retries,
     parse_retry_after,
 )
+from tambench.core.bounded import parse_json
 from tambench.core.fielddocs import DOCUMENTED
 from tambench.core.leaderboard import Leaderboard, leaderboard_from_client_rows
-from tambench.errors import ConfigError, ReportVersionError, RulesNotAcceptedError, SourceError
+from tambench.errors import (
+    ConfigError,
+    ReportVersionError,
+    RulesNotAcceptedError,
+    SourceError,
+    TaskDataError,
+)
 
 T = TypeVar("T")
 
@@ -164,7 +171,7 @@ class CompetitionMetadata(BaseModel):
     @classmethod
     def from_json(cls, text: str) -> CompetitionMetadata:
         """Parse ``api.json``, refusing a newer format with a clear error."""
-        meta = cls.model_validate_json(text)
+        meta = cls.model_validate(parse_json(text, "api.json", error=TaskDataError))
         if meta.schema_version > METADATA_VERSION:
             raise ReportVersionError(
                 f"api.json has schema_version {meta.schema_version}; this tambench reads up to "

@@ -27,6 +27,7 @@ import codecs
 import json
 import math
 import os
+import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,10 +45,14 @@ class Bounds:
 
     max_bytes: int = 16 * 1024**2
     """Largest input, in bytes (UTF-8 for text given as a string)."""
-    max_depth: int = 64
-    """Deepest nesting of arrays and objects (tables in TOML)."""
+    max_depth: int | None = 64
+    """Deepest nesting of arrays and objects (tables in TOML); None: as deep as the parser
+    itself goes (about 1,000 levels), never a RecursionError."""
     max_int_digits: int = 64
     """Longest integer, in decimal digits."""
+    finite_floats: bool = True
+    """Refuse number literals beyond the float range (``1e400``, read as infinity). False where
+    the reader checks values itself and names the offending rows (a submission)."""
 
 
 #: Task files, importer and protocol inputs, caches: a few KB in practice.
@@ -133,27 +138,76 @@ def read_bounded(path: str | os.PathLike[str], bounds: Bounds = DEFAULT_BOUNDS,
     return data
 
 
-def _check_tree(doc: Any, source: str, bounds: Bounds, error: ErrorClass) -> None:
-    """Depth, integer length and finite numbers of a parsed document, without recursion."""
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_TO_SQUARE = bytes.maketrans(b"{}", b"[]")
+#: Digits -> 9, exponent marks -> e, plus signs kept, anything else -> space.
+_NUMBER_SHAPE = bytes(
+    ord("9") if chr(b).isdigit() and b < 128 else ord("e") if b in b"eE"
+    else b if b == ord("+") else ord(" ") for b in range(256))
+
+
+def _json_depth_over(data: bytes, limit: int) -> bool:
+    """Whether a valid JSON text nests arrays and objects more than ``limit`` deep, without
+    recursion or a walk in Python: strings dropped, brackets kept, innermost pairs peeled
+    one level per pass (at most ``limit`` passes, each a C-speed scan)."""
+    if data.count(b"[") + data.count(b"{") <= limit:
+        return False
+    brackets = _JSON_STRING.sub(b"", data).translate(_TO_SQUARE, _NOT_BRACKETS)
+    for _ in range(limit):
+        if not brackets:
+            return False
+        brackets = brackets.replace(b"[]", b"")
+    return bool(brackets)
+
+
+def _numbers_at_risk(data: bytes, bounds: Bounds) -> bool:
+    """Whether a JSON text may hold an integer over the digit limit or a float beyond its
+    range (a run of digits that long, or an exponent of three digits). Digits inside strings
+    count too: a hit only means the parsed numbers are then checked one by one."""
+    shape = data.translate(_NUMBER_SHAPE)
+    if not bounds.finite_floats:
+        return b"9" * (bounds.max_int_digits + 1) in shape
+    run = b"9" * (min(bounds.max_int_digits, 308) + 1)
+    return run in shape or b"e999" in shape or b"e+999" in shape
+
+
+def _check_numbers(doc: Any, source: str, bounds: Bounds, error: ErrorClass) -> None:
+    """Integer length and finite floats of a parsed document, without recursion."""
     max_bits = math.ceil(bounds.max_int_digits * math.log2(10))
-    stack: list[tuple[Any, int]] = [(doc, 0)]
+    stack: list[Any] = [doc]
     while stack:
-        node, depth = stack.pop()
+        node = stack.pop()
         if isinstance(node, dict | list):
-            if depth >= bounds.max_depth:
-                raise error(f"{source} is nested more than {bounds.max_depth} levels deep")
-            children = node.values() if isinstance(node, dict) else node
-            stack.extend((child, depth + 1) for child in children
-                         if isinstance(child, dict | list | int | float))
-        elif isinstance(node, bool):
+            stack.extend(node.values() if isinstance(node, dict) else node)
+        elif isinstance(node, bool | str):
             continue
         elif isinstance(node, int):
             if node.bit_length() >= max_bits - 4 and len(str(abs(node))) > bounds.max_int_digits:
                 raise error(f"{source} holds an integer of more than "
                             f"{bounds.max_int_digits} digits")
-        elif isinstance(node, float) and not math.isfinite(node):
+        elif isinstance(node, float) and bounds.finite_floats and not math.isfinite(node):
             raise error(f"{source} holds a number that is not finite (NaN, Infinity, "
                         "or a literal beyond the float range such as 1e400)")
+
+
+def _check_depth(doc: Any, source: str, bounds: Bounds, error: ErrorClass) -> None:
+    """Nesting of a parsed document (TOML's tables nest without brackets), without recursion."""
+    if bounds.max_depth is None:
+        return
+    stack: list[tuple[Any, int]] = [(doc, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth >= bounds.max_depth:
+            raise _too_deep(source, bounds, error)
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+
+
+def _too_deep(source: str, bounds: Bounds, error: ErrorClass) -> Exception:
+    levels = "about 1,000" if bounds.max_depth is None else str(bounds.max_depth)
+    return error(f"{source} is nested too deeply (more than {levels} levels of arrays and "
+                 "objects)")
 
 
 def _huge_int(exc: ValueError, source: str, bounds: Bounds, error: ErrorClass) -> Exception:
@@ -162,6 +216,14 @@ def _huge_int(exc: ValueError, source: str, bounds: Bounds, error: ErrorClass) -
         return error(f"{source} holds an integer of more than "
                      f"{bounds.max_int_digits} digits")
     return error(f"{source} cannot be read: {exc}")
+
+
+class _NotFinite(ValueError):
+    """NaN or Infinity written as a JSON constant (not JSON, though Python reads it)."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _NotFinite(f"{name} is not allowed (only finite numbers)")
 
 
 def parse_json(text: str | bytes, source: str, *, error: ErrorClass = MalformedInputError,
@@ -175,7 +237,7 @@ def parse_json(text: str | bytes, source: str, *, error: ErrorClass = MalformedI
     >>> parse_json("[" * 100 + "]" * 100, "line 3")
     Traceback (most recent call last):
     ...
-    tambench.errors.MalformedInputError: line 3 is nested more than 64 levels deep
+    tambench.errors.MalformedInputError: line 3 is nested too deeply (more than 64 levels of arrays and objects)
     """
     if isinstance(text, bytes):
         _size_check(len(text), source, bounds, error)
@@ -183,16 +245,22 @@ def parse_json(text: str | bytes, source: str, *, error: ErrorClass = MalformedI
     elif len(text) > bounds.max_bytes // 4:  # a character is at most four UTF-8 bytes
         _size_check(len(text.encode("utf-8", "surrogatepass")), source, bounds, error)
     try:
-        doc = json.loads(text, object_pairs_hook=object_pairs_hook)
+        doc = json.loads(text, object_pairs_hook=object_pairs_hook,
+                         parse_constant=_refuse_constant)
     except RecursionError:
-        raise error(f"{source} is nested more than {bounds.max_depth} levels "
-                    "deep") from None
+        raise _too_deep(source, bounds, error) from None
     except json.JSONDecodeError as exc:
         raise error(f"{source} is not valid JSON: line {exc.lineno}, column "
                     f"{exc.colno}: {exc.msg}") from None
+    except _NotFinite as exc:
+        raise error(f"{source} is not valid JSON: {exc}") from None
     except ValueError as exc:  # Python's 4,300-digit integer limit
         raise _huge_int(exc, source, bounds, error) from None
-    _check_tree(doc, source, bounds, error)
+    data = text.encode("utf-8", "surrogatepass")
+    if bounds.max_depth is not None and _json_depth_over(data, bounds.max_depth):
+        raise _too_deep(source, bounds, error)
+    if _numbers_at_risk(data, bounds):
+        _check_numbers(doc, source, bounds, error)
     return doc
 
 
@@ -221,13 +289,13 @@ def parse_toml(text: str | bytes, source: str, *, error: ErrorClass = MalformedI
     try:
         doc = tomllib.loads(text)
     except RecursionError:
-        raise error(f"{source} is nested more than {bounds.max_depth} levels "
-                    "deep") from None
+        raise _too_deep(source, bounds, error) from None
     except tomllib.TOMLDecodeError as exc:
         raise error(f"{source} is not valid TOML: {exc}") from None
     except ValueError as exc:
         raise _huge_int(exc, source, bounds, error) from None
-    _check_tree(doc, source, bounds, error)
+    _check_depth(doc, source, bounds, error)
+    _check_numbers(doc, source, bounds, error)
     return doc
 
 

@@ -9,8 +9,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
+from tambench.core.bounded import parse_json
 from tambench.errors import JudgeError
 from tambench.fileio import write_text_atomic
 from tambench.grading.judge.results import ConstraintVerdict
@@ -87,8 +88,8 @@ def read_cached(cache_dir: Path, key: str) -> CachedVerdict | None:
     except FileNotFoundError:
         return None
     try:
-        entry = CachedVerdict.model_validate_json(text)
-    except ValidationError as exc:
+        entry = CachedVerdict.model_validate(parse_json(text, "the entry", error=ValueError))
+    except ValueError as exc:  # the loader's refusal or pydantic's ValidationError
         raise JudgeError(f"judge cache entry {path} is corrupt; delete it to re-judge: {exc}") \
             from exc
     if entry.status not in CACHED_STATUSES:
