@@ -194,6 +194,11 @@ class GradeReport(GradeFields):
     submission_path: str = ""
     """The submission file graded."""
 
+    leaderboard_order_inversions: int | None = None
+    """Adjacent pairs of the leaderboard (junk rows dropped) ordered against the metric's
+    declared direction; null without a leaderboard. Above zero, rank and medals rest on a
+    direction the board contradicts, and ``warnings`` says so."""
+
     @model_validator(mode="before")
     @classmethod
     def _read_known_versions(cls, data: Any) -> Any:
