@@ -110,6 +110,48 @@ def test_a_kill_at_the_swap_leaves_one_whole_set(tmp_path: Path) -> None:
     assert _set_of(left)["runs"] == ["a/r1", "b/r2"]
 
 
+_KILLED_IN_PLACE = """
+import os, signal, sys
+from pathlib import Path
+from tambench.cli.main import main
+out = Path(sys.argv[1])
+os.path.ismount = lambda p: Path(p) == out      # as a bind-mounted folder is
+real = os.replace
+def faulty(src, dst, *args, **kwargs):
+    if Path(dst) == out / "grades.csv":           # grades.json already moved in
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real(src, dst, *args, **kwargs)
+os.replace = faulty
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def test_a_folder_that_cannot_be_swapped_is_updated_in_place_without_a_manifest_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A mount point cannot be renamed: its set is replaced file by file, the manifest removed
+    first and written last, so a set caught half-way has no manifest."""
+    cat, data, runs = make_env(tmp_path)
+    out = tmp_path / "report"
+    put(runs, "a", "value", "r1", perfect_text(TASKS["value"]))
+    assert main(_grade_runs_argv(runs, cat, data, out)) == 0
+    inode = out.stat().st_ino
+    put(runs, "b", "value", "r2", perfect_text(TASKS["value"]))
+    child = subprocess.run(
+        [sys.executable, "-c", _KILLED_IN_PLACE, str(out), *_grade_runs_argv(runs, cat, data, out)],
+        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)},
+        check=False, timeout=300)
+    assert child.returncode == -signal.SIGKILL, child.stderr
+    assert not (out / "manifest.json").exists()  # caught half-way: recognisably not a set
+    assert out.stat().st_ino == inode  # updated in place, never renamed
+
+    monkeypatch.setattr(os.path, "ismount", lambda p: Path(p) == out)
+    capsys.readouterr()
+    assert main(_grade_runs_argv(runs, cat, data, out)) == 0
+    assert _set_of(out)["runs"] == ["a/r1", "b/r2"] and out.stat().st_ino == inode
+    assert [p for p in os.listdir(out) if p.startswith(".")] == []
+
+
 def _two_reports(tmp_path: Path) -> tuple[BatchReport, BatchReport]:
     cat, data, runs = make_env(tmp_path)
     put(runs, "a", "value", "r1", perfect_text(TASKS["value"]))
@@ -140,16 +182,25 @@ def _read_through_folder(out: Path) -> dict[str, Any] | None:
         os.close(fd)
 
 
+def _rendered(report: BatchReport, folder: Path) -> tuple[dict[str, bytes], bytes]:
+    """A report's set as bytes (rendered once), and its manifest."""
+    paths = write_batch_outputs(report, folder)
+    members = {p.name: p.read_bytes() for k, p in paths.items() if k != "manifest"}
+    return members, paths["manifest"].read_bytes()
+
+
 @pytest.mark.parametrize("exchange", [True, False], ids=["atomic exchange", "two renames"])
 def test_readers_never_see_files_of_two_batches(exchange: bool, tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     import tambench.fileio as fileio
+    from tambench.grading.batch.writers import replace_folder
 
+    one, two = _two_reports(tmp_path)
+    sets = [_rendered(one, tmp_path / "one"), _rendered(two, tmp_path / "two")]
     if not exchange:
         monkeypatch.setattr(fileio, "exchange_paths", lambda a, b: False)
-    one, two = _two_reports(tmp_path)
     out = tmp_path / "report"
-    write_batch_outputs(one, out)
+    replace_folder(out, *sets[0])
     seen: set[str] = set()
     errors: list[BaseException] = []
     done = threading.Event()
@@ -166,8 +217,8 @@ def test_readers_never_see_files_of_two_batches(exchange: bool, tmp_path: Path,
     thread = threading.Thread(target=reader)
     thread.start()
     try:
-        for i in range(30):
-            write_batch_outputs(two if i % 2 == 0 else one, out)
+        for i in range(60):
+            replace_folder(out, *sets[(i + 1) % 2])
     finally:
         done.set()
         thread.join()

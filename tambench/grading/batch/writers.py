@@ -129,6 +129,8 @@ SET_FILES = {"json": "grades.json", "csv": "grades.csv", "html": "report.html"}
 MANIFEST = "manifest.json"
 #: Names a report folder may hold from a run of an older tambench (no manifest yet).
 _KNOWN_NAMES = frozenset({*SET_FILES.values(), MANIFEST})
+#: Staging folder inside a report folder that is updated in place.
+_INNER_STAGING = ".staging-"
 _MLE_NAME = re.compile(r"\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-GMT_grading_report\.json")
 
 
@@ -201,7 +203,7 @@ def _belongs(folder: Path, name: str) -> bool:
     is a set file of an older tambench's run)."""
     from tambench.core.bounded import load_json
 
-    if name in _KNOWN_NAMES or _MLE_NAME.fullmatch(name):
+    if name in _KNOWN_NAMES or _MLE_NAME.fullmatch(name) or name.startswith(_INNER_STAGING):
         return True
     try:
         manifest = load_json(folder / MANIFEST)
@@ -214,11 +216,17 @@ def _belongs(folder: Path, name: str) -> bool:
 def replace_folder(out: Path, members: dict[str, bytes], manifest: bytes) -> None:
     """Build ``members`` and then the manifest in a staging folder beside ``out``, and swap it
     in for ``out`` (created when absent). Writers of one parent folder take turns (a lock on
-    the parent), and leftovers of interrupted writes are removed first."""
+    the parent), and leftovers of interrupted writes are removed first.
+
+    A folder that cannot be swapped (a mount point, or one whose parent this user cannot
+    write) is updated in place instead: see :func:`_update_in_place`."""
     from tambench.fileio import current_umask, exchange_paths, fsync_dir, write_bytes_atomic
 
     parent = out.parent
     parent.mkdir(parents=True, exist_ok=True)
+    if out.is_dir() and (os.path.ismount(out) or not os.access(parent, os.W_OK)):
+        _update_in_place(out, members, manifest)
+        return
     with _locked(parent):
         _remove_leftovers(parent, out.name)
         staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.staging-", dir=parent))
@@ -240,11 +248,38 @@ def replace_folder(out: Path, members: dict[str, bytes], manifest: bytes) -> Non
         fsync_dir(parent)
 
 
+def _update_in_place(out: Path, members: dict[str, bytes], manifest: bytes) -> None:
+    """Replace the set inside ``out`` file by file: the new files are staged in
+    ``out/.staging-*``, the old manifest is removed (from then on the folder holds no whole
+    set, and says so by having no manifest), each file is renamed over its old copy, files of
+    the old set that the new one lacks are removed, and the manifest comes last. A reader that
+    checks the files against ``manifest.json`` never accepts a mixed set."""
+    from tambench.fileio import fsync_dir, write_bytes_atomic
+
+    with _locked(out):
+        _remove_leftovers(out, "")
+        staging = Path(tempfile.mkdtemp(prefix=_INNER_STAGING, dir=out))
+        for name, data in members.items():
+            write_bytes_atomic(staging / name, data)
+        write_bytes_atomic(staging / MANIFEST, manifest)
+        previous = [n for n in os.listdir(out) if n not in members and _belongs(out, n)
+                    and not n.startswith(_INNER_STAGING)]
+        (out / MANIFEST).unlink(missing_ok=True)
+        fsync_dir(out)
+        for name in members:
+            os.replace(staging / name, out / name)
+        for name in previous:  # files of the previous set that the new one lacks
+            Path(out / name).unlink(missing_ok=True)
+        os.replace(staging / MANIFEST, out / MANIFEST)
+        os.rmdir(staging)
+        fsync_dir(out)
+
+
 def _remove_leftovers(parent: Path, name: str) -> None:
     """Staging and old folders of ``name`` that an interrupted write left behind."""
+    prefixes = (f".{name}.staging-", f".{name}.old-") if name else (_INNER_STAGING,)
     for entry in os.scandir(parent):
-        if entry.name.startswith((f".{name}.staging-", f".{name}.old-")) \
-                and entry.is_dir(follow_symlinks=False):
+        if entry.name.startswith(prefixes) and entry.is_dir(follow_symlinks=False):
             shutil.rmtree(entry.path, ignore_errors=True)
 
 
