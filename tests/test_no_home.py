@@ -175,3 +175,19 @@ def test_library_folders_fall_back_to_a_private_temporary_folder(
     monkeypatch.setenv("MPLCONFIGDIR", "/somewhere")
     env_dir_fallback("MPLCONFIGDIR", "matplotlib")
     assert os.environ["MPLCONFIGDIR"] == "/somewhere"  # a folder set by the user is kept
+
+
+def test_the_browser_gets_a_temporary_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tambench.acquisition.agent import configure_browser_use_env
+    from tambench.acquisition.browser import chromium_env
+
+    _no_home(monkeypatch)
+    assert chromium_env(str(tmp_path))["HOME"] == str(tmp_path)  # Chromium's profile, tmp
+    for var in ("ANONYMIZED_TELEMETRY", "BROWSER_USE_CLOUD_SYNC", "BROWSER_USE_VERSION_CHECK",
+                "BROWSER_USE_DISABLE_EXTENSIONS", "BROWSER_USE_CONFIG_DIR",
+                "BROWSER_USE_SETUP_LOGGING"):
+        monkeypatch.setenv(var, "restored after the test")
+    configure_browser_use_env(tmp_path / "bu")
+    home = Path(os.environ["HOME"])  # browser-use expands ~: it gets a private folder
+    assert home.is_dir() and (home.stat().st_mode & 0o077) == 0 and home != tmp_path
+    monkeypatch.delenv("HOME")
