@@ -218,13 +218,16 @@ def replace_folder(out: Path, members: dict[str, bytes], manifest: bytes) -> Non
     in for ``out`` (created when absent). Writers of one parent folder take turns (a lock on
     the parent), and leftovers of interrupted writes are removed first.
 
-    A folder that cannot be swapped (a mount point, or one whose parent this user cannot
-    write) is updated in place instead: see :func:`_update_in_place`."""
+    A folder that cannot be swapped (a mount point, one whose parent this user cannot write,
+    or the current folder or one above it) is updated in place instead: see
+    :func:`_update_in_place`."""
     from tambench.fileio import current_umask, exchange_paths, fsync_dir, write_bytes_atomic
 
+    out = Path(os.path.abspath(out))
     parent = out.parent
     parent.mkdir(parents=True, exist_ok=True)
-    if out.is_dir() and (os.path.ismount(out) or not os.access(parent, os.W_OK)):
+    if out.is_dir() and (os.path.ismount(out) or not os.access(parent, os.W_OK)
+                         or out == Path.cwd() or out in Path.cwd().parents):
         _update_in_place(out, members, manifest)
         return
     with _locked(parent):
