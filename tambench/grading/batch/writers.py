@@ -140,9 +140,10 @@ def write_batch_outputs(report: BatchReport, out_dir: Path,
     files by name, and ``manifest.json``) into ``out_dir``, replacing any previous set as one
     unit: the set is built in a staging folder beside ``out_dir`` and swapped in (one atomic
     exchange on Linux and macOS; elsewhere two renames, between which the folder is briefly
-    absent). A reader never sees files of two batches together; a set from an interrupted
-    run stays in a hidden ``.<name>.staging-*`` folder (with no manifest until it was
-    complete), removed by the next write.
+    absent; a folder that cannot be renamed is updated in place, without a manifest until the
+    new set is whole: see :func:`replace_folder`). A reader never sees files of two batches
+    together; a set from an interrupted run stays in a hidden ``.<name>.staging-*`` folder
+    (with no manifest until it was complete), removed by the next write.
 
     Returns the paths of the set's files (keys ``json``, ``csv``, ``html``, ``manifest`` and
     the extra names).
