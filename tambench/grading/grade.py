@@ -26,7 +26,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from tambench.core.layout import LEADERBOARD_FILE, safe_join
-from tambench.core.leaderboard import Leaderboard, read_leaderboard
+from tambench.core.leaderboard import Leaderboard, order_problem, read_leaderboard
 from tambench.core.metrics.base import Metric, get_metric
 from tambench.core.rank import award_medal, medal_thresholds, rank_score
 from tambench.errors import (
@@ -247,6 +247,7 @@ def _grade(
         "submission_path": str(submission),
         "modality": spec.modality.value if spec.modality else None,
         "tier": spec.difficulty.tier.value if spec.difficulty else None,
+        **leaderboard_order_fields(board, metric),
     }
     try:
         validated = validate_submission(Path(submission), ans, limits=limits)
@@ -318,6 +319,15 @@ def no_leaderboard_warning(task_id: str) -> str:
     """The one warning a task without a leaderboard gets: medals unknown, not absent."""
     return (f"task {task_id} has no leaderboard: rank, medals and above_median are unknown "
             "(null), not false")
+
+
+def leaderboard_order_fields(board: Leaderboard | None, metric: Metric) -> dict[str, Any]:
+    """The report's ``leaderboard_order_inversions`` and, when a board is sorted against the
+    metric's declared direction, its warning (nothing without a board)."""
+    if board is None:
+        return {}
+    inversions, message = order_problem(board, metric.higher_is_better)
+    return {"leaderboard_order_inversions": inversions, "warnings": [message] if message else []}
 
 
 def _no_medal(board: Leaderboard | None, metric: Metric, task_id: str) -> dict[str, Any]:

@@ -128,7 +128,7 @@ def test_tam_lite_import_never_marks_complete_with_a_metric_it_could_not_confirm
     [
         ("no_input", "has no input/ folder"),
         ("two_inputs", "expected exactly one .json or .txt task file"),
-        ("not_json", "is not JSON"),
+        ("not_json", "is not valid JSON"),
         ("bad_tier", "expected a difficulty folder"),
         ("unnamed", "not named after its competition"),
         ("unknown_field", "unknown field"),
