@@ -191,8 +191,8 @@ def grade(
                           submission_format)
         else:
             spec, ans, lb = _task_files(task, ans, lb, catalogue, data_dir)
-        return _as_given(grade_submission(sub, spec, ans, lb, now=now, limits=limits),
-                         submission)
+        return _as_given(grade_submission(sub, spec, ans, lb, now=now, limits=limits,
+                                          answers_visible=task is None), submission)
 
 
 def _as_given(report: GradeReport, submission: Any) -> GradeReport:
