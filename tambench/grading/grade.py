@@ -279,6 +279,8 @@ def _grade(
     metric = get_metric(grading.metric)
     ans = answers if isinstance(answers, Answers) else load_answers(Path(answers), grading, metric)
     board = load_task_leaderboard(leaderboard, metric)
+    order = leaderboard_order_fields(board, metric)
+    order_warnings: list[str] = order.pop("warnings", [])
     base: dict[str, Any] = {
         "competition_id": spec.slug,
         "task_id": spec.id,
@@ -288,21 +290,23 @@ def _grade(
         "submission_path": str(submission),
         "modality": spec.modality.value if spec.modality else None,
         "tier": spec.difficulty.tier.value if spec.difficulty else None,
-        **leaderboard_order_fields(board, metric),
+        **order,
     }
     try:
         validated = validate_submission(Path(submission), ans, limits=limits)
         score = score_submission(ans, validated.y_pred)
     except MissingSubmissionError as exc:
-        return GradeReport(**base, **unscored_medal_fields(board, metric, spec.id),
+        return GradeReport(**base, **unscored_medal_fields(board, metric, spec.id,
+                                                           order_warnings),
                            submission_exists=False, errors=bounded(exc.problems))
     except InvalidSubmissionError as exc:
-        return GradeReport(**base, **unscored_medal_fields(board, metric, spec.id),
+        return GradeReport(**base, **unscored_medal_fields(board, metric, spec.id,
+                                                           order_warnings),
                            submission_exists=True, errors=bounded(exc.problems))
     notes = label_warnings(spec.id, ans, validated.y_pred, answers_visible)
     if board is None:
         return GradeReport(**base, score=score, submission_exists=True, valid_submission=True,
-                           warnings=[*notes, no_leaderboard_warning(spec.id)])
+                           warnings=[*order_warnings, *notes, no_leaderboard_warning(spec.id)])
     r = rank_score(score, board, metric.higher_is_better)
     medal = award_medal(score, board, metric.higher_is_better)
     return GradeReport(
@@ -310,7 +314,7 @@ def _grade(
         score=score,
         submission_exists=True,
         valid_submission=True,
-        warnings=notes,
+        warnings=[*order_warnings, *notes],
         rank=r.rank,
         n_teams=r.n,
         rank_pct=r.rank_pct,
@@ -371,16 +375,18 @@ def leaderboard_order_fields(board: Leaderboard | None, metric: Metric) -> dict[
     return {"leaderboard_order_inversions": inversions, "warnings": [message] if message else []}
 
 
-def unscored_medal_fields(board: Leaderboard | None, metric: Metric,
-                          task_id: str) -> dict[str, Any]:
+def unscored_medal_fields(board: Leaderboard | None, metric: Metric, task_id: str,
+                          warnings: list[str] | None = None) -> dict[str, Any]:
     """Medal fields of a submission that is not scored: the thresholds and false against a
-    leaderboard (it earns nothing), null without one (unknown) with the warning."""
+    leaderboard (it earns nothing; the thresholds are the board's, as MLE-bench reports them),
+    null without one (unknown) with the warning; ``warnings`` (the board's own) come first."""
+    warnings = list(warnings or [])
     if board is None:
-        return {"warnings": [no_leaderboard_warning(task_id)]}
+        return {"warnings": [*warnings, no_leaderboard_warning(task_id)]}
     gold, silver, bronze, median = medal_thresholds(board, metric.higher_is_better)
     return {
         "gold_threshold": gold, "silver_threshold": silver, "bronze_threshold": bronze,
-        "median_threshold": median,
+        "median_threshold": median, "warnings": warnings,
         **dict.fromkeys(
             ("any_medal", "gold_medal", "silver_medal", "bronze_medal", "above_median"), False),
     }

@@ -234,7 +234,7 @@ def test_the_mle_bench_report_differs_from_mle_bench_only_by_our_extra_fields(
     value_score = 3.1 / len(rows) ** 0.5
     assert value_score != round(value_score, 5)
     want = _mle_bench_expected("2025-03-04T05:06:07.891011", value_score)
-    extras = set(GradeFields.model_fields) - set(MLE_BENCH_FIELDS) | {
+    extras = set(GradeFields.model_fields) - set(MLE_BENCH_FIELDS) | {"medal"} | {
         "agent", "task", "run", "status", "error", "solution_path", "constraints_passed",
         "constraints_total", "constraint_pass_rate", "judge_note"}
     assert len(ours["competition_reports"]) == len(want)
