@@ -84,7 +84,7 @@ def test_every_registered_expected_metric_takes_its_params() -> None:
 
 
 def test_every_family_has_a_decision_and_a_task_type() -> None:
-    families = [f for f, _ in FAMILY_TERMS]
+    families = [t.family for t in FAMILY_TERMS]
     assert len(families) == len(set(families))
     assert set(families) == set(DECIDE) == set(TASK_TYPE_BY_FAMILY)
 

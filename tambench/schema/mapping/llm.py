@@ -222,6 +222,9 @@ class _Merge:
             return (f"the rules read {rules_metric.value} from "
                     f"{normalize_ws(rules_metric.evidence)[:120]!r}; kept the rules' reading")
         gap = self.rules.metric_gap
+        if gap is not None and gap.conflict:
+            return (f"the rules found scoring sentences naming different metrics ({gap.reason}); "
+                    "no reading is chosen between them")
         if gap is not None and gap.family:
             return (f"the rules read the page's metric {gap.name!r} as one no registered id "
                     f"computes ({gap.reason}); a near id is refused")

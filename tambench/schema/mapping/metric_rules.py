@@ -172,8 +172,8 @@ def iou_thresholds(text: str) -> list[float]:
 # --- one decision per family ----------------------------------------------------------------
 
 
-_TPR_LIST_RE = _r(r"tpr_thresholds\s*=\s*\[([^\]]*)\]")
-_WEIGHT_LIST_RE = _r(r"\bweights\s*=\s*\[([^\]]*)\]")
+_TPR_LIST_RE = _r(r"tpr_thresholds\s{0,5}=\s{0,5}\[([^\[\]]{0,500})\]")
+_WEIGHT_LIST_RE = _r(r"\bweights\s{0,5}=\s{0,5}\[([^\[\]]{0,500})\]")
 _ROW_FILTER_RE = _r(r"(?:calculated|computed|evaluated|scored) only (?:for|on) (?:\w+\s+){0,3}?"
                     r"(?:with|where|whose|that)\b|\bmust (?:also )?pass (?:\w+\s+){0,3}?(?:checks|tests)")
 
