@@ -59,13 +59,13 @@ def _r(pattern: str) -> re.Pattern[str]:
 
 _WEIGHTED = _r(r"(?<!quadratic )(?<!quadratically )(?<!label[- ])\bweighted\b|\bw(?:mae|rmse)\b")
 _COLUMNWISE = _r(
-    r"column[- ]?wise|\beach (?:of the )?(?:\d+ |two |three |\w+ )?(?:target |label |output "
+    r"\bcolumn[- ]?wise|\beach (?:of the )?(?:\d+ |two |three |\w+ )?(?:target |label |output "
     r"|predicted )?columns?\b|\bper[- ]column\b|\b(?:averaged?|mean) (?:over|across|of) (?:the "
     r"|all |each )?(?:\d+ |two |three )?(?:target |label |predicted |output )?columns\b"
     r"|\bfor each (?:target|column|label column)\b|\bindividual (?:aucs|columns|scores)\b"
     r"|\b(?:across|over) (?:all |the |each )?(?:\d+ )?(?:target |label |predicted |output )?"
     r"columns\b"
-    r"|\bfor each of the (?:\d+|\w+) (?:\w+\s+){0,2}?(?:categories|classes|labels|targets"
+    r"|\bfor each of the (?:\d+|\w+) (?:\w{1,40}\s{1,3}){0,2}?(?:categories|classes|labels|targets"
     r"|columns|traits|outputs|defects)\b[^.]{0,60}\baverag")
 _MULTICLASS = _r(
     r"\bmulti[- ]?class\b|\beach (?:target )?class\b|\bevery class\b|\bclass probabilit"
@@ -87,7 +87,7 @@ _MACRO = _r(r"\bmacro\b")
 _MICRO = _r(r"\bmicro\b")
 _MEAN_F1 = _r(r"\bmean f[ -]?1|\bmeanfscore\b|\bmean f[ -]?score|\baverage f[ -]?1")
 _PER_TRUE = _r(
-    r"(?:divided|normali[sz]ed) by (?:the )?total number of (?:\w+\s+){0,2}?(?:gestures|tokens"
+    r"\b(?:divided|normali[sz]ed) by (?:the )?total number of (?:\w{1,40}\s{1,3}){0,2}?(?:gestures|tokens"
     r"|labels|characters|words|elements|items|in the (?:truth|ground truth))")
 _NORMALISED = _r(r"normali[sz]ed|divided by (?:the )?(?:length|max|maximum|longer|longest)")
 _WORD_LEVEL = _r(r"word[- ]level|\bwords?\b")
@@ -99,10 +99,11 @@ _ROW_WEIGHTS = _r(r"\b(?:each|every) (?:observation|row|sample|record|instance|e
                   r"[\w ]{0,30}?(?:column|field|variable)\b"
                   r"|\b(?:sample|row|observation|instance) weights\b")
 _HIERARCHICAL = _r(r"hierarch|weighted (?:average|mean|sum) of")
-_COLUMNWISE_RMSLE = _r(r"mean (?:of )?(?:the )?rmsle (?:over|across|of) (?:all |the |each )?"
+_COLUMNWISE_RMSLE = _r(r"\bmean (?:of )?(?:the )?rmsle (?:over|across|of) (?:all |the |each )?"
                        r"(?:\w+ )?columns")
 _K_RE = _r(r"@\s*(\d+)|\bat\s+(\d+)\b")
-_BETA_RE = _r(r"\bbeta\s*=\s*(\d*\.?\d+)")
+_NUMBER = r"(?:\d+(?:\.\d+)?|\.\d+)"
+_BETA_RE = _r(rf"\bbeta\s*=\s*({_NUMBER})")
 
 
 def _sets(ctx: MetricContext) -> bool:
@@ -174,12 +175,13 @@ def iou_thresholds(text: str) -> list[float]:
 
 _TPR_LIST_RE = _r(r"tpr_thresholds\s{0,5}=\s{0,5}\[([^\[\]]{0,500})\]")
 _WEIGHT_LIST_RE = _r(r"\bweights\s{0,5}=\s{0,5}\[([^\[\]]{0,500})\]")
-_ROW_FILTER_RE = _r(r"(?:calculated|computed|evaluated|scored) only (?:for|on) (?:\w+\s+){0,3}?"
-                    r"(?:with|where|whose|that)\b|\bmust (?:also )?pass (?:\w+\s+){0,3}?(?:checks|tests)")
+_ROW_FILTER_RE = _r(r"\b(?:calculated|computed|evaluated|scored) only (?:for|on) "
+                    r"(?:\w{1,40}\s{1,3}){0,3}?(?:with|where|whose|that)\b"
+                    r"|\bmust (?:also )?pass (?:\w{1,40}\s{1,3}){0,3}?(?:checks|tests)")
 
 
 def _numbers(text: str) -> list[float]:
-    return [float(x) for x in re.findall(r"-?\d*\.?\d+", text)]
+    return [float(x) for x in re.findall(rf"-?{_NUMBER}", text)]
 
 
 def _weighted_auc(ctx: MetricContext) -> Decision:
@@ -308,7 +310,7 @@ def _kendall(ctx: MetricContext, m: re.Match[str]) -> Decision:
 
 
 def _fbeta(ctx: MetricContext, m: re.Match[str]) -> Decision:
-    digits = re.search(r"\d*\.?\d+", m.group(0))
+    digits = re.search(_NUMBER, m.group(0))
     stated = _BETA_RE.search(ctx.window)
     beta = float(stated.group(1)) if stated else float(digits.group(0)) if digits else None
     params = {"beta": beta} if beta is not None else {}

@@ -94,7 +94,7 @@ _TERMS: tuple[tuple[str, ...], ...] = (
     ("top_k_error", r"\btop ?(\d+) (?:classification )?error"),
     ("error_rate", r"\bclassification error rate|\bmisclassification error rate|\berror rate"
                    r"|\bmisclassification rate|\bclassification error\b|"
-                   + each_of(_SHARE, r" of (?:\w+\s+){0,4}?(?:incorrect(?:ly)?|misclassified"
+                   + each_of(_SHARE, r" of (?:\w{1,40}\s{1,3}){0,4}?(?:incorrect(?:ly)?|misclassified"
                                    r"|wrong(?:ly)?)\b")),
     ("map_at_k", r"\bmap ?@ ?(\d+|k)\b|\bmpa ?@ ?(\d+|k)\b"
                  r"|\bmean average precision ?(?:@|at) ?(\d+|k)\b"),
@@ -131,7 +131,7 @@ _TERMS: tuple[tuple[str, ...], ...] = (
     ("balanced_accuracy", r"\bbalanced accuracy|\bmacro (?:averaged )?recall|\bmean recall"),
     ("exact_match", r"\bexact match(?:es)? (?:accuracy|score|ratio)"),
     ("top_k_accuracy", r"\btop ?(\d+) (?:classification )?accuracy"),
-    ("accuracy", r"\baccuracy|" + each_of(_SHARE, r" of (?:\w+\s+){0,4}?(?:predicted )?"
+    ("accuracy", r"\baccuracy|" + each_of(_SHARE, r" of (?:\w{1,40}\s{1,3}){0,4}?(?:predicted )?"
                                                 r"correct(?:ly)?\b")),
     ("r2", r"\br ?2\b|\br ?\^ ?2\b|\br squared|\bcoefficient of determination"),
     # Families no registered id computes: named so that they are never read as a neighbour.
@@ -283,7 +283,8 @@ def named_after_cue(sentence: str) -> str:
     if not m:
         return ""
     name = (m.group("a") or m.group("b") or "").strip()
-    return re.split(r"\s+(?:between|for|where|which|computed|calculated|as)\s+", name)[0].strip()
+    return re.split(r"\s{1,5}(?:between|for|where|which|computed|calculated|as)\s{1,5}",
+                    name)[0].strip()
 
 
 #: Joins sentences for one scan: no term or cue can match across it (a period stops every

@@ -54,7 +54,8 @@ _LINE_BREAKING = frozenset("br p div li tr table ul ol section article header fo
 _FENCE_RE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")
 _OPENER_RE = re.compile(r"<!--|</?[A-Za-z]|!\[|`+")
 _TAG_RE = re.compile(rf"<(/?)([A-Za-z][A-Za-z0-9-]{{0,30}})([^<>]{{0,{MAX_TAG_CHARS}}})>")
-_ATTR_RE = re.compile(r"([^\s\"'=/>]+)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?")
+_ATTR_RE = re.compile(rf"([^\s\"'=/>]+)(?:\s*=\s*(\"[^\"]{{0,{MAX_TAG_CHARS}}}\"|'[^']{{0,{MAX_TAG_CHARS}}}'"
+                      r"|[^\s\"'=<>`]+))?")
 _OPACITY_ZERO_RE = re.compile(r"(?:^|;)(?:opacity:0*(?:\.0*)?|font-size:0*(?:\.0*)?[a-z%]*)"
                               r"(?:!important)?(?:;|$)")
 _IMAGE_RE = re.compile(rf"!\[[^\[\]\n]{{0,{MAX_IMAGE_CHARS}}}\]"
