@@ -15,9 +15,13 @@ from tambench.schema.mapping.markdown import (
 )
 from tambench.schema.taskspec import DataLocation, Modality
 
+#: A citation line: "Author (2020). The Title. Kaggle." The platform's name is found first and
+#: the year looked for in the MAX_TITLE_CHARS before it, so each piece of text is read once.
 _CITATION_RE = re.compile(
     r"\(\d{4}\)\.\s{1,5}(?P<title>[^\n]{1,300}?)\.\s{1,5}(?:Kaggle|AIcrowd|Biendata|biendata"
     r"|aicrowd)\b")
+_PLATFORM_RE = re.compile(r"\.\s{1,5}(?:Kaggle|AIcrowd|Biendata|biendata|aicrowd)\b")
+MAX_TITLE_CHARS = 300
 _GOAL_TITLE_RE = re.compile(r"goal|objective|problem statement|task description|what am i predicting",
                             re.I)
 _GOAL_CUE_RE = re.compile(
@@ -85,11 +89,16 @@ def _window(sections: Sequence[Section]) -> list[tuple[Section, str]]:
 
 
 def find_title(sections: Sequence[Section]) -> tuple[str, str] | None:
+    """The title from a citation line ("Author (2020). The Title. Kaggle.")."""
     for s in sections:
         for para in paragraphs(s):
-            m = _CITATION_RE.search(para)
-            if m and not is_injection(para):
-                return m.group("title").strip(), m.group(0)
+            if _PLATFORM_RE.search(para) is None or is_injection(para):
+                continue
+            for platform in _PLATFORM_RE.finditer(para):
+                start = max(0, platform.start() - MAX_TITLE_CHARS - 12)
+                m = _CITATION_RE.search(para, start, platform.end())
+                if m:
+                    return m.group("title").strip(), m.group(0)
     return None
 
 
