@@ -19,8 +19,9 @@ task type. A metric is right when it equals the label's id with the same paramet
 are merged over the metric's defaults, or when both are empty ("rightly empty": the page's
 metric has no registered id, or the page states none). The label's id counts only when it is
 registered in this installation and takes every parameter the label gives (otherwise it must
-be left empty); a dev label refined in bench/data/mapping_dev_exact_ids.csv (an exact id for
-a blank label, or parameters the label lacks) expects that id once it is registered. A
+be left empty); a dev label refined in bench/data/mapping_dev_exact_ids.csv (the exact id of
+a label left blank when no registered id computed the text's metric, or parameters the label
+lacks, taken from bench/data/mledojo_rules.csv) expects that id once it is registered. A
 registered id chosen where the expected metric is empty is a **neighbour substitution**: the
 one error the mapper must never make. Fields marked ``unsure`` in the labels are left out of
 that field's count. Each metric miss is one of: ``wrong`` (another registered id or other

@@ -242,3 +242,40 @@ def find_constraints(sections: Sequence[Section]) -> list[str]:
                 if sent != s.title and _CONSTRAINT_RE.search(plain(sent)) and len(sent) < 300:
                     items.append(sent)
     return list(dict.fromkeys(items))[:12]
+
+
+#: A listed column: "- delta: the number of steps", "- **weight** - the row's weight",
+#: "IsHoliday - whether the week is a holiday week".
+_FIELD_LINE_RE = re.compile(r"\s{0,8}(?:[-*+]\s{1,4})?(?:\*\*|`)?(?P<name>[A-Za-z_][\w.]{0,60}?)"
+                            r"(?:\*\*|`)?\s{0,4}(?::|\s[-\u2013\u2014]\s)\s{0,4}(?P<desc>\S[^\n]{0,300})")
+#: Columns read from the data description at most.
+MAX_FIELDS = 2000
+
+
+def data_fields(sections: Sequence[Section]) -> tuple[tuple[str, str], ...]:
+    """(column, description) pairs the data description lists, in order (file names left
+    out), up to MAX_FIELDS."""
+    out: list[tuple[str, str]] = []
+    for s in sections:
+        if not s.is_data:
+            continue
+        for _, line in s.prose_lines():
+            m = _FIELD_LINE_RE.match(line)
+            if m and not _FILE_EXT_RE.search(m.group("name")) and not is_injection(line):
+                out.append((m.group("name"), plain(m.group("desc")).strip()))
+                if len(out) >= MAX_FIELDS:
+                    return tuple(out)
+    return tuple(out)
+
+
+def page_text(sections: Sequence[Section], *, data_only: bool = False) -> str:
+    """The pages' (or only the data description's) plain text, titles included, up to
+    READ_WINDOW_CHARS characters."""
+    out: list[str] = []
+    used = 0
+    for s in sections:
+        if (s.is_data or not data_only) and used < READ_WINDOW_CHARS:
+            out.append(plain((s.title + "\n" + s.text)[:READ_WINDOW_CHARS - used]))
+            used += len(out[-1])
+    return "\n".join(out)
+

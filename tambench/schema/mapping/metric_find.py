@@ -31,6 +31,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from tambench.schema.mapping.fields import data_fields, page_text
 from tambench.schema.mapping.headers import HeaderFind
 from tambench.schema.mapping.markdown import Section, normalize_ws, plain
 from tambench.schema.mapping.metric_rules import (
@@ -132,12 +133,39 @@ class _Sentence:
     """Families whose words may occur in it."""
 
 
+@dataclass(frozen=True)
+class Submission:
+    """What the pages show of the submission: its example, scored and id columns."""
+
+    example: HeaderFind | None = None
+    targets: tuple[str, ...] = ()
+    ids: tuple[str, ...] = ()
+
+    @property
+    def header(self) -> tuple[str, ...]:
+        ex = self.example
+        return tuple(ex.header) if ex is not None and ex.header is not None else ()
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        """Example cells of the scored columns."""
+        ex = self.example
+        if ex is None or ex.header is None:
+            return ()
+        cols = [ex.header.index(t) for t in self.targets if t in ex.header]
+        return tuple(row[i] for row in ex.rows for i in cols if i < len(row))
+
+
 class _Reader:
     """The pages' sentences, each read once (scanned together), and the evaluation text
     decisions read."""
 
-    def __init__(self, sections: Sequence[Section]) -> None:
+    def __init__(self, sections: Sequence[Section], submission: Submission) -> None:
         self.sections = sections
+        self.submission = submission
+        self.fields = data_fields(sections)
+        self.data = fold(page_text(sections, data_only=True))
+        self.page = fold(page_text(sections))
         pairs = [(s, raw) for s in sections for raw in s.clean_sentence_list]
         texts = [fold(plain(raw)) for _, raw in pairs]
         scanned = scan_sentences(texts)
@@ -183,25 +211,19 @@ def _window_part(section: Section) -> str:
     return fold(plain(text))
 
 
-def _example_columns(example: HeaderFind | None, targets: Sequence[str]) -> tuple[str, ...]:
-    if example is None or example.header is None:
-        return ()
-    cols = [example.header.index(t) for t in targets if t in example.header]
-    return tuple(row[i] for row in example.rows for i in cols if i < len(row))
-
-
-def _finding(reader: _Reader, sent: _Sentence, family: str, m: re.Match[str],
-             example: HeaderFind | None, targets: Sequence[str]) -> MetricFinding:
+def _finding(reader: _Reader, sent: _Sentence, family: str, m: re.Match[str]) -> MetricFinding:
     text = sent.text
+    sub = reader.submission
     ctx = MetricContext(
         sentence=text,
         near=text[max(0, m.start() - NEAR_CHARS): m.end() + NEAR_CHARS],
         window=reader.window(sent.section),
-        targets=tuple(targets),
-        values=_example_columns(example, targets),
+        targets=sub.targets, values=sub.values, header=sub.header, ids=sub.ids,
+        fields=reader.fields, data=reader.data, page=reader.page,
     )
     name = plain(sent.raw)[m.start():m.end()].strip()
-    finding = MetricFinding(name, sent.raw, family, decide(family, ctx, m))
+    decision = decide(family, ctx, m)
+    finding = MetricFinding(name, sent.raw, family, decision, list(decision.notes))
     if not sent.section.is_evaluation:
         finding.notes.append(f"the metric was read from a sentence defining the score outside "
                              f"an evaluation section ({sent.section.title or 'page top'!r})")
@@ -231,31 +253,31 @@ def _conflict(first: MetricFinding, other: MetricFinding, other_raw: str) -> Met
                          Decision(None, reason=reason), conflict=(first.sentence, other_raw))
 
 
-def _from_scoring_sentences(reader: _Reader, named: list[tuple[_Sentence, str, re.Match[str]]],
-                            example: HeaderFind | None, targets: Sequence[str]) -> MetricFinding:
+def _from_scoring_sentences(reader: _Reader, named: list[tuple[_Sentence, str, re.Match[str]]]
+                            ) -> MetricFinding:
     """The metric of the evaluation part's defining sentences: the first firm statement, unless
     another firm statement names a different metric (then empty, naming both); without a firm
     statement, the first defining sentence."""
     firm = [(sent, fam, m) for sent, fam, m in named if _firmly_named(sent, fam, m)]
     if not firm:
-        return _finding(reader, *named[0], example, targets)
-    chosen = _finding(reader, *firm[0], example, targets)
+        return _finding(reader, *named[0])
+    chosen = _finding(reader, *firm[0])
     if len(firm) > MAX_SCORING_SENTENCES:
         return MetricFinding(chosen.name, chosen.sentence, None, Decision(None, reason=(
             f"the evaluation text states its score in more than {MAX_SCORING_SENTENCES} "
             "sentences naming a metric; no metric is chosen among them")),
             conflict=tuple(sent.raw for sent, _, _ in firm[:2]))
     for sent, fam, m in firm[1:]:
-        other = _finding(reader, sent, fam, m, example, targets)
+        other = _finding(reader, sent, fam, m)
         if (other.family, other.decision.metric_id) != (chosen.family, chosen.decision.metric_id):
             return _conflict(chosen, other, sent.raw)
     return chosen
 
 
 def find_metric(sections: Sequence[Section], example: HeaderFind | None,
-                targets: Sequence[str]) -> MetricFinding | None:
+                targets: Sequence[str], ids: Sequence[str] = ()) -> MetricFinding | None:
     """The metric the pages state (see the module docstring); None when they state none."""
-    reader = _Reader(sections)
+    reader = _Reader(sections, Submission(example, tuple(targets), tuple(ids)))
     unknown: MetricFinding | None = None
     named: list[tuple[_Sentence, str, re.Match[str]]] = []
     for sent in reader.ordered():
@@ -271,8 +293,8 @@ def find_metric(sections: Sequence[Section], example: HeaderFind | None,
                                  "metric id is known to compute it"))
             continue
         if not scoring:
-            return _finding(reader, sent, found[0], found[1], example, targets)
+            return _finding(reader, sent, found[0], found[1])
         named.append((sent, found[0], found[1]))
     if named:
-        return _from_scoring_sentences(reader, named, example, targets)
+        return _from_scoring_sentences(reader, named)
     return unknown

@@ -180,6 +180,7 @@ def map_rules(pages: Mapping[str, str]) -> Draft:
     _fill_description(draft, sections)
     example = find_submission_example(sections)
     targets = _fill_submission(draft, sections, example)
-    _fill_metric(draft, find_metric(sections, example, targets))
+    _fill_metric(draft, find_metric(sections, example, targets,
+                                    draft.get("grading.id_columns", [])))
     _fill_data(draft, sections)
     return draft
