@@ -421,17 +421,23 @@ def hostile_body(shape: str, size: int, *, lines: bool) -> str:
     return body
 
 
+_HOSTILE_HEAD = "## Evaluation\n\nSubmissions are scored on the root mean squared error.\n\n"
+_HOSTILE_TAIL = ("\n\n## Submission File\n\nThe file should have the following format:\n\n"
+                 "```\nid,target\n1,0\n```\n")
+
+
 def hostile_page(shape: str, size: int, *, lines: bool) -> str:
-    return ("## Evaluation\n\nSubmissions are scored on the root mean squared error.\n\n"
-            + hostile_body(shape, size, lines=lines)
-            + "\n\n## Submission File\n\nThe file should have the following format:\n\n"
-              "```\nid,target\n1,0\n```\n")
+    """A page of ``size`` characters in all: the real metric sentence, the hostile body under
+    the Evaluation heading, then a submission example."""
+    budget = size - len(_HOSTILE_HEAD) - len(_HOSTILE_TAIL)
+    return _HOSTILE_HEAD + hostile_body(shape, budget, lines=lines)[:budget] + _HOSTILE_TAIL
 
 
 def run_hostile(sizes_mb: list[float], shapes: list[str]) -> dict[str, Any]:
     """Seconds to map each hostile page; growth is linear when seconds per MB stay flat."""
     from tambench.schema.mapping import map_pages
 
+    map_pages({"all": hostile_page("mixed", 4096, lines=True)}, task_id="kaggle/warm-up")
     rows = []
     for shape in shapes:
         for lines in (False, True):
