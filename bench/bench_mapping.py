@@ -399,6 +399,8 @@ HOSTILE_UNITS: dict[str, str] = {
     "citations": "(2020). a ",
     "comments": "<!-- ",
     "hidden": "<div hidden>",
+    "tags": "<b>a</b> <i ",
+    "images": "![a](",
     "headings": "# a #",
     "cues": "Submissions are evaluated on x ",
     "mixed": "",
