@@ -14,11 +14,17 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tambench.grading.validation.answers import expected_header
 from tambench.schema.taskspec import SubmissionFormat, TaskSpec
+from tests.grading.corpus import CASES as TABLE_CASES
+from tests.grading.corpus import TASKS, Case, build_case
+from tests.grading.corpus.families import CASES as FAMILY_CASES
+from tests.grading.corpus.families import FAMILIES, STRUCTURED_TASKS, FamilyCase, build
 
 
 def _placeholders(doc: Any) -> Any:
@@ -69,3 +75,51 @@ def write_public(spec: TaskSpec, task_dir: Path) -> Path:
 def task_dir(root: Path, spec: TaskSpec) -> Path:
     """``<root>/data/<platform>/<slug>``."""
     return root / "data" / spec.platform / spec.slug
+
+
+# --- the corpus, enumerated ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CorpusCase:
+    """One case of the malformed-submission corpus (either list), with its task."""
+
+    id: str
+    spec: TaskSpec
+    make: Callable[[Path], tuple[Path, Path]]
+    """Writes the case into a task folder: (answers, submission)."""
+
+
+def _table_case(case: Case) -> CorpusCase:
+    def make(folder: Path) -> tuple[Path, Path]:
+        _, answers, sub = build_case(case, folder)
+        return answers, sub
+    return CorpusCase(f"table-{case.num}-{case.name}", TASKS[case.task].spec(), make)
+
+
+def _family_spec(family: str) -> TaskSpec:
+    if family in STRUCTURED_TASKS:
+        return TaskSpec(id=f"corpus/{family}", platform="corpus",
+                        grading=STRUCTURED_TASKS[family][0])
+    return FAMILIES[family].spec()
+
+
+def _family_case(case: FamilyCase) -> CorpusCase:
+    def make(folder: Path) -> tuple[Path, Path]:
+        _, answers, sub, _ = build(case, folder)
+        return answers, sub
+    return CorpusCase(f"family-{case.id}", _family_spec(case.family), make)
+
+
+def corpus_cases() -> list[CorpusCase]:
+    """Every case of the reliability corpus: the table's (tests/grading/corpus) and every
+    family's (tests/grading/corpus/families.py), pending ones included."""
+    return [*(_table_case(c) for c in TABLE_CASES), *(_family_case(c) for c in FAMILY_CASES)]
+
+
+def build_prepared(case: CorpusCase, root: Path) -> tuple[Path, Path, Path]:
+    """The case as a prepared task under ``root/data``: (task folder, answers, submission)."""
+    folder = task_dir(root, case.spec)
+    answers, sub = case.make(folder)
+    write_public(case.spec, folder)
+    return folder, answers, sub
