@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -48,24 +49,14 @@ def serve_validate(
     """Answer POST /validate and GET /health as MLE-bench's grading server does, without the
     answers: the verdict and every problem, never a score."""
     from tambench.cli._echo import echo
-    from tambench.config import load_settings
-    from tambench.grading.server.config import ServerConfig, UploadLimits, is_loopback
+    from tambench.grading.server.config import UploadLimits, is_loopback
     from tambench.grading.server.run import ValidationServer, describe
     from tambench.grading.verdict import resolve_public_task
 
-    settings = load_settings(catalogue=catalogue, data_dir=data_dir)
-    chosen = host if host is not None else settings.serve_host
-    if host is None:  # from the environment or a config file: loopback only
-        from tambench.grading.server.config import check_bind_address
-
-        check_bind_address(chosen, allow_remote=False,
-                           source="setting serve_host (TAMBENCH_SERVE_HOST or the config file)")
     limits = UploadLimits(
         max_bytes=None if max_upload_mb is None else int(max_upload_mb * 1024**2),
         body_seconds=upload_timeout, header_seconds=header_timeout, workers=workers)
-    config = ServerConfig(host=chosen, port=settings.serve_port if port is None else port,
-                          allow_remote=host is not None, runs_dir=runs_dir, run=run,
-                          limits=limits)
+    config = _config(host, port, catalogue, data_dir, limits, runs_dir, run)
     resolved = resolve_public_task(task, catalogue=catalogue, data_dir=data_dir,
                                    public_dir=public_dir)
     server = ValidationServer(resolved, config, sample=sample,
@@ -74,13 +65,30 @@ def serve_validate(
     def ready(srv: ValidationServer) -> None:
         for line in describe(srv):
             echo(line, err=True)
-        if not is_loopback(chosen):
-            echo(f"warning: listening on {chosen!r}, not a loopback address: any machine that "
-                 "reaches this port can validate submissions (never see answers or scores)",
-                 err=True)
+        if not is_loopback(config.host):
+            echo(f"warning: listening on {config.host!r}, not a loopback address: any machine "
+                 "that reaches this port can validate submissions (never see answers or "
+                 "scores)", err=True)
 
     server.serve_forever(on_ready=ready)
     echo("validation server stopped", err=True)
+
+
+def _config(host: str | None, port: int | None, catalogue: Path | None, data_dir: Path | None,
+            limits: Any, runs_dir: Path | None, run: str | None) -> Any:
+    """The server's configuration: an address from the settings must be a loopback one; an
+    explicit --host may be any."""
+    from tambench.config import load_settings
+    from tambench.grading.server.config import ServerConfig, check_bind_address
+
+    settings = load_settings(catalogue=catalogue, data_dir=data_dir)
+    chosen = host if host is not None else settings.serve_host
+    if host is None:
+        check_bind_address(chosen, allow_remote=False,
+                           source="setting serve_host (TAMBENCH_SERVE_HOST or the config file)")
+    return ServerConfig(host=chosen, port=settings.serve_port if port is None else port,
+                        allow_remote=host is not None, runs_dir=runs_dir, run=run,
+                        limits=limits)
 
 
 def register(app: typer.Typer) -> None:

@@ -52,15 +52,10 @@ class ServerState:
     root: Path
     """The server's private temporary folder (0700)."""
     pool: Executor
+    cap: int
+    """The largest upload accepted, in bytes."""
     log: Callable[[str], None] = field(default=lambda line: print(line, file=sys.stderr))
     pending: int = 0
-
-    @property
-    def cap(self) -> int:
-        """The largest upload accepted, in bytes."""
-        if self.limits.max_bytes is not None:
-            return self.limits.max_bytes
-        return Limits().byte_cap(self.reference.size)
 
     @property
     def file_name(self) -> str:

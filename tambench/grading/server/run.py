@@ -21,9 +21,10 @@ from types import TracebackType
 
 from tambench._optional import require
 from tambench.errors import ConfigError
+from tambench.grading.csvio import Limits
 from tambench.grading.server.config import ServerConfig, check_bind_address
 from tambench.grading.server.counts import ValidationCounts
-from tambench.grading.verdict import PublicTask
+from tambench.grading.verdict import PublicTask, Verdict, check_submission
 
 
 class ValidationServer:
@@ -44,6 +45,12 @@ class ValidationServer:
             self.reference.key_index()
         self.counts = ValidationCounts(task.spec.id, self.config.runs_dir,
                                        default_run=self.config.run)
+        self.sample_verdict: Verdict | None = None
+        if self.reference.path.name.lower().startswith("sample"):
+            # the first validation loads what validation needs; the task's own sample is the
+            # natural first one, and it should be valid
+            self.sample_verdict = check_submission(self.reference.path, task, self.reference,
+                                                   limits=Limits(max_bytes=self.cap))
         self.log = log
         self.port: int | None = None
         self.root: Path | None = None
@@ -52,6 +59,14 @@ class ValidationServer:
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
+
+    @property
+    def cap(self) -> int:
+        """The largest upload accepted, in bytes (the task's submission size cap unless the
+        limits say otherwise)."""
+        if self.config.limits.max_bytes is not None:
+            return self.config.limits.max_bytes
+        return Limits().byte_cap(self.reference.size)
 
     @property
     def url(self) -> str:
@@ -72,7 +87,7 @@ class ValidationServer:
         pool = ThreadPoolExecutor(max_workers=max(1, limits.workers),
                                   thread_name_prefix="tambench-validate")
         state = ServerState(task=self.task, reference=self.reference, limits=limits,
-                            counts=self.counts, root=self.root, pool=pool)
+                            counts=self.counts, root=self.root, pool=pool, cap=self.cap)
         if self.log is not None:
             state.log = self.log
         runner = web.AppRunner(build_app(state), access_log=None, lingering_time=0,
@@ -164,11 +179,7 @@ def describe(server: ValidationServer) -> list[str]:
     from tambench.grading.files import human_bytes
 
     limits = server.config.limits
-    cap = limits.max_bytes
-    if cap is None:
-        from tambench.grading.csvio import Limits
-
-        cap = Limits().byte_cap(server.reference.size)
+    cap = server.cap
     lines = [
         f"validating submissions for {server.task.spec.id} at {server.url}/validate "
         f"(GET {server.url}/health)",
@@ -176,6 +187,10 @@ def describe(server: ValidationServer) -> list[str]:
         f"  uploads: at most {human_bytes(cap)}, in {limits.body_seconds:g} s; "
         f"{limits.workers} validation(s) at once",
     ]
+    sample = server.sample_verdict
+    if sample is not None and not sample.valid_submission:
+        lines.append(f"warning: the task's own sample submission is invalid here: "
+                     f"{'; '.join(sample.errors)[:500]}")
     if server.config.runs_dir is not None:
         run = server.config.run or "<run>"
         lines.append(f"  validations counted in {server.config.runs_dir}/{run}/validations.json "
