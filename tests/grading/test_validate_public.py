@@ -258,3 +258,30 @@ def test_mask_cells_are_parsed_without_refusing_good_ones(tmp_path: Path) -> Non
         checked += bool(refusals)
         assert all("row 2" in r for r in refusals), refusals
     assert checked >= 4  # dice, global_dice, iou_thresholds_map, rle_f_beta, ...
+
+
+@pytest.mark.parametrize("kind", ["pandas", "polars", "arrow"])
+def test_a_table_gets_the_verdict_of_the_file_it_would_be(kind: str, tmp_path: Path) -> None:
+    case = next(c for c in CASES if c.id == "table-13-rows_shuffled")
+    _, _, sub = build_prepared(case, tmp_path)
+    rows = [line.split(",") for line in sub.read_text().splitlines()[1:]]
+    rows[2][1] = "not a number"
+    ids, ys = [r[0] for r in rows], [r[1] for r in rows]
+    if kind == "pandas":
+        import pandas as pd
+
+        table: object = pd.DataFrame({"id": ids, "y": ys})
+    elif kind == "polars":
+        import polars as pl
+
+        table = pl.DataFrame({"id": ids, "y": ys})
+    else:
+        import pyarrow as pa
+
+        table = pa.table({"id": ids, "y": ys})
+    from_table = tambench.validate(table, case.spec, data_dir=tmp_path / "data")
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id,y\n" + "".join(f"{i},{y}\n" for i, y in zip(ids, ys, strict=True)))
+    from_file = tambench.validate(bad, case.spec, data_dir=tmp_path / "data")
+    assert from_table.errors == from_file.errors and len(from_file.errors) == 1
+    assert "not a number" in from_file.errors[0]

@@ -463,3 +463,65 @@ def test_the_command_serves_until_terminated(tmp_path: Path) -> None:
         rc = proc.wait(30)
     assert rc == 0
     assert not list(tmp_path.glob("tambench-validate-*"))
+
+
+def test_the_hostile_batch_submissions_posted_get_gradings_verdict(tmp_path: Path) -> None:
+    """tests/grading/hostile.py's run kinds, one of each: what a client can post of them (an
+    echo bomb, a CR hiding a formula, a 3 GB file, odd folder names) gets grading's verdict;
+    the rest are paths no client posts (links, FIFOs, folders, unreadable folders)."""
+    from tests.grading.hostile import HOSTILE_KINDS, build_hostile_batch
+    from tests.grading.public_tasks import write_public
+
+    batch = build_hostile_batch(tmp_path / "batch", len(HOSTILE_KINDS), hostile_share=1.0)
+    assert sorted(batch.hostile) == sorted(HOSTILE_KINDS)
+    spec = CASES[0].spec  # test/value, the batch's task of every hostile run
+    folder = batch.data / "test" / "value"
+    answers = folder / "private" / "answers.csv"
+    write_public(spec, folder)
+    running = Running(folder, spec, tmp_path / "srv")
+    posted = 0
+    try:
+        for sub in sorted(batch.runs.rglob("submission.csv")):
+            if not _postable(sub):
+                continue
+            report = grade_submission(sub, spec, answers)
+            if sub.stat().st_size > running.server.cap:
+                assert _expect_post(running.url, sub.stat().st_size)[0] == 413
+                assert not report.valid_submission
+            else:
+                verdict = Verdict.model_validate_json(
+                    _post(running.url, "verdict", sub.read_bytes(), sub.name).content)
+                assert (verdict.valid_submission, verdict.errors) == (
+                    report.valid_submission, report.errors)
+            posted += 1
+    finally:
+        running.server.close()
+    assert posted >= 6
+
+
+def test_a_client_that_hangs_up_mid_upload_leaves_nothing_and_no_error(one: Running) -> None:
+    host, port = one.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as s:
+        s.sendall(b"POST /validate HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n"
+                  b"Content-Type: multipart/form-data; boundary=zz\r\n\r\n"
+                  b'--zz\r\nContent-Disposition: form-data; name="file"\r\n\r\nid,y\n1,2\n')
+        time.sleep(0.2)
+    time.sleep(0.5)
+    ok = _post(one.url, "validate", _perfect(one))
+    assert ok.json() == {"result": "Submission is valid."}
+    assert not one.uploads
+    assert not any("internal error" in line for line in one.logs), one.logs
+    assert any("400 upload interrupted" in line for line in one.logs), one.logs
+
+
+def test_counts_that_cannot_be_written_do_not_cost_the_answer(tmp_path: Path) -> None:
+    case = next(c for c in CASES if c.id == "table-13-rows_shuffled")
+    folder, _, _ = build_prepared(case, tmp_path / "task")
+    running = Running(folder, case.spec, tmp_path / "srv")
+    (tmp_path / "srv" / "runs").write_text("a file where the runs folder should be")
+    try:
+        resp = _post(running.url, "validate", _perfect(running), run="a/b/c")
+    finally:
+        running.server.close()
+    assert resp.json() == {"result": "Submission is valid."}
+    assert any("validations of run 'a/b/c' not written" in line for line in running.logs)

@@ -27,7 +27,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tambench.errors import ConfigError
+from tambench.errors import ConfigError, TambenchError
 from tambench.grading.csvio import Limits
 from tambench.grading.server.config import UploadLimits
 from tambench.grading.server.counts import RUN_HEADER, ValidationCounts
@@ -105,7 +105,17 @@ def _count(state: ServerState, named: str | None, outcome: Any) -> None:
         run = state.counts.run_of(named)
     except ConfigError:
         run = state.counts.default_run
-    state.counts.record(run, outcome)
+    _record(state, run, outcome)
+
+
+def _record(state: ServerState, run: str | None, outcome: Any) -> dict[str, Any] | None:
+    """Count a request; a counts file that cannot be written is logged, never the answer's
+    failure."""
+    try:
+        return state.counts.record(run, outcome)
+    except (OSError, TambenchError) as exc:
+        state.log(f"warning: validations of run {run!r} not written: {exc}")
+        return None
 
 
 async def _verdict_of(request: web.Request) -> Verdict | web.Response:
@@ -137,7 +147,7 @@ async def _verdict_of(request: web.Request) -> Verdict | web.Response:
     finally:
         state.pending -= 1
         shutil.rmtree(folder, ignore_errors=True)
-    counts = state.counts.record(run, "valid" if verdict.valid_submission else "invalid")
+    counts = _record(state, run, "valid" if verdict.valid_submission else "invalid")
     seen = f"; validation {counts['validations']} of run {run}" if counts and run else ""
     state.log(f"{'valid' if verdict.valid_submission else 'invalid'} "
               f"({len(verdict.errors)} problem(s), {time.monotonic() - start:.2f} s){seen}")

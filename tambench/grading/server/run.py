@@ -40,9 +40,10 @@ class ValidationServer:
         self.config = config or ServerConfig()
         check_bind_address(self.config.host, allow_remote=self.config.allow_remote)
         self.reference = task.reference(sample)
-        if self.reference.key is not None:  # built now: requests share them from threads
-            self.reference.key_array()
-            self.reference.key_index()
+        for ids in (self.reference, self.reference.universe):  # built now: requests share
+            if ids is not None and ids.key is not None:       # them from several threads
+                ids.key_array()
+                ids.key_index()
         self.counts = ValidationCounts(task.spec.id, self.config.runs_dir,
                                        default_run=self.config.run)
         self.sample_verdict: Verdict | None = None

@@ -75,6 +75,22 @@ def check_declared_size(headers: Any, limit: int) -> None:
         raise too_large(limit, size)
 
 
+#: Suffixes of a compressed submission, kept from the client's name (grading reads a
+#: compressed submission by its name, as Kaggle does).
+COMPRESSED_SUFFIXES = (".gz", ".zip")
+
+
+def saved_name(client_name: str, base: str) -> str:
+    """What an upload is saved as: ``base`` (``submission.csv``), with the client's ``.gz`` or
+    ``.zip`` suffix when it has one; the client's name is never a path.
+
+    >>> saved_name("../../x.csv.gz", "submission.csv"), saved_name("a.zip", "submission.csv")
+    ('submission.csv.gz', 'submission.csv.zip')
+    """
+    lower = client_name.lower()
+    return base + next((s for s in COMPRESSED_SUFFIXES if lower.endswith(s)), "")
+
+
 def request_folder(root: Path) -> Path:
     """A new folder (0700) for one request inside the server's private folder."""
     return Path(tempfile.mkdtemp(prefix="req-", dir=root))
@@ -102,6 +118,10 @@ async def receive(request: Any, folder: Path, limits: UploadLimits, cap: int,
     except (ValueError, AssertionError, RuntimeError) as exc:  # a malformed form
         raise UploadRefused(400, "bad request",
                             f"the multipart form could not be read: {str(exc)[:200]}") from None
+    except (ConnectionError, asyncio.IncompleteReadError) as exc:  # the client went away
+        raise UploadRefused(400, "upload interrupted",
+                            f"the connection ended before the form did ({type(exc).__name__})"
+                            ) from None
 
 
 async def _read_form(request: Any, folder: Path, limits: UploadLimits, cap: int,
@@ -116,8 +136,8 @@ async def _read_form(request: Any, folder: Path, limits: UploadLimits, cap: int,
         if part is None:
             break
         if part.name == FILE_FIELD and path is None:
-            path = folder / file_name
             name = (part.filename or file_name)[:200]
+            path = folder / saved_name(name, file_name)
             received += await _save(part, path, cap - received, cap)
         elif part.name == RUN_FIELD and run is None:
             data = await _small_field(part, limits.max_field_bytes)
