@@ -24,6 +24,7 @@ import tambench
 from tambench.cli.main import main
 from tambench.errors import InputError
 from tambench.grading.grade import grade_submission
+from tambench.grading.report import GradeReport
 from tambench.grading.verdict import Verdict, check_submission, public_task
 from tambench.schema.io import save_taskspec
 from tambench.schema.taskspec import GradingSpec, PublicColumn, TaskSpec
@@ -170,21 +171,28 @@ def test_grading_does_name_the_markers_so_the_probe_would_see_a_leak(tmp_path: P
 # --- the documented differences, exactly ---------------------------------------------------------
 
 
+def _small_task(root: Path, grading: GradingSpec, answers: str, sample: str
+                ) -> tuple[TaskSpec, Path, Path]:
+    """A prepared task ``local/small``: (spec, its folder, its answers)."""
+    spec = TaskSpec(id="local/small", platform="local", grading=grading)
+    folder = root / "data" / "local" / "small"
+    (folder / "private").mkdir(parents=True)
+    (folder / "public").mkdir()
+    (folder / "private" / "answers.csv").write_text(answers)
+    (folder / "public" / "sample_submission.csv").write_text(sample)
+    return spec, folder, folder / "private" / "answers.csv"
+
+
 def _extra_ids_task(root: Path, *, ids_from: bool) -> tuple[TaskSpec, Path, Path]:
     """A task listing customers a-d publicly, scoring only a and c (h-and-m's convention)."""
     grading = GradingSpec(
         metric="mae", id_columns=["id"], target_columns=["y"], extra_ids="ignore",
         ids_from=PublicColumn(file="sample_submission.csv", column="id") if ids_from else None)
-    spec = TaskSpec(id="local/extra", platform="local", grading=grading)
-    folder = root / "data" / "local" / "extra"
-    (folder / "private").mkdir(parents=True)
-    (folder / "public").mkdir()
-    (folder / "private" / "answers.csv").write_text("id,y\na,1\nc,3\n")
-    (folder / "public" / "sample_submission.csv").write_text("id,y\na,0\nb,0\nc,0\nd,0\n")
-    return spec, folder, folder / "private" / "answers.csv"
+    return _small_task(root, grading, "id,y\na,1\nc,3\n", "id,y\na,0\nb,0\nc,0\nd,0\n")
 
 
-def _both(spec: TaskSpec, folder: Path, answers: Path, text: str) -> tuple[Verdict, object]:
+def _both(spec: TaskSpec, folder: Path, answers: Path, text: str
+          ) -> tuple[Verdict, GradeReport]:
     sub = folder.parent / "sub.csv"
     sub.write_text(text)
     task = public_task(spec, task_dir=folder)
@@ -199,14 +207,14 @@ def test_extra_ids_without_a_public_list_validate_asks_for_every_public_test_id(
     scored_only = "id,y\na,1\nc,3\n"
     lacking_a_scored_id = "id,y\na,1\nb,2\nd,4\n"
     verdict, report = _both(spec, folder, answers, full)
-    assert verdict.valid_submission and report.valid_submission  # type: ignore[attr-defined]
+    assert verdict.valid_submission and report.valid_submission
     # The documented difference: ids that are not scored are left out.
     verdict, report = _both(spec, folder, answers, scored_only)
-    assert report.valid_submission and not verdict.valid_submission  # type: ignore[attr-defined]
+    assert report.valid_submission and not verdict.valid_submission
     assert verdict.errors == report_missing_message()
     # A scored id left out: both refuse, with the same words (naming no id).
     verdict, report = _both(spec, folder, answers, lacking_a_scored_id)
-    assert verdict.errors == report.errors == report_missing_message()  # type: ignore[attr-defined]
+    assert verdict.errors == report.errors == report_missing_message()
 
 
 def report_missing_message() -> list[str]:
@@ -220,22 +228,17 @@ def test_extra_ids_with_a_public_list_agree_on_every_submission(tmp_path: Path) 
                  "id,y\na,1\na,2\nc,3\nd,4\n"):
         verdict, report = _both(spec, folder, answers, text)
         assert (verdict.valid_submission, verdict.errors) == (
-            report.valid_submission, report.errors)  # type: ignore[attr-defined]
+            report.valid_submission, report.errors)
 
 
 def test_a_refusal_only_scoring_makes_is_not_made_without_the_answers(tmp_path: Path) -> None:
     """rmsle refuses predictions <= -1 while scoring; validate runs no metric on value
     columns (docs/grading.md: what only the answers tell)."""
     grading = GradingSpec(metric="rmsle", id_columns=["id"], target_columns=["y"])
-    spec = TaskSpec(id="local/logs", platform="local", grading=grading)
-    folder = tmp_path / "data" / "local" / "logs"
-    (folder / "private").mkdir(parents=True)
-    (folder / "public").mkdir()
-    (folder / "private" / "answers.csv").write_text("id,y\n1,1\n2,2\n")
-    (folder / "public" / "sample_submission.csv").write_text("id,y\n1,0\n2,0\n")
-    verdict, report = _both(spec, folder, folder / "private" / "answers.csv",
-                            "id,y\n1,-2\n2,2\n")
-    assert verdict.valid_submission and not report.valid_submission  # type: ignore[attr-defined]
+    spec, folder, answers = _small_task(tmp_path, grading, "id,y\n1,1\n2,2\n",
+                                        "id,y\n1,0\n2,0\n")
+    verdict, report = _both(spec, folder, answers, "id,y\n1,-2\n2,2\n")
+    assert verdict.valid_submission and not report.valid_submission
 
 
 def test_mask_cells_are_parsed_without_refusing_good_ones(tmp_path: Path) -> None:
@@ -285,3 +288,24 @@ def test_a_table_gets_the_verdict_of_the_file_it_would_be(kind: str, tmp_path: P
     from_file = tambench.validate(bad, case.spec, data_dir=tmp_path / "data")
     assert from_table.errors == from_file.errors and len(from_file.errors) == 1
     assert "not a number" in from_file.errors[0]
+
+
+def test_the_command_exits_0_when_valid_1_when_not_with_one_json_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    case = next(c for c in CASES if c.id == "table-15-missing_row")
+    folder, _, sub = build_prepared(case, tmp_path)
+    catalogue = tmp_path / "catalogue"
+    (catalogue / "test" / "value").mkdir(parents=True)
+    save_taskspec(case.spec, catalogue / "test" / "value" / "task.json")
+    base = ["--task", "test/value", "--catalogue", str(catalogue), "--data-dir",
+            str(tmp_path / "data")]
+    assert main(["validate", str(sub), *base, "--json"]) == 1
+    document = json.loads(capsys.readouterr().out)
+    assert document["valid_submission"] is False and len(document["errors"]) == 2
+    assert main(["validate", str(folder / "public" / "sample_submission.csv"), *base]) == 0
+    assert capsys.readouterr().out == "test/value: submission valid\n"
+    assert main(["validate", str(sub), *base]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "test/value: submission invalid (2 problem(s)):"
+    assert out[1] == "  - 9 rows; expected 10 (one per answer id)"
