@@ -20,7 +20,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from tambench.core.fielddocs import DOCUMENTED
-from tambench.core.layout import PUBLIC_DIR, safe_join
+from tambench.core.layout import PRIVATE_DIR, PUBLIC_DIR, safe_join
 from tambench.core.metrics.base import get_metric
 from tambench.errors import InvalidSubmissionError, MissingSubmissionError, TaskDataError
 from tambench.grading.csvio import Limits
@@ -130,17 +130,20 @@ def public_task(
     grading = spec.grading
     if grading is None:
         raise TaskDataError(f"task {spec.id} has no grading spec; it cannot be validated")
-    if public_dir is None and task_dir is None:
+    if public_dir is not None:
+        folder = Path(public_dir)
+    elif task_dir is not None:
+        folder = Path(task_dir) / PUBLIC_DIR
+    else:
         raise TaskDataError(f"task {spec.id}: give its public folder (or its data folder)")
-    folder = Path(public_dir) if public_dir is not None else safe_join(Path(task_dir or "."),
-                                                                        PUBLIC_DIR)
     if not folder.is_dir():
         raise TaskDataError(
             f"public folder of task {spec.id} not found: {folder} (prepare the task with "
             f"`tambench prepare {spec.id}`, or give the folder with --public-dir)")
     answers = None
     if task_dir is not None:
-        answers = Path(task_dir) / "private" / grading.answers_file
+        answers = safe_join(Path(task_dir), PRIVATE_DIR, grading.answers_file,
+                            what="answers file")
     return PublicTask(spec=spec, public_dir=folder, answers_path=answers)
 
 
