@@ -74,6 +74,8 @@ def start_server(cat: Path, data: Path, tmp: Path, extra: list[str]) -> tuple[An
          *extra], stderr=subprocess.PIPE, text=True, env=env)
     assert proc.stderr is not None
     first = proc.stderr.readline()
+    while first and not first.startswith("validating submissions for "):
+        first = proc.stderr.readline()
     if " at http://" not in first:
         proc.kill()
         raise SystemExit(f"the server did not start: {first}{proc.stderr.read()}")

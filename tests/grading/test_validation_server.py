@@ -192,7 +192,7 @@ def one(tmp_path: Path) -> Iterator[Running]:
     case = next(c for c in CASES if c.id == "table-13-rows_shuffled")
     folder, _, _ = build_prepared(case, tmp_path / "task")
     running = Running(folder, case.spec, tmp_path / "srv", max_bytes=64 * 1024,
-                      body_seconds=1.5, header_seconds=1.0)
+                      body_seconds=3.0, header_seconds=1.0)
     yield running
     running.server.close()
 
@@ -454,6 +454,8 @@ def test_the_command_serves_until_terminated(tmp_path: Path) -> None:
     try:
         assert proc.stderr is not None
         first = proc.stderr.readline()
+        while first and not first.startswith("validating submissions for "):
+            first = proc.stderr.readline()
         assert first.startswith("validating submissions for test/value at http://127.0.0.1:")
         url = first.split(" at ")[1].split("/validate")[0]
         assert httpx.get(url + "/health").json() == {"status": "running"}
@@ -525,3 +527,17 @@ def test_counts_that_cannot_be_written_do_not_cost_the_answer(tmp_path: Path) ->
         running.server.close()
     assert resp.json() == {"result": "Submission is valid."}
     assert any("validations of run 'a/b/c' not written" in line for line in running.logs)
+
+
+def test_without_the_server_extra_the_install_line_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    from tambench.errors import MissingDependencyError
+
+    case = CASES[0]
+    folder, _, _ = build_prepared(case, tmp_path)
+    monkeypatch.setitem(sys.modules, "aiohttp.web", None)
+    with pytest.raises(MissingDependencyError, match=r"pip install 'tambench\[server\]'"):
+        ValidationServer(public_task(case.spec, task_dir=folder), ServerConfig(port=0))

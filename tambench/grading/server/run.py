@@ -39,6 +39,7 @@ class ValidationServer:
         self.task = task
         self.config = config or ServerConfig()
         check_bind_address(self.config.host, allow_remote=self.config.allow_remote)
+        require("aiohttp.web", extra="server", feature="the validation server")
         self.reference = task.reference(sample)
         for ids in (self.reference, self.reference.universe):  # built now: requests share
             if ids is not None and ids.key is not None:       # them from several threads
@@ -78,7 +79,8 @@ class ValidationServer:
 
     async def serve(self, on_ready: Callable[[ValidationServer], None] | None = None) -> None:
         """Listen until :meth:`stop` (or a cancellation); clean up either way."""
-        web = require("aiohttp.web", extra="server", feature="the validation server")
+        from aiohttp import web
+
         from tambench.grading.server.app import ServerState, build_app
 
         limits = self.config.limits
