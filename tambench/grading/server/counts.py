@@ -20,14 +20,15 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
 from tambench.core.layout import safe_join, safe_relpath
-from tambench.errors import ConfigError, UnsafePathError
+from tambench.errors import ConfigError, TambenchError, UnsafePathError
+from tambench.fileio import write_text_atomic
+from tambench.grading.validation.textfiles import parse_json
 
 COUNTS_FILE = "validations.json"
 #: The header naming a request's run (the form field is ``run``).
@@ -127,20 +128,10 @@ class ValidationCounts:
 
     def _write(self, run: str, counts: dict[str, Any]) -> None:
         folder = self.folder(run)
-        fd, tmp = tempfile.mkstemp(prefix=f".{COUNTS_FILE}.", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(counts, fh, indent=2)
-                fh.write("\n")
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, folder / COUNTS_FILE)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_text_atomic(folder / COUNTS_FILE, json.dumps(counts, indent=2) + "\n")
         dir_fd = os.open(folder, os.O_RDONLY)
         try:
-            os.fsync(dir_fd)
+            os.fsync(dir_fd)  # the rename itself survives a crash
         finally:
             os.close(dir_fd)
 
@@ -151,8 +142,8 @@ def _read_earlier(path: Path) -> dict[str, Any]:
     try:
         if os.lstat(path).st_size > MAX_COUNTS_BYTES or path.is_symlink():
             return {}
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = parse_json(path.read_text(encoding="utf-8"), "counts file", TambenchError)
+    except (OSError, ValueError, TambenchError):
         return {}
     if not isinstance(data, dict):
         return {}
