@@ -25,7 +25,7 @@ from tambench.core.metrics.base import get_metric
 from tambench.errors import InvalidSubmissionError, MissingSubmissionError, TaskDataError
 from tambench.grading.csvio import Limits
 from tambench.grading.files import bound_message
-from tambench.grading.grade import resolve_task, small_pages
+from tambench.grading.grade import label_warnings, resolve_task, small_pages
 from tambench.grading.validate import Answers, validate_submission
 from tambench.grading.validation.reference import load_reference
 from tambench.schema.taskspec import TaskSpec
@@ -174,7 +174,8 @@ def check_submission(
     if refusals:
         return Verdict(**base, valid_submission=False,
                        errors=[bound_message(p) for p in refusals])
-    return Verdict(**base, valid_submission=True)
+    notes = label_warnings(task.spec.id, reference, validated.y_pred, answers_visible=False)
+    return Verdict(**base, valid_submission=True, warnings=notes)
 
 
 #: Kinds whose metrics parse each predicted cell on its own, and the truth every task of the

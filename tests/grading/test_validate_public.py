@@ -48,6 +48,8 @@ def test_the_verdict_is_gradings_validity_and_problems_without_the_score(
     report = grade_submission(sub, case.spec, answers)
     assert (verdict.valid_submission, verdict.submission_exists, verdict.errors) == (
         report.valid_submission, report.submission_exists, report.errors)
+    # grading's warnings about the task (not its leaderboard) are the verdict's too
+    assert verdict.warnings == [w for w in report.warnings if "declares no label set" in w]
     document = json.loads(verdict.to_json())
     assert not {"score", "rank", "medal", "rank_pct", "gold_medal"} & set(document)
 
@@ -309,3 +311,14 @@ def test_the_command_exits_0_when_valid_1_when_not_with_one_json_document(
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "test/value: submission invalid (2 problem(s)):"
     assert out[1] == "  - 9 rows; expected 10 (one per answer id)"
+
+
+def test_a_label_task_without_a_label_set_warns_as_grading_does(tmp_path: Path) -> None:
+    grading = GradingSpec(metric="accuracy", id_columns=["id"], target_columns=["y"])
+    spec, folder, answers = _small_task(tmp_path, grading, "id,y\n1,cat\n2,dog\n",
+                                        "id,y\n1,x\n2,x\n")
+    verdict, report = _both(spec, folder, answers, "id,y\n1,cat\n2,True\n")
+    assert verdict.valid_submission and report.valid_submission
+    assert verdict.warnings == [w for w in report.warnings if "declares no label set" in w]
+    assert len(verdict.warnings) == 1 and "exact strings" in verdict.warnings[0]
+    assert verdict.result_text().startswith("Submission is valid.\nwarning: task local/small")
