@@ -541,3 +541,31 @@ def test_without_the_server_extra_the_install_line_is_named(
     monkeypatch.setitem(sys.modules, "aiohttp.web", None)
     with pytest.raises(MissingDependencyError, match=r"pip install 'tambench\[server\]'"):
         ValidationServer(public_task(case.spec, task_dir=folder), ServerConfig(port=0))
+
+
+@pytest.mark.parametrize("name", ["submission.csv.gz", "submission.zip", "submission.csv"])
+def test_a_compressed_upload_is_read_as_grading_reads_a_file_of_that_name(
+    name: str, one: Running, tmp_path: Path
+) -> None:
+    """Grading reads a compressed submission by its name (``.gz``, ``.zip``), so an upload
+    keeps its suffix; the verdict is grading's on a file of the same name."""
+    import gzip
+    import io
+    import zipfile
+
+    plain = _perfect(one)
+    if name.endswith(".gz"):
+        content = gzip.compress(plain)
+    else:
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as zf:
+            zf.writestr("submission.csv", plain)
+        content = buf.getvalue()
+    sub = tmp_path / name
+    sub.write_bytes(content)
+    task = one.server.task
+    answers = task.answers_path
+    assert answers is not None
+    report = grade_submission(sub, task.spec, answers)
+    verdict = Verdict.model_validate_json(_post(one.url, "verdict", content, name).content)
+    assert (verdict.valid_submission, verdict.errors) == (report.valid_submission, report.errors)
