@@ -51,9 +51,11 @@ COMMANDS: dict[str, str] = {
     "protocol": "tambench.cli.protocol_cmd",
     "rank": "tambench.cli.rank_cmd",
     "schema": "tambench.cli.schema_cmd",
+    "serve": "tambench.cli.serve_cmd",
     "site": "tambench.cli.site_cmd",
     "subsets": "tambench.cli.subsets_cmd",
     "tasks": "tambench.cli.tasks_cmd",
+    "validate": "tambench.cli.validate_cmd",
 }
 COMMAND_MODULES = tuple(dict.fromkeys(sorted(COMMANDS.values())))
 

@@ -66,6 +66,13 @@ CASES: dict[str, list[tuple[list[str], int]]] = {
     "tasks list": [(["--catalogue", M], 1)],
     "tasks show": [(["kaggle/spaceship-titanc"], 1)],
     "tasks validate": [(["--catalogue", M], 1)],
+    "validate": [([M, "--task", "kaggle/spaceship-titanc"], 1),
+                 ([F, "--task", "kaggle/spaceship-titanic"], 1),
+                 ([F, "--task", "kaggle/spaceship-titanic", "--public-dir", D], 1),
+                 ([M, "--task", "kaggle/spaceship-titanic", "--public-dir", D], 1)],
+    "serve validate": [(["--task", "kaggle/spaceship-titanc"], 1),
+                       (["--task", "kaggle/spaceship-titanic"], 1),
+                       (["--task", "kaggle/spaceship-titanic", "--port", "99999"], 2)],
 }
 
 
