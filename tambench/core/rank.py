@@ -27,14 +27,15 @@ from tambench.errors import InvalidScoreError, LeaderboardError
 
 
 def _board_scores(leaderboard: Leaderboard | ArrayLike) -> np.ndarray:
+    """The board's finite scores in ascending order (a Leaderboard sorts them once)."""
     if isinstance(leaderboard, Leaderboard):
-        s = leaderboard.finite_scores()
+        s = leaderboard.sorted_finite_scores()
     else:
         s = np.asarray(leaderboard, dtype=np.float64).ravel()
-        s = s[np.isfinite(s)]
+        s = np.sort(s[np.isfinite(s)])
     if s.size == 0:
         raise LeaderboardError("the leaderboard has no finite scores to rank against")
-    return np.sort(s)
+    return s
 
 
 def _check_scores(scores: np.ndarray) -> None:

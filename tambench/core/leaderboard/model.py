@@ -6,6 +6,7 @@ import math
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -82,9 +83,27 @@ class Leaderboard:
         return np.array([r.score for r in self.rows], dtype=np.float64)
 
     def finite_scores(self) -> np.ndarray:
-        """The finite scores: the only ones ranking and statistics may use."""
+        """The finite scores: the only ones ranking and statistics may use (file order; a
+        fresh array the caller may change)."""
+        return self._finite.copy()
+
+    def sorted_finite_scores(self) -> np.ndarray:
+        """The finite scores in ascending order, read-only. Computed once per board: a batch
+        ranks each of a task's runs against one board without sorting it again."""
+        return self._sorted_finite
+
+    @cached_property
+    def _finite(self) -> np.ndarray:
         s = self.scores
-        return s[np.isfinite(s)]
+        finite = s[np.isfinite(s)]
+        finite.flags.writeable = False
+        return finite
+
+    @cached_property
+    def _sorted_finite(self) -> np.ndarray:
+        out = np.sort(self._finite)
+        out.flags.writeable = False
+        return out
 
     def detect_junk(
         self, *, value_range: tuple[float, float] | None = None
@@ -242,7 +261,7 @@ def order_problem(lb: Leaderboard, higher_is_better: bool) -> tuple[int, str | N
     direction was declared wrongly for this task, so rank and medals computed with the declared
     direction may be wrong (the direction itself is never changed).
     """
-    s = np.array([r.score for r in lb.rows if math.isfinite(r.score)], dtype=np.float64)
+    s = lb._finite
     if s.size < 2:
         return 0, None
     diffs = np.diff(s)
