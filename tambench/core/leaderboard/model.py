@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Any, TypeVar
 
 import numpy as np
 
 from tambench.core.leaderboard.numbers import CommaConvention, read_score
 from tambench.errors import LeaderboardError, LeaderboardOrderWarning
+
+T = TypeVar("T")
 
 NORMALISED_COLUMNS = ("rank", "team", "score", "entries", "submitted_at")
 SOURCE_PREFIX = "src_"
@@ -91,6 +94,18 @@ class Leaderboard:
         """The finite scores in ascending order, read-only. Computed once per board: a batch
         ranks each of a task's runs against one board without sorting it again."""
         return self._sorted_finite
+
+    def memo(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, once per board and ``key`` (a board is immutable): what a batch
+        derives from a task's board (its medal thresholds) is not derived again per run."""
+        memo = self._memo
+        if key not in memo:
+            memo[key] = compute()
+        return memo[key]
+
+    @cached_property
+    def _memo(self) -> dict[Hashable, Any]:
+        return {}
 
     @cached_property
     def _finite(self) -> np.ndarray:

@@ -128,10 +128,12 @@ def parse_timestamp(text: str | None) -> str | None:
     plain = _PLAIN_DATE_TIME.fullmatch(s)
     if plain is not None:
         try:
-            y, mo, d, h, mi, sec = (int(g) for g in plain.groups())
-            return datetime(y, mo, d, h, mi, sec).isoformat()
+            y, mo, d, h, mi, sec = map(int, plain.groups())
+            datetime(y, mo, d, h, mi, sec)  # a real date and time, or ValueError
         except ValueError:
             pass
+        else:
+            return f"{s[:10]}T{s[11:]}"  # its isoformat(): every field already two digits
     for fmt in _DATE_FORMATS:
         try:
             return datetime.strptime(s, fmt).isoformat()
@@ -209,8 +211,10 @@ def _rows_mapped(records: list[dict[str, str]], columns: Sequence[str], fmt: str
         has_score = not (c_has and _is_false(rec.get(c_has)))
         team_name = (rec.get(c_team, "") if c_team else "") or ""
         problems: list[str] = []
-        whole = _wholes({"rank": rec.get(c_rank) if c_rank else str(i),
+        whole = _wholes({"rank": rec.get(c_rank) if c_rank else None,
                          "entries": rec.get(c_entries) if c_entries else None}, problems)
+        if not c_rank:  # the row's position: a whole number, nothing to check
+            whole["rank"] = i
         rows.append(
             LeaderboardRow(
                 row=i,
@@ -222,7 +226,7 @@ def _rows_mapped(records: list[dict[str, str]], columns: Sequence[str], fmt: str
                 submitted_at=parse_timestamp(rec.get(c_date)) if c_date else None,
                 team_id=((rec.get(c_id) or "").strip() or None) if c_id else None,
                 has_score=has_score,
-                source={c: rec.get(c, "") or "" for c in columns},
+                source=rec,  # every column of the row, as read (the record is not used again)
                 problems=tuple(problems),
             )
         )
