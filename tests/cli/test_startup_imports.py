@@ -113,3 +113,31 @@ def test_validating_loads_no_more_than_grading(tiny: Path) -> None:
     assert out.startswith("kaggle/tiny-task: submission valid"), out
     assert "tambench.grading.verdict" in modules
     assert _unwanted(modules) == []
+
+
+#: Never loaded by ``grade-runs`` without ``--out``: figures and the HTML report, rich (its
+#: lines are plain), the crawl limiter's asyncio, the judge, and the heavy libraries above.
+NOT_FOR_GRADE_RUNS = (
+    "rich", "matplotlib", "asyncio", "ssl", "pydantic_settings", "playwright", "langchain",
+    "langchain_core", "openai", "httpx", "requests", "polars", "pandas", "scipy", "sklearn",
+    "ray", "tambench.grading.batch.figures", "tambench.grading.batch.html",
+    "tambench.grading.judge", "tambench.executors.limiter", "tambench.acquisition",
+    "tambench.cli._console",
+)
+
+
+@pytest.mark.parametrize("out", [[], ["--output-dir", "mle"]])
+def test_grading_a_batch_loads_no_figures_rich_or_asyncio(tiny: Path, out: list[str]) -> None:
+    """``grade-runs`` as MLE-bench's workflow runs it (one JSON report, or the table alone)."""
+    _tiny_task(tiny)
+    (tiny / "submissions.jsonl").write_text(
+        json.dumps({"competition_id": "tiny-task", "submission_path": "sub.csv"}) + "\n")
+    code, out_text, modules = _grade_modules(
+        tiny, ["submissions.jsonl", "--catalogue", "catalogue", "--data-dir", "data", *out],
+        command="grade-runs")
+    assert code == 0
+    assert "tambench.grading.batch.run" in modules and "numpy" in modules
+    assert out_text.splitlines()[0].split()[:2] == ["agent", "runs"]
+    assert [m for m in modules if any(m == p or m.startswith(p + ".")
+                                      for p in NOT_FOR_GRADE_RUNS)] == []
+    assert (tiny / "mle").is_dir() == bool(out)
