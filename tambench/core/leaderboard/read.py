@@ -258,8 +258,8 @@ def read_leaderboard_text(text: str, *, path: str = "") -> Leaderboard:
     records: list[dict[str, str]] = []
     try:
         for lineno, values in enumerate(reader, start=2):
-            if not values or all(not v.strip() for v in values):
-                continue
+            if not values or (not values[0].strip() and all(not v.strip() for v in values)):
+                continue  # a blank line (a first cell with text settles it at once)
             if len(values) != len(header):
                 raise LeaderboardError(
                     f"leaderboard {path or '(text)'} line {lineno}: {len(values)} fields, "

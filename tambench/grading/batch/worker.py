@@ -15,6 +15,7 @@ import os
 import stat
 from collections import Counter, OrderedDict
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,8 @@ def _remember(cache: OrderedDict[tuple[Any, ...], Any], key: tuple[Any, ...],
               load: Callable[[], Any]) -> Any:
     hit = cache.get(key)
     if hit is not None:
-        cache.move_to_end(key)
+        with suppress(KeyError):  # another thread of a thread pool may have dropped it
+            cache.move_to_end(key)
         return hit
     value = cache[key] = load()
     while len(cache) > TASK_CACHE_SIZE:
