@@ -247,8 +247,9 @@ def _flush_stdout() -> bool:
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run one command under the error contract; returns the exit code.
 
-    A reader that closes stdout early (``tambench tasks list | head``) is not an error: the
-    command stops writing and exits 0, as ``head`` asked for no more."""
+    A reader that closes stdout early (``tambench tasks list | head``) is not an error: a
+    command cut short by it exits 0, as ``head`` asked for no more; a command that finished
+    keeps its own exit code (``validate`` of an invalid file is still 1)."""
     try:
         code = _main(argv)
     except BrokenPipeError as exc:  # raised while the error itself was being printed
@@ -256,8 +257,7 @@ def main(argv: list[str] | None = None) -> int:
             raise
         code = EXIT_OK
         _silence_stdout()
-    if not _flush_stdout():
-        return EXIT_OK
+    _flush_stdout()
     return code
 
 
