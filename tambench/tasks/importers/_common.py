@@ -19,6 +19,7 @@ from the metric name its source gives, cross-checked against its description.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,8 +41,10 @@ from tambench.errors import (
     MetricParameterError,
     SchemaMappingError,
 )
+from tambench.schema.complete import status_for
 from tambench.schema.mapping import MappingResult, map_pages
-from tambench.schema.taskspec import GradingSpec, Modality, SubmissionFormat
+from tambench.schema.suggest import suggest_split_spec
+from tambench.schema.taskspec import GradingSpec, Modality, SubmissionFormat, TaskSpec
 
 LFS_POINTER_PREFIX = "version https://git-lfs.github.com/spec/"
 
@@ -101,6 +104,34 @@ class Description:
     title: str = ""
     columns_from: str = ""
     """Which page the columns were read from."""
+    exact_strings: str = ""
+    """The description's sentence saying a prediction is a free string that must equal the
+    true string exactly (accuracy over free text is ``exact_match``), else ""."""
+
+
+#: A description's words for predictions that are free strings compared exactly.
+EXACT_STRINGS = re.compile(
+    r"[^.\n]*\b(?:string|text)s?\b[^.\n]{0,80}\bmust match exactly\b[^.\n]*\.?", re.IGNORECASE)
+
+
+def exact_string_sentence(texts: list[str]) -> str:
+    """The first sentence of ``texts`` saying predicted strings must match exactly, or ""."""
+    for text in texts:
+        found = EXACT_STRINGS.search(text)
+        if found:
+            return " ".join(found.group(0).split())
+    return ""
+
+
+def text_accuracy(metric: str, params: dict[str, Any], described: Description,
+                  d: GradingDecision) -> str:
+    """``exact_match`` for an accuracy over free strings (the same number, but any string is
+    a valid prediction), when the description says so; otherwise ``metric`` unchanged."""
+    if metric != "accuracy" or not described.exact_strings:
+        return metric
+    d.notes.append("accuracy over free strings is exact_match: the description says "
+                   f"{described.exact_strings!r}")
+    return "exact_match"
 
 
 def _reading(result: MappingResult) -> dict[str, Any]:
@@ -141,7 +172,8 @@ def read_descriptions(pages: list[tuple[str, str]], task_id: str, url: str = "")
     headed = next(((n, rd) for n, rd in readings if rd["header"]), None)
     out: dict[str, Any] = {
         "modality": next((r.spec.modality for _, r in results if r.spec.modality), None),
-        "title": results[0][1].spec.title if results else ""}
+        "title": results[0][1].spec.title if results else "",
+        "exact_strings": exact_string_sentence([text for _, text in pages])}
     if named is not None:
         out.update(metric=named["metric"], params=named["params"],
                    approximate=named["approximate"])
@@ -210,11 +242,19 @@ def _metric_from(alias: AliasMatch | None, name: str, described: Description,
     return alias.metric, params
 
 
-def _checked_params(metric: str, params: dict[str, Any], d: GradingDecision) -> dict[str, Any]:
+def params_misfit(metric: str, params: dict[str, Any]) -> str:
+    """Why ``params`` do not fit the registered ``metric`` ("" when they do)."""
     try:
         get_metric(metric).resolve_params(params)
     except MetricParameterError as exc:
-        d.warnings.append(f"parameters {params} do not fit {metric}: {exc}; defaults kept")
+        return str(exc)
+    return ""
+
+
+def _checked_params(metric: str, params: dict[str, Any], d: GradingDecision) -> dict[str, Any]:
+    misfit = params_misfit(metric, params)
+    if misfit:
+        d.warnings.append(f"parameters {params} do not fit {metric}: {misfit}; defaults kept")
         return {}
     return params
 
@@ -233,6 +273,7 @@ def decide_grading(name: str | None, source: Source, described: Description, *,
         d.unfilled.append("grading")
         return d
     metric, params = agreed[0], _checked_params(*agreed, d)
+    metric = text_accuracy(metric, params, described, d)
     columns: dict[str, list[str]] = {"id_columns": [], "target_columns": [],
                                      "submission_header": []}
     if submission_format == SubmissionFormat.CSV and described.header:
@@ -252,3 +293,16 @@ def decide_grading(name: str | None, source: Source, described: Description, *,
     if submission_format == SubmissionFormat.CSV:
         d.unfilled += [f"grading.{k}" for k, v in columns.items() if not v]
     return d
+
+
+def with_suggested_split(spec: TaskSpec) -> TaskSpec:
+    """The spec with a suggested split (when it can be split by rows) and its final status."""
+    split = suggest_split_spec(spec)
+    update: dict[str, Any] = {}
+    if split is not None:
+        update["split"] = split
+        update["provenance"] = spec.provenance.model_copy(update={"notes": [
+            *spec.provenance.notes, f"split suggested ({split.strategy}, test size "
+            f"{split.test_size}, seed {split.seed}) from the grading spec; review it"]})
+    spec = spec.model_copy(update=update)
+    return spec.model_copy(update={"status": status_for(spec)})

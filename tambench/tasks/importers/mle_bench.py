@@ -41,8 +41,6 @@ import yaml
 from tambench.core.layout import LEADERBOARD_FILE
 from tambench.core.leaderboard import Leaderboard
 from tambench.errors import ImportLayoutError, TaskSpecError
-from tambench.schema.complete import status_for
-from tambench.schema.suggest import suggest_split_spec
 from tambench.schema.taskspec import LeaderboardSource, Provenance, TaskSpec
 from tambench.tasks.importers import ImportedPage, ImportedTask, ImportFailure, TreeRead
 from tambench.tasks.importers._common import (
@@ -52,6 +50,7 @@ from tambench.tasks.importers._common import (
     read_descriptions,
     read_optional_leaderboard,
     read_text,
+    with_suggested_split,
 )
 from tambench.tasks.importers.class_lists import complete_header
 from tambench.tasks.leaderboards import record_scale, source_sha256
@@ -183,7 +182,7 @@ def read_competition(folder: Path, tier: str | None) -> ImportedTask:
         provenance=Provenance(mapper="importer:mle-bench", notes=notes + decision.notes,
                               unfilled=decision.unfilled),
     )
-    spec = _with_suggested_split(spec)
+    spec = with_suggested_split(spec)
     pages = tuple(ImportedPage("overview" if n == DESCRIPTION_FILE else "other", n, text,
                                f"{folder.name}/{n}", url) for n, text in texts.items() if text)
     return ImportedTask(spec=spec, leaderboard=lb, pages=pages, warnings=tuple(warnings))
@@ -205,19 +204,6 @@ def _with_class_list(described: Description, folder: Path, texts: dict[str, str]
                    header=found.header,
                    columns_from=f"the description's elided header, completed with the "
                                 f"{len(found.classes)} names of {found.source}")
-
-
-def _with_suggested_split(spec: TaskSpec) -> TaskSpec:
-    """The spec with a suggested split (when it can be split by rows) and its final status."""
-    split = suggest_split_spec(spec)
-    update: dict[str, Any] = {}
-    if split is not None:
-        update["split"] = split
-        update["provenance"] = spec.provenance.model_copy(update={"notes": [
-            *spec.provenance.notes, f"split suggested ({split.strategy}, test size "
-            f"{split.test_size}, seed {split.seed}) from the grading spec; review it"]})
-    spec = spec.model_copy(update=update)
-    return spec.model_copy(update={"status": status_for(spec)})
 
 
 def read_mle_bench(root: Path) -> TreeRead:

@@ -1,0 +1,166 @@
+"""The grading of an MLE-Dojo competition: the metric the witnesses settle, the departures of
+its ``metric.py`` from the published rule, and the submission's columns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from tambench.core.metrics import METRICS
+from tambench.schema.taskspec import GradingSpec, PendingGrading
+from tambench.tasks.importers._common import (
+    Description,
+    GradingDecision,
+    params_misfit,
+    text_accuracy,
+)
+from tambench.tasks.importers.grader_reading import WITNESS, GraderReading, departures
+from tambench.tasks.importers.tree_files import PrepareFacts
+from tambench.tasks.importers.witnesses import MetricDecision, Reading, decide_metric
+
+
+@dataclass
+class DojoGrading(GradingDecision):
+    """A :class:`GradingDecision` with the settled metric (also when not registered) and
+    what was read when no grading could be built."""
+
+    metric: str | None = None
+    pending: PendingGrading | None = None
+    departures: list[str] = field(default_factory=list)
+
+
+def description_reading(described: Description) -> Reading:
+    """The mapper's reading of the description, as a witness."""
+    return Reading("the description", described.metric, dict(described.params),
+                   approximate=described.approximate)
+
+
+@dataclass(frozen=True)
+class Columns:
+    id_columns: list[str]
+    target_columns: list[str]
+    header: list[str]
+    source: str
+
+
+def submission_columns(described: Description, prepare: PrepareFacts,
+                       grader: GraderReading | None, d: DojoGrading) -> Columns | None:
+    """The submission's columns: the description's example, else the sample submission
+    ``prepare.py`` writes (its first column the id); checked against the grader."""
+    sample = prepare.sample_header
+    found: Columns | None = None
+    if described.header:
+        found = Columns(described.id_columns, described.target_columns, described.header,
+                        described.columns_from or "the description")
+        if sample and set(sample) != set(described.header):
+            d.notes.append(f"prepare.py writes a sample submission with columns {sample}; "
+                           f"the description's {described.header} are kept")
+    elif len(sample) >= 2:
+        found = Columns(sample[:1], sample[1:], sample, "the sample submission prepare.py "
+                        "writes (its first column taken as the id)")
+    if found is None:
+        return None
+    d.notes.append(f"submission columns from {found.source}")
+    if grader is not None and grader.target:
+        inside = [c for c in grader.target if c in found.target_columns]
+        if inside:
+            d.notes.append(f"metric.py's default target {grader.target} confirms the target "
+                           "columns")
+        else:
+            d.notes.append(f"metric.py's default target {grader.target} is not among the "
+                           f"target columns {found.target_columns}")
+    return found
+
+
+#: A mean over columns -> the metric of one column (the same number on a single column).
+SINGLE_COLUMN = {"roc_auc_columnwise": "roc_auc", "rmsle_columnwise": "rmsle",
+                 "spearman_columnwise": "spearman", "mcrmse": "rmse"}
+
+
+def single_column(metric: str, columns: Columns | None, d: DojoGrading) -> str:
+    """A column-wise mean scored on a single target column is the one-column metric."""
+    plain = SINGLE_COLUMN.get(metric)
+    if plain is None or columns is None or len(columns.target_columns) != 1:
+        return metric
+    d.notes.append(f"{metric} over the single target column {columns.target_columns[0]!r} "
+                   f"is {plain}")
+    return plain
+
+
+def _pending(decision: MetricDecision, described: Description, columns: Columns | None,
+             reason: str) -> PendingGrading:
+    return PendingGrading(
+        metric_id=decision.metric or "", metric_params=dict(decision.params), reason=reason,
+        submission_header=columns.header if columns else [],
+        id_columns=columns.id_columns if columns else [],
+        target_columns=columns.target_columns if columns else [])
+
+
+def _departures(decision: MetricDecision, grader: GraderReading | None, d: DojoGrading) -> None:
+    if decision.metric is None:
+        return
+    found = [decision.departure] if decision.departure else []
+    if grader is not None:
+        found += departures(grader, decision.metric, decision.params)
+    for text in found:
+        d.departures.append(text)
+        d.notes.append(f"departure of metric.py from the published rule: {text}; the "
+                       "published rule is followed")
+        d.warnings.append(f"metric.py departs from the published rule: {text}")
+
+
+def decide_dojo_grading(described: Description, grader: GraderReading | None, name: Reading,
+                        prepare: PrepareFacts) -> DojoGrading:
+    """The grading of one competition (see :mod:`.witnesses` for the metric rule)."""
+    d = DojoGrading()
+    code = grader.reading() if grader is not None else Reading(WITNESS, None, detail="absent")
+    decision = decide_metric(description_reading(described), code, name)
+    d.notes += decision.notes
+    columns = submission_columns(described, prepare, grader, d)
+    if decision.metric is None:
+        d.warnings.append(f"metric not settled: {decision.conflict}; grading left unset")
+        d.unfilled.append("grading")
+        d.pending = _pending(decision, described, columns, decision.conflict)
+        return d
+    d.metric = decision.metric
+    _departures(decision, grader, d)
+    if decision.metric not in METRICS:
+        reason = f"metric {decision.metric} is not registered yet"
+        d.warnings.append(f"{reason}; grading left unset")
+        d.unfilled.append("grading")
+        d.pending = _pending(decision, described, columns, reason)
+        return d
+    misfit = params_misfit(decision.metric, decision.params)
+    if misfit:
+        reason = (f"the parameters read, {decision.params}, do not fit {decision.metric} "
+                  f"({misfit}): the rule needs a form of the metric not registered yet")
+        d.warnings.append(f"{reason}; grading left unset")
+        d.unfilled.append("grading")
+        d.pending = _pending(decision, described, columns, reason)
+        return d
+    params = dict(decision.params)
+    metric = text_accuracy(decision.metric, params, described, d)
+    metric = single_column(metric, columns, d)
+    d.metric = metric
+    d.grading = _grading(metric, params, columns, d)
+    return d
+
+
+def _grading(metric: str, params: dict[str, Any], columns: Columns | None,
+             d: DojoGrading) -> GradingSpec:
+    if columns is None:
+        d.unfilled += ["grading.id_columns", "grading.target_columns",
+                       "grading.submission_header"]
+        return GradingSpec(metric=metric, metric_params=params)
+    try:
+        return GradingSpec(metric=metric, metric_params=params, id_columns=columns.id_columns,
+                           target_columns=columns.target_columns,
+                           submission_header=columns.header)
+    except ValidationError as exc:
+        d.warnings.append(f"the submission columns do not fit together: "
+                          f"{exc.errors()[0]['msg']}; columns left unset")
+        d.unfilled += ["grading.id_columns", "grading.target_columns",
+                       "grading.submission_header"]
+        return GradingSpec(metric=metric, metric_params=params)
