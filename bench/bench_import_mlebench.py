@@ -13,6 +13,7 @@ computes, named by tambench metric id (read by hand from MLE-bench's graders and
 competitions' evaluation pages; an id not registered yet is one being added).
 
 Usage: python bench/bench_import_mlebench.py --tree /path/to/mle-bench [--json]
+(a checkout, or a bare git directory, which is cloned to a temporary folder first)
 """
 
 from __future__ import annotations
@@ -127,6 +128,16 @@ ADDED_FOR_MLE_BENCH = frozenset({
 SAME_METRIC = {("accuracy", "exact_match"), ("exact_match", "accuracy")}
 
 
+def checkout(tree: Path, tmp: Path) -> Path:
+    """A work tree for ``tree``: itself, or a clone of a bare git directory."""
+    if (tree / "HEAD").is_file() and (tree / "objects").is_dir():
+        target = tmp / "tree"
+        subprocess.run(["git", "clone", "-q", str(tree), str(target)], check=False,
+                       capture_output=True)
+        return target
+    return tree
+
+
 def run_import(tree: Path, catalogue: Path) -> tuple[dict[str, Any], float]:
     """``tambench tasks import mle-bench TREE --catalogue CAT --json`` through the CLI."""
     start = time.perf_counter()
@@ -211,13 +222,14 @@ def main(argv: list[str] | None = None) -> int:
     from tambench.tasks.catalogue import bundled_catalogue_dir
 
     with tempfile.TemporaryDirectory() as tmp:
+        tree = checkout(args.tree, Path(tmp))
         fresh = Path(tmp) / "fresh"
-        report, seconds = run_import(args.tree, fresh)
+        report, seconds = run_import(tree, fresh)
         fresh_counts = score_fresh(fresh)
         merged = Path(tmp) / "merged"
         shutil.copytree(bundled_catalogue_dir(), merged)
         before = _specs(merged)
-        merge_report, _ = run_import(args.tree, merged)
+        merge_report, _ = run_import(tree, merged)
         merge_counts = score_merge(before, _specs(merged), merge_report)
     out = {"load_average": os.getloadavg(), "seconds": round(seconds, 2),
            "read": report["read"], "failures": report["failures"],

@@ -138,8 +138,11 @@ ALIASES: tuple[Alias, ...] = (
                "its config names dice-hausdorff-combo"),
     Alias("log-mean-absolute-error", "mean_log_mae", source=_MLE),
     Alias("matthews-correlation-coefficient", "mcc", source=_MLE),
-    Alias("map-at-5", "map_at_k", {"k": 5}, source=_MLE),
-    Alias("MAP@5", "map_at_k", {"k": 5}, source=_MLE),
+    Alias("map-at-5", "map_at_k", {"k": 5, "relevant": "single"}, source=_MLE,
+          note="hotel-id-2021-fgvc8: one true hotel per image, 1 / rank in the first five"),
+    Alias("MAP@5", "map_at_k", {"k": 5, "relevant": "single"}, source=_MLE,
+          note="whale-categorization-playground: one true whale per image, 1 / rank in the "
+               "first five"),
     Alias("MAP@12", "map_at_k", {"k": 12}, source=_MLE),
     Alias("label-ranking-average-precision", "lwlrap", source=_MLE,
           note="MLE-bench's grader of this name (freesound-audio-tagging-2019) weights "
@@ -304,9 +307,10 @@ ALIASES: tuple[Alias, ...] = (
     Alias("mape", "mape"),
 )
 
-#: Spellings whose metric is being added to the registry. They resolve with
-#: ``registered=False`` until the id is registered; the completeness test of this table skips
-#: an entry only while its id is missing, and the entries move to :data:`ALIASES` then.
+#: Spellings whose metric is being added to the registry (or, as each entry's note says, that
+#: no registered metric computes). They resolve with ``registered=False`` until the id is
+#: registered; the completeness test of this table skips an entry only while its id is
+#: missing, and the entries move to :data:`ALIASES` then.
 PENDING_ALIASES: tuple[Alias, ...] = (
     Alias("Gini Index", "normalized_gini", source=_KAGGLE,
           note="for a binary target the normalised Gini is 2 * ROC AUC - 1"),
@@ -320,6 +324,10 @@ PENDING_ALIASES: tuple[Alias, ...] = (
     Alias("Root Mean Square Percentage Error", "rmspe", source=_KAGGLE),
     Alias("Weighted Mean Absolute Error", "weighted_mae", source=_KAGGLE,
           note="the weights and their normalisation come from the competition"),
+    Alias("exact_match", "dabench_answer_match", source=_DSL,
+          note="dslighting's DABench graders compare '@key[value]' answers key by key, numbers "
+               "within 0.01 and strings case-insensitively; no registered metric computes "
+               "that, and none is being added"),
     Alias("Weighted Multiclass Loss", "balanced_log_loss", source=_KAGGLE,
           note="class-weighted log loss; icr-identify-age-related-conditions weights each "
                "class by the inverse of its frequency (balanced log loss)"),

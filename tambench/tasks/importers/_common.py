@@ -78,6 +78,23 @@ def read_optional_leaderboard(path: Path) -> tuple[Leaderboard | None, bytes, st
         return None, b"", f"{path.name} could not be read: {exc}"
 
 
+def placeholder_board(lb: Leaderboard) -> str | None:
+    """Why a board is not a competition's real board, or None. A board whose every row is
+    dated at exactly midnight is invented (real exports carry each team's last submission
+    time; dslighting ships five-row boards dated at midnight on consecutive days)."""
+    stamps = [r.submitted_at for r in lb.rows if r.submitted_at]
+    if stamps and len(stamps) == len(lb) and all(_at_midnight(s) for s in stamps):
+        return (f"all {len(lb)} row(s) are dated at exactly midnight "
+                f"({stamps[0]} ... {stamps[-1]}): a placeholder, not the competition's board")
+    return None
+
+
+def _at_midnight(stamp: str) -> bool:
+    text = stamp.strip().replace("T", " ")
+    time = text.split(" ", 1)[1] if " " in text else ""
+    return time.startswith("00:00:00") and not time[8:].strip(".0Z+:")
+
+
 @dataclass
 class GradingDecision:
     """The grading an importer may write, and why (notes and warnings for the task)."""
