@@ -360,6 +360,11 @@ def test_mle_bench_tasks_come_out_complete_with_the_graders_metric_where_the_tex
     aptos = tasks["kaggle/aptos2019-blindness-detection"].spec
     assert aptos.status == "complete" and aptos.grading is not None
     assert aptos.grading.submission_header == ["id_code", "diagnosis"]
+    # the grader is named 'accuracy'; the description says the strings must match exactly
+    text = tasks["kaggle/text-normalization-challenge-english-language"].spec
+    assert text.grading is not None and text.grading.metric == "exact_match"
+    assert any("accuracy over free strings is exact_match" in n and "must match exactly" in n
+               for n in text.provenance.notes)
     assert any("columns read from description_obfuscated.md" in n
                for n in aptos.provenance.notes)
 

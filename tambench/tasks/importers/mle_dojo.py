@@ -242,9 +242,13 @@ def read_competition(tree: DojoTree, folder: Path) -> ImportedTask:
         notes.append(f"id lower-cased from MLE-Dojo's {folder.name!r}")
     if tags:
         notes.append(f"Kaggle's tags: {', '.join(tags)}")
-    modality = described.modality or tag_modality(tags)
+    tagged = tag_modality(tags)
+    modality = described.modality or tagged
     if described.modality is None and modality is not None:
         notes.append(f"modality {modality.value} from Kaggle's data-type tag")
+    elif tagged is not None and tagged != described.modality:
+        notes.append(f"Kaggle's data-type tag says {tagged.value}; the description reads as "
+                     f"{modality.value if modality else None}, which is kept")
     title = meta.get("title") if isinstance(meta.get("title"), str) else described.title
     spec = TaskSpec(
         id=task_id, platform="kaggle", url=url, status="incomplete", title=str(title or ""),

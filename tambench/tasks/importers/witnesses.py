@@ -121,13 +121,13 @@ class MetricDecision:
     """How the grader departs from the published rule (empty when it does not)."""
 
 
-def _merge_params(readings: list[Reading], d: MetricDecision) -> dict[str, Any] | None:
+def _merge_params(readings: list[Reading], d: MetricDecision, said: str
+                  ) -> dict[str, Any] | None:
     merged: dict[str, Any] = {}
     for r in readings:
         clash = params_conflicts(merged, r.params)
         if clash:
-            d.conflict = ("the witnesses read different parameters (" + "; ".join(clash) +
-                          "): " + "; ".join(x.said() for x in readings))
+            d.conflict = f"the witnesses read different parameters ({'; '.join(clash)}): {said}"
             return None
         merged.update(r.params)
     return merged
@@ -143,7 +143,7 @@ def decide_metric(description: Reading, grader: Reading, name: Reading) -> Metri
         if name.speaks and name.settles and agreement(name, Reading("", settled)) is None:
             d.conflict = f"the description and the grader agree on {settled}, but {said}"
             return d
-        params = _merge_params([description, grader], d)
+        params = _merge_params([description, grader], d, said)
         if params is None:
             return d
         d.metric, d.params = settled, params
@@ -154,7 +154,7 @@ def decide_metric(description: Reading, grader: Reading, name: Reading) -> Metri
         return d
     rule = agreement(description, name)
     if rule is not None:
-        params = _merge_params([description, name], d)
+        params = _merge_params([description, name], d, said)
         if params is None:
             return d
         d.metric, d.params = rule, params
@@ -163,18 +163,19 @@ def decide_metric(description: Reading, grader: Reading, name: Reading) -> Metri
             d.departure = (f"the grader computes {grader.metric} ({grader.detail}) where the "
                            f"published rule is {rule}")
         return d
-    if description.speaks:
+    speaking = sum(r.speaks for r in everyone)
+    if description.speaks and speaking > 1:
         d.conflict = f"the witnesses disagree: {said}"
         return d
     other = agreement(grader, name)
     if other is not None:
-        params = _merge_params([grader, name], d)
+        params = _merge_params([grader, name], d, said)
         if params is None:
             return d
         d.metric, d.params = other, params
         d.notes.append(f"metric {other} from the grader and Kaggle's name, the description "
                        f"not naming a registered metric: {said}")
         return d
-    d.conflict = f"no two witnesses agree: {said}" if sum(
-        r.speaks for r in everyone) > 1 else f"a single witness is not enough: {said}"
+    d.conflict = f"no two witnesses agree: {said}" if speaking > 1 else \
+        f"a single witness is not enough: {said}"
     return d
