@@ -96,10 +96,16 @@ def _specs(catalogue: Path) -> dict[str, dict[str, Any]]:
 
 
 def _right(grading: dict[str, Any], truth: dict[str, Any]) -> bool:
+    """The same metric, with the same parameters once defaults are filled in (tolerances
+    aside)."""
+    from tambench.core.metrics import get_metric
+
     if grading["metric"] != truth["metric"]:
         return False
-    ours = grading["metric_params"]
-    return all(ours.get(k) == v for k, v in truth["params"].items() if k not in TOLERANCES)
+    metric = get_metric(truth["metric"])
+    ours = metric.resolve_params(grading["metric_params"])
+    theirs = metric.resolve_params(truth["params"])
+    return all(ours.get(k) == v for k, v in theirs.items() if k not in TOLERANCES)
 
 
 def score(source: str, specs: dict[str, dict[str, Any]], report: dict[str, Any],

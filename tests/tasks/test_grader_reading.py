@@ -219,3 +219,66 @@ def test_no_metric_is_chosen_without_agreement(readings: tuple[Reading, Reading,
     assert d.metric is None and why in d.conflict
     for r in readings:
         assert r.witness in d.conflict
+
+
+def test_weights_a_boolean_answers_column_stands_for_and_their_normalisation() -> None:
+    holiday = read_grader_source(grader(
+        "e = np.abs(y_true[self.value] - y_pred[self.value])\n"
+        "w = np.where(y_true['IsHoliday'] == True, 5, 1)\n"
+        "return np.sum(w * e) / np.sum(w)", higher=False))
+    assert holiday.metric is not None and holiday.metric.metric == "weighted_mae"
+    assert holiday.metric.params == {"weights_column": "IsHoliday",
+                                     "weight_map": {"True": 5.0, "False": 1.0}}
+    per_row = read_grader_source(grader(
+        "e = np.abs(y_true[self.value] - y_pred[self.value])\n"
+        "return np.sum(y_true['weight'] * e) / len(y_true)", higher=False))
+    assert per_row.metric is not None and per_row.metric.params == {"divide_by": "n"}
+
+
+def test_a_default_the_grader_sorts_rows_by_is_the_id_not_a_target() -> None:
+    reading = read_grader_source(grader(
+        "key = self.value\ny_true = y_true.sort_values(by=key)\n"
+        "return accuracy_score(y_true.a, y_pred.a)"))
+    assert reading.target == []
+
+
+def test_the_submission_columns_are_checked_against_the_graders_target() -> None:
+    from tambench.tasks.importers._common import Description
+    from tambench.tasks.importers.dojo_grading import DojoGrading, submission_columns
+    from tambench.tasks.importers.tree_files import PrepareFacts
+
+    grader_reading = read_grader_source(grader("return accuracy_score(y_true, y_pred)"))
+    as_id = Description(id_columns=["y"], target_columns=["Date"], header=["y", "Date"])
+    d = DojoGrading()
+    assert submission_columns(as_id, PrepareFacts(), grader_reading, d) is None
+    assert any("reads as an id" in w for w in d.warnings)
+    elsewhere = Description(id_columns=["id"], target_columns=["z"], header=["id", "z"])
+    d = DojoGrading()
+    found = submission_columns(elsewhere, PrepareFacts(sample_header=["id", "y"]),
+                               grader_reading, d)
+    assert found is not None and found.header == ["id", "y"] and found.target_columns == ["y"]
+    d = DojoGrading()
+    found = submission_columns(Description(), PrepareFacts(answers_columns=["rid", "y", "w"]),
+                               grader_reading, d)
+    assert found is not None and (found.id_columns, found.header) == (["rid"], ["rid", "y"])
+
+
+def test_an_image_without_true_boxes_scored_0_departs_from_image_precision() -> None:
+    from tambench.tasks.importers.formulas import CodeMetric
+    from tambench.tasks.importers.grader_reading import GraderReading
+
+    source = grader("return np.mean([self._image(t, p) for t, p in zip(y_true.s, y_pred.s)])",
+                    extra="""
+    def _image(self, truth, pred):
+        gt_boxes = str(truth).split()
+        if len(gt_boxes) == 0:
+            return 0.0
+        return len(set(gt_boxes) & set(str(pred).split())) / len(gt_boxes)
+""")
+    rule = {"form": "image_precision"}
+    reading = GraderReading(metric=CodeMetric("box_map", "image precision", rule),
+                            source=read_grader(source))
+    assert any("without true boxes" in d for d in departures(reading, "box_map", rule))
+    other = GraderReading(metric=CodeMetric("box_map", "image precision", rule),
+                          source=read_grader(source.replace("gt_boxes", "pred_boxes")))
+    assert not any("without true boxes" in d for d in departures(other, "box_map", rule))

@@ -269,6 +269,21 @@ ALIASES: tuple[Alias, ...] = (
     Alias("Weighted Categorization Accuracy", "accuracy", source=_KAGGLE, ambiguous=True,
           note="accuracy with per-row or per-class weights; which weighting, the description "
                "or the grader must say"),
+    Alias("Gini Index", "normalized_gini", source=_KAGGLE,
+          note="for a binary target the normalised Gini is 2 * ROC AUC - 1"),
+    Alias("Normalized Gini Index", "normalized_gini", source=_KAGGLE),
+    Alias("NDCG@{K}", "ndcg_at_k", source=_KAGGLE, note="k from the description or the grader"),
+    Alias("IntersectionOverUnionObjectSegmentationBeta", "mask_object_fbeta", source=_KAGGLE,
+          note="F-beta of matched mask objects averaged over IoU thresholds"),
+    Alias("MASpearmanR", "spearman_orders", source=_KAGGLE,
+          note="Spearman's correlation of predicted and true orders, averaged over rows"),
+    Alias("Median Absolute Error", "median_absolute_error", source=_KAGGLE),
+    Alias("Root Mean Square Percentage Error", "rmspe", source=_KAGGLE),
+    Alias("Weighted Mean Absolute Error", "weighted_mae", source=_KAGGLE,
+          note="the weights and their normalisation come from the competition"),
+    Alias("Weighted Multiclass Loss", "balanced_log_loss", source=_KAGGLE,
+          note="class-weighted log loss; icr-identify-age-related-conditions weights each "
+               "class by the inverse of its frequency (balanced log loss)"),
     # --- dslighting's grader names beyond MLE-bench's (its other names are MLE-bench's) ----
     Alias("rmsle", "rmsle", source=_DSL),
     Alias("smape", "smape", source=_DSL),
@@ -324,25 +339,10 @@ ALIASES: tuple[Alias, ...] = (
 #: registered; the completeness test of this table skips an entry only while its id is
 #: missing, and the entries move to :data:`ALIASES` then.
 PENDING_ALIASES: tuple[Alias, ...] = (
-    Alias("Gini Index", "normalized_gini", source=_KAGGLE,
-          note="for a binary target the normalised Gini is 2 * ROC AUC - 1"),
-    Alias("Normalized Gini Index", "normalized_gini", source=_KAGGLE),
-    Alias("NDCG@{K}", "ndcg_at_k", source=_KAGGLE, note="k from the description or the grader"),
-    Alias("IntersectionOverUnionObjectSegmentationBeta", "mask_object_fbeta", source=_KAGGLE,
-          note="F-beta of matched mask objects averaged over IoU thresholds"),
-    Alias("MASpearmanR", "spearman_orders", source=_KAGGLE,
-          note="Spearman's correlation of predicted and true orders, averaged over rows"),
-    Alias("Median Absolute Error", "median_absolute_error", source=_KAGGLE),
-    Alias("Root Mean Square Percentage Error", "rmspe", source=_KAGGLE),
-    Alias("Weighted Mean Absolute Error", "weighted_mae", source=_KAGGLE,
-          note="the weights and their normalisation come from the competition"),
     Alias("exact_match", "dabench_answer_match", source=_DSL,
           note="dslighting's DABench graders compare '@key[value]' answers key by key, numbers "
                "within 0.01 and strings case-insensitively; no registered metric computes "
                "that, and none is being added"),
-    Alias("Weighted Multiclass Loss", "balanced_log_loss", source=_KAGGLE,
-          note="class-weighted log loss; icr-identify-age-related-conditions weights each "
-               "class by the inverse of its frequency (balanced log loss)"),
 )
 
 #: Specific metric -> the general metric it specialises. When a source names the specific one

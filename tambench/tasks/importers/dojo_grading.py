@@ -48,7 +48,8 @@ class Columns:
 def submission_columns(described: Description, prepare: PrepareFacts,
                        grader: GraderReading | None, d: DojoGrading) -> Columns | None:
     """The submission's columns: the description's example, else the sample submission
-    ``prepare.py`` writes (its first column the id); checked against the grader."""
+    ``prepare.py`` writes (its first column the id), else the answers it writes with the
+    grader's default target; checked against the grader (see :func:`_checked`)."""
     sample = prepare.sample_header
     found: Columns | None = None
     if described.header:
@@ -56,21 +57,45 @@ def submission_columns(described: Description, prepare: PrepareFacts,
                         described.columns_from or "the description")
         if sample and set(sample) != set(described.header):
             d.notes.append(f"prepare.py writes a sample submission with columns {sample}; "
-                           f"the description's {described.header} are kept")
+                           f"the description shows {described.header}")
     elif len(sample) >= 2:
-        found = Columns(sample[:1], sample[1:], sample, "the sample submission prepare.py "
-                        "writes (its first column taken as the id)")
+        found = _sample_columns(sample)
+    else:
+        found = _from_answers(prepare, grader)
     if found is None:
         return None
-    d.notes.append(f"submission columns from {found.source}")
-    if grader is not None and grader.target:
-        inside = [c for c in grader.target if c in found.target_columns]
-        if inside:
-            d.notes.append(f"metric.py's default target {grader.target} confirms the target "
-                           "columns")
-        else:
-            d.notes.append(f"metric.py's default target {grader.target} is not among the "
-                           f"target columns {found.target_columns}")
+    found = _checked(found, sample, grader, d)
+    if found is not None:
+        d.notes.append(f"submission columns from {found.source}")
+    return found
+
+
+def _sample_columns(sample: list[str]) -> Columns:
+    return Columns(sample[:1], sample[1:], sample, "the sample submission prepare.py writes "
+                   "(its first column taken as the id)")
+
+
+def _checked(found: Columns, sample: list[str], grader: GraderReading | None,
+             d: DojoGrading) -> Columns | None:
+    """The columns against metric.py's default target: a target the header reads as an id
+    is a conflict (no columns); a target missing from the description's header but present
+    in prepare.py's sample header makes that header the submission's."""
+    target = grader.target if grader is not None else []
+    if not target:
+        return found
+    if any(c in found.id_columns for c in target):
+        d.warnings.append(f"metric.py scores {target}, which the header {found.header} from "
+                          f"{found.source} reads as an id; columns left unset")
+        return None
+    if any(c in found.target_columns for c in target):
+        d.notes.append(f"metric.py's default target {target} confirms the target columns")
+        return found
+    if len(sample) >= 2 and set(target) <= set(sample[1:]):
+        d.notes.append(f"metric.py's default target {target} is missing from {found.header} "
+                       f"({found.source}) and present in prepare.py's sample header {sample}")
+        return _sample_columns(sample)
+    d.notes.append(f"metric.py's default target {target} is not among the target columns "
+                   f"{found.target_columns}")
     return found
 
 
@@ -87,6 +112,20 @@ def single_column(metric: str, columns: Columns | None, d: DojoGrading) -> str:
     d.notes.append(f"{metric} over the single target column {columns.target_columns[0]!r} "
                    f"is {plain}")
     return plain
+
+
+def _from_answers(prepare: PrepareFacts, grader: GraderReading | None) -> Columns | None:
+    """The id (first column of the answers prepare.py writes) and metric.py's default target,
+    when the answers hold that target and every column of the sample submission, if any."""
+    answers, sample = prepare.answers_columns, prepare.sample_header
+    if grader is None or not grader.target or len(answers) < 2:
+        return None
+    ids, targets = answers[:1], list(grader.target)
+    header = ids + targets
+    if ids[0] in targets or not set(targets) <= set(answers) or not set(sample) <= set(header):
+        return None
+    return Columns(ids, targets, header, "the answers prepare.py writes (its first column "
+                   "taken as the id) and metric.py's default target")
 
 
 def _pending(decision: MetricDecision, described: Description, columns: Columns | None,

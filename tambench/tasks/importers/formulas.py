@@ -221,12 +221,21 @@ def absolute_error(term: Term, g: GraderSource) -> CodeMetric | None:
     if term[0] == "mean" and term[1][0] == "abs" and term[1][1][0] == "sub":
         return CodeMetric("mae", "mean(|a - b|)")
     if term[0] == "mean" and term[1][0] == "mul" and _has(term[1], "abs"):
-        return CodeMetric("weighted_mae", "mean(w * |a - b|)", {"normalised_by": "rows"})
+        return CodeMetric("weighted_mae", "mean(w * |a - b|)",
+                          {"divide_by": "n", **_weight_columns(g)})
     if term[0] == "div" and term[1][0] == "sum" and term[1][1][0] == "mul" and \
             _has(term[1][1], "abs") and term[2][0] == "sum":
-        return CodeMetric("weighted_mae", "sum(w * |a - b|) / sum(w)",
-                          {"normalised_by": "weights"})
+        return CodeMetric("weighted_mae", "sum(w * |a - b|) / sum(w)", _weight_columns(g))
     return None
+
+
+def _weight_columns(g: GraderSource) -> dict[str, Any]:
+    """The answers column weights come from, with its value -> weight map, when the grader
+    maps a boolean column to two literal weights."""
+    found = [f for f in g.facts if f[0] == "column_map"]
+    if len(found) != 1:
+        return {}
+    return {"weights_column": found[0][1], "weight_map": found[0][2]}
 
 
 def columnwise(term: Term, g: GraderSource) -> CodeMetric | None:

@@ -27,7 +27,8 @@ class GraderReading:
     metric: CodeMetric | None
     higher_is_better: bool | None = None
     target: list[str] = field(default_factory=list)
-    """The default target column(s) of ``__init__`` (``value``), split on commas."""
+    """The default target column(s) of ``__init__`` (``value``), split on commas, less any
+    column the grader sorts or merges rows by (that one is the id)."""
     column_lists: list[tuple[str, ...]] = field(default_factory=list)
     """Literal lists of strings in the file (candidate column lists)."""
     column_literals: list[str] = field(default_factory=list)
@@ -41,9 +42,8 @@ class GraderReading:
             why = "no scoring class found" if self.source.returned is None else \
                 "formula not recognised"
             return Reading(WITNESS, None, detail=why)
-        params = dict(self.metric.params)
-        params.pop("normalised_by", None)
-        return Reading(WITNESS, self.metric.metric, params, detail=self.metric.formula)
+        return Reading(WITNESS, self.metric.metric, dict(self.metric.params),
+                       detail=self.metric.formula)
 
 
 def read_grader_source(source: str) -> GraderReading:
@@ -54,6 +54,8 @@ def read_grader_source(source: str) -> GraderReading:
     value = g.defaults.get("value", g.attributes.get("value"))
     target = [c.strip() for c in value.split(",") if c.strip()] if isinstance(value, str) else \
         [str(c) for c in value] if isinstance(value, list) else []
+    keys = {f[1] for f in g.facts if f[0] == "key"}
+    target = [c for c in target if c not in keys]  # a default the grader sorts by is the id
     return GraderReading(
         metric=found, higher_is_better=direction if isinstance(direction, bool) else None,
         target=target, column_lists=list(g.string_lists),
@@ -101,12 +103,22 @@ def departures(reading: GraderReading, rule: str, rule_params: dict[str, Any]) -
         out.append("the grader has no guard for rows whose truth and prediction are both 0 "
                    "(0/0 gives NaN), where the published rule counts them as 0")
     out += _identity_departure(reading, rule, rule_params)
+    if rule == m.metric == "box_map" and rule_params.get("form") == "image_precision" and any(
+            f[0] == "empty_return" and f[1] == 0.0 and _names_truth(f[2]) for f in facts):
+        out.append("the grader scores an image without true boxes 0 even when nothing is "
+                   "predicted; the published rule does not")
     registered = METRICS.get(rule) if rule in METRICS else None
     if registered is not None and reading.higher_is_better is not None and \
             reading.higher_is_better != registered.higher_is_better and m.metric == rule:
         out.append(f"the grader declares higher_is_better={reading.higher_is_better} where "
                    f"{rule} is {'higher' if registered.higher_is_better else 'lower'}-is-better")
     return out
+
+
+def _names_truth(name: str) -> bool:
+    """Whether a variable's name says it holds the answers' side (``gt_boxes``,
+    ``true_set``): the terms do not tell the two sides apart, the names do."""
+    return any(word in name.lower() for word in ("gt", "true", "truth", "actual"))
 
 
 def _identity_departure(reading: GraderReading, rule: str,

@@ -74,6 +74,10 @@ def _method(fol: Follower, name: str, receiver: Term, args: list[Term],
             kwargs: dict[str, Term], node: ast.Call) -> Term:
     if name == "clip":
         _note_clip(fol, args, kwargs)
+    if name in ("sort_values", "set_index", "merge", "groupby"):
+        for key in [*args[:1], kwargs.get("by"), kwargs.get("on")]:
+            if key is not None and key[0] == "str":
+                fol.facts.append(("key", key[1]))
     if name in TRANSPARENT:
         return receiver
     if name in ("apply", "map", "transform", "agg") and args and args[0][0] == "fn":
@@ -99,6 +103,18 @@ def _method(fol: Follower, name: str, receiver: Term, args: list[Term],
     return ("?", f".{name}()")
 
 
+def _column_map(test: ast.expr, a: Term, b: Term) -> Term | None:
+    """``np.where(frame['col'] == True, 5, 1)``: ``("column_map", col, {"True": 5.0,
+    "False": 1.0})``, the weights a boolean answers column stands for."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(
+            test.ops[0], ast.Eq) and isinstance(test.left, ast.Subscript)):
+        return None
+    column, key = literal(test.left.slice), literal(test.comparators[0])
+    if not (isinstance(column, str) and isinstance(key, bool) and a[0] == b[0] == "num"):
+        return None
+    return ("column_map", column, {str(key): float(a[1]), str(not key): float(b[1])})
+
+
 def _groups(node: ast.Call) -> bool:
     return "groupby" in ast.unparse(node.func)
 
@@ -119,6 +135,9 @@ def _function(fol: Follower, name: str, args: list[Term], kwargs: dict[str, Term
         a, b = args[1], args[2]
         if is_constant(a) or is_constant(b):
             fol.facts.append(("guard", args[0]))
+        mapped = _column_map(node.args[0], a, b)
+        if mapped is not None:
+            fol.facts.append(mapped)
         return b if is_constant(a) and not is_constant(b) else a
     if name == "numpy.average" and args:
         weights = kwargs.get("weights")

@@ -75,7 +75,9 @@ class GraderSource:
     facts: list[Term] = field(default_factory=list)
     """Value handling seen on the way: ``("clip", low, high)`` for each clip with literal
     bounds (None when open), ``("guard", condition)`` for each ``np.where`` that replaces
-    values by a constant."""
+    values by a constant, ``("key", column)`` for each column rows are sorted, indexed,
+    merged or grouped by, ``("column_map", column, {value: weight})`` for weights a boolean
+    column stands for."""
 
 
 def _imports(tree: ast.Module) -> dict[str, str]:
@@ -278,6 +280,7 @@ class _Follower:
         elif isinstance(stmt, ast.While):
             return self.block(stmt.body, env, loop or "loop")
         elif isinstance(stmt, ast.If):
+            self.note_empty_return(stmt)
             return self.branches(stmt, env, loop)
         elif isinstance(stmt, ast.Try):
             return self.block(stmt.body + stmt.orelse + stmt.finalbody, env, loop)
@@ -301,6 +304,25 @@ class _Follower:
             else:
                 env[name] = _indicator(a, b, condition)
         return returns
+
+    def note_empty_return(self, stmt: ast.If) -> None:
+        """``if len(x) == 0: return 0.0`` (or ``if not x:``) in a helper: what a row with
+        nothing on one side scores, recorded as ``("empty_return", value, "x")``."""
+        test, body = stmt.test, stmt.body
+        if not (len(body) == 1 and isinstance(body[0], ast.Return)):
+            return
+        value = literal(body[0].value)
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            return
+        name = None
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            name = ast.unparse(test.operand)
+        elif isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(
+                test.ops[0], ast.Eq) and literal(test.comparators[0]) == 0 and isinstance(
+                test.left, ast.Call) and getattr(test.left.func, "id", "") == "len":
+            name = ast.unparse(test.left.args[0]) if test.left.args else None
+        if name is not None:
+            self.facts.append(("empty_return", float(value), name))
 
     def assign(self, target: ast.expr, value: Term, env: dict[str, Term],
                loop: str | None) -> None:
