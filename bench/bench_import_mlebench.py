@@ -10,7 +10,8 @@ kept. The import runs twice through the real command:
 
 "The right metric" is :data:`TRUE_METRICS`: the metric each competition's own ``grade.py``
 computes, named by tambench metric id (read by hand from MLE-bench's graders and the
-competitions' evaluation pages; an id not registered yet is one being added).
+competitions' evaluation pages; an id not registered yet is one being added). Accuracy over
+free strings (text normalisation) is ``exact_match``: ``accuracy`` there is wrong.
 
 Usage: python bench/bench_import_mlebench.py --tree /path/to/mle-bench [--json]
 (a checkout, or a bare git directory, which is cloned to a temporary folder first)
@@ -58,7 +59,7 @@ TRUE_METRICS: dict[str, tuple[str, dict[str, Any]]] = {
     "herbarium-2022-fgvc9": ("f1_macro", {}),
     "histopathologic-cancer-detection": ("roc_auc", {}),
     "hms-harmful-brain-activity-classification": ("kl_divergence", {}),
-    "hotel-id-2021-fgvc8": ("map_at_k", {"k": 5}),
+    "hotel-id-2021-fgvc8": ("map_at_k", {"k": 5, "relevant": "single"}),
     "hubmap-kidney-segmentation": ("dice", {}),
     "icecube-neutrinos-in-deep-ice": ("mean_angular_error", {}),
     "imet-2020-fgvc7": ("f1_micro_multilabel", {}),
@@ -104,8 +105,8 @@ TRUE_METRICS: dict[str, tuple[str, dict[str, Any]]] = {
     "tabular-playground-series-may-2022": ("roc_auc", {}),
     "tensorflow-speech-recognition-challenge": ("accuracy", {}),
     "tensorflow2-question-answering": ("span_micro_f1", {}),
-    "text-normalization-challenge-english-language": ("accuracy", {}),
-    "text-normalization-challenge-russian-language": ("accuracy", {}),
+    "text-normalization-challenge-english-language": ("exact_match", {}),
+    "text-normalization-challenge-russian-language": ("exact_match", {}),
     "tgs-salt-identification-challenge": ("iou_thresholds_map", {}),
     "the-icml-2013-whale-challenge-right-whale-redux": ("roc_auc", {}),
     "tweet-sentiment-extraction": ("jaccard_words", {}),
@@ -114,7 +115,7 @@ TRUE_METRICS: dict[str, tuple[str, dict[str, Any]]] = {
     "ventilator-pressure-prediction": ("mae", {}),
     "vesuvius-challenge-ink-detection": ("rle_f_beta", {}),
     "vinbigdata-chest-xray-abnormalities-detection": ("box_map", {"iou_thresholds": [0.4]}),
-    "whale-categorization-playground": ("map_at_k", {"k": 5}),
+    "whale-categorization-playground": ("map_at_k", {"k": 5, "relevant": "single"}),
 }
 #: Metric ids added for MLE-bench's bespoke graders; the competitions using them are the ones
 #: whose metric tambench did not have when the importer was first measured (63 had one).
@@ -124,8 +125,6 @@ ADDED_FOR_MLE_BENCH = frozenset({
     "rmsle_columnwise", "probabilistic_f1", "haversine_p50_p95", "span_micro_f1",
     "dice_hausdorff_3d", "rle_f_beta",
 })
-#: A curated id equal in meaning to the true one (exact-string accuracy is exact_match).
-SAME_METRIC = {("accuracy", "exact_match"), ("exact_match", "accuracy")}
 
 
 def checkout(tree: Path, tmp: Path) -> Path:
@@ -176,7 +175,7 @@ def score_fresh(catalogue: Path) -> dict[str, Any]:
             incomplete.append(comp)
             continue
         g = spec["grading"]
-        ok = (g["metric"] == metric or (g["metric"], metric) in SAME_METRIC) and all(
+        ok = g["metric"] == metric and all(
             g["metric_params"].get(k) == v for k, v in params.items())
         (right if ok else wrong).append((comp, g["metric"], metric))
     ids = [s["id"].lower() for s in specs.values()]
