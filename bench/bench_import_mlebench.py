@@ -137,11 +137,12 @@ def checkout(tree: Path, tmp: Path) -> Path:
     return tree
 
 
-def run_import(tree: Path, catalogue: Path) -> tuple[dict[str, Any], float]:
-    """``tambench tasks import mle-bench TREE --catalogue CAT --json`` through the CLI."""
+def run_import(tree: Path, catalogue: Path, importer: str = "mle-bench"
+               ) -> tuple[dict[str, Any], float]:
+    """``tambench tasks import IMPORTER TREE --catalogue CAT --json`` through the CLI."""
     start = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "tambench.cli.main", "tasks", "import", "mle-bench", str(tree),
+        [sys.executable, "-m", "tambench.cli.main", "tasks", "import", importer, str(tree),
          "--catalogue", str(catalogue), "--json"],
         capture_output=True, text=True, check=False, env={**os.environ, "NO_COLOR": "1"})
     elapsed = time.perf_counter() - start

@@ -36,17 +36,15 @@ import argparse
 import csv
 import json
 import os
-import subprocess
 import sys
 import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
-from bench_import_mlebench import TRUE_METRICS, checkout  # noqa: E402
+from bench_import_mlebench import TRUE_METRICS, checkout, run_import  # noqa: E402
 
 DATA = BENCH / "data"
 IMPORTER = {"mle-dojo": "mle-dojo", "dslighting": "mle-bench", "mle-bench": "mle-bench"}
@@ -74,18 +72,6 @@ def load_truth(source: str, table: Path | None) -> dict[str, dict[str, Any]]:
                                                                       "{}"),
                         "departure": row.get("departure", "")}
     return out
-
-
-def run_import(source: str, tree: Path, catalogue: Path) -> tuple[dict[str, Any], float]:
-    start = time.perf_counter()
-    proc = subprocess.run(
-        [sys.executable, "-m", "tambench.cli.main", "tasks", "import", IMPORTER[source],
-         str(tree), "--catalogue", str(catalogue), "--json"],
-        capture_output=True, text=True, check=False, env={**os.environ, "NO_COLOR": "1"})
-    elapsed = time.perf_counter() - start
-    if proc.returncode not in (0, 3):
-        raise SystemExit(f"import failed ({proc.returncode}): {proc.stderr[-2000:]}")
-    return json.loads(proc.stdout), elapsed
 
 
 def _specs(catalogue: Path) -> dict[str, dict[str, Any]]:
@@ -179,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     truth = load_truth(args.source, args.truth)
     with tempfile.TemporaryDirectory() as tmp:
         tree = checkout(args.tree, Path(tmp))
-        report, seconds = run_import(args.source, tree, Path(tmp) / "catalogue")
+        report, seconds = run_import(tree, Path(tmp) / "catalogue", IMPORTER[args.source])
         out = score(args.source, _specs(Path(tmp) / "catalogue"), report, truth)
     out = {"load_average": [round(x, 2) for x in os.getloadavg()],
            "seconds": round(seconds, 2), **out}

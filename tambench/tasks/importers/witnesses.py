@@ -133,6 +133,18 @@ def _merge_params(readings: list[Reading], d: MetricDecision, said: str
     return merged
 
 
+def _settle(d: MetricDecision, metric: str, readings: list[Reading], said: str,
+            note: str) -> bool:
+    """Record ``metric`` with the readings' merged parameters (False, with the conflict
+    recorded, when they read different parameters)."""
+    params = _merge_params(readings, d, said)
+    if params is None:
+        return False
+    d.metric, d.params = metric, params
+    d.notes.append(note)
+    return True
+
+
 def decide_metric(description: Reading, grader: Reading, name: Reading) -> MetricDecision:
     """The metric the witnesses settle (see the module docstring)."""
     d = MetricDecision()
@@ -143,22 +155,17 @@ def decide_metric(description: Reading, grader: Reading, name: Reading) -> Metri
         if name.speaks and name.settles and agreement(name, Reading("", settled)) is None:
             d.conflict = f"the description and the grader agree on {settled}, but {said}"
             return d
-        params = _merge_params([description, grader], d, said)
-        if params is None:
+        if not _settle(d, settled, [description, grader], said, f"metric {settled}: {said}"):
             return d
-        d.metric, d.params = settled, params
-        d.notes.append(f"metric {settled}: {said}")
         if grader.metric != settled and (settled, grader.metric) not in SAME_NUMBER:
             d.departure = (f"the grader computes the general {grader.metric} "
                            f"({grader.detail}) where the published rule is {settled}")
         return d
     rule = agreement(description, name)
     if rule is not None:
-        params = _merge_params([description, name], d, said)
-        if params is None:
+        if not _settle(d, rule, [description, name], said,
+                       f"metric {rule} from the published rule: {said}"):
             return d
-        d.metric, d.params = rule, params
-        d.notes.append(f"metric {rule} from the published rule: {said}")
         if grader.speaks:
             d.departure = (f"the grader computes {grader.metric} ({grader.detail}) where the "
                            f"published rule is {rule}")
@@ -169,12 +176,8 @@ def decide_metric(description: Reading, grader: Reading, name: Reading) -> Metri
         return d
     other = agreement(grader, name)
     if other is not None:
-        params = _merge_params([grader, name], d, said)
-        if params is None:
-            return d
-        d.metric, d.params = other, params
-        d.notes.append(f"metric {other} from the grader and Kaggle's name, the description "
-                       f"not naming a registered metric: {said}")
+        _settle(d, other, [grader, name], said, f"metric {other} from the grader and Kaggle's "
+                f"name, the description not naming a registered metric: {said}")
         return d
     d.conflict = f"no two witnesses agree: {said}" if speaking > 1 else \
         f"a single witness is not enough: {said}"
