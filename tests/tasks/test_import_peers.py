@@ -81,6 +81,7 @@ def test_witnesses_that_disagree_leave_the_grading_unset_and_name_every_reading(
     for reading in ("the description reads rmsle", "metric.py reads rmse",
                     "Kaggle's name reads mae"):
         assert reading in conflict
+    assert "left incomplete: no grading is declared" in houses.warnings
     pending = houses.spec.provenance.pending_grading
     assert pending is not None and pending.submission_header == ["Id", "SalePrice"]
     assert "the witnesses disagree" in pending.reason  # nothing read is lost

@@ -41,7 +41,7 @@ from tambench.errors import (
     MetricParameterError,
     SchemaMappingError,
 )
-from tambench.schema.complete import status_for
+from tambench.schema.complete import completeness_problems, status_for
 from tambench.schema.mapping import MappingResult, map_pages
 from tambench.schema.suggest import suggest_split_spec
 from tambench.schema.taskspec import GradingSpec, Modality, SubmissionFormat, TaskSpec
@@ -323,3 +323,9 @@ def with_suggested_split(spec: TaskSpec) -> TaskSpec:
             f"{split.test_size}, seed {split.seed}) from the grading spec; review it"]})
     spec = spec.model_copy(update=update)
     return spec.model_copy(update={"status": status_for(spec)})
+
+
+def incomplete_reasons(spec: TaskSpec) -> list[str]:
+    """A warning naming what an incomplete imported task lacks (empty when it is complete)."""
+    problems = completeness_problems(spec)
+    return [f"left incomplete: {'; '.join(problems)}"] if problems else []

@@ -60,6 +60,7 @@ from tambench.tasks.importers._common import (
     Description,
     GradingDecision,
     decide_grading,
+    incomplete_reasons,
     placeholder_board,
     read_descriptions,
     read_optional_leaderboard,
@@ -278,6 +279,7 @@ def read_competition(folder: Path, tier: str | None, layout: Layout = MLE_BENCH,
                               unfilled=decision.unfilled),
     )
     spec = with_suggested_split(spec)
+    warnings += incomplete_reasons(spec)
     pages = tuple(ImportedPage("overview" if n == DESCRIPTION_FILE else "other", n, text,
                                f"{folder.name}/{n}", url) for n, text in texts.items() if text)
     return ImportedTask(spec=spec, leaderboard=lb, pages=pages, warnings=tuple(warnings))

@@ -42,6 +42,7 @@ from tambench.errors import ImportLayoutError, TaskSpecError
 from tambench.schema.taskspec import LeaderboardSource, Modality, Provenance, TaskSpec
 from tambench.tasks.importers import ImportedPage, ImportedTask, ImportFailure, TreeRead
 from tambench.tasks.importers._common import (
+    incomplete_reasons,
     read_descriptions,
     read_optional_leaderboard,
     read_text,
@@ -256,6 +257,7 @@ def read_competition(tree: DojoTree, folder: Path) -> ImportedTask:
         provenance=Provenance(mapper="importer:mle-dojo", notes=notes + g.notes,
                               unfilled=g.unfilled, pending_grading=g.pending))
     spec = with_suggested_split(spec)
+    f.warnings += incomplete_reasons(spec)
     pages = tuple(ImportedPage("overview", "description.md", text,
                                f"{folder.name}/{rel}", url) for rel, text in f.texts.items()
                   if text)
