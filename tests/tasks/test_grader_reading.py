@@ -282,3 +282,25 @@ def test_an_image_without_true_boxes_scored_0_departs_from_image_precision() -> 
     other = GraderReading(metric=CodeMetric("box_map", "image precision", rule),
                           source=read_grader(source.replace("gt_boxes", "pred_boxes")))
     assert not any("without true boxes" in d for d in departures(other, "box_map", rule))
+
+
+def _hostile_doubling() -> str:
+    return grader("x = y_true.a - y_pred.a\n" + "x = x + x\n" * 200 + "return np.mean(x)")
+
+
+def _hostile_fan_out() -> str:
+    helpers = "".join(
+        f"\n    def h{i}(self, a):\n" + "".join(f"        a = self.h{i + 1}(a) + a\n"
+                                              for _ in range(30)) + "        return a\n"
+        for i in range(6))
+    return grader("return self.h0(y_true.a)", extra=helpers + "\n    def h6(self, a):\n"
+                  "        return a\n")
+
+
+@pytest.mark.parametrize("source", [_hostile_doubling(), _hostile_fan_out(),
+                                    grader("x = y_true.a\n" + "x = x - 1\n" * 5000 +
+                                           "return np.mean(x)")],
+                         ids=["doubling", "fan-out", "long-chain"])
+def test_a_hostile_grader_is_read_in_bounded_work_and_recognised_as_nothing(source: str) -> None:
+    reading = read_grader_source(source)
+    assert reading.metric is None

@@ -36,10 +36,12 @@ from tambench.tasks.importers.pyterms import (
     DATA,
     MAX_DEPTH,
     MAX_SOURCE_CHARS,
+    MAX_STEPS,
     Term,
     constant_term,
     is_constant,
     literal,
+    within,
 )
 
 
@@ -223,6 +225,7 @@ class _Follower:
         self.functions = functions
         self.attrs = attrs
         self.depth = 0
+        self.steps = 0
         self.facts: list[Term] = []
 
     # -- functions ---------------------------------------------------------------------
@@ -261,6 +264,9 @@ class _Follower:
         return returns
 
     def statement(self, stmt: ast.stmt, env: dict[str, Term], loop: str | None) -> list[Term]:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            return [("?", "too many statements")]
         if isinstance(stmt, ast.Return):
             return [self.expr(stmt.value, env) if stmt.value is not None else ("?", "None")]
         if isinstance(stmt, ast.Assign):
@@ -385,7 +391,8 @@ class _Follower:
         handler = getattr(self, f"_e_{type(node).__name__}", None)
         if handler is None:
             return ("?", type(node).__name__)
-        return _simplify(handler(node, env))
+        term = _simplify(handler(node, env))
+        return term if within(term) else ("?", "too large")
 
     def _e_Constant(self, node: ast.Constant, env: dict[str, Term]) -> Term:
         return constant_term(node.value)

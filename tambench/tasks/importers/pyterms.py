@@ -13,6 +13,12 @@ from typing import Any, Protocol
 Term = tuple[Any, ...]
 DATA: Term = ("data",)
 MAX_DEPTH = 5
+#: Most statements one grader's reading may follow (helpers are followed at every call; the
+#: real graders of MLE-Dojo need at most 120).
+MAX_STEPS = 2_000
+#: Most nodes a term may hold (MLE-Dojo's graders return at most 228); a larger value
+#: (``x = x + x`` repeated) is not followed.
+MAX_TERM_NODES = 1_000
 #: Largest source read (bytes of text); a grader is a few kilobytes.
 MAX_SOURCE_CHARS = 400_000
 
@@ -86,3 +92,17 @@ class Follower(Protocol):
 
     def call(self, fn: ast.FunctionDef | ast.Lambda, args: list[Term], kwargs: dict[str, Term],
              *, bound: bool = False) -> Term: ...
+
+
+def within(term: Term, budget: int = MAX_TERM_NODES) -> bool:
+    """Whether ``term`` holds at most ``budget`` nodes (counted with an explicit stack, so a
+    deep or shared term costs at most ``budget`` steps)."""
+    stack: list[Any] = [term]
+    while stack:
+        budget -= 1
+        if budget < 0:
+            return False
+        node = stack.pop()
+        if isinstance(node, tuple):
+            stack.extend(node)
+    return True
