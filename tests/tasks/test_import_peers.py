@@ -102,6 +102,8 @@ def test_grader_and_kaggles_name_settle_a_metric_the_description_does_not_name(
     assert species.grading.submission_header == ["id", "predicted"]
     assert any("the sample submission prepare.py writes" in n
                for n in species.provenance.notes)
+    assert "MLE-Dojo's utils/prepare.py reads test.csv from the raw data" in \
+        species.provenance.notes
     assert any("Kaggle's data-type tag says Image" in n for n in species.provenance.notes)
 
 

@@ -184,7 +184,18 @@ def _read_folder(folder: Path) -> _Folder:
     code = [rel for rel in (GRADER, PREPARE) if (folder / rel).exists()]
     if code:
         f.notes.append(f"MLE-Dojo code read as data, not run: {', '.join(code)}")
+    f.notes += _prepare_notes(f.prepare)
     return f
+
+
+def _prepare_notes(p: PrepareFacts) -> list[str]:
+    """What MLE-Dojo's preparation shows literally: a recipe's facts, with their source."""
+    facts = [f"reads {', '.join(p.raw_files)} from the raw data" if p.raw_files else "",
+             f"splits with train_test_split({', '.join(f'{k}={v}' for k, v in p.split.items())})"
+             if p.split else "",
+             f"writes answers with columns {p.answers_columns}" if p.answers_columns else ""]
+    said = "; ".join(f for f in facts if f)
+    return [f"MLE-Dojo's {PREPARE} {said}"] if said else []
 
 
 def _board_record(tree: DojoTree, slug: str, rel: str, kind: str, lb: Leaderboard,
