@@ -90,7 +90,10 @@ TRUE_METRICS: dict[str, tuple[str, dict[str, Any]]] = {
     "predict-volcanic-eruptions-ingv-oe": ("mae", {}),
     "random-acts-of-pizza": ("roc_auc", {}),
     "ranzcr-clip-catheter-line-classification": ("roc_auc_columnwise", {}),
-    "rsna-2022-cervical-spine-fracture-detection": ("weighted_multilabel_log_loss", {}),
+    "rsna-2022-cervical-spine-fracture-detection": (
+        "weighted_multilabel_log_loss",
+        {"weights": {"patient_overall": 7, **{f"C{i}": 1 for i in range(1, 8)}},
+         "positive_weights": {"patient_overall": 14, **{f"C{i}": 2 for i in range(1, 8)}}}),
     "rsna-breast-cancer-detection": ("probabilistic_f1", {}),
     "rsna-miccai-brain-tumor-radiogenomic-classification": ("roc_auc", {}),
     "seti-breakthrough-listen": ("roc_auc", {}),

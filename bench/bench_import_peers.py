@@ -14,7 +14,9 @@ The import runs once through the real command into an empty catalogue. Counted, 
 for each source:
 
 * **gradable by the competition's rule**: complete, with the truth's metric id and every
-  parameter the truth gives (``eps`` aside: a clipping constant, not the rule);
+  parameter the truth gives, defaults filled in on both sides (``eps`` aside: a clipping
+  constant; and parameters naming answers columns, ``*_column(s)``: the layout of one
+  benchmark's prepared answers, not the rule);
 * **complete**; **wrong metric**: complete with another metric, or complete where the truth
   has no registered metric (0 required);
 * **conflicts named**: tasks whose metric was not settled, each with its witnesses' readings;
@@ -50,6 +52,9 @@ DATA = BENCH / "data"
 IMPORTER = {"mle-dojo": "mle-dojo", "dslighting": "mle-bench", "mle-bench": "mle-bench"}
 #: Parameters that are numerical tolerances, not part of the rule.
 TOLERANCES = frozenset({"eps"})
+#: Parameters naming answers columns: the layout of one benchmark's prepared answers, not the
+#: rule (MLE-bench's and MLE-Dojo's answers name the same thing differently).
+LAYOUT_SUFFIXES = ("_column", "_columns")
 #: Warnings naming a conflict between witnesses (every reading is in the warning).
 CONFLICT = ("metric not settled", "metric disagreement", "used for different metrics",
             "no registered id computes exactly")
@@ -81,32 +86,38 @@ def _specs(catalogue: Path) -> dict[str, dict[str, Any]]:
                                  for p in catalogue.glob("*/*/task.json"))}
 
 
-def _right(grading: dict[str, Any], truth: dict[str, Any]) -> bool:
-    """The same metric, with the same parameters once defaults are filled in (tolerances
-    aside)."""
+def _differences(grading: dict[str, Any], truth: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """(rule differences, answers-layout differences) between a grading and the truth: the
+    metric id and every parameter, defaults filled in on both sides (tolerances aside)."""
     from tambench.core.metrics import get_metric
 
     if grading["metric"] != truth["metric"]:
-        return False
+        return ["metric"], []
     metric = get_metric(truth["metric"])
     ours = metric.resolve_params(grading["metric_params"])
     theirs = metric.resolve_params(truth["params"])
-    return all(ours.get(k) == v for k, v in theirs.items() if k not in TOLERANCES)
+    differ = [k for k in sorted(set(ours) | set(theirs))
+              if k not in TOLERANCES and ours.get(k) != theirs.get(k)]
+    return ([k for k in differ if not k.endswith(LAYOUT_SUFFIXES)],
+            [k for k in differ if k.endswith(LAYOUT_SUFFIXES)])
 
 
 def score(source: str, specs: dict[str, dict[str, Any]], report: dict[str, Any],
           truth: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """The counts of the module docstring."""
-    gradable, wrong, complete, unknown = [], [], [], []
+    gradable, wrong, complete, unknown, layout = [], [], [], [], []
     for tid, spec in sorted(specs.items()):
         if spec["status"] != "complete":
             continue
         complete.append(tid)
         t = truth.get(tid)
+        rule, columns = _differences(spec["grading"], t) if t and t["metric"] else (["-"], [])
         if t is None:
             unknown.append(tid)
-        elif t["metric"] and _right(spec["grading"], t):
+        elif t["metric"] and not rule:
             gradable.append(tid)
+            if columns:
+                layout.append(f"{tid}: {', '.join(columns)}")
         else:
             wrong.append(f"{tid}: {spec['grading']['metric']} {spec['grading']['metric_params']}"
                          f" (truth {t['metric'] or 'none'} {t['params']})")
@@ -123,7 +134,8 @@ def score(source: str, specs: dict[str, dict[str, Any]], report: dict[str, Any],
         "truth_rows": len(truth),
         "truth_with_registered_metric": sum(1 for v in truth.values() if v["metric"]),
         "gradable_by_rule": len(gradable), "complete": len(complete), "wrong_metric": wrong,
-        "complete_without_truth": unknown, "conflicts_named": len(conflicts),
+        "complete_without_truth": unknown, "answers_layout_differences": layout,
+        "conflicts_named": len(conflicts),
         "conflicts": conflicts, "awaiting_a_metric": awaiting, "departures_flagged": flagged,
         "departures_in_truth": with_departure,
         "departures_missed": sorted(set(with_departure) - set(flagged)),
@@ -146,6 +158,8 @@ def _print(out: dict[str, Any]) -> None:
           f"named: {out['conflicts_named']}")
     for line in out["wrong_metric"]:
         print(f"    wrong: {line}")
+    for line in out["answers_layout_differences"]:
+        print(f"    answers columns differ from the truth's: {line}")
     print(f"  settled on a metric (or parameters) not registered yet: "
           f"{len(out['awaiting_a_metric'])}")
     print(f"  departures flagged: {len(out['departures_flagged'])} (truth lists "

@@ -57,7 +57,7 @@ def _stored_difficulty_problems(root: Path) -> list[Any]:
     for d in cat.entry_dirs():
         try:
             spec = load_taskspec(d / "task.json")
-        except TaskSpecError:
+        except (TaskSpecError, OSError):
             continue  # reported by the catalogue's own validation
         where = str(d.relative_to(cat.root))
         out += [Problem(where, message) for message in stored_problems(spec)]
@@ -170,6 +170,8 @@ def _tier_filter(root: Path, tier: str | None, tiers: str | None) -> dict[str, s
     from tambench.difficulty.tiers import catalogue_tiers
 
     wanted = _choice(tier, ["easy", "medium", "hard"], "--tier")
+    if wanted is None and tiers is None:
+        return None
     sources = read_tier_source(tiers, root)
     if wanted is None:
         return None
@@ -199,20 +201,29 @@ def list_tasks(
     explain: bool = typer.Option(False, "--explain", help="Show each filter rule's verdict."),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
-    """List catalogue tasks matching the given filters (an unknown value is refused, exit 2)."""
+    """List catalogue tasks matching the given filters (an unknown value is refused, exit 2).
+    An entry whose task.json cannot be read is named on stderr and the others are listed
+    (exit 3)."""
+    from tambench.cli._console import err_console
     from tambench.schema.taskspec import Modality
     from tambench.tasks.catalogue import Catalogue, build_index
 
     root = _root(catalogue)
+    cat = Catalogue(root)
+    entries, unreadable = cat.readable_entries()
     rows = filter_rows(
-        build_index(Catalogue(root)),
+        build_index(cat, entries),
         modality=_choice(modality, [m.value for m in Modality], "--modality"), field=field,
         tiers=_tier_filter(root, tier, tiers), platform=platform,
         since=_parse_day(since, "--since"), until=_parse_day(until, "--until"),
         ids=_subset_ids(root, subset), status=_choice(status, ["complete", "incomplete"],
                                                       "--status"),
         passes_filters=passing)
-    _print_rows(Catalogue(root), rows, explain, json_out)
+    _print_rows(cat, rows, explain, json_out)
+    for p in unreadable:
+        err_console.print(f"error: {p.where}: {p.message} (not listed)", markup=False)
+    if unreadable:
+        raise typer.Exit(3)
 
 
 def _print_rows(cat: Any, rows: list[dict[str, Any]], explain: bool, json_out: bool) -> None:

@@ -16,6 +16,7 @@ from tambench.tasks.importers._common import (
     params_misfit,
     text_accuracy,
 )
+from tambench.tasks.importers.conventions import apply_conventions
 from tambench.tasks.importers.grader_reading import WITNESS, GraderReading, departures
 from tambench.tasks.importers.tree_files import PrepareFacts
 from tambench.tasks.importers.witnesses import MetricDecision, Reading, decide_metric
@@ -184,6 +185,27 @@ def decide_dojo_grading(described: Description, grader: GraderReading | None, na
     metric = single_column(metric, columns, d)
     d.metric = metric
     d.grading = _grading(metric, params, columns, d)
+    return d
+
+
+SETTLED_BY_TABLE = "grading settled by tambench's conventions table (see the notes)"
+
+
+def with_conventions(slug: str, d: DojoGrading) -> DojoGrading:
+    """The grading with the competition's conventions (:mod:`.conventions`: empty tokens,
+    scored rows, label spellings, the columns metric parameters read) applied. A grading the
+    witnesses left unset and the table builds is no longer left for review; the witnesses'
+    conflict stays in the warnings, saying the table settled it."""
+    grading, notes = apply_conventions(slug, d.grading)
+    if not notes:
+        return d
+    d.notes += notes
+    if d.grading is None and grading is not None:
+        d.warnings = [w.replace("grading left unset", SETTLED_BY_TABLE) for w in d.warnings]
+        d.unfilled = [u for u in d.unfilled if not u.startswith("grading")]
+        d.pending = None
+    d.grading = grading
+    d.metric = grading.metric if grading is not None else d.metric
     return d
 
 

@@ -48,7 +48,7 @@ from tambench.tasks.importers._common import (
     read_text,
     with_suggested_split,
 )
-from tambench.tasks.importers.dojo_grading import decide_dojo_grading
+from tambench.tasks.importers.dojo_grading import decide_dojo_grading, with_conventions
 from tambench.tasks.importers.grader_reading import GraderReading, read_grader_source
 from tambench.tasks.importers.tree_files import PrepareFacts, git_commit, read_json, read_prepare
 from tambench.tasks.importers.witnesses import Reading, from_alias
@@ -247,7 +247,8 @@ def read_competition(tree: DojoTree, folder: Path) -> ImportedTask:
     meta = tree.meta.get(folder.name, {})
     tags = _tags(meta)
     described = read_descriptions(list(f.texts.items()), task_id, url)
-    g = decide_dojo_grading(described, f.grader, kaggle_name_reading(tags), f.prepare)
+    g = with_conventions(slug, decide_dojo_grading(described, f.grader,
+                                                   kaggle_name_reading(tags), f.prepare))
     board, lb, extra = _boards(tree, folder, g.metric, f.warnings)
     notes = [f"imported from MLE-Dojo competition folder {folder.name}", *f.notes]
     if folder.name != slug:
