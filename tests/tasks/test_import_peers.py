@@ -222,3 +222,18 @@ def test_dslighting_tasks_take_their_platforms_metrics_and_real_boards_only(dsl:
                for w in dabench.warnings)
     handwriting = tasks["dsagentbench/handwriting"].spec
     assert any("registry README" in n for n in handwriting.provenance.notes)
+
+
+def test_the_conventions_table_settles_what_the_witnesses_left_and_says_so() -> None:
+    from tambench.tasks.importers.dojo_grading import DojoGrading, with_conventions
+
+    unsettled = DojoGrading(warnings=["metric not settled: a single witness is not enough: "
+                                      "...; grading left unset"], unfilled=["grading"])
+    settled = with_conventions("siim-covid19-detection", unsettled)
+    assert settled.grading is not None and settled.grading.metric == "box_map"
+    assert settled.unfilled == [] and settled.pending is None
+    assert "settled by tambench's conventions table" in settled.warnings[0]
+    assert "a single witness is not enough" in settled.warnings[0]  # the conflict stays named
+    assert any("conventions of siim-covid19-detection applied" in n for n in settled.notes)
+    untouched = with_conventions("no-such-competition", DojoGrading(unfilled=["grading"]))
+    assert untouched.grading is None and untouched.unfilled == ["grading"]
