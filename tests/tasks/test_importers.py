@@ -363,8 +363,8 @@ def test_mle_bench_tasks_come_out_complete_with_the_graders_metric_where_the_tex
     # the grader is named 'accuracy'; the description says the strings must match exactly
     text = tasks["kaggle/text-normalization-challenge-english-language"].spec
     assert text.grading is not None and text.grading.metric == "exact_match"
-    assert any("accuracy over free strings is exact_match" in n and "must match exactly" in n
-               for n in text.provenance.notes)
+    assert any("means accuracy; the description reads as exact_match, which computes the "
+               "same number" in n for n in text.provenance.notes)
     assert any("columns read from description_obfuscated.md" in n
                for n in aptos.provenance.notes)
 
@@ -376,9 +376,11 @@ def test_a_refinement_or_a_pick_among_an_ambiguous_names_metrics_confirms_the_me
     ai4code = tasks["kaggle/ai4code"].spec
     assert ai4code.grading is not None and ai4code.grading.metric == "kendall_tau_orders"
     assert any("confirmed by the description" in n for n in ai4code.provenance.notes)
-    lyft = tasks["kaggle/3d-object-detection-for-autonomous-vehicles"].spec
-    assert lyft.grading is not None and lyft.grading.metric == "box3d_map"  # not 2D boxes
-    assert any("which picks box3d_map" in n for n in lyft.provenance.notes)
+    # Lyft's description shows the per-image TP / (TP + FP + FN) template in a garbled formula:
+    # it does not settle box3d_map's form, so the pick is left for review, not defaulted
+    lyft = tasks["kaggle/3d-object-detection-for-autonomous-vehicles"]
+    assert lyft.spec.grading is None
+    assert any("grading left unset for review" in w for w in lyft.warnings)
     alaska = tasks["kaggle/alaska2-image-steganalysis"].spec
     assert alaska.grading is not None and alaska.grading.metric == "weighted_auc_tpr"
 

@@ -374,6 +374,15 @@ REFINEMENTS: dict[str, str] = {
 }
 
 
+#: (specific, general) refinements that give the same number on the data the specific one
+#: scores: a log loss over class probability columns, accuracy over free strings (exact_match
+#: only admits any string as a prediction). A source naming the general one agrees with a
+#: description naming the specific one (which is kept), and a grader computing the general
+#: one does not depart from a rule naming the specific one.
+SAME_NUMBER: frozenset[tuple[str, str]] = frozenset({("multiclass_log_loss", "log_loss"),
+                                                     ("exact_match", "accuracy")})
+
+
 def _index() -> dict[tuple[Source, str], Alias]:
     out: dict[tuple[Source, str], Alias] = {}
     for alias in (*ALIASES, *PENDING_ALIASES):

@@ -19,7 +19,6 @@ from the metric name its source gives, cross-checked against its description.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from pydantic import ValidationError
 from tambench.core.leaderboard import Leaderboard, read_leaderboard
 from tambench.core.metrics import get_metric
 from tambench.core.metrics.aliases import (
+    SAME_NUMBER,
     AliasMatch,
     Source,
     compare_metrics,
@@ -121,34 +121,6 @@ class Description:
     title: str = ""
     columns_from: str = ""
     """Which page the columns were read from."""
-    exact_strings: str = ""
-    """The description's sentence saying a prediction is a free string that must equal the
-    true string exactly (accuracy over free text is ``exact_match``), else ""."""
-
-
-#: A description's words for predictions that are free strings compared exactly.
-EXACT_STRINGS = re.compile(
-    r"[^.\n]*\b(?:string|text)s?\b[^.\n]{0,80}\bmust match exactly\b[^.\n]*\.?", re.IGNORECASE)
-
-
-def exact_string_sentence(texts: list[str]) -> str:
-    """The first sentence of ``texts`` saying predicted strings must match exactly, or ""."""
-    for text in texts:
-        found = EXACT_STRINGS.search(text)
-        if found:
-            return " ".join(found.group(0).split())
-    return ""
-
-
-def text_accuracy(metric: str, params: dict[str, Any], described: Description,
-                  d: GradingDecision) -> str:
-    """``exact_match`` for an accuracy over free strings (the same number, but any string is
-    a valid prediction), when the description says so; otherwise ``metric`` unchanged."""
-    if metric != "accuracy" or not described.exact_strings:
-        return metric
-    d.notes.append("accuracy over free strings is exact_match: the description says "
-                   f"{described.exact_strings!r}")
-    return "exact_match"
 
 
 def _reading(result: MappingResult) -> dict[str, Any]:
@@ -189,8 +161,7 @@ def read_descriptions(pages: list[tuple[str, str]], task_id: str, url: str = "")
     headed = next(((n, rd) for n, rd in readings if rd["header"]), None)
     out: dict[str, Any] = {
         "modality": next((r.spec.modality for _, r in results if r.spec.modality), None),
-        "title": results[0][1].spec.title if results else "",
-        "exact_strings": exact_string_sentence([text for _, text in pages])}
+        "title": results[0][1].spec.title if results else ""}
     if named is not None:
         out.update(metric=named["metric"], params=named["params"],
                    approximate=named["approximate"])
@@ -236,6 +207,10 @@ def _metric_from(alias: AliasMatch | None, name: str, described: Description,
             return None
         d.notes.append(f"metric {alias.metric} from the name {name!r}; {said}")
         return alias.metric, dict(alias.params)
+    if (described.metric, alias.metric) in SAME_NUMBER:
+        d.notes.append(f"metric name {name!r} means {alias.metric}; {said}, which computes the "
+                       "same number and says more (kept)")
+        return described.metric, dict(described.params)
     if alias.ambiguous and described.metric in alias.alternatives:
         d.notes.append(f"metric name {name!r} stands for {', '.join(alias.alternatives)}; "
                        f"{said}, which picks {described.metric}")
@@ -290,7 +265,6 @@ def decide_grading(name: str | None, source: Source, described: Description, *,
         d.unfilled.append("grading")
         return d
     metric, params = agreed[0], _checked_params(*agreed, d)
-    metric = text_accuracy(metric, params, described, d)
     columns: dict[str, list[str]] = {"id_columns": [], "target_columns": [],
                                      "submission_header": []}
     if submission_format == SubmissionFormat.CSV and described.header:

@@ -14,7 +14,6 @@ from tambench.tasks.importers._common import (
     Description,
     GradingDecision,
     params_misfit,
-    text_accuracy,
 )
 from tambench.tasks.importers.conventions import apply_conventions
 from tambench.tasks.importers.grader_reading import WITNESS, GraderReading, departures
@@ -181,8 +180,7 @@ def decide_dojo_grading(described: Description, grader: GraderReading | None, na
         d.pending = _pending(decision, described, columns, reason)
         return d
     params = dict(decision.params)
-    metric = text_accuracy(decision.metric, params, described, d)
-    metric = single_column(metric, columns, d)
+    metric = single_column(decision.metric, columns, d)
     d.metric = metric
     d.grading = _grading(metric, params, columns, d)
     return d

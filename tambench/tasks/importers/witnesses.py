@@ -35,11 +35,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tambench.core.metrics.aliases import REFINEMENTS, AliasMatch, params_conflicts
-
-#: (specific, general) pairs where a grader computing the general metric gives the rule's
-#: number: a log loss over the class columns, accuracy over strings.
-SAME_NUMBER = frozenset({("multiclass_log_loss", "log_loss"), ("exact_match", "accuracy")})
+from tambench.core.metrics.aliases import (
+    REFINEMENTS,
+    SAME_NUMBER,
+    AliasMatch,
+    params_conflicts,
+)
 
 
 @dataclass(frozen=True)
