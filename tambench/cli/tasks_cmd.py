@@ -373,9 +373,12 @@ def _print_import(kind: str, path: Path, report: Any) -> None:
 
 @tasks_app.command("import")
 def import_tree(
-    kind: str = typer.Argument(..., help="Layout to read: tam-lite or mle-bench."),
+    kind: str = typer.Argument(..., help="Layout to read: tam-lite, mle-bench (also "
+                               "dslighting's registry) or mle-dojo."),
     path: Path = typer.Argument(..., help="Root of the tree to import (for mle-bench: the "
-                                "repository, its mlebench/ or mlebench/competitions/)."),
+                                "repository, its mlebench/ or mlebench/competitions/, or "
+                                "dslighting's repository or dslighting/registry/; for "
+                                "mle-dojo: the repository, mledojo/ or mledojo/competitions/)."),
     catalogue: Path | None = typer.Option(
         None, "--catalogue", help="Catalogue to write into (default: the configured one; "
         "never the installed package's)."),
