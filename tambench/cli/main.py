@@ -246,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     the command prints after that is discarded and it finishes with its own exit code
     (``validate`` of an invalid file is still 1, a batch still writes its reports)."""
     guard = _PipeGuard(sys.stdout)
-    sys.stdout = guard  # type: ignore[assignment]
+    sys.stdout = guard
     try:
         code = _main(argv)
     except BrokenPipeError as exc:  # raised while the error itself was being printed
