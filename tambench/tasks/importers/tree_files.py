@@ -1,19 +1,19 @@
 """Files of imported trees read as data: JSON metadata, a ``prepare.py``'s literal columns and
 files, the commit a checkout is at.
 
-Nothing here imports or runs the files: JSON goes through :func:`json.loads` with a size cap,
-Python through :func:`ast.parse`.
+Nothing here imports or runs the files: JSON goes through the bounded loader
+(:mod:`tambench.core.bounded`), Python through :func:`ast.parse`.
 """
 
 from __future__ import annotations
 
 import ast
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tambench.core.bounded import Bounds, parse_json
 from tambench.errors import ImportLayoutError
 from tambench.tasks.importers._common import read_text
 
@@ -26,10 +26,8 @@ def read_json(path: Path) -> Any:
     """A JSON file of the tree, refused when too large or not JSON."""
     if path.stat().st_size > MAX_FILE_BYTES:
         raise ImportLayoutError(f"{path} is larger than {MAX_FILE_BYTES} bytes")
-    try:
-        return json.loads(read_text(path))
-    except json.JSONDecodeError as exc:
-        raise ImportLayoutError(f"{path} is not JSON: {exc}") from exc
+    return parse_json(read_text(path), str(path), error=ImportLayoutError,
+                      bounds=Bounds(max_bytes=MAX_FILE_BYTES))
 
 
 def git_commit(path: Path) -> str:
