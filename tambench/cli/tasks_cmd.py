@@ -100,18 +100,14 @@ def filter_rows(
     field: str | None = None,
     tiers: dict[str, str] | None = None,
     platform: str | None = None,
-    since: date | None = None,
-    until: date | None = None,
     ids: set[str] | None = None,
     status: str | None = None,
     passes_filters: bool | None = None,
 ) -> list[dict[str, Any]]:
     """Index rows matching every given criterion (case-insensitive text comparisons).
 
-    ``tiers`` keeps only the listed ids, and writes each one's tier into the row; ``ids``
-    (a subset's members) keeps only those. Dates compare the end date (the start date when the
-    end is unknown); rows without any date are left out when ``since`` or ``until`` is given.
-    """
+    ``tiers`` keeps only the listed ids; ``ids`` (a subset's or a collection's members) keeps
+    only those. Dates are filtered by :func:`filter_dates`."""
 
     def same(a: str, b: str | None) -> bool:
         return b is None or a.lower() == b.lower()
@@ -127,15 +123,28 @@ def filter_rows(
             continue
         if passes_filters is not None and r["passes_filters"] != passes_filters:
             continue
-        if since is not None or until is not None:
-            text = r["end_date"] or r["start_date"]
-            if not text:
-                continue
-            day = date.fromisoformat(text)
-            if (since and day < since) or (until and day > until):
-                continue
-        out.append({**r, "tier": tiers[r["id"]]} if tiers is not None else r)
+        out.append(r)
     return out
+
+
+def filter_dates(rows: list[dict[str, Any]], since: date | None, until: date | None
+                 ) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
+    """The rows that ended within [since, until], and (id, why) of every row whose recorded
+    dates cannot tell (:func:`tambench.tasks.dates.ended_within`)."""
+    from tambench.tasks.dates import ended_within
+
+    if since is None and until is None:
+        return rows, []
+    kept, unknown = [], []
+    for r in rows:
+        start, end = (date.fromisoformat(r[k]) if r[k] else None
+                      for k in ("start_date", "end_date"))
+        inside, why = ended_within(start, end, since, until)
+        if inside is None:
+            unknown.append((str(r["id"]), why))
+        elif inside:
+            kept.append(r)
+    return kept, unknown
 
 
 def _choice(value: str | None, valid: list[str], option: str) -> str | None:
@@ -164,18 +173,37 @@ def _subset_ids(root: Path, subset: str | None) -> set[str] | None:
     return set(read_manifest(path).ids)
 
 
-def _tier_filter(root: Path, tier: str | None, tiers: str | None) -> dict[str, str] | None:
-    """Task id -> tier for the tasks of tier ``tier`` (None: no tier filter)."""
+def collection_option_ids(root: Path, name: str | None) -> set[str] | None:
+    """The members of ``--collection NAME`` (None: every entry); an unknown name is a usage
+    error listing the catalogue's collections."""
+    from tambench.errors import SubsetError
+    from tambench.tasks.collections import collection_ids
+
+    try:
+        return collection_ids(root, name)
+    except SubsetError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--collection") from None
+
+
+def _tiers_of(root: Path, tier: str | None, tiers: str | None) -> tuple[dict[str, Any], str]:
+    """Every entry's tier assignment from the tier source, and the source's text."""
     from tambench.cli.subsets_cmd import read_tier_source
     from tambench.difficulty.tiers import catalogue_tiers
 
-    wanted = _choice(tier, ["easy", "medium", "hard"], "--tier")
+    _choice(tier, ["easy", "medium", "hard"], "--tier")
     sources = read_tier_source(tiers, root)
-    if wanted is None:
-        return None
-    assigned = catalogue_tiers(root, sources, quiet=True)
-    return {tid: a.tier.value for tid, a in assigned.items()
-            if a.tier is not None and a.tier.value == wanted}
+    return catalogue_tiers(root, sources, quiet=True), ",".join(str(s) for s in sources)
+
+
+def _with_tiers(rows: list[dict[str, Any]], assigned: dict[str, Any]) -> list[dict[str, Any]]:
+    """Rows with the tier their tier source gives, that source, and why there is none."""
+    out = []
+    for r in rows:
+        a = assigned.get(r["id"])
+        tier = a.tier.value if a is not None and a.tier is not None else ""
+        out.append({**r, "tier": tier, "tier_source": a.source if tier and a else "",
+                    "tier_reason": a.reason if a is not None and not tier else ""})
+    return out
 
 
 @tasks_app.command("list")
@@ -185,34 +213,56 @@ def list_tasks(
                                         "Graph or Multimodal."),
     field: str | None = typer.Option(None, "--field", help="Application domain (substring)."),
     tier: str | None = typer.Option(None, "--tier", help="easy, medium or hard."),
-    tiers: str | None = typer.Option(None, "--tiers", help="Where --tier reads tiers from (as "
+    tiers: str | None = typer.Option(None, "--tiers", help="Where tiers come from (as "
                                      "`subsets build --tiers`; default: the same default)."),
     platform: str | None = typer.Option(None, "--platform", help="kaggle, aicrowd, ..."),
-    since: str | None = typer.Option(None, "--since", help="Ended on or after YYYY-MM-DD."),
+    since: str | None = typer.Option(None, "--since", help="Ended on or after YYYY-MM-DD "
+                                     "(tasks whose dates cannot tell are named on stderr)."),
     until: str | None = typer.Option(None, "--until", help="Ended on or before YYYY-MM-DD."),
     subset: str | None = typer.Option(None, "--subset", help="In this manifest of the "
                                       "catalogue's _subsets/ (lite finds lite.txt, else "
                                       "paper-lite.txt)."),
+    collection: str | None = typer.Option(None, "--collection", help="In this collection of "
+                                          "the catalogue's _collections/ (paper, mle-bench, "
+                                          "mle-dojo, ...; all: every entry)."),
     status: str | None = typer.Option(None, "--status", help="complete or incomplete."),
     passing: bool | None = typer.Option(None, "--passes-filters/--fails-filters",
                                         help="Only tasks passing (or not) every filter rule."),
     explain: bool = typer.Option(False, "--explain", help="Show each filter rule's verdict."),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
-    """List catalogue tasks matching the given filters (an unknown value is refused, exit 2)."""
+    """List catalogue tasks matching the given filters, with each one's tier (and where the
+    tier comes from) and dates (an unknown value is refused, exit 2)."""
+    from tambench.cli._console import err_console
     from tambench.schema.taskspec import Modality
     from tambench.tasks.catalogue import Catalogue, build_index
 
     root = _root(catalogue)
+    window = _parse_day(since, "--since"), _parse_day(until, "--until")
+    members = collection_option_ids(root, collection)
+    subset_ids = _subset_ids(root, subset)
+    assigned, _ = _tiers_of(root, tier, tiers)
+    rows = _with_tiers(build_index(Catalogue(root)), assigned)
+    if tier is not None:
+        rows = [r for r in rows if r["tier"] == tier.lower()]
     rows = filter_rows(
-        build_index(Catalogue(root)),
-        modality=_choice(modality, [m.value for m in Modality], "--modality"), field=field,
-        tiers=_tier_filter(root, tier, tiers), platform=platform,
-        since=_parse_day(since, "--since"), until=_parse_day(until, "--until"),
-        ids=_subset_ids(root, subset), status=_choice(status, ["complete", "incomplete"],
-                                                      "--status"),
-        passes_filters=passing)
+        rows, modality=_choice(modality, [m.value for m in Modality], "--modality"),
+        field=field, platform=platform,
+        ids=subset_ids if members is None else (members if subset_ids is None
+                                                else members & subset_ids),
+        status=_choice(status, ["complete", "incomplete"], "--status"), passes_filters=passing)
+    rows, undated = filter_dates(rows, *window)
     _print_rows(Catalogue(root), rows, explain, json_out)
+    if undated:
+        err_console.print(f"note: {len(undated)} task(s) not listed: their recorded dates "
+                          "cannot tell whether they ended in the window", markup=False)
+        for tid, why in undated:
+            err_console.print(f"  {tid}: {why}", markup=False)
+
+
+#: Columns of the ``tasks list`` table (every field is in ``--json``).
+LIST_COLUMNS = ("id", "modality", "tier", "tier_source", "metric", "status", "start_date",
+                "end_date", "subsets")
 
 
 def _print_rows(cat: Any, rows: list[dict[str, Any]], explain: bool, json_out: bool) -> None:
@@ -233,13 +283,12 @@ def _print_rows(cat: Any, rows: list[dict[str, Any]], explain: bool, json_out: b
                               for v in verdicts[str(r["id"])]]
         print_json(clean)
         return
-    cols = ["id", "modality", "tier", "metric", "status", "end_date", "subsets"]
     table = Table()
-    for c in [*cols, *(["rules"] if explain else [])]:
+    for c in [*LIST_COLUMNS, *(["rules"] if explain else [])]:
         table.add_column(c, no_wrap=c not in {"id", "subsets", "rules"}, overflow="fold")
     for r in rows:
         extra = [" ".join(f"{v.rule}={v.verdict}" for v in verdicts[r["id"]])] if explain else []
-        table.add_row(*(str(r[c]) for c in cols), *extra)
+        table.add_row(*(str(r[c]) for c in LIST_COLUMNS), *extra)
     console.print(table)
     console.print(f"{len(rows)} task(s)")
 

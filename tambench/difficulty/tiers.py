@@ -16,7 +16,7 @@ An unknown kind, method or reference name is refused with the valid choices
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,10 +118,11 @@ def tier_of(entry: CatalogueEntry, sources: list[TierSource]) -> TierAssignment:
     return TierAssignment(None, "", "; ".join(reasons))
 
 
-def catalogue_tiers(root: Path, sources: list[TierSource], *, quiet: bool = False
-                    ) -> dict[str, TierAssignment]:
-    """Every entry's tier from ``sources`` (progress on stderr unless ``quiet``)."""
-    entries = list(Catalogue(root))
+def catalogue_tiers(root: Path, sources: list[TierSource], *, quiet: bool = False,
+                    only: Collection[str] | None = None) -> dict[str, TierAssignment]:
+    """Every entry's tier from ``sources`` (progress on stderr unless ``quiet``); ``only``:
+    just these ids (a collection's members)."""
+    entries = [e for e in Catalogue(root) if only is None or e.id in only]
     out: dict[str, TierAssignment] = {}
     with Progress("tiers read", total=len(entries), quiet=quiet,
                   kept=lambda: "no manifest written") as progress:

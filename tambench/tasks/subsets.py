@@ -29,8 +29,9 @@ from pathlib import Path
 
 from tambench.errors import SubsetError
 from tambench.fileio import write_text_atomic
-from tambench.schema.taskspec import Modality, Tier
+from tambench.schema.taskspec import Modality, TaskSpec, Tier
 from tambench.tasks.catalogue import Catalogue
+from tambench.tasks.dates import ended_within
 from tambench.tasks.filters import evaluate_rules, passes_filters
 from tambench.tasks.manifests import Manifest, render_manifest
 
@@ -86,14 +87,50 @@ class Skipped:
     modality: Modality | None = None
 
 
+@dataclass(frozen=True)
+class Selection:
+    """Which of a catalogue's tasks a build may use: a collection's members, and those that
+    ended within a date window (the contamination filter: ended on or after a model's
+    training cutoff)."""
+
+    ids: frozenset[str] | None = None
+    """A collection's members (None: every entry)."""
+    since: date | None = None
+    until: date | None = None
+
+    def considers(self, task_id: str) -> bool:
+        """Whether the task is in the collection at all."""
+        return self.ids is None or task_id in self.ids
+
+    def excludes(self, spec: TaskSpec) -> str:
+        """Why the dates keep a task of the collection out ("" when they do not)."""
+        if self.since is None and self.until is None:
+            return ""
+        inside, why = ended_within(spec.start_date, spec.end_date, self.since, self.until)
+        if inside is None:
+            return f"dates unknown: {why}"
+        window = " and ".join(part for part in (
+            f"on or after {self.since}" if self.since else "",
+            f"on or before {self.until}" if self.until else "") if part)
+        return "" if inside else f"outside the date window: {why}, not {window}"
+
+
 def candidates_from_catalogue(
-    root: Path, tiers: Mapping[str, TierAssignment]
+    root: Path, tiers: Mapping[str, TierAssignment], selection: Selection | None = None
 ) -> tuple[list[Candidate], list[Skipped]]:
-    """Every placeable task of a catalogue, and every task that is not, with its reason."""
+    """Every placeable task of a catalogue (within ``selection``), and every task that is
+    not, with its reason."""
     cands: list[Candidate] = []
     skipped: list[Skipped] = []
+    selection = selection or Selection()
     for entry in Catalogue(root):
         spec = entry.spec
+        if not selection.considers(spec.id):
+            continue
+        excluded = selection.excludes(spec)
+        if excluded:
+            skipped.append(Skipped(spec.id, excluded, spec.modality))
+            continue
         if spec.modality is None:
             skipped.append(Skipped(spec.id, "no modality"))
             continue
@@ -149,12 +186,21 @@ def _shortfall_reason(modality: Modality, tier: Tier, cands: list[Candidate],
                       skipped: Iterable[Skipped]) -> str:
     """Why a cell is short: the tiers this modality's tasks have, and why others have none."""
     tiers = Counter(c.tier.value for c in cands if c.modality == modality)
-    untiered = Counter(s.reason for s in skipped if s.modality == modality)
+    untiered = Counter(_reason_kind(s.reason) for s in skipped if s.modality == modality)
     have = ", ".join(f"{n} {t}" for t, n in sorted(tiers.items())) or "none"
     text = f"{modality.value} tasks with a tier: {have}"
     if untiered:
-        text += "; " + "; ".join(f"{n} with {r}" for r, n in untiered.most_common())
+        text += "; " + "; ".join(f"{n} {r}" for r, n in untiered.most_common())
     return text
+
+
+def _reason_kind(reason: str) -> str:
+    """A skip reason as a phrase after a count, without a task's own dates (so they group)."""
+    for kind, phrase in (("dates unknown", "with unknown dates"),
+                         ("outside the date window", "outside the date window")):
+        if reason.startswith(kind):
+            return phrase
+    return f"with {reason}"
 
 
 def _check_candidates(cands: list[Candidate], lite: int, medium: int) -> None:
@@ -204,10 +250,13 @@ def build_subsets(
         complete=frozenset(tid for tid, _ in complete))
 
 
-def complete_tasks(root: Path) -> list[tuple[str, Modality]]:
-    """(id, modality) of every complete entry with a modality."""
+def complete_tasks(root: Path, selection: Selection | None = None
+                   ) -> list[tuple[str, Modality]]:
+    """(id, modality) of every complete entry with a modality (within ``selection``)."""
+    selection = selection or Selection()
     return [(e.id, e.spec.modality) for e in Catalogue(root)
-            if e.spec.status == "complete" and e.spec.modality is not None]
+            if e.spec.status == "complete" and e.spec.modality is not None
+            and selection.considers(e.id) and not selection.excludes(e.spec)]
 
 
 def write_manifests(
@@ -217,13 +266,15 @@ def write_manifests(
     index_sha256: str,
     tier_source: str,
     day: date | None = None,
+    extra: Mapping[str, str] | None = None,
 ) -> list[Path]:
-    """Write ``lite.txt``, ``medium.txt`` and ``full.txt`` into ``out_dir``."""
+    """Write ``lite.txt``, ``medium.txt`` and ``full.txt`` into ``out_dir`` (``extra``: more
+    header fields, such as the collection and date window the build used)."""
     day = day or date.today()
     paths = []
     for name in SUBSET_NAMES:
         header = {"catalogue_index_sha256": index_sha256, "seed": str(build.seed),
-                  "tiers": tier_source, "date": day.isoformat()}
+                  "tiers": tier_source, **(extra or {}), "date": day.isoformat()}
         path = Path(out_dir) / f"{name}.txt"
         write_text_atomic(path, render_manifest(name, header, build.subsets[name]))
         paths.append(path)
