@@ -12,7 +12,10 @@ Measures, as medians of ``--repeats`` runs on the same arrays (so parsing is exc
   truth (the adversarial cell that took 78 s), with the default length limit lifted;
 
 and checks that both sides agree within 1e-9 (relative). It also times importing the metric
-registry against importing scikit-learn's metrics, in fresh interpreters.
+registry against importing scikit-learn's metrics, in fresh interpreters, and the metrics
+MLE-Dojo's competitions added on their competitions' sizes and on adversarial cells
+(:func:`dojo_cases`: Life boards, object masks, wheat boxes, spans, row orders, the
+Flavours filter; scikit-learn's value beside them where it has the metric).
 
 Usage::
 
@@ -180,6 +183,95 @@ def cases(scale: float, rng: np.random.Generator) -> list[dict[str, Any]]:
     ]
 
 
+def _objects_cell(rng: np.random.Generator, n_objects: int, runs: int, width: int = 768 * 768) -> str:
+    """``n_objects`` disjoint objects of ``runs`` runs each on one image, joined by '|'."""
+    starts = np.sort(rng.choice(width // 4, size=n_objects * runs, replace=False)) * 4 + 1
+    cells = [" ".join(f"{s} 2" for s in starts[i::n_objects]) for i in range(n_objects)]
+    return "|".join(cells)
+
+
+def _wheat_cell(rng: np.random.Generator, k: int, conf: bool) -> str:
+    xy = rng.uniform(0, 1000, (k, 2))
+    wh = rng.uniform(20, 80, (k, 2))
+    c = np.round(rng.random(k), 3) if conf else np.ones(k)
+    return " ".join(f"{c[i]} {xy[i, 0]:.1f} {xy[i, 1]:.1f} {wh[i, 0]:.1f} {wh[i, 1]:.1f}" for i in range(k))
+
+
+def dojo_cases(scale: float, rng: np.random.Generator) -> list[dict[str, Any]]:
+    """Workloads of the metrics MLE-Dojo's competitions added, with a reference when one exists."""
+    from sklearn import metrics as skm
+
+    n_life = max(1, int(50_000 * scale))  # Kaggle's test games: 50,000 boards of 25 x 25
+    stops = (rng.random((n_life, 625)) < 0.2).astype(np.float64)
+    starts = (rng.random((n_life, 625)) < 0.2).astype(np.float64)
+    delta = rng.integers(1, 6, n_life).astype(np.float64)
+    n_img = max(1, int(1_000 * scale))
+    ships_t = np.array([_objects_cell(rng, 20, 30) for _ in range(n_img)], dtype=object)
+    ships_p = np.array([_objects_cell(rng, 20, 30) for _ in range(n_img)], dtype=object)
+    crowd_t = np.array([_objects_cell(rng, 50, 4)], dtype=object)
+    crowd_p = np.array([_objects_cell(rng, 10_000, 2)], dtype=object)  # 10,000 tiny objects
+    wheat_t = np.array([_wheat_cell(rng, 50, False) for _ in range(n_img)], dtype=object)
+    wheat_p = np.array([_wheat_cell(rng, 100, True) for _ in range(n_img)], dtype=object)
+    dup_p = np.array([" ".join(["0.9 " + " ".join(wheat_t[0].split()[1:5])] * 10_000)], dtype=object)
+    n_rows = max(2, int(100_000 * scale))
+    spans_t = np.array([f"{i % 500} {i % 500 + 40}; {i % 700 + 600} {i % 700 + 650}"
+                        for i in range(n_rows)], dtype=object)
+    spans_p = np.array([f"{i % 480} {i % 480 + 60}" for i in range(n_rows)], dtype=object)
+    days_t = np.array([" ".join(map(str, rng.permutation(5) + 1)) for _ in range(n_rows)], dtype=object)
+    days_p = np.array([" ".join(map(str, rng.integers(1, 6, 5))) for _ in range(n_rows)], dtype=object)
+    n_fl = max(2, int(855_000 * scale))  # Flavours of Physics' test events
+    y_fl = rng.integers(0, 2, n_fl).astype(np.float64)
+    p_fl = np.round(rng.random(n_fl), 5)
+    muon = rng.random(n_fl)
+    n_g = max(2, int(1_000_000 * scale))
+    y_g = rng.integers(0, 2, n_g).astype(np.float64)
+    p_g = np.round(rng.random(n_g), 4)
+    wheat = {"iou_thresholds": [0.5, 0.55, 0.6, 0.65, 0.7, 0.75], "form": "image_precision",
+             "layout": "conf_xywh"}
+    flavours = {"tpr_thresholds": [0.0, 0.2, 0.4, 0.6, 0.8, 1.0],
+                "weights": [2.0, 1.5, 1.0, 0.5, 0.0], "filter_above": 0.4}
+    return [
+        {"name": f"game_of_life_mae, {n_life:,} boards", "ours": lambda: get_metric(
+            "game_of_life_mae")(stops, starts, delta=delta), "reference": None},
+        {"name": f"mask_object_fbeta, {n_img:,} images", "ours": lambda: get_metric(
+            "mask_object_fbeta")(ships_t, ships_p), "reference": None},
+        {"name": "mask_object_fbeta, 10,000 objects", "ours": lambda: get_metric(
+            "mask_object_fbeta")(crowd_t, crowd_p), "reference": None},
+        {"name": f"box_map wheat, {n_img:,} images", "ours": lambda: get_metric("box_map")(
+            wheat_t, wheat_p, **wheat), "reference": None},
+        {"name": "box_map wheat, 10,000 duplicates", "ours": lambda: get_metric("box_map")(
+            wheat_t[:1], dup_p, **wheat), "reference": None},
+        {"name": f"char_span_micro_f1, {n_rows:,} rows", "ours": lambda: get_metric(
+            "char_span_micro_f1")(spans_t, spans_p), "reference": None},
+        {"name": f"spearman_orders, {n_rows:,} rows", "ours": lambda: get_metric(
+            "spearman_orders")(days_t, days_p), "reference": None},
+        {"name": f"weighted_auc_tpr flavours, {n_fl:,}", "ours": lambda: get_metric(
+            "weighted_auc_tpr")(y_fl, p_fl, filter=muon, **flavours), "reference": None},
+        {"name": f"normalized_gini, {n_g:,} rows", "ours": lambda: get_metric(
+            "normalized_gini")(y_g, p_g), "reference": lambda: 2 * skm.roc_auc_score(y_g, p_g) - 1},
+        {"name": f"median_absolute_error, {n_g:,}", "ours": lambda: get_metric(
+            "median_absolute_error")(y_g, p_g),
+         "reference": lambda: skm.median_absolute_error(y_g, p_g)},
+    ]
+
+
+def run_dojo(scale: float, repeats: int, rng: np.random.Generator) -> list[dict[str, Any]]:
+    rows = []
+    for case in dojo_cases(scale, rng):
+        ours_s, ours_v = median_seconds(case["ours"], repeats)
+        row: dict[str, Any] = {"case": case["name"], "ours_s": ours_s, "ours": ours_v,
+                               "load_avg_1m": os.getloadavg()[0]}
+        extra = ""
+        if case["reference"] is not None:
+            ref_s, ref_v = median_seconds(case["reference"], repeats)
+            row.update(sklearn_s=ref_s, sklearn=ref_v,
+                       rel_diff=abs(ours_v - ref_v) / max(abs(ref_v), 1e-300))
+            extra = f"  scikit-learn {ref_s:.4f} s, rel diff {row['rel_diff']:.1e}"
+        rows.append(row)
+        print(f"{row['case']:36} {ours_s:10.4f} s{extra}  (load avg {row['load_avg_1m']:.2f})")
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="fraction of the issue's sizes")
@@ -196,6 +288,7 @@ def main() -> int:
             "speedup": sk_s / ours_s, "ours": ours_v, "sklearn": sk_v, "rel_diff": rel,
         })
     text_rows = run_levenshtein(args.scale, max(1, min(args.repeats, 3)), rng)
+    dojo_rows = run_dojo(args.scale, max(1, min(args.repeats, 3)), rng)
     imports = {
         "tambench.core.metrics": import_seconds("import tambench.core.metrics", 3),
         "sklearn.metrics": import_seconds("import sklearn.metrics", 3),
@@ -211,10 +304,11 @@ def main() -> int:
     RESULTS.write_text(json.dumps({
         "scale": args.scale, "repeats": args.repeats, "machine": platform.platform(),
         "python": platform.python_version(), "cases": rows, "text_cases": text_rows,
+        "dojo_cases": dojo_rows,
         "import_seconds": imports, "load_avg_1m": os.getloadavg()[0],
     }, indent=2) + "\n")
     print(f"wrote {RESULTS}")
-    bad = [r["case"] for r in [*rows, *text_rows] if r.get("rel_diff", 0.0) > 1e-9]
+    bad = [r["case"] for r in [*rows, *text_rows, *dojo_rows] if r.get("rel_diff", 0.0) > 1e-9]
     if bad:
         print(f"DISAGREEMENT with scikit-learn: {bad}")
         return 1

@@ -546,3 +546,11 @@ EXTRA_CASES: list[tuple[str, Factory]] = [
 def _with(example: Example, **params: Any) -> Example:
     example.params = {**example.params, **params}
     return example
+
+
+# The metrics MLE-Dojo's competitions added live in their own module (imported last: it uses
+# the factories above).
+from tests.core.metric_examples_dojo import DOJO_EXTRA_CASES, DOJO_FACTORIES  # noqa: E402
+
+FACTORIES.update(DOJO_FACTORIES)
+EXTRA_CASES.extend(DOJO_EXTRA_CASES)

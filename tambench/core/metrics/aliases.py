@@ -223,6 +223,18 @@ ALIASES: tuple[Alias, ...] = (
     Alias("lwlrap", "lwlrap"),
     Alias("smape", "smape"),
     Alias("mape", "mape"),
+    # the metrics MLE-Dojo's competitions added (their common names only)
+    Alias("normalized gini", "normalized_gini"),
+    Alias("normalized gini coefficient", "normalized_gini"),
+    Alias("normalized gini index", "normalized_gini"),
+    Alias("gini index", "normalized_gini"),
+    Alias("weighted mean absolute error", "weighted_mae"),
+    Alias("wmae", "weighted_mae"),
+    Alias("median absolute error", "median_absolute_error"),
+    Alias("medae", "median_absolute_error"),
+    Alias("rmspe", "rmspe"),
+    Alias("root mean square percentage error", "rmspe"),
+    Alias("balanced log loss", "balanced_log_loss"),
 )
 
 #: Spellings whose metric is being added to the registry. They resolve with
@@ -250,6 +262,12 @@ REFINEMENTS: dict[str, str] = {
     "haversine_p50_p95": "haversine_mean",
     "box_map": "iou_thresholds_map",
     "box3d_map": "iou_thresholds_map",
+    "weighted_mae": "mae",
+    "game_of_life_mae": "mae",
+    "balanced_log_loss": "log_loss",
+    "spearman_orders": "spearman",
+    "char_span_micro_f1": "f1_micro",
+    "mask_object_fbeta": "iou_thresholds_map",
 }
 
 

@@ -182,6 +182,7 @@ class Metric:
 METRIC_MODULES = (
     "tambench.core.metrics.boxes",
     "tambench.core.metrics.classification",
+    "tambench.core.metrics.errors",
     "tambench.core.metrics.lite",
     "tambench.core.metrics.masks",
     "tambench.core.metrics.probability",

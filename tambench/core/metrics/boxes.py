@@ -58,15 +58,25 @@ class Layout:
     """Where the label, confidence and numbers sit in one object's tokens."""
 
     width: int
-    label: int
+    label: int | None
+    """Token index of the label; None for unlabelled objects (every label is "")."""
     confidence: int | None
     numbers: tuple[int, ...]
+    xywh: bool = False
+    """The four numbers are ``x y width height`` (turned into ``x_min y_min x_max y_max``)."""
 
 
 BOX_2D = Layout(width=6, label=0, confidence=1, numbers=(2, 3, 4, 5))
 BOX_3D = Layout(width=9, label=8, confidence=0, numbers=(1, 2, 3, 4, 5, 6, 7))
 POINT = Layout(width=3, label=0, confidence=None, numbers=(1, 2))
 POINT_BOX = Layout(width=5, label=0, confidence=None, numbers=(1, 2, 3, 4))
+#: Global Wheat Detection: unlabelled ``confidence x y width height`` boxes.
+BOX_2D_XYWH = Layout(width=5, label=None, confidence=0, numbers=(1, 2, 3, 4), xywh=True)
+#: The 2-D box layouts ``box_map`` reads, by name.
+LAYOUTS_2D = {"label_conf_xyxy": BOX_2D, "conf_xywh": BOX_2D_XYWH}
+#: Most objects a submitted detection cell may hold: matching costs objects x true objects per
+#: threshold, and no competition's image holds anywhere near this many.
+MAX_OBJECTS_PER_ROW = 10_000
 
 
 @dataclass
@@ -104,11 +114,16 @@ def parse_objects(cell: str, layout: Layout) -> Objects:
     labels = np.empty(n, dtype=object)
     for i in range(n):
         base = i * layout.width
-        labels[i] = tokens[base + layout.label]
+        labels[i] = "" if layout.label is None else tokens[base + layout.label]
         if layout.confidence is not None:
             conf[i] = _number(tokens[base + layout.confidence], base + layout.confidence)
         for j, pos in enumerate(layout.numbers):
             values[i, j] = _number(tokens[base + pos], base + pos)
+    if layout.xywh:
+        if (values[:, 2:4] < 0).any():
+            raise CellError(f"object {int(np.argmax((values[:, 2:4] < 0).any(axis=1))) + 1}: "
+                            "width and height must be >= 0")
+        values[:, 2:4] += values[:, 0:2]
     return Objects(labels, conf, values)
 
 
@@ -239,14 +254,19 @@ def _row_precision(t: Objects, p: Objects, iou_fn: IouFn, thresholds: Sequence[f
     order = np.argsort(-p.confidence, kind="stable")
     scores = []
     for th in thresholds:
+        # Only detections with some true box above the threshold can hit; matching stops once
+        # every true box is taken, so duplicates of one box cost nothing more.
+        candidates = order[(iou[order] > th).any(axis=1)]
         free = np.ones(len(t.labels), dtype=bool)
         tp = 0
-        for d in order:
+        for d in candidates:
             cand = np.where(free & (iou[d] > th), iou[d], -1.0)
             g = int(np.argmax(cand))
             if cand[g] > th:
                 free[g] = False
                 tp += 1
+                if tp == free.size:
+                    break
         fp = len(p.labels) - tp
         fn = len(t.labels) - tp
         scores.append(tp / (tp + fp + fn))
@@ -277,7 +297,7 @@ def _detection_score(y_true: Any, y_pred: Any, layout: Layout, check: Callable[[
     p = as_str_1d(y_pred, "y_pred")
     same_length(t, p)
     truth = parse_column(t, layout, "y_true", check)
-    pred = parse_column(p, layout, "y_pred", check)
+    pred = parse_column(p, layout, "y_pred", check, max_objects=MAX_OBJECTS_PER_ROW)
     score = class_map if form == "class_ap" else image_precision
     return score(truth, pred, iou_fn, th)
 
@@ -287,10 +307,10 @@ def _detection_score(y_true: Any, y_pred: Any, layout: Layout, check: Callable[[
     higher_is_better=True,
     value_range=(0.0, 1.0),
     kind="set",
-    defaults={"iou_thresholds": [0.5], "form": "class_ap"},
+    defaults={"iou_thresholds": [0.5], "form": "class_ap", "layout": "label_conf_xyxy"},
 )
 def box_map(y_true: Any, y_pred: Any, iou_thresholds: list[float] | None = None,
-            form: str = "class_ap") -> float:
+            form: str = "class_ap", layout: str = "label_conf_xyxy") -> float:
     """Mean average precision of labelled 2-D boxes at one or several IoU thresholds.
 
     Higher is better; best 1.0. Input: 1-D cells of ``label confidence x_min y_min x_max
@@ -300,12 +320,19 @@ def box_map(y_true: Any, y_pred: Any, iou_thresholds: list[float] | None = None,
     ``0 0 1 1``), ``opacity`` and ``none``; VinBigData at ``[0.4]``, "No finding" being class
     ``14`` with box ``0 0 1 1``, scored like any class. ``form="image_precision"`` is Kaggle's
     per-image TP / (TP + FP + FN) averaged over the thresholds and the images that hold an
-    object (matching in confidence order, same label required).
+    object (matching in confidence order, same label required). ``layout="conf_xywh"`` reads
+    unlabelled ``confidence x y width height`` objects instead (Global Wheat Detection:
+    ``form="image_precision"`` over 0.50, 0.55, ..., 0.75; answers written as ``1.0 x y w h``).
+    A submitted cell may hold at most 10,000 objects.
 
     >>> box_map(["cat 1 0 0 10 10", "dog 1 0 0 4 4"], ["cat 0.9 1 1 10 10 dog 0.3 5 5 9 9", ""])
     0.5
+    >>> box_map(["1.0 0 0 10 10"], ["0.9 0 0 10 10 0.5 20 20 5 5"], iou_thresholds=[0.5, 0.75],
+    ...         form="image_precision", layout="conf_xywh")  # TP 1, FP 1, FN 0 at both
+    0.5
     """
-    return _detection_score(y_true, y_pred, BOX_2D, _check_2d, iou_2d,
+    boxes = LAYOUTS_2D[choice(layout, "layout", tuple(LAYOUTS_2D))]
+    return _detection_score(y_true, y_pred, boxes, _check_2d, iou_2d,
                             [0.5] if iou_thresholds is None else iou_thresholds, form)
 
 

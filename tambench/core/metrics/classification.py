@@ -18,6 +18,7 @@ from tambench.core.metrics._common import (
     as_str_1d,
     binary_auc,
     binary_labels,
+    choice,
     examples,
     finite,
     same_length,
@@ -87,21 +88,67 @@ def exact_match(y_true: Any, y_pred: Any) -> float:
     return accuracy(y_true, y_pred)
 
 
-@register("balanced_accuracy", higher_is_better=True, value_range=(0.0, 1.0), kind="label")
-def balanced_accuracy(y_true: Any, y_pred: Any) -> float:
-    """Mean over the true classes of the share of their rows predicted correctly (recall).
-
-    Higher is better; best 1.0. Input: two 1-D arrays of labels. Labels that occur only in the
-    predictions count as errors of the rows that received them, not as classes.
-
-    >>> balanced_accuracy(["a", "a", "a", "b"], ["a", "a", "b", "b"])
-    0.8333333333333333
-    """
-    tc, pc, k = _codes(y_true, y_pred)
+def _macro_recall(tc: np.ndarray, pc: np.ndarray, k: int, union: bool) -> float:
     cm = _confusion(tc, pc, k)
     support = cm.sum(axis=1)
-    present = support > 0
-    return float(np.mean(np.diag(cm)[present] / support[present]))
+    scored = (support > 0) | (union & (cm.sum(axis=0) > 0))
+    return float(np.sum(np.diag(cm)[support > 0] / support[support > 0]) / np.count_nonzero(scored))
+
+
+def _group_weights(names: np.ndarray, group_weights: Any) -> np.ndarray:
+    if group_weights is None:
+        return np.ones(names.size)
+    ok = isinstance(group_weights, dict) and all(
+        isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v < math.inf
+        for v in group_weights.values())
+    if not ok:
+        raise MetricParameterError(f"group_weights must map group names to weights >= 0, got "
+                                   f"{group_weights!r}")
+    unknown = sum(1 for g in names if g not in group_weights)
+    if unknown:
+        raise TaskDataError(f"balanced_accuracy: {unknown} answers group(s) have no weight in "
+                            f"group_weights (it lists {sorted(group_weights)})")
+    return np.array([float(group_weights[g]) for g in names])
+
+
+@register("balanced_accuracy", higher_is_better=True, value_range=(0.0, 1.0), kind="label",
+          defaults={"classes": "true", "groups_column": None, "group_weights": None})
+def balanced_accuracy(y_true: Any, y_pred: Any, classes: str = "true", groups: Any = None,
+                      group_weights: Any = None) -> float:
+    """Mean over the true classes of the share of their rows predicted correctly (recall).
+
+    Higher is better; best 1.0. Input: two 1-D arrays of labels. ``classes="true"`` (default):
+    labels that occur only in the predictions count as errors of the rows that received them,
+    not as classes. ``classes="union"`` is scikit-learn's ``recall_score(average="macro")``:
+    such a label is a class of recall 0. With ``groups`` (answers column ``groups_column``)
+    the macro recall is taken within each group and the groups are averaged, weighted by
+    ``group_weights`` (group name -> weight; default equal). Bengali.AI: groups grapheme_root,
+    vowel_diacritic, consonant_diacritic weighted 2, 1, 1, ``classes="union"``.
+
+    >>> balanced_accuracy(["a", "a", "a", "b"], ["a", "a", "b", "b"])  # (2/3 + 1) / 2
+    0.8333333333333333
+    >>> balanced_accuracy(["a", "b"], ["a", "c"], classes="union")  # (1 + 0 + 0) / 3
+    0.3333333333333333
+    >>> balanced_accuracy(["a", "b", "x", "y"], ["a", "a", "x", "y"], groups=["g", "g", "h", "h"],
+    ...                   group_weights={"g": 2, "h": 1})  # (2 * 0.5 + 1 * 1) / 3
+    0.6666666666666666
+    """
+    union = choice(classes, "classes", ("true", "union")) == "union"
+    tc, pc, k = _codes(y_true, y_pred)
+    if groups is None:
+        return _macro_recall(tc, pc, k, union)
+    g = as_str_1d(groups, "groups")
+    if g.size != tc.size:
+        raise MetricInputError(f"groups: expected {tc.size} values, got {g.size}")
+    names, index = np.unique(g, return_inverse=True)
+    w = _group_weights(names, group_weights)
+    if not w.sum() > 0:
+        raise TaskDataError("balanced_accuracy: the answers' groups have a total weight of 0")
+    order = np.argsort(index, kind="stable")
+    cuts = np.flatnonzero(np.diff(index[order])) + 1
+    recalls = np.array([_macro_recall(tc[rows], pc[rows], k, union)
+                        for rows in np.split(order, cuts)])
+    return float(np.dot(w, recalls) / w.sum())
 
 
 @register("roc_auc", higher_is_better=True, value_range=(0.0, 1.0), kind="probability")

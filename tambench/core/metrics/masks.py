@@ -12,6 +12,7 @@ size) to refuse runs beyond the image. Parsing is :func:`~tambench.core.metrics.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -178,3 +179,127 @@ def iou_thresholds_map(
     iou = np.ones_like(inter)
     np.divide(inter, union, out=iou, where=union > 0)
     return float(np.mean(iou[:, None] > th[None, :]))
+
+
+# --- objects of an image: F-beta over IoU thresholds ----------------------------------------------
+
+
+def _objects(cell: Any, separator: str, n_pixels: int | None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The objects of one image: a list of run-length strings, or one string of them joined by
+    ``separator``; empty entries (an image without objects) are skipped."""
+    parts = cell.split(separator) if isinstance(cell, str) else list(cell)
+    return [parse_rle(str(x), n_pixels=n_pixels) for x in parts if str(x).strip(" \t")]
+
+
+def _labelled_runs(objs: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, ...]:
+    """Every run of an image's objects, sorted by start: (starts, ends, object index)."""
+    if not objs:
+        empty = np.empty(0, dtype=np.int64)
+        return empty, empty, empty
+    starts = np.concatenate([o[0] for o in objs])
+    ends = np.concatenate([o[1] for o in objs])
+    owner = np.repeat(np.arange(len(objs)), [o[0].size for o in objs])
+    order = np.argsort(starts, kind="stable")
+    return starts[order], ends[order], owner[order]
+
+
+def _pair_intersections(truth: tuple[np.ndarray, ...], pred: tuple[np.ndarray, ...],
+                        n_true: int, n_pred: int) -> np.ndarray:
+    """(n_true, n_pred) pixels shared by each true and predicted object. Each side's runs are
+    disjoint, so overlapping run pairs number at most the runs of both sides (linear)."""
+    ts, te, tid = truth
+    ps, pe, pid = pred
+    lo = np.searchsorted(te, ps, side="right")
+    hi = np.searchsorted(ts, pe, side="left")
+    counts = np.maximum(hi - lo, 0)
+    j = np.repeat(np.arange(ps.size), counts)
+    first = np.repeat(np.cumsum(counts) - counts, counts)
+    i = lo[j] + (np.arange(j.size) - first)
+    shared = np.minimum(te[i], pe[j]) - np.maximum(ts[i], ps[j])
+    out = np.zeros(n_true * n_pred, dtype=np.float64)
+    np.add.at(out, tid[i] * n_pred + pid[j], shared)
+    return out.reshape(n_true, n_pred)
+
+
+def _disjoint(runs: tuple[np.ndarray, ...]) -> bool:
+    return bool((runs[0][1:] >= runs[1][:-1]).all())
+
+
+def _image_fbeta(t_objs: list[Any], p_objs: list[Any], thresholds: np.ndarray, b2: float) -> float:
+    if not t_objs and not p_objs:
+        return 1.0
+    truth, pred = _labelled_runs(t_objs), _labelled_runs(p_objs)
+    inter = _pair_intersections(truth, pred, len(t_objs), len(p_objs))
+    area_t = np.array([interval_size(o) for o in t_objs], dtype=np.float64)
+    area_p = np.array([interval_size(o) for o in p_objs], dtype=np.float64)
+    rows, cols = np.nonzero(inter)
+    iou = inter[rows, cols] / (area_t[rows] + area_p[cols] - inter[rows, cols])
+    # IoU above 0.5 pairs an object with at most one object of the other side (each side's
+    # objects are disjoint), so the hits at a threshold are the pairs above it.
+    tp = (iou[None, :] > thresholds[:, None]).sum(axis=1).astype(np.float64)
+    fn, fp = len(t_objs) - tp, len(p_objs) - tp
+    return float(np.mean((1 + b2) * tp / ((1 + b2) * tp + b2 * fn + fp)))
+
+
+def _fbeta_params(beta: Any, thresholds: Any, separator: Any) -> tuple[float, np.ndarray]:
+    if isinstance(beta, bool) or not isinstance(beta, int | float) or not 0 < beta < math.inf:
+        raise MetricParameterError(f"beta must be a finite number > 0, got {beta!r}")
+    th = np.asarray(thresholds, dtype=np.float64)
+    if th.ndim != 1 or th.size == 0 or not ((th >= 0.5) & (th < 1)).all():
+        raise MetricParameterError(f"thresholds: expected IoU values in [0.5, 1), got {thresholds!r}")
+    if not isinstance(separator, str) or not separator or set(separator) & set("0123456789 \t"):
+        raise MetricParameterError(f"separator must be text without digits or spaces, got {separator!r}")
+    return float(beta) ** 2, th
+
+
+@register(
+    "mask_object_fbeta",
+    higher_is_better=True,
+    value_range=(0.0, 1.0),
+    kind="mask",
+    defaults={"beta": 2.0, "thresholds": IOU_THRESHOLDS, "separator": "|", **SIZE_COLUMNS},
+)
+def mask_object_fbeta(y_true: Any, y_pred: Any, beta: float = 2.0, thresholds: Any = None,
+                      separator: str = "|", height: Any = None, width: Any = None) -> float:
+    """Per image, the F-beta of object masks averaged over IoU thresholds; mean over images.
+
+    Airbus Ship Detection: F2 over the thresholds 0.50, 0.55, ..., 0.95.
+
+    Higher is better; best 1.0. Input: one cell per image holding its objects' run-length
+    encodings joined by ``separator`` (default ``|``; a Python list of encodings works too; an
+    empty cell is an image without objects). At threshold t a predicted object whose IoU with
+    a true object is above t is a true positive; unmatched predicted objects are false
+    positives, unmatched true ones false negatives; F = (1 + b^2) TP / ((1 + b^2) TP + b^2 FN +
+    FP). An image with neither true nor predicted objects scores 1. Predicted objects of one
+    image must not overlap (the submission is invalid otherwise).
+
+    >>> mask_object_fbeta(["1 4|11 4"], ["1 4|21 2"], thresholds=[0.5])  # TP 1, FN 1, FP 1
+    0.5
+    """
+    b2, th = _fbeta_params(beta, IOU_THRESHOLDS if thresholds is None else thresholds, separator)
+    t_rows, p_rows = _rows(y_true, "y_true"), _rows(y_pred, "y_pred")
+    n = same_length(np.empty(len(t_rows)), np.empty(len(p_rows)))
+    try:
+        sizes = image_pixels(height, width, n)
+    except ValueError as exc:
+        raise TaskDataError(str(exc)) from None
+    scores = np.empty(n)
+    bad: list[str] = []
+    for i, (t, p) in enumerate(zip(t_rows, p_rows, strict=True)):
+        try:
+            t_objs = _objects(t, separator, sizes[i])
+        except RleError:
+            raise TaskDataError(f"answers row {i + 1}: malformed run-length encoding") from None
+        if not _disjoint(_labelled_runs(t_objs)):
+            raise TaskDataError(f"answers row {i + 1}: true objects overlap")
+        try:
+            p_objs = _objects(p, separator, sizes[i])
+        except RleError as exc:
+            bad.append(f"row {i + 1}: {exc}")
+            continue
+        if not _disjoint(_labelled_runs(p_objs)):
+            bad.append(f"row {i + 1}: two predicted objects overlap")
+            continue
+        scores[i] = _image_fbeta(t_objs, p_objs, th, b2)
+    raise_bad_rows(bad, "invalid object masks")
+    return float(np.mean(scores))

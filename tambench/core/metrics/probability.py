@@ -1,5 +1,5 @@
-"""Binary-score metrics beyond plain AUC: TPR-band weighted AUC, subgroup bias AUC,
-probabilistic F-beta.
+"""Probability metrics beyond plain AUC and log loss: TPR-band weighted AUC, class-balanced
+log loss, subgroup bias AUC, probabilistic F-beta.
 
 Inputs are 1-D float arrays aligned by id: 0/1 truths (or, for ``jigsaw_bias_auc``, fractions
 binarised at a threshold) and real-valued scores.
@@ -7,15 +7,19 @@ binarised at a threshold) and real-valued scores.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from tambench.core.metrics._common import (
     as_float_1d,
+    as_float_2d,
     binary_auc,
     binary_labels,
+    finite,
     same_length,
+    same_shape,
 )
 from tambench.core.metrics.base import register
 from tambench.errors import MetricInputError, MetricParameterError, TaskDataError
@@ -63,19 +67,23 @@ def band_area(fpr: np.ndarray, tpr: np.ndarray, lo: float, hi: float) -> float:
     >>> round(band_area(np.array([0.0, 1.0]), np.array([0.0, 1.0]), 0.0, 0.4), 6)
     0.32
     """
-    pieces_x, pieces_y = [fpr[:1]], [tpr[:1]]
-    for k in range(fpr.size - 1):
-        x0, x1, y0, y1 = fpr[k], fpr[k + 1], tpr[k], tpr[k + 1]
-        cuts = sorted((t - y0) / (y1 - y0) for t in (lo, hi)
-                      if y1 != y0 and 0.0 < (t - y0) / (y1 - y0) < 1.0)
-        for f in cuts:
-            pieces_x.append(np.array([x0 + f * (x1 - x0)]))
-            pieces_y.append(np.array([y0 + f * (y1 - y0)]))
-        pieces_x.append(fpr[k + 1 : k + 2])
-        pieces_y.append(tpr[k + 1 : k + 2])
-    x = np.concatenate(pieces_x)
-    g = np.clip(np.concatenate(pieces_y), lo, hi) - lo
-    return float(np.sum(np.diff(x) * (g[1:] + g[:-1]) / 2.0))
+    # Along a segment TPR is linear in FPR, so the integral of g(y) = clip(y, lo, hi) - lo over
+    # the segment is dx * (G(y1) - G(y0)) / (y1 - y0), G being g's antiderivative (dx * g(y0)
+    # on a flat segment): exact, and one vector operation over every segment.
+    dx, y0, y1 = np.diff(fpr), tpr[:-1], tpr[1:]
+    dy = y1 - y0
+    flat = dy == 0
+    mean_g = np.empty_like(dx)
+    mean_g[flat] = np.clip(y0[flat], lo, hi) - lo
+    up = ~flat
+    mean_g[up] = (_band_antiderivative(y1[up], lo, hi) - _band_antiderivative(y0[up], lo, hi)) / dy[up]
+    return float(np.sum(dx * mean_g))
+
+
+def _band_antiderivative(y: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """G(y) = integral from 0 to y of clip(u, lo, hi) - lo du, for y in [0, 1]."""
+    inside = np.clip(y, lo, hi) - lo
+    return inside * inside / 2.0 + (hi - lo) * np.maximum(y - hi, 0.0)
 
 
 def _bands(tpr_thresholds: Any, weights: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -92,35 +100,110 @@ def _bands(tpr_thresholds: Any, weights: Any) -> tuple[np.ndarray, np.ndarray]:
     return th, w
 
 
+def _kept_rows(filter_values: Any, filter_above: Any, n: int) -> np.ndarray | None:
+    """Rows whose answers filter value is strictly above ``filter_above`` (None: every row)."""
+    if filter_above is None and filter_values is None:
+        return None
+    if filter_above is None or isinstance(filter_above, bool) or not isinstance(
+            filter_above, int | float) or not np.isfinite(filter_above):
+        raise MetricParameterError("filter_column and filter_above go together: filter_above must "
+                                   f"be a finite number, got {filter_above!r}")
+    if filter_values is None:
+        raise MetricParameterError("filter_above needs filter_column, the answers column it "
+                                   "compares")
+    try:
+        values = np.asarray(filter_values, dtype=np.float64).ravel()
+    except (TypeError, ValueError):
+        raise TaskDataError("weighted_auc_tpr: the answers' filter column is not numeric") from None
+    if values.size != n:
+        raise MetricInputError(f"filter: expected {n} values, got {values.size}")
+    keep = values > float(filter_above)  # NaN is never above: such rows are not scored
+    if not keep.any():
+        raise TaskDataError("weighted_auc_tpr: no answers row passes the filter, so none is scored")
+    return keep
+
+
 @register(
     "weighted_auc_tpr",
     higher_is_better=True,
     value_range=(0.0, 1.0),
     kind="probability",
-    defaults={"tpr_thresholds": ALASKA_TPR_THRESHOLDS, "weights": ALASKA_WEIGHTS},
+    defaults={"tpr_thresholds": ALASKA_TPR_THRESHOLDS, "weights": ALASKA_WEIGHTS,
+              "filter_column": None, "filter_above": None},
 )
 def weighted_auc_tpr(y_true: Any, y_pred: Any, tpr_thresholds: list[float] | None = None,
-                     weights: list[float] | None = None) -> float:
-    """ROC-AUC with the area of each band of true positive rates weighted (ALASKA2).
+                     weights: list[float] | None = None, filter: Any = None,
+                     filter_above: float | None = None) -> float:
+    """ROC-AUC with the area of each band of true positive rates weighted (ALASKA2, Flavours).
 
     Higher is better; best 1.0. Input: 1-D 0/1 truths and 1-D real scores (any scale). The
     area under the ROC curve is cut by the horizontal lines TPR = ``tpr_thresholds``; band k's
-    area counts ``weights[k]`` times, and the sum is divided by the weighted area of a perfect
-    curve, sum_k weights[k] * (t_{k+1} - t_k). ALASKA2: thresholds [0, 0.4, 1], weights
-    [2, 1] (the low-TPR band counts double). Tied scores are crossed diagonally.
+    area counts ``weights[k]`` times (0 leaves a band out), and the sum is divided by the
+    weighted area of a perfect curve, sum_k weights[k] * (t_{k+1} - t_k). ALASKA2: thresholds
+    [0, 0.4, 1], weights [2, 1] (the low-TPR band counts double). Flavours of Physics:
+    thresholds [0, 0.2, 0.4, 0.6, 0.8, 1], weights [2, 1.5, 1, 0.5, 0], scored only on the
+    rows whose answers column ``filter_column`` (``min_ANNmuon``) is above ``filter_above``
+    (0.4). Tied scores are crossed diagonally.
 
     >>> round(weighted_auc_tpr([0, 1, 0, 1], [0.1, 0.9, 0.2, 0.8]), 6)
     1.0
     >>> round(weighted_auc_tpr([0, 1, 1, 0], [0.1, 0.9, 0.2, 0.8]), 6)
     0.821429
+    >>> weighted_auc_tpr([0, 1, 1, 0], [0.1, 0.9, 0.2, 0.8], filter=[1, 1, 0, 1], filter_above=0.5)
+    1.0
     """
     th, w = _bands(ALASKA_TPR_THRESHOLDS if tpr_thresholds is None else tpr_thresholds,
                    ALASKA_WEIGHTS if weights is None else weights)
     t, p = _pair(y_true, y_pred)
+    keep = _kept_rows(filter, filter_above, t.size)
+    if keep is not None:
+        t, p = t[keep], p[keep]
     fpr, tpr = roc_points(binary_labels(t), p)
     total = sum(wk * band_area(fpr, tpr, lo, hi) for wk, lo, hi in zip(w, th[:-1], th[1:],
                                                                          strict=True))
     return float(np.clip(total / float(np.dot(np.diff(th), w)), 0.0, 1.0))
+
+
+# --- balanced log loss --------------------------------------------------------------------------
+
+
+@register(
+    "balanced_log_loss",
+    higher_is_better=False,
+    value_range=(0.0, math.inf),
+    kind="probability",
+    defaults={"eps": 1e-15},
+)
+def balanced_log_loss(y_true: Any, y_pred: Any, eps: float = 1e-15) -> float:
+    """Class-balanced log loss: the mean over classes of each class's mean -log p.
+
+    ICR - Identifying Age-Related Conditions uses it with two classes.
+
+    Lower is better; best 0.0 (a perfect prediction scores about 1e-15). Input: (rows,
+    classes) one-hot truths and predicted probabilities in the same column order, or 1-D 0/1
+    truths with the positive class's probability. Predictions are clipped to [eps, 1 - eps],
+    then each row is divided by its sum; classes absent from the answers are left out, so
+    every present class weighs the same whatever its size.
+
+    >>> round(balanced_log_loss([[1, 0], [1, 0], [0, 1]], [[0.5, 0.5], [1.0, 0.0], [0.2, 0.8]]), 6)
+    0.284859
+    """
+    if isinstance(eps, bool) or not isinstance(eps, int | float) or not 0 < eps < 0.5:
+        raise MetricParameterError(f"eps must be a number in (0, 0.5), got {eps!r}")
+    t = as_float_2d(y_true, "y_true")
+    p = as_float_2d(y_pred, "y_pred")
+    same_shape(t, p)
+    if t.shape[1] == 1:
+        t, p = np.hstack([1.0 - t, t]), np.hstack([1.0 - p, p])
+    if not (((t == 0) | (t == 1)).all() and (t.sum(axis=1) == 1).all()):
+        raise TaskDataError("balanced_log_loss: every answers row must be one-hot (one class 1, "
+                            "the others 0)")
+    q = np.clip(p, eps, 1.0 - eps)
+    q = q / q.sum(axis=1, keepdims=True)
+    counts = t.sum(axis=0)
+    present = counts > 0
+    per_class = -(t * np.log(q)).sum(axis=0)[present] / counts[present]
+    return finite(float(np.mean(per_class)), "balanced_log_loss")
 
 
 # --- Jigsaw Unintended Bias -------------------------------------------------------------------

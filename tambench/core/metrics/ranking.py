@@ -7,6 +7,7 @@ float arrays of 0/1 truths and scores.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,6 +26,7 @@ from tambench.core.metrics._common import (
     same_shape,
 )
 from tambench.core.metrics.base import register
+from tambench.core.metrics.masks import raise_bad_rows
 from tambench.errors import TaskDataError
 
 
@@ -307,3 +309,121 @@ def levenshtein_normalized(
     compared = longest > 0
     ratios = levenshtein_pairs(a, b)[compared] / longest[compared]
     return sum(ratios.tolist(), 0.0) / len(t)  # row order, as a running total
+
+
+# --- NDCG@k with one relevant item -------------------------------------------------------------
+
+
+@register(
+    "ndcg_at_k",
+    higher_is_better=True,
+    value_range=(0.0, 1.0),
+    kind="ranking",
+    defaults={"k": 5},
+)
+def ndcg_at_k(y_true: Any, y_pred: Any, k: int = 5) -> float:
+    """NDCG@k with one relevant item per row: mean of 1 / log2(1 + its position in the top k).
+
+    Airbnb New User Bookings scores its destination countries at k = 5.
+
+    Higher is better; best 1.0. Input: 1-D true cells holding exactly one item and 1-D rankings
+    (space-separated items, best first). With a single relevant item the ideal DCG is 1, so a
+    row scores 1 / log2(i + 1) when the item first appears at position i <= k, else 0; repeats
+    of an item after its first position add nothing.
+
+    >>> round(ndcg_at_k(["FR", "US", "IT"], ["FR", "US FR", "NDF"]), 6)  # (1 + 1 + 0) / 3
+    0.666667
+    >>> round(ndcg_at_k(["FR"], ["US FR"]), 6)  # 1 / log2(3)
+    0.63093
+    """
+    k = positive_int(k, "k")
+    t, p = _str_pair(y_true, y_pred)
+    items = [cell.split() for cell in t]
+    bad = [i + 1 for i, cell in enumerate(items) if len(cell) != 1]
+    if bad:
+        raise TaskDataError(f"ndcg_at_k takes one relevant item per answers row; {len(bad)} row(s) "
+                            f"hold none or several, first row {bad[0]}")
+    total = 0.0
+    for (truth,), ranking in zip(items, p, strict=True):
+        top = ranking.split(maxsplit=k)[:k]
+        if truth in top:
+            total += 1.0 / math.log2(top.index(truth) + 2)
+    return total / len(t)
+
+
+# --- Spearman correlation of each row's order ------------------------------------------------------
+
+
+def row_average_ranks(x: np.ndarray) -> np.ndarray:
+    """Ranks 1..L within each row of a (rows, L) array, tied values sharing their mean rank.
+
+    >>> row_average_ranks(np.array([[3.0, 1.0, 3.0], [1.0, 2.0, 3.0]])).tolist()
+    [[2.5, 1.0, 2.5], [1.0, 2.0, 3.0]]
+    """
+    n, width = x.shape
+    order = np.argsort(x, axis=1, kind="mergesort")
+    xs = np.take_along_axis(x, order, axis=1)
+    new = np.ones((n, width), dtype=bool)
+    new[:, 1:] = xs[:, 1:] != xs[:, :-1]
+    group = np.cumsum(new.ravel()) - 1  # every row opens a new group at its first column
+    position = np.tile(np.arange(width, dtype=np.float64), n)
+    mean = np.bincount(group, weights=position) / np.bincount(group)
+    ranks = np.empty((n, width))
+    np.put_along_axis(ranks, order, (mean[group] + 1.0).reshape(n, width), axis=1)
+    return ranks
+
+
+def _numbers(cell: str) -> np.ndarray | None:
+    try:
+        values = np.array(cell.split(), dtype=np.float64)
+    except ValueError:
+        return None
+    return values if np.isfinite(values).all() else None
+
+
+def _row_spearman(t: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Spearman correlation of each row pair; a row with a constant side scores 0."""
+    rt = row_average_ranks(t)
+    rp = row_average_ranks(p)
+    rt -= rt.mean(axis=1, keepdims=True)
+    rp -= rp.mean(axis=1, keepdims=True)
+    denom = np.sqrt((rt * rt).sum(axis=1) * (rp * rp).sum(axis=1))
+    out = np.zeros(t.shape[0])
+    ok = denom > 0
+    out[ok] = (rt * rp).sum(axis=1)[ok] / denom[ok]
+    return out
+
+
+@register("spearman_orders", higher_is_better=True, value_range=(-1.0, 1.0), kind="ranking")
+def spearman_orders(y_true: Any, y_pred: Any) -> float:
+    """Mean over rows of the Spearman correlation of each row's true and predicted values.
+
+    Draper Satellite Image Chronology: the day order of each set of 5 images.
+
+    Higher is better; best 1.0. Input: 1-D cells of space-separated numbers, a prediction
+    holding as many as its truth. Tied values share their mean rank; a row whose truth or
+    prediction is constant (or holds one value) correlates 0. A prediction with a token that
+    is not a finite number, or with a different count, makes the submission invalid.
+
+    >>> spearman_orders(["1 2 3 4 5", "1 2 3"], ["1 2 3 4 5", "3 2 1"])  # (1 + -1) / 2
+    0.0
+    >>> spearman_orders(["1 2 3"], ["1 1 3"])  # ranks 1.5 1.5 3 against 1 2 3
+    0.8660254037844387
+    """
+    t, p = _str_pair(y_true, y_pred)
+    parsed = [_numbers(c) for c in t]
+    truths = [v for v in parsed if v is not None]
+    if len(truths) != len(parsed):
+        raise TaskDataError("spearman_orders: the answers hold a cell that is not space-separated "
+                            "finite numbers")
+    maybe = [_numbers(c) for c in p]
+    preds = [b if b is not None and b.size == a.size else None for a, b in zip(truths, maybe, strict=True)]
+    raise_bad_rows([f"row {i + 1}" for i, b in enumerate(preds) if b is None],
+                   "predictions that are not one finite number per true value")
+    scores = np.zeros(len(t))
+    lengths = np.array([v.size for v in truths])
+    for width in np.unique(lengths[lengths >= 2]):
+        rows = np.flatnonzero(lengths == width)
+        scores[rows] = _row_spearman(np.stack([truths[i] for i in rows]),
+                                     np.stack([np.asarray(preds[i]) for i in rows]))
+    return float(np.mean(scores))
