@@ -25,6 +25,7 @@ from tambench.tasks.subsets import (
     build_subsets,
     candidates_from_catalogue,
     complete_tasks,
+    paper_preferences,
 )
 
 COLLECTION_SOURCES = {"mle-bench": "mle-bench", "mle-dojo": "mle-dojo"}
@@ -65,7 +66,8 @@ def write_subsets(catalogue: Path) -> None:
     selection = Selection(frozenset(ids) if ids is not None else None)
     assigned = catalogue_tiers(catalogue, sources, quiet=True, only=selection.ids)
     cands, skipped = candidates_from_catalogue(catalogue, assigned, selection)
-    result = build_subsets(cands, skipped=skipped, complete=complete_tasks(catalogue, selection))
+    result = build_subsets(cands, skipped=skipped, complete=complete_tasks(catalogue, selection),
+                           preferred=paper_preferences(catalogue))
     digest = index_hash(build_index(Catalogue(catalogue)))
     for name in SUBSET_NAMES:
         path = catalogue / SUBSETS_DIR / f"{name}.txt"

@@ -123,6 +123,7 @@ def build(
         build_subsets,
         candidates_from_catalogue,
         complete_tasks,
+        paper_preferences,
         write_manifests,
     )
 
@@ -138,7 +139,8 @@ def build(
     assigned = catalogue_tiers(root, sources, quiet=json_out, only=selection.ids)
     cands, skipped = candidates_from_catalogue(root, assigned, selection)
     result = build_subsets(cands, seed=seed, skipped=skipped,
-                           complete=complete_tasks(root, selection))
+                           complete=complete_tasks(root, selection),
+                           preferred=paper_preferences(root))
     digest = index_hash(build_index(Catalogue(root)))
     target = _out_dir(out, root)
     paths = (write_manifests(result, target, index_sha256=digest, tier_source=tiers_text,

@@ -11,8 +11,9 @@ Two kinds of source hold a date:
   ``submissionDate``, ``LastSubmissionDate``): the last of them is the day the last team
   submitted (:func:`last_submission`), which can only be on or before the end.
 
-:func:`decide_dates` combines them. The end date is the final deadline that every timeline
-states; a leaderboard's last submission agrees with it when it falls in the last
+:func:`decide_dates` combines them. The end date is the final submission deadline that every
+timeline states (a deadline extension wins; beside a later "competition end date", such as a
+code competition's rerun on new data, the final submission deadline counts); a leaderboard's last submission agrees with it when it falls in the last
 :data:`BOARD_TOLERANCE_DAYS` days before it (or on the day after: deadlines are 11:59 PM UTC),
 and stands for the end date when no timeline gives one. Sources that disagree leave the date
 unset, each recorded with its value, and the decision says why.
@@ -56,6 +57,7 @@ _NOT_END_RE = re.compile(r"entry deadline|team merger|merge deadline|team merge|
                          r"winners?'? requirements|code submission|paper|fact sheet|post-competition|"
                          r"^\W*update\b", re.I)
 _EXTENDED_RE = re.compile(r"\bextended\b.*\bto\b", re.I)
+_FINAL_RE = re.compile(r"final submission deadline", re.I)
 
 
 @dataclass(frozen=True)
@@ -153,8 +155,11 @@ def _one_day(kind: str, statements: Sequence[DateStatement]) -> tuple[date | Non
     """The one date a description gives for ``kind`` (an extension wins), or a conflict."""
     days = [s for s in statements if s.kind == kind]
     extended = [s for s in days if _EXTENDED_RE.search(s.line)]
+    final = [s for s in days if _FINAL_RE.search(s.line)]
     if extended:
         days = extended[-1:]
+    elif final:  # beside a later "end date" (a code competition's rerun), the deadline counts
+        days = final
     distinct = sorted({s.day for s in days})
     if len(distinct) > 1:
         return None, (f"the description states {len(distinct)} {kind} dates: "

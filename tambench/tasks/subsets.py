@@ -5,12 +5,13 @@ difficulty method or read from reference tiers, see :mod:`tambench.difficulty.ti
 module never computes a tier.
 
 Cells are the 6 modalities x 3 tiers. Within each cell, tasks are ranked by: complete
-entries first (so a subset is gradable wherever the catalogue allows), then those passing
-every filter, then a seeded hash of the task id (sha256 of ``"<seed>:<id>"``: adding a task
-never reorders the others). Then:
+entries first (so a subset is gradable wherever the catalogue allows), then those the paper
+itself put in the subset being built (its ``paper-lite.txt`` / ``paper-medium.txt``, when the
+catalogue has them), then those passing every filter, then a seeded hash of the task id
+(sha256 of ``"<seed>:<id>"``: adding a task never reorders the others). Then:
 
 * Lite takes the first task of each cell (18 when every cell has one);
-* Medium takes the first 3 of each cell (54);
+* Medium takes Lite's task of each cell and the next 2 (54);
 * Full is every complete task with a modality, plus Medium (so that Lite is inside Medium
   and Medium inside Full).
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -33,7 +34,8 @@ from tambench.schema.taskspec import Modality, TaskSpec, Tier
 from tambench.tasks.catalogue import Catalogue
 from tambench.tasks.dates import ended_within
 from tambench.tasks.filters import evaluate_rules, passes_filters
-from tambench.tasks.manifests import Manifest, render_manifest
+from tambench.core.layout import SUBSETS_DIR
+from tambench.tasks.manifests import Manifest, read_manifest, render_manifest
 
 MODALITY_ORDER: tuple[Modality, ...] = tuple(Modality)
 TIER_ORDER: tuple[Tier, ...] = (Tier.EASY, Tier.MEDIUM, Tier.HARD)
@@ -176,10 +178,12 @@ class SubsetBuild:
         return sorted(self.subsets[name])
 
 
-def rank_key(c: Candidate, seed: int) -> tuple[bool, bool, str]:
-    """Sort key within a cell: complete, filter-passing, then the seeded hash of the id."""
+def rank_key(c: Candidate, seed: int, preferred: Collection[str] = ()
+             ) -> tuple[bool, bool, bool, str]:
+    """Sort key within a cell: complete, preferred (the paper put it in this subset),
+    filter-passing, then the seeded hash of the id."""
     digest = hashlib.sha256(f"{seed}:{c.id}".encode()).hexdigest()
-    return (not c.complete, not c.passes_filters, digest)
+    return (not c.complete, c.id not in preferred, not c.passes_filters, digest)
 
 
 def _shortfall_reason(modality: Modality, tier: Tier, cands: list[Candidate],
@@ -221,11 +225,15 @@ def build_subsets(
     medium_per_cell: int = MEDIUM_PER_CELL,
     skipped: Iterable[Skipped] = (),
     complete: Iterable[tuple[str, Modality]] = (),
+    preferred: Mapping[str, Collection[str]] | None = None,
 ) -> SubsetBuild:
     """Build Lite, Medium and Full (see the module docstring).
 
     ``complete`` lists (id, modality) of every complete task, tier or not: Full holds them all.
+    ``preferred`` (subset name -> ids) ranks those ids first among equally complete tasks of
+    a cell: the paper's own membership (:func:`paper_preferences`).
     """
+    preferred = preferred or {}
     cands = list(candidates)
     skipped = tuple(skipped)
     _check_candidates(cands, lite_per_cell, medium_per_cell)
@@ -235,7 +243,10 @@ def build_subsets(
     subsets: dict[str, dict[str, str]] = {"lite": {}, "medium": {}, "full": {}}
     shortfalls: list[Shortfall] = []
     for (modality, tier), (label, members) in zip(CELLS, ranking.items(), strict=True):
-        members.sort(key=lambda c: rank_key(c, seed))
+        lite = sorted(members, key=lambda c: rank_key(c, seed, preferred.get("lite", ())))
+        lite = lite[:lite_per_cell]
+        members.sort(key=lambda c: rank_key(c, seed, preferred.get("medium", ())))
+        members[:] = [*lite, *(c for c in members if c not in lite)]  # Lite inside Medium
         for name, take in (("lite", lite_per_cell), ("medium", medium_per_cell)):
             subsets[name].update({c.id: label for c in members[:take]})
             if len(members) < take:
@@ -248,6 +259,16 @@ def build_subsets(
         seed=seed, subsets=subsets, shortfalls=tuple(shortfalls), skipped=skipped,
         ranking={k: [c.id for c in v] for k, v in ranking.items()},
         complete=frozenset(tid for tid, _ in complete))
+
+
+def paper_preferences(root: Path) -> dict[str, frozenset[str]]:
+    """Subset name -> the ids the paper put in it (the catalogue's ``paper-<name>.txt``)."""
+    out = {}
+    for name in ("lite", "medium"):
+        path = Path(root) / SUBSETS_DIR / f"paper-{name}.txt"
+        if path.is_file():
+            out[name] = frozenset(read_manifest(path).ids)
+    return out
 
 
 def complete_tasks(root: Path, selection: Selection | None = None
