@@ -28,13 +28,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from tambench.core.layout import SUBSETS_DIR
 from tambench.errors import SubsetError
 from tambench.fileio import write_text_atomic
 from tambench.schema.taskspec import Modality, TaskSpec, Tier
 from tambench.tasks.catalogue import Catalogue
 from tambench.tasks.dates import ended_within
 from tambench.tasks.filters import evaluate_rules, passes_filters
-from tambench.core.layout import SUBSETS_DIR
 from tambench.tasks.manifests import Manifest, read_manifest, render_manifest
 
 MODALITY_ORDER: tuple[Modality, ...] = tuple(Modality)
