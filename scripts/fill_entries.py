@@ -78,9 +78,25 @@ class EntryFill:
 # --- grading ---------------------------------------------------------------------------------
 
 
-def _key(g: GradingSpec) -> tuple[Any, ...]:
-    return (g.metric, json.dumps(g.metric_params, sort_keys=True), tuple(g.id_columns),
-            tuple(g.target_columns), tuple(g.submission_header), g.submission_format)
+def _names_columns(param: str) -> bool:
+    """A metric parameter that names columns belongs to the file's layout, not the metric."""
+    return param.endswith(("_column", "_columns"))
+
+
+def _metric_key(g: GradingSpec) -> tuple[str, str]:
+    """The metric with every parameter resolved (a default spelled out is the same metric),
+    parameters naming columns aside."""
+    from tambench.core.metrics import get_metric
+
+    resolved = get_metric(g.metric).resolve_params(g.metric_params)
+    kept = {k: v for k, v in resolved.items() if not _names_columns(k)}
+    return g.metric, json.dumps(kept, sort_keys=True, default=str)
+
+
+def _columns_key(g: GradingSpec) -> tuple[Any, ...]:
+    columns = {k: v for k, v in g.metric_params.items() if _names_columns(k)}
+    return (tuple(g.id_columns), tuple(g.target_columns), tuple(g.submission_header),
+            g.submission_format, json.dumps(columns, sort_keys=True))
 
 
 def _said(g: GradingSpec) -> str:
@@ -89,50 +105,69 @@ def _said(g: GradingSpec) -> str:
             f"(id {g.id_columns}, targets {len(g.target_columns)})")
 
 
+def _header_of(g: GradingSpec) -> str:
+    return ",".join(g.submission_header) or "(none)"
+
+
 def _grading_facts(sources: Sources, peer: str, slug: str, g: GradingSpec
                    ) -> dict[str, list[FactSource]]:
     folder = sources.folder(peer, slug)
     assert folder is not None
     metric_file, text_file = (folder / n for n in GRADING_FILES[peer])
-    return {
-        "grading.metric": [sources.cite(peer, metric_file, value=g.metric + (
-            json.dumps(g.metric_params, sort_keys=True) if g.metric_params else ""),
-            detail=f"cross-checked with {text_file.name} by the {peer} import")],
-        "grading.columns": [sources.cite(peer, text_file, value=(
-            f"id {','.join(g.id_columns)}; target {','.join(g.target_columns)}"))],
-        "grading.submission_header": [sources.cite(peer, text_file,
-                                                   value=",".join(g.submission_header))],
-    }
+    facts = {"grading.metric": [sources.cite(peer, metric_file, value=g.metric + (
+        json.dumps(g.metric_params, sort_keys=True) if g.metric_params else ""),
+        detail=f"cross-checked with {text_file.name} by the {peer} import")]}
+    if g.submission_header:
+        facts["grading.columns"] = [sources.cite(peer, text_file, value=(
+            f"id {','.join(g.id_columns)}; target {','.join(g.target_columns)}"))]
+        facts["grading.submission_header"] = [sources.cite(peer, text_file,
+                                                           value=_header_of(g))]
+    return facts
+
+
+def _has_header(g: GradingSpec) -> bool:
+    return g.submission_format != "csv" or bool(g.submission_header)
 
 
 def decide_grading(slug: str, imports: dict[str, ImportedTask], sources: Sources
                    ) -> tuple[ImportedTask | None, dict[str, list[FactSource]], list[str]]:
-    """The peer whose grading the entry takes, its facts, and notes; a grading two peers read
-    differently is nobody's (left unset, both named)."""
+    """The peer whose grading the entry takes, its facts, and notes.
+
+    The metric (with its parameters resolved) must be the same in every peer that reads
+    one: two readings leave it unset, both named. The columns and header come from the first
+    peer that states them, in :data:`PEER_ORDER` (MLE-bench's copy of the competition's own
+    page first); a peer whose copy names other columns is named in a note.
+    """
     given = [(p, imports[p]) for p in PEER_ORDER if p in imports
              and imports[p].spec.grading is not None]
-    refused = [(p, imports[p]) for p in PEER_ORDER if p in imports
-               and imports[p].spec.grading is None]
-    notes = [f"grading: the {p} import left it unset: {w}" for p, t in refused
-             for w in t.warnings if "grading" in w or "metric" in w or "header" in w]
+    notes = [f"grading: the {p} import left it unset: {w}" for p in PEER_ORDER
+             if p in imports and imports[p].spec.grading is None
+             for w in imports[p].warnings if "grading" in w or "metric" in w or "header" in w]
     if not given:
         if not notes and imports:
             notes.append("grading: no source gives a metric tambench computes with a header")
         return None, {}, notes
-    readings = {_key(t.spec.grading): (p, t) for p, t in given}  # type: ignore[arg-type]
-    if len(readings) > 1:
-        said = "; ".join(f"{p} reads {_said(t.spec.grading)}"  # type: ignore[arg-type]
-                         for p, t in given)
+    gradings = {p: t.spec.grading for p, t in given}
+    if len({_metric_key(g) for g in gradings.values() if g is not None}) > 1:
+        said = "; ".join(f"{p} reads {_said(g)}" for p, g in gradings.items() if g)
         return None, {}, [*notes, f"grading: left unset: the sources disagree: {said}"]
-    chosen = given[0][1]
-    if chosen.spec.grading is not None and not chosen.spec.grading.submission_header:
-        notes += [f"grading: {given[0][0]}: {w}" for w in chosen.warnings
+    stated = [(p, t) for p, t in given if _has_header(t.spec.grading)]  # type: ignore[arg-type]
+    chosen_peer, chosen = (stated or given)[0]
+    g = chosen.spec.grading
+    assert g is not None
+    for p, t in stated[1:]:
+        other = t.spec.grading
+        if other is not None and _columns_key(other) != _columns_key(g):
+            notes.append(f"grading: {p}'s copy names the header {_header_of(other)}; "
+                         f"{chosen_peer}'s, kept, names {_header_of(g)}")
+    if not stated:
+        notes += [f"grading: {chosen_peer}: {w}" for w in chosen.warnings
                   if "header" in w or "column" in w]
     facts: dict[str, list[FactSource]] = {}
     for p, t in given:
         for k, v in _grading_facts(sources, p, slug, t.spec.grading).items():  # type: ignore[arg-type]
             facts.setdefault(k, []).extend(v)
-    return given[0][1], facts, notes
+    return chosen, facts, notes
 
 
 # --- the entry -------------------------------------------------------------------------------
