@@ -240,3 +240,17 @@ def test_the_final_submission_deadline_counts_beside_a_later_end_date() -> None:
             "- November 10, 2022 - Competition End Date - Winner's announcement")
     decision = decide_dates([DatedSource(DESC, statements=tuple(timeline_statements(text)))])
     assert decision.end == date(2022, 8, 11) and not decision.problems
+
+
+def test_validation_names_a_collection_member_without_an_entry(dated_catalogue: Path) -> None:
+    from tambench.tasks.catalogue import validate_catalogue
+
+    def errors() -> list[tuple[str, str]]:
+        return [(p.where, p.message) for p in validate_catalogue(dated_catalogue)
+                if p.severity == "error"]
+
+    assert errors() == []
+    (dated_catalogue / "_collections" / "broken.txt").write_text(render_manifest(
+        "broken", {}, {"kaggle/gone": "", "kaggle/new": ""}, kind="collection"),
+        encoding="utf-8")
+    assert errors() == [("_collections/broken.txt", "lists kaggle/gone, which has no entry")]
