@@ -51,6 +51,9 @@ from peer_trees import PEERS, PeerTree, find_mirrors, open_peer  # noqa: E402
 
 from tambench.tasks.catalogue import bundled_catalogue_dir  # noqa: E402
 
+#: The published rule and metric id of each MLE-Dojo competition, checked by hand: it settles
+#: a metric two peers read differently when it confirms one of the readings.
+RULES = REPO / "bench" / "data" / "mledojo_rules.csv"
 #: Largest file the catalogue may ship.
 MAX_FILE_BYTES = 3_000_000
 
@@ -80,7 +83,7 @@ def fill(catalogue: Path, shared: Path, trees: dict[str, PeerTree]) -> list[Entr
     ship = _script("ship_leaderboards")
     if ship.main(["--shared", str(shared), "--catalogue", str(catalogue)]) != 0:
         raise SystemExit("ship_leaderboards failed")
-    sources = Sources(trees=trees, shared=shared)
+    sources = Sources(trees=trees, shared=shared, rules_file=RULES)
     import_peers(sources)
     fills = fill_catalogue_entries(catalogue, sources)
     write_collections(catalogue, fills, trees)

@@ -34,7 +34,12 @@ from fill_sources import (
     mle_dojo_board,
     shared_boards,
 )
-from make_catalogue_stubs import read_paper_catalogue, stub_for
+from make_catalogue_stubs import (
+    RELEASE_ONLY_LITE,
+    SAME_COMPETITION,
+    read_paper_catalogue,
+    stub_for,
+)
 
 from tambench.core.layout import LEADERBOARD_FILE, TASK_FILE
 from tambench.core.leaderboard import leaderboard_to_compact_csv
@@ -150,7 +155,13 @@ def decide_grading(slug: str, imports: dict[str, ImportedTask], sources: Sources
     gradings = {p: t.spec.grading for p, t in given}
     if len({_metric_key(g) for g in gradings.values() if g is not None}) > 1:
         said = "; ".join(f"{p} reads {_said(g)}" for p, g in gradings.items() if g)
-        return None, {}, [*notes, f"grading: left unset: the sources disagree: {said}"]
+        settled = settle_by_rule(slug, gradings, sources)
+        if settled is None:
+            return None, {}, [*notes, f"grading: left unset: the sources disagree: {said}"]
+        rule, keep = settled
+        notes.append(f"grading: the sources disagree ({said}); the competition's published "
+                     f"rule ({rule}) settles it for {', '.join(keep)}")
+        given = [(p, t) for p, t in given if p in keep]
     stated = [(p, t) for p, t in given if _has_header(t.spec.grading)]  # type: ignore[arg-type]
     chosen_peer, chosen = (stated or given)[0]
     g = chosen.spec.grading
@@ -168,6 +179,22 @@ def decide_grading(slug: str, imports: dict[str, ImportedTask], sources: Sources
         for k, v in _grading_facts(sources, p, slug, t.spec.grading).items():  # type: ignore[arg-type]
             facts.setdefault(k, []).extend(v)
     return chosen, facts, notes
+
+
+def settle_by_rule(slug: str, gradings: dict[str, GradingSpec | None], sources: Sources
+                   ) -> tuple[str, list[str]] | None:
+    """The published rule of the competition (the project's table of MLE-Dojo's competitions'
+    rules) and the peers whose reading it confirms, when it confirms exactly one reading."""
+    row = sources.rules().get(slug.lower())
+    if row is None or not row["metric"]:
+        return None
+    rule = GradingSpec(metric=row["metric"], metric_params=json.loads(row["metric_params"] or
+                                                                      "{}"))
+    keep = [p for p, g in gradings.items() if g is not None and _metric_key(g) ==
+            _metric_key(rule)]
+    if not keep:
+        return None
+    return f"{row['published_rule']}: {row['metric']}{row['metric_params'] or ''}", keep
 
 
 # --- the entry -------------------------------------------------------------------------------
@@ -390,7 +417,40 @@ def fill_catalogue_entries(catalogue: Path, sources: Sources) -> list[EntryFill]
                 detail="the paper's catalogue")]})
         _write(spec, folder)
         out.append(EntryFill(spec, in_paper, missing=missing))
-    return out
+    return _graded_as_twins(out, catalogue)
+
+
+def _graded_as_twins(fills: list[EntryFill], catalogue: Path) -> list[EntryFill]:
+    """An entry the paper lists under another name than its release (the same competition)
+    takes the release entry's grading, recipe, board, dates and difficulty, cited."""
+    by_id = {f.spec.id: i for i, f in enumerate(fills)}
+    for tid in SAME_COMPETITION:
+        if tid not in by_id or RELEASE_ONLY_LITE not in by_id:
+            continue
+        entry, twin = fills[by_id[tid]].spec, fills[by_id[RELEASE_ONLY_LITE]].spec
+        if entry.grading is not None or twin.grading is None:
+            continue
+        cite = FactSource(source="tambench-catalogue", path=f"{RELEASE_ONLY_LITE}/task.json",
+                          value=twin.grading.metric, detail="the same Kaggle competition; "
+                          "that entry is the paper release's (scripts/make_lite_tasks.py)")
+        spec = _with(entry, grading=twin.grading, split=twin.split, leaderboard=twin.leaderboard,
+                     n_teams=twin.n_teams, start_date=twin.start_date, end_date=twin.end_date,
+                     difficulty=twin.difficulty)
+        notes = [n for n in spec.provenance.notes if not n.startswith("incomplete: ")]
+        spec = spec.model_copy(update={"provenance": spec.provenance.model_copy(
+            update={"notes": notes, "facts": dict(sorted({
+                **twin.provenance.facts, "grading.metric": [cite]}.items()))})})
+        spec = spec.model_copy(update={"status": status_for(spec)})
+        board = catalogue / RELEASE_ONLY_LITE / LEADERBOARD_FILE
+        if board.is_file():
+            shutil.copyfile(board, catalogue / tid / LEADERBOARD_FILE)
+        _write(spec, catalogue / tid)
+        fills[by_id[tid]] = EntryFill(spec, True, missing=_missing_text(spec))
+    return fills
+
+
+def _missing_text(spec: TaskSpec) -> str:
+    return "; ".join(completeness_problems(spec))
 
 
 def _peer_slugs(sources: Sources) -> set[str]:

@@ -62,7 +62,19 @@ class Sources:
     imported: dict[str, dict[str, ImportedTask]] = field(default_factory=dict)
     """Lower-cased slug -> peer name -> the task its importer read."""
     notes: list[str] = field(default_factory=list)
+    rules_file: Path | None = None
+    """The project's table of MLE-Dojo's competitions' published rules and metric ids."""
     _sha: dict[Path, str] = field(default_factory=dict)
+    _rules: dict[str, dict[str, str]] | None = None
+
+    def rules(self) -> dict[str, dict[str, str]]:
+        """Lower-cased slug -> its row of the rules table (empty without the table)."""
+        if self._rules is None:
+            self._rules = {}
+            if self.rules_file is not None and self.rules_file.is_file():
+                with self.rules_file.open(encoding="utf-8", newline="") as fh:
+                    self._rules = {r["slug"].lower(): r for r in csv.DictReader(fh)}
+        return self._rules
 
     def folder(self, peer: str, slug: str) -> Path | None:
         """A competition's folder in a peer tree (matched case-insensitively)."""

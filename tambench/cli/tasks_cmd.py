@@ -314,6 +314,7 @@ def show(
     """One task: its main fields, which filter rules it passes and why, its difficulty."""
     from tambench.cli._console import console, print_json
     from tambench.tasks.catalogue import Catalogue
+    from tambench.tasks.collections import collection_memberships
     from tambench.tasks.filters import evaluate_rules, passes_filters
 
     cat = Catalogue(_root(catalogue))
@@ -322,6 +323,7 @@ def show(
     rules = evaluate_rules(spec)
     memberships = cat.subset_memberships().get(spec.id, [])
     difficulty, origin = _difficulty_of(entry)
+    collections = collection_memberships(cat.root).get(spec.id, [])
     if json_out:
         print_json({
             "id": spec.id, "title": spec.title, "status": spec.status,
@@ -334,7 +336,9 @@ def show(
             "reference_tiers": spec.reference_tiers,
             "rules": [{"rule": r.rule, "verdict": r.verdict, "reason": r.reason} for r in rules],
             "passes_filters": passes_filters(rules),
-            "subsets": memberships,
+            "subsets": memberships, "collections": collections,
+            "start_date": spec.start_date.isoformat() if spec.start_date else None,
+            "end_date": spec.end_date.isoformat() if spec.end_date else None,
             "notes": spec.provenance.notes,
         })
         return
@@ -350,6 +354,8 @@ def show(
                      f"{difficulty.tier.value}" + (f"; beside: {others}" if others else ""))
     if spec.reference_tiers:
         lines.append(f"  reference tiers: {spec.reference_tiers}")
+    lines.append(f"  dates: {spec.start_date or '?'} to {spec.end_date or '?'}   collections: "
+                 f"{', '.join(collections) or '-'}")
     lines += [f"  subsets: {', '.join(memberships) or '-'}",
               f"  filters: {'pass' if passes_filters(rules) else 'not passed'}"]
     lines += [f"    {r.verdict:7s} {r.rule}: {r.reason}" for r in rules]

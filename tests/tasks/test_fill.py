@@ -184,3 +184,30 @@ def test_a_board_that_contradicts_the_timeline_leaves_the_end_unset_with_both_ci
         ("c/leaderboard.csv", "2019-07-08")}
     assert any(n.startswith("dates: end_date left unset: the final leaderboard's last "
                             "submission (2019-07-08) is after") for n in got.provenance.notes)
+
+
+def test_load_task_gives_the_difficulty_tasks_show_prints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import json
+
+    from tambench.cli.main import main
+    from tambench.tasks.locate import load_task
+
+    boarded = [e.id for e in Catalogue(bundled_catalogue_dir()) if e.has_leaderboard]
+    assert len(boarded) >= 108
+    for tid in boarded:
+        assert main(["tasks", "show", tid, "--json"]) == 0
+        shown = json.loads(capsys.readouterr().out)
+        loaded = load_task(tid, bundled_catalogue_dir()).difficulty
+        if shown["difficulty"] is None:  # a board whose metric is not known yet
+            assert loaded is None and "no score scale" in shown["difficulty_origin"], tid
+            continue
+        assert shown["difficulty_origin"] == "stored", tid
+        assert loaded is not None and loaded.model_dump(mode="json") == shown["difficulty"], tid
+
+
+def test_no_entry_says_its_shipped_board_is_not_shipped() -> None:
+    for e in Catalogue(bundled_catalogue_dir()):
+        if e.has_leaderboard:
+            assert not [n for n in e.spec.provenance.notes if "not shipped" in n], e.id
