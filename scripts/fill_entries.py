@@ -430,16 +430,22 @@ def _graded_as_twins(fills: list[EntryFill], catalogue: Path) -> list[EntryFill]
         entry, twin = fills[by_id[tid]].spec, fills[by_id[RELEASE_ONLY_LITE]].spec
         if entry.grading is not None or twin.grading is None:
             continue
+        g = twin.grading
         cite = FactSource(source="tambench-catalogue", path=f"{RELEASE_ONLY_LITE}/task.json",
-                          value=twin.grading.metric, detail="the same Kaggle competition; "
-                          "that entry is the paper release's (scripts/make_lite_tasks.py)")
+                          detail="the same Kaggle competition; that entry is the paper "
+                          "release's (scripts/make_lite_tasks.py)")
+        cited = {key: [cite.model_copy(update={"value": value})] for key, value in (
+            ("grading.metric", g.metric),
+            ("grading.columns", f"id {','.join(g.id_columns)}; target "
+                                f"{','.join(g.target_columns)}"),
+            ("grading.submission_header", ",".join(g.submission_header)))}
         spec = _with(entry, grading=twin.grading, split=twin.split, leaderboard=twin.leaderboard,
                      n_teams=twin.n_teams, start_date=twin.start_date, end_date=twin.end_date,
                      difficulty=twin.difficulty)
         notes = [n for n in spec.provenance.notes if not n.startswith("incomplete: ")]
         spec = spec.model_copy(update={"provenance": spec.provenance.model_copy(
             update={"notes": notes, "facts": dict(sorted({
-                **twin.provenance.facts, "grading.metric": [cite]}.items()))})})
+                **twin.provenance.facts, **entry.provenance.facts, **cited}.items()))})})
         spec = spec.model_copy(update={"status": status_for(spec)})
         board = catalogue / RELEASE_ONLY_LITE / LEADERBOARD_FILE
         if board.is_file():
