@@ -1,8 +1,9 @@
 """HTML -> clean Markdown for people and models: content kept, chrome and hidden text dropped.
 
-:func:`extract_markdown` is the primary converter (rule-based pruning, then markdownify of the
-main content), with trafilatura as a second opinion when the primary output is empty or tiny.
-What is removed, in order:
+Two paths share one converter. The **adapter path** (:func:`extract_markdown` with a
+``region``) converts the region a platform adapter names; the **generic path** (no region: the
+browser agent on a site no adapter knows) finds the region itself and checks the rules against
+trafilatura (:mod:`~tambench.acquisition.second_opinion`). What is removed, in order:
 
 1. comments, ``script``/``style``/``template``/``noscript``/``iframe``/``svg`` and friends;
 2. hidden elements: the ``hidden`` attribute, ``aria-hidden="true"``, inline
@@ -12,36 +13,53 @@ What is removed, in order:
    Material dialog or menu without its ``--open`` class, a modal without ``show``, a tooltip).
    Hidden text is where injected instructions hide, so it never reaches a model;
 3. icon-font ligatures: ``<i class="google-symbols">emoji_events</i>`` draws an icon from the
-   word, which would otherwise reach the Markdown as text;
+   word, which would otherwise reach the Markdown as text (an ``i``/``span`` of one word whose
+   class names an icon or symbol font, or that is marked ``notranslate``);
 4. the content region: the first of the adapter's ``region`` selectors that matches (Kaggle:
-   ``[data-testid="competition-detail-render-tid"]``), else ``#site-content``, a ``main``
-   role, ``main`` or ``article``. On Kaggle ``<main>`` wraps the whole application, navigation
-   included, so the region, not ``main``, decides;
-5. boilerplate inside the region: ``nav``, ``header``, ``footer``, ``aside``, ``form``,
-   ``button``, ``dialog``, tab bars, menus and toolbars (by role), and elements whose class or
-   id contains a word such as ad, banner, cookie, consent, promo, sponsor, share, social,
-   newsletter, sidebar, menu, related, widget, explorer, nav, topbar, tabs (whole words of the
-   class/id, so ``download`` or ``shadow`` do not match "ad"). An element holding most of the
-   region's text, or the region itself, is never pruned.
+   ``[data-testid="competition-detail-render-tid"]``); without one, ``#site-content``, a
+   ``main`` role, ``main`` or ``article``, narrowed to the smallest element around the title
+   holding most of the text (:func:`~tambench.acquisition.pruning.generic_region`);
+5. chrome inside the region, read from roles and structure before names
+   (:mod:`~tambench.acquisition.pruning`): consent banners and overlays by their text and
+   shape, ``role=group``/``list``/``listbox`` kept, chrome roles and tags dropped, a class or
+   id word only when it names the element itself, and never the text most of the region holds
+   nor the only content under a kept heading.
 
 When the region lacks the page's title, the ``title`` selector's text comes first as ``# ``
-heading; a heading that only repeats the title (a sticky header's copy) is dropped.
+heading (the generic path uses the page's ``h1``, else its ``<title>``); a heading that only
+repeats the title (a sticky header's copy) is dropped.
 
 Tables become GitHub-flavoured Markdown with a header row always (the first row when the
-table has none), cells with ``|`` escaped; ``<pre>`` becomes a fenced code block (language
-from a ``language-*`` class); underscores and asterisks are not escaped, so ``has_cactus``
-stays ``has_cactus``.
+table has none), cells with ``|`` escaped; ``<pre>`` becomes a fenced code block whose language
+is kept only when the page states it (a ``language-*``/``lang-*`` class the author set: one
+that highlight.js added after its ``hljs`` class is its guess, and is dropped); chips and tags
+stay separate items; underscores and asterisks are not escaped, so ``has_cactus`` stays
+``has_cactus``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from typing import Any
 
 from tambench._optional import require
+from tambench.acquisition.pruning import (
+    generic_region,
+    gone,
+    prune,
+    remove_overlays,
+    separate_chips,
+    text_len,
+    text_of,
+    words_of,
+)
+from tambench.acquisition.second_opinion import Verdict, judge, normalize, page_signals
 
-#: Browser-side script that marks elements hidden by stylesheets before the HTML is taken.
+#: Browser-side script run before the HTML is taken: marks elements hidden by stylesheets
+#: (``data-tambench-hidden``) and elements fixed to the viewport (``data-tambench-fixed``,
+#: where overlays sit).
 MARK_HIDDEN_JS = """
 () => {
   for (const el of document.body ? document.body.querySelectorAll('*') : []) {
@@ -49,6 +67,8 @@ MARK_HIDDEN_JS = """
     const s = window.getComputedStyle(el);
     if (s.display === 'none' || s.visibility === 'hidden' || s.opacity === '0') {
       el.setAttribute('data-tambench-hidden', '1');
+    } else if (s.position === 'fixed') {
+      el.setAttribute('data-tambench-fixed', '1');
     }
   }
 }
@@ -56,21 +76,13 @@ MARK_HIDDEN_JS = """
 
 _DROP_TAGS = ("script", "style", "template", "noscript", "iframe", "svg", "canvas", "link",
               "meta", "object", "embed", "head")
-_BOILERPLATE_TAGS = ("nav", "header", "footer", "aside", "form", "button", "dialog")
-_BOILERPLATE_WORDS = frozenset({
-    "ad", "ads", "advert", "adverts", "advertisement", "adsbygoogle", "banner", "cookie",
-    "cookies", "consent", "promo", "promotion", "sponsor", "sponsored", "share", "sharing",
-    "social", "newsletter", "sidebar", "menu", "related", "widget", "widgets", "footer",
-    "navbar", "breadcrumb", "breadcrumbs", "toolbar", "explorer", "dataexplorer", "tooltip",
-    "nav", "topbar", "tabs", "tabbar",
-})
-_BOILERPLATE_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "dialog",
-                                "tablist", "tab", "menu", "menubar", "toolbar", "search"})
 #: Classes of icon-font elements: their text is a ligature name, not content.
 _ICON_CLASSES = frozenset({"material-icons", "material-icons-outlined", "material-icons-round",
                            "material-symbols-outlined", "material-symbols-rounded",
                            "google-material-icons", "google-symbols", "rmwc-icon",
                            "rmwc-icon--ligature"})
+_ICON_WORDS = frozenset({"icon", "icons", "symbol", "symbols", "ligature", "notranslate"})
+_LIGATURE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
 #: Component classes that a library's stylesheet hides unless an "open" class is present.
 _CLOSED_UNLESS: dict[str, tuple[str, ...]] = {
     "mdc-dialog": ("mdc-dialog--open", "mdc-dialog--opening"),
@@ -84,17 +96,7 @@ DEFAULT_REGIONS = ("#site-content", "[role=main]", "main", "article")
 _HIDDEN_STYLE = re.compile(
     r"display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(?:\.0+)?\s*(?:;|$)", re.I
 )
-_WORD_SPLIT = re.compile(r"[-_\s]+|(?<=[a-z])(?=[A-Z])")
-#: Below this many characters the primary output is considered a failure.
-MIN_CHARS = 80
-
-
-def _attr_words(value: Any) -> set[str]:
-    tokens = value if isinstance(value, list) else str(value or "").split()
-    words: set[str] = set()
-    for tok in tokens:
-        words.update(w.lower() for w in _WORD_SPLIT.split(str(tok)) if w)
-    return words
+_TITLE_PARTS = re.compile(r"\s+[|·–—]\s+")
 
 
 def _classes(el: Any) -> set[str]:
@@ -110,8 +112,13 @@ def _is_closed_component(classes: set[str]) -> bool:
 
 
 def _is_icon(el: Any, classes: set[str]) -> bool:
-    return bool(classes & _ICON_CLASSES) or (
-        el.name in ("i", "span") and any(c.startswith("material-symbols") for c in classes))
+    if classes & _ICON_CLASSES:
+        return True
+    if el.name not in ("i", "span"):
+        return False
+    words = {w for c in classes for w in words_of(c)}
+    marked = bool(words & _ICON_WORDS) or str(el.attrs.get("translate", "")).lower() == "no"
+    return marked and bool(_LIGATURE.match(el.get_text().strip()))
 
 
 def _is_hidden(el: Any) -> bool:
@@ -128,33 +135,22 @@ def _is_hidden(el: Any) -> bool:
     return bool(_HIDDEN_STYLE.search(str(attrs.get("style", ""))))
 
 
-def _is_boilerplate(el: Any) -> bool:
-    if el.name in _BOILERPLATE_TAGS:
-        return True
-    attrs = el.attrs or {}
-    words = _attr_words(attrs.get("class")) | _attr_words(attrs.get("id"))
-    role = str(attrs.get("role", "")).lower()
-    return bool(words & _BOILERPLATE_WORDS) or role in _BOILERPLATE_ROLES
-
-
-def _text_len(el: Any) -> int:
-    return len(el.get_text(" ", strip=True))
-
-
 def clean_soup(html: str) -> Any:
-    """Parse HTML and remove comments, non-content tags and hidden elements (steps 1-2)."""
+    """Parse HTML and remove comments, non-content tags and hidden elements (steps 1-3)."""
     bs4 = require("bs4", extra="browser", feature="Markdown extraction")
     require("lxml", extra="browser", feature="Markdown extraction")
     soup = bs4.BeautifulSoup(html, "lxml")
     for comment in soup.find_all(string=lambda s: isinstance(s, bs4.Comment)):
         comment.extract()
+    page_title = soup.title.get_text() if soup.title is not None else ""
     for tag in soup.find_all(_DROP_TAGS):
         tag.decompose()
     for el in soup.find_all(True):
-        if el.decomposed:
+        if gone(el):
             continue
         if _is_hidden(el):
             el.decompose()
+    soup.page_title = " ".join(page_title.split())  # the <title>, kept for the generic path
     return soup
 
 
@@ -167,49 +163,53 @@ def visible_text(html: str) -> str:
 def _content_root(soup: Any, region: Sequence[str]) -> Any:
     for selector in region:
         found = soup.select_one(selector)
-        if found is not None and _text_len(found) > 0:
+        if found is not None and text_len(found) > 0:
             return found
+    narrow = (lambda el: el) if region else generic_region
     for selector in DEFAULT_REGIONS:
         found = soup.select(selector)
         if found:
-            return max(found, key=_text_len)
-    return soup.body or soup
+            return narrow(max(found, key=text_len))
+    return narrow(soup.body or soup)
 
 
 def _title_text(soup: Any, title: Sequence[str]) -> str:
     for selector in title:
         el = soup.select_one(selector)
         if el is not None:
-            text = " ".join(el.get_text(" ").split())
+            text = text_of(el)
             if text:
                 return text
     return ""
+
+
+def _generic_title(soup: Any) -> str:
+    h1 = soup.find("h1")
+    if h1 is not None and text_of(h1):
+        return text_of(h1)
+    # "Challenge | Site", "Site | Challenge | Leaderboards": the longest part names the page
+    parts = _TITLE_PARTS.split(getattr(soup, "page_title", "") or "")
+    return max(parts, key=len).strip()
 
 
 def _drop_repeated_title(root: Any, title: str) -> None:
     first = root.find("h1")
     keep = id(first) if first is not None else None
     for h in root.find_all(["h1", "h2", "h3", "h4", "h5", "h6"]):
-        if id(h) != keep and " ".join(h.get_text(" ").split()) == title:
+        if id(h) != keep and text_of(h) == title:
             h.decompose()
 
 
-def _prune(root: Any) -> None:
-    total = max(1, _text_len(root))
-    protected = {id(root), *(id(p) for p in root.parents)}
-    for el in list(root.find_all(True)):
-        if el.decomposed or id(el) in protected:
-            continue
-        if el.name in ("main", "article") or el.find(["main", "article"]) is not None:
-            continue
-        if not _is_boilerplate(el):
-            continue
-        if el.name in ("header", "nav") and el.find("h1") is not None:
-            # A header holding the page's title inside the content is content.
-            continue
-        if _text_len(el) > 0.6 * total:
-            continue
-        el.decompose()
+def _code_language(pre: Any) -> str:
+    """The language a page states for a code block: a ``language-*``/``lang-*`` class listed
+    before highlight.js's ``hljs`` (one after it is highlight.js's guess)."""
+    for node in [pre, *pre.find_all("code")]:
+        classes = [str(c) for c in node.get("class") or []]
+        cut = classes.index("hljs") if "hljs" in classes else len(classes)
+        for cls in classes[:cut]:
+            if cls.startswith(("language-", "lang-")) and len(cls.split("-", 1)[1]) > 0:
+                return cls.split("-", 1)[1]
+    return ""
 
 
 def _converter_class() -> Any:
@@ -224,12 +224,7 @@ def _converter_class() -> Any:
             code = code.strip("\n")
             if not code.strip():
                 return ""
-            lang = ""
-            for node in [el, *el.find_all("code")]:
-                for cls in node.get("class") or []:
-                    if str(cls).startswith(("language-", "lang-")):
-                        lang = str(cls).split("-", 1)[1]
-                        break
+            lang = _code_language(el)
             fence = "````" if "```" in code else "```"
             return f"\n\n{fence}{lang}\n{code}\n{fence}\n\n"
 
@@ -282,21 +277,8 @@ def _tidy(md: str) -> str:
     return text.strip() + "\n" if text.strip() else ""
 
 
-def html_to_markdown_primary(html: str, *, region: Sequence[str] = (),
-                             title: Sequence[str] = ()) -> str:
-    """The rule-based converter alone (no fallback); ``region`` and ``title`` as for
-    :func:`extract_markdown`."""
-    soup = clean_soup(html)
-    root = _content_root(soup, region)
-    title_text = _title_text(soup, title)
-    _prune(root)
-    heading = ""
-    if title_text:
-        _drop_repeated_title(root, title_text)
-        h1 = root.find("h1")
-        if h1 is None or " ".join(h1.get_text(" ").split()) != title_text:
-            heading = f"# {title_text}\n\n"
-    conv = _converter_class()(
+def _converter() -> Any:
+    return _converter_class()(
         heading_style="ATX",
         bullets="-",
         escape_underscores=False,
@@ -304,20 +286,72 @@ def html_to_markdown_primary(html: str, *, region: Sequence[str] = (),
         strip=["img"],
         bs4_options="lxml",
     )
-    return _tidy(heading + conv.convert_soup(root))
 
 
-def html_to_markdown_trafilatura(html: str) -> str:
-    """trafilatura's Markdown of the page (tables and formatting kept), or "" if none."""
+def _rules_markdown(soup: Any, region: Sequence[str], title_text: str) -> str:
+    """The rule-based converter on a cleaned page (the soup is changed)."""
+    root = _content_root(soup, region)
+    prune(root, title_text)
+    separate_chips(root, type(soup.new_string("")))
+    heading = ""
+    if title_text:
+        _drop_repeated_title(root, title_text)
+        h1 = root.find("h1")
+        if h1 is None or text_of(h1) != title_text:
+            heading = f"# {title_text}\n\n"
+    body = _converter().convert_soup(root)
+    return _tidy(heading + body) if body.strip() else ""
+
+
+def html_to_markdown_primary(html: str, *, region: Sequence[str] = (),
+                             title: Sequence[str] = ()) -> str:
+    """The rule-based converter alone (no second opinion); ``region`` and ``title`` as for
+    :func:`extract_markdown`, the generic title when both are empty."""
+    soup = clean_soup(html)
+    title_text = _title_text(soup, title) if (title or region) else _generic_title(soup)
+    return _rules_markdown(soup, region, title_text)
+
+
+def _trafilatura(cleaned_html: str) -> str:
     trafilatura = require("trafilatura", extra="browser", feature="Markdown extraction")
-    # Hidden text is removed first: trafilatura does not look at styles.
-    cleaned = str(clean_soup(html))
     out = trafilatura.extract(
-        cleaned, output_format="markdown", include_tables=True, include_formatting=True,
+        cleaned_html, output_format="markdown", include_tables=True, include_formatting=True,
         include_links=True, include_comments=False, favor_recall=True,
     )
     # trafilatura escapes underscores; identifiers must read as written.
     return _tidy((out or "").replace("\\_", "_"))
+
+
+def html_to_markdown_trafilatura(html: str) -> str:
+    """trafilatura's Markdown of the page (tables and formatting kept), or "" if none."""
+    # Hidden text is removed first: trafilatura does not look at styles.
+    return _trafilatura(str(clean_soup(html)))
+
+
+def _with_title(md: str, title_text: str) -> str:
+    if not title_text or not md.strip():
+        return md
+    wanted = normalize(title_text)
+    for line in md.splitlines():
+        if line.startswith("#") and normalize(line.lstrip("#")) == wanted:
+            return md
+    return _tidy(f"# {title_text}\n\n{md}")
+
+
+def generic_markdown(html: str) -> Verdict:
+    """The generic path: the rules and trafilatura on one cleaned page, the better kept.
+
+    See :mod:`~tambench.acquisition.second_opinion` for the comparison; the page's title
+    (``h1``, else ``<title>``) is a heading in the output either way.
+    """
+    soup = clean_soup(html)
+    title_text = _generic_title(soup)
+    remove_overlays(soup.body or soup)  # trafilatura does not know consent banners either
+    cleaned = str(soup)
+    signals = page_signals(soup)
+    rules = _rules_markdown(soup, (), title_text)
+    verdict = judge(rules, _trafilatura(cleaned), signals)
+    return dataclasses.replace(verdict, markdown=_with_title(verdict.markdown, title_text))
 
 
 def extract_markdown(html: str, *, region: Sequence[str] = (), title: Sequence[str] = ()
@@ -329,21 +363,17 @@ def extract_markdown(html: str, *, region: Sequence[str] = (), title: Sequence[s
         region: CSS selectors of the content region, tried in order (the adapter's).
         title: CSS selectors of the page title, put first when the region lacks it.
 
-    The rule-based converter runs first; without a ``region``, when its output has fewer than
-    :data:`MIN_CHARS` characters, trafilatura's is used if it is clearly longer (half as long
-    again and 40 characters more), since a tiny primary output usually means a layout the
-    rules missed. With a ``region`` trafilatura is not consulted: it reads the whole page,
-    navigation included.
+    With a ``region`` (the adapter path) the rule-based converter alone runs on it:
+    trafilatura reads the whole page, navigation included. Without one (the generic path,
+    :func:`generic_markdown`), the rules and trafilatura are compared and the output that
+    keeps the page's headings and content phrases is returned.
 
     >>> extract_markdown('<nav>Home</nav><main><h1>Title</h1><p>has_cactus is 1</p></main>')
     '# Title\\n\\nhas_cactus is 1\\n'
     """
-    primary = html_to_markdown_primary(html, region=region, title=title)
-    if len(primary.strip()) >= MIN_CHARS or region:
-        return primary
-    second = html_to_markdown_trafilatura(html)
-    n1, n2 = len(primary.strip()), len(second.strip())
-    return second if n2 >= 1.5 * n1 + 40 else primary
+    if region or title:
+        return html_to_markdown_primary(html, region=region, title=title)
+    return generic_markdown(html).markdown
 
 
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")

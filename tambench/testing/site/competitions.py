@@ -65,6 +65,8 @@ class SiteCompetition:
     """The metric's name as the platform's API spells it."""
     file_notes: dict[str, str] = field(default_factory=dict)
     """Downloadable file name -> its one-line description."""
+    tags: tuple[str, ...] = ()
+    """Tags the overview shows (Kaggle style: a chip set)."""
     _leaderboard: list[LeaderboardEntry] | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -364,6 +366,9 @@ _METRIC_TEXT = {
     ),
 }
 
+_TASK_TAGS = {"binary": "Binary Classification", "multiclass": "Multiclass Classification",
+              "regression": "Regression"}
+
 _PREDICT_TEXT = {
     "binary": "a probability that the mass is malignant (`{t}` = 1)",
     "multiclass": "the cultivar (0, 1 or 2) in column `{t}`",
@@ -429,6 +434,7 @@ def demo_competitions(*, seed: int = 0) -> list[SiteCompetition]:
             metric_name=d.metric_name,
             file_notes={"train.csv": "the training set, with the target",
                         "sample_submission.csv": "a sample submission in the correct format"},
+            tags=("Tabular", _TASK_TAGS[d.task], d.field.title()),
         ))
     return comps
 

@@ -13,6 +13,12 @@ import tambench.testing.site.kaggle_style as kaggle_style
 import tambench.testing.site.other_styles as other_styles
 from tambench.testing.site._markup import block_page, injection_html
 from tambench.testing.site.competitions import SiteCompetition
+from tambench.testing.site.restyle import (
+    RESTYLED_PREFIX,
+    STATIC_PREFIX,
+    restyle_html,
+    restyle_static,
+)
 from tambench.testing.site.server import (
     FAULT_SLUGS,
     LAB_PAGE,
@@ -46,8 +52,13 @@ class SiteHandler(BaseHTTPRequestHandler):
 
     # -- answers -------------------------------------------------------------------------------
 
+    restyle: bool = False
+    """Whether this request's HTML is served re-styled (a ``restyled-`` competition)."""
+
     def _send(self, code: int, body: bytes | str, ctype: str = HTML,
               headers: dict[str, str] | None = None) -> None:
+        if self.restyle and ctype == HTML and isinstance(body, str):
+            body = restyle_html(body)
         data = body.encode() if isinstance(body, str) else body
         self.send_response(code)
         self.send_header("Content-Type", ctype)
@@ -65,6 +76,7 @@ class SiteHandler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802
         parts = urlsplit(self.path)
         count = self.state.record(self.path)
+        self.restyle = False  # a kept-alive connection serves requests of several pages
         try:
             self._get(parts.path, parse_qs(parts.query), count)
         except (BrokenPipeError, ConnectionResetError):
@@ -76,6 +88,9 @@ class SiteHandler(BaseHTTPRequestHandler):
         elif path in STATIC:
             text, ctype = STATIC[path]
             self._send(200, text, ctype)
+        elif path.startswith(STATIC_PREFIX) and f"/static/{path[len(STATIC_PREFIX):]}" in STATIC:
+            text, ctype = STATIC[f"/static/{path[len(STATIC_PREFIX):]}"]
+            self._send(200, restyle_static(text, ctype), ctype)
         elif path == "/lab/post":
             self._send(200, LAB_PAGE, headers={"Set-Cookie": "lab_session=s1; Path=/"})
         else:
@@ -89,6 +104,7 @@ class SiteHandler(BaseHTTPRequestHandler):
 
     def _page(self, route: Route, query: dict[str, list[str]], *, fault: bool = False) -> None:
         comp, injected = self.state.competition(route.slug)
+        self.restyle = route.slug.startswith(RESTYLED_PREFIX)
         if comp is None:
             self._send(404, "<h1>No such competition</h1>")
             return
@@ -255,8 +271,9 @@ class SiteHandler(BaseHTTPRequestHandler):
         if kind not in ("overview", "data", "rules"):
             return {"html": "<p>Nothing to show on this tab.</p>"}
         extra = injection_html(self.state.canary_url) if injected else ""
-        base = comp_base("kaggle", str(body.get("competitionName", "")))
-        return {"html": kaggle_style.page_content(comp, kind, base, extra)}
+        slug = str(body.get("competitionName", ""))
+        html = kaggle_style.page_content(comp, kind, comp_base("kaggle", slug), extra)
+        return {"html": restyle_html(html) if slug.startswith(RESTYLED_PREFIX) else html}
 
 
 def _int(text: str, default: int) -> int:

@@ -10,9 +10,11 @@ What the real site does, and this style does too:
   ``#site-content`` holding ``[data-testid="competition-detail-render-tid"]``;
 * the competition and each tab's content are loaded by JSON POSTs to the site's own API with
   the ``X-XSRF-TOKEN`` header copied from the cookie; a request without them is refused;
-* the overview holds its sections as ``#abstract``, ``#description``, ``#evaluation``; the data
+* the overview holds its sections as ``#abstract``, ``#description``, ``#evaluation`` and its
+  tags as a chip group ``#combo-tags-menu-chipset`` (``role=group``, one link per tag); the data
   tab starts with "Dataset Description" and carries a data-explorer widget; a closed
-  (CSS-hidden) "I Understand and Accept" rules dialog sits in the DOM;
+  (CSS-hidden) "I Understand and Accept" rules dialog sits in the DOM, and a cookie banner
+  with hashed classes ("OK, Got it.") inside ``<main>``;
 * the leaderboard is a list (``ul.km-list``, one ``<li>`` per row, ``<span>`` cells) that loads
   50 more rows each time it is scrolled to its end.
 """
@@ -79,6 +81,10 @@ APP_JS = r"""
       '/code/someone/notebook1234">notebook1234</a></li><li><a href="' + boot.base +
       '/datasets/someone/fifa">FIFA 19 complete player dataset</a></li></ul></div></div>';
   }
+  var CONSENT = '<div class="sc-jdHILj fWvUzq"><div class="sc-cTJmaU kTpNxA">This site uses cookies ' +
+    'from Google to deliver and improve its services and to analyze traffic.</div><div class="sc-dTvVRJ ' +
+    'gPqSoW"><a class="sc-hmdomO lbmOHq" href="/privacy">Learn more</a><div class="sc-bxFwkO ' +
+    'eMaKnd" tabindex="0">OK, Got it.</div></div></div>';
   var PORTAL = '<div class="mdc-menu sc-YltrM dLlSPu mdc-menu-surface"><ul class="mdc-list" role="menu">' +
     '<li class="mdc-list-item" role="menuitem">' + icon('code') + '<p>New Notebook</p></li>' +
     '<li class="mdc-list-item" role="menuitem">' + icon('emoji_events') + '<p>New Competition</p></li></ul></div>';
@@ -151,7 +157,7 @@ APP_JS = r"""
   }
   function main() {
     var root = document.getElementById('root');
-    root.innerHTML = '<main><div id="site-container"><div class="sc-aXZVg dKubqp">' + chrome() +
+    root.innerHTML = '<main>' + CONSENT + '<div id="site-container"><div class="sc-aXZVg dKubqp">' + chrome() +
       '<div id="site-content" class="sc-cmSatC fiVGm"><div class="sc-loading">Loading…</div></div></div>' +
       '<div id="rmwcPortal">' + PORTAL + '</div></div></main>';
     var site = document.getElementById('site-content');
@@ -191,6 +197,17 @@ def _section(md: str, heading: str, pattern: str) -> str:
     return body if starts_with_heading(md, pattern) else f"<h2>{e(heading)}</h2>{body}"
 
 
+def _tags(comp: SiteCompetition) -> str:
+    """The overview's tags: a chip group whose id holds the word "menu", one link per tag."""
+    if not comp.tags:
+        return ""
+    chips = "".join(f'<a class="sc-kFWlue fNcHqE" href="/competitions?tagIds={i}"><span '
+                    f'class="sc-hLBbgP gKuWjL">{e(t)}</span></a>' for i, t in enumerate(comp.tags))
+    return ('<div class="sc-gcJTYu dzLgHf"><div class="sc-hrOxDu iWZPtZ"><h2 class="sc-hABBmJ '
+            'dQgwYV">Tags</h2></div><div id="combo-tags-menu-chipset" role="group" '
+            f'class="sc-fmzyuX bPOdQC mdc-chip-set">{chips}</div></div>')
+
+
 def _data_explorer(comp: SiteCompetition) -> str:
     files = "".join(f'<div class="sc-file"><span>{e(n)}</span></div>' for n in sorted(comp.files))
     preview = "".join(f"<tr><td>{i}</td><td>{i * 7 % 13}</td></tr>" for i in range(1, 30))
@@ -208,7 +225,7 @@ def page_content(comp: SiteCompetition, kind: str, base: str, extra_html: str = 
         return ('<div class="sc-overview">'
                 f'<div id="abstract"><p>{e(comp.subtitle or comp.title)}</p></div>'
                 f'<div id="description">{overview}{extra_html}</div>'
-                f'<div id="evaluation">{evaluation}</div></div>')
+                f'<div id="evaluation">{evaluation}</div>{_tags(comp)}</div>')
     if kind == "data":
         md = re.sub(r"^\s*#{1,6}\s*(dataset|data)\s+description\s*\n", "",
                     comp.page("data", base), flags=re.I)

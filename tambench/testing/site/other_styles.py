@@ -6,8 +6,8 @@ with navigation, a cookie banner, the content in ``div.competition-content``, a 
 
 The *novel* style (``/novel/contest/<slug>/...``) uses words and markup none of the adapters
 expect: tabs named Task, Dataset, Scoring, Standings and Terms, content in ``section.panel``,
-the leaderboard a ``table.standings`` (Pos. / Team / Result / Submissions) on one page. Only
-the browser agent can acquire it.
+the leaderboard a ``table.standings`` (Pos. / Team / Result / Submissions) on one page, and a
+cookie banner with hashed classes inside the content. Only the browser agent can acquire it.
 """
 
 from __future__ import annotations
@@ -59,6 +59,11 @@ def biendata_leaderboard(comp: SiteCompetition, base: str, page: int) -> str:
     return _biendata_layout(comp.title, base, table)
 
 
+#: A consent banner inside the content, its classes hashed (a rendered single-page app).
+NOVEL_CONSENT = ('<div class="x9Kq2"><p class="t3Lm8">We use cookies to measure traffic and to '
+                 'remember your settings.</p><button class="b7Qw1">Accept all</button></div>')
+
+
 def novel_page(comp: SiteCompetition, base: str, tab: str) -> str:
     """A page of the layout no adapter knows."""
     links = "".join(f'<li><a class="tab-link" href="{e(base)}/{p}">{n}</a></li>'
@@ -74,5 +79,5 @@ def novel_page(comp: SiteCompetition, base: str, tab: str) -> str:
     return (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{e(comp.title)}</title>'
             '</head><body><div class="page-wrap"><div class="topbar"><span class="brand">'
             f'Contest Hub</span><ul class="tabs">{links}</ul></div><section class="panel">'
-            f'<h1>{e(comp.title)}</h1>{content}</section><div class="bottom">Contest Hub 2024'
-            '</div></div></body></html>')
+            f'{NOVEL_CONSENT}<h1>{e(comp.title)}</h1>{content}</section><div class="bottom">'
+            'Contest Hub 2024</div></div></body></html>')

@@ -25,6 +25,8 @@ Fault competitions (any platform; every page of the competition shows the fault)
     fault-huge       an endless body
     injected-<slug>  the pages of <slug> plus hidden instructions, comments and links, images
                      and scripts aimed at the canary
+    restyled-<slug>  the pages of <slug> after a redesign: every class hashed, ids holding the
+                     words menu, nav and sidebar on the blocks (restyle.py)
 
 The canary is a second server on its own port that counts every request it receives.
 """
@@ -40,6 +42,7 @@ from typing import Any
 import tambench.testing.site.aicrowd_style as aicrowd_style
 import tambench.testing.site.kaggle_style as kaggle_style
 from tambench.testing.site.competitions import SiteCompetition
+from tambench.testing.site.restyle import RESTYLED_PREFIX
 
 FAULT_SLUGS = ("fault-slow", "fault-429", "fault-500", "fault-truncated", "fault-captcha",
                "fault-login", "fault-rules", "fault-redirect", "fault-refresh", "fault-js-slow",
@@ -121,7 +124,9 @@ class SiteState:
             return self.hits[path]
 
     def competition(self, slug: str) -> tuple[SiteCompetition | None, bool]:
-        """(the competition a slug names, whether it is the injected variant)."""
+        """(the competition a slug names, whether it is the injected variant); a
+        ``restyled-`` slug names the same competition (see :mod:`.restyle`)."""
+        slug = slug.removeprefix(RESTYLED_PREFIX)
         injected = slug.startswith(INJECTED_PREFIX)
         comp = self.competitions.get(slug[len(INJECTED_PREFIX):] if injected else slug)
         if comp is None and slug in FAULT_SLUGS:
