@@ -185,14 +185,17 @@ def collection_option_ids(root: Path, name: str | None) -> set[str] | None:
         raise typer.BadParameter(str(exc), param_hint="--collection") from None
 
 
-def _tiers_of(root: Path, tier: str | None, tiers: str | None) -> tuple[dict[str, Any], str]:
-    """Every entry's tier assignment from the tier source, and the source's text."""
+def _tiers_of(root: Path, tier: str | None, tiers: str | None, only: set[str] | None = None
+              ) -> tuple[dict[str, Any], str]:
+    """Every entry's (or ``only`` these entries') tier assignment from the tier source, and
+    the source's text."""
     from tambench.cli.subsets_cmd import read_tier_source
     from tambench.difficulty.tiers import catalogue_tiers
 
     _choice(tier, ["easy", "medium", "hard"], "--tier")
     sources = read_tier_source(tiers, root)
-    return catalogue_tiers(root, sources, quiet=True), ",".join(str(s) for s in sources)
+    return (catalogue_tiers(root, sources, quiet=True, only=only),
+            ",".join(str(s) for s in sources))
 
 
 def _with_tiers(rows: list[dict[str, Any]], assigned: dict[str, Any]) -> list[dict[str, Any]]:
@@ -241,7 +244,7 @@ def list_tasks(
     window = _parse_day(since, "--since"), _parse_day(until, "--until")
     members = collection_option_ids(root, collection)
     subset_ids = _subset_ids(root, subset)
-    assigned, _ = _tiers_of(root, tier, tiers)
+    assigned, _ = _tiers_of(root, tier, tiers, members)
     rows = _with_tiers(build_index(Catalogue(root)), assigned)
     if tier is not None:
         rows = [r for r in rows if r["tier"] == tier.lower()]
