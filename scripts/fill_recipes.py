@@ -4,8 +4,9 @@ fill_catalogue).
 A recipe is the entry's ``split`` (a split spec of ``tambench.schema.splitspec``): the table to
 split (``train_file``), the strategy and its settings, the id and answers columns, and the
 per-row files that follow their rows. It starts from the importer's suggestion (id and target
-columns from the grading) and takes what MLE-bench's preparer (``prepare.py``, also in
-dslighting's registry) shows, read with :mod:`ast` and never run:
+columns from the grading) and takes what the peers' preparer (MLE-bench's ``prepare.py``, also in
+dslighting's registry, else MLE-Dojo's ``utils/prepare.py``) shows, read with :mod:`ast` and
+never run:
 
 * the table the preparer splits: the ``raw / "<file>.csv"`` read into the frame passed to
   ``train_test_split``;
@@ -30,7 +31,9 @@ from tambench.errors import TaskSpecError
 from tambench.schema.taskspec import FactSource, SplitSpec, make_split_spec
 from tambench.tasks.importers import ImportedTask
 
-PREPARERS = ("mle-bench", "dslighting")
+#: Each peer's preparer, in the order they are read (the same ``prepare(raw, public, private)``
+#: layout in all three).
+PREPARERS = {"mle-bench": "prepare.py", "dslighting": "prepare.py", "mle-dojo": "utils/prepare.py"}
 
 
 @dataclass
@@ -123,10 +126,11 @@ def read_preparer(text: str) -> PreparerFacts:
 
 
 def _preparer(slug: str, sources: Sources) -> tuple[str, Path] | None:
-    for peer in PREPARERS:
+    for peer, name in PREPARERS.items():
         folder = sources.folder(peer, slug)
-        if folder is not None and (folder / "prepare.py").is_file():
-            return peer, folder / "prepare.py"
+        if folder is not None and (folder / name).is_file() and \
+                "def prepare" in (folder / name).read_text(encoding="utf-8", errors="replace"):
+            return peer, folder / name
     return None
 
 
