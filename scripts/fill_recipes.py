@@ -11,8 +11,8 @@ never run:
 * the table the preparer splits: the ``raw / "<file>.csv"`` read into the frame passed to
   ``train_test_split``;
 * ``test_size`` of that call, and its ``stratify=frame["column"]``;
-* per-row files copied from ``raw / "<folder>" / <name>`` inside a loop over
-  ``frame["column"]`` (the pattern ``<folder>/{column}``).
+* per-row files copied one by one (``shutil.copy``) from ``raw / "<folder>" / <name>`` inside
+  a loop over ``frame["column"]`` (the pattern ``<folder>/{column}``).
 
 A preparer that splits otherwise (by groups, by time, a held-out file) gives no settings; the
 recipe then keeps the suggestion and says so. Every recipe is recorded with its sources.
@@ -99,13 +99,22 @@ def _visit_call(node: ast.Call, facts: PreparerFacts) -> None:
         facts.other_splitters.append(name)
 
 
+_FILE_COPIES = {"copy", "copyfile", "copy2"}
+
+
 def _visit_for(node: ast.For, facts: PreparerFacts) -> None:
+    """A loop over ``frame["column"]`` copying ``raw / "<folder>" / <name>`` file by file (a
+    folder copied whole, ``copytree``, is not a per-row file)."""
     column = _column_of(node.iter)
     if not column or not isinstance(node.target, ast.Name):
         return
     var = node.target.id
-    for sub in ast.walk(node):
-        parts = _raw_path(sub) if isinstance(sub, ast.BinOp) else None
+    for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
+        name = call.func.attr if isinstance(call.func, ast.Attribute) else \
+            call.func.id if isinstance(call.func, ast.Name) else ""
+        src = call.args[0] if call.args else next(
+            (k.value for k in call.keywords if k.arg == "src"), None)
+        parts = _raw_path(src) if name in _FILE_COPIES and src is not None else None
         if parts and len(parts) == 2 and isinstance(_const(parts[0]), str) and \
                 isinstance(parts[1], ast.Name) and parts[1].id == var:
             facts.files = f"{_const(parts[0])}/{{{column}}}"

@@ -224,3 +224,33 @@ def test_a_real_conflict_of_dates_is_recorded_and_leaves_the_end_unset() -> None
     assert {"2022-08-11", "2022-11-10"} <= values
     assert any(n.startswith("dates: end_date left unset: the final leaderboard's last "
                             "submission (2022-11-10)") for n in spec.provenance.notes)
+
+
+PREPARER = """
+import shutil
+from sklearn.model_selection import train_test_split
+
+def prepare(raw, public, private):
+    old_train = read_csv(raw / "train.csv")
+    new_train, new_test = train_test_split(old_train, test_size=0.2, random_state=0,
+                                           stratify=old_train["label"])
+    for image_id in tqdm(new_test["image"], desc="copy"):
+        shutil.copy(raw / "images" / image_id, public / "test" / image_id)
+"""
+
+
+def test_a_preparer_is_read_as_data_for_its_raw_table_split_and_files() -> None:
+    _scripts()
+    import fill_recipes
+
+    facts = fill_recipes.read_preparer(PREPARER)
+    assert facts.tables == {"old_train": "train.csv"} and facts.split_of == "old_train"
+    assert (facts.test_size, facts.stratify, facts.files) == (0.2, "label", "images/{image}")
+    folders = fill_recipes.read_preparer(PREPARER.replace("shutil.copy(", "shutil.copytree("))
+    assert folders.files == ""  # a folder copied whole is not a per-row file
+    grouped = fill_recipes.read_preparer(PREPARER + "\nGroupKFold(n_splits=5)\n")
+    fields, said = fill_recipes._recipe(None, grouped)
+    assert fields == {} and "GroupKFold" in said
+    fields, _ = fill_recipes._recipe(None, facts)
+    assert fields == {"train_file": "train.csv", "test_size": 0.2, "strategy": "stratified",
+                      "stratify_column": "label", "files": {"pattern": "images/{image}"}}
