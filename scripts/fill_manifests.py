@@ -10,7 +10,7 @@ from peer_trees import PeerTree
 
 from tambench.core.layout import COLLECTIONS_DIR, SUBSETS_DIR
 from tambench.difficulty.tiers import (
-    catalogue_tiers,
+    build_from_catalogue,
     default_tier_source,
     parse_tier_source,
     reference_names,
@@ -19,14 +19,7 @@ from tambench.fileio import write_text_atomic
 from tambench.tasks.catalogue import Catalogue, build_index, index_hash
 from tambench.tasks.collections import DEFAULT_SUBSET_COLLECTION, collection_ids
 from tambench.tasks.manifests import read_manifest, render_manifest
-from tambench.tasks.subsets import (
-    SUBSET_NAMES,
-    Selection,
-    build_subsets,
-    candidates_from_catalogue,
-    complete_tasks,
-    paper_preferences,
-)
+from tambench.tasks.subsets import SUBSET_NAMES, Selection
 
 COLLECTION_SOURCES = {"mle-bench": "mle-bench", "mle-dojo": "mle-dojo"}
 
@@ -64,10 +57,7 @@ def write_subsets(catalogue: Path) -> None:
     sources = parse_tier_source(text, references=refs)
     ids = collection_ids(catalogue, DEFAULT_SUBSET_COLLECTION)
     selection = Selection(frozenset(ids) if ids is not None else None)
-    assigned = catalogue_tiers(catalogue, sources, quiet=True, only=selection.ids)
-    cands, skipped = candidates_from_catalogue(catalogue, assigned, selection)
-    result = build_subsets(cands, skipped=skipped, complete=complete_tasks(catalogue, selection),
-                           preferred=paper_preferences(catalogue))
+    result, _ = build_from_catalogue(catalogue, sources, selection, quiet=True)
     digest = index_hash(build_index(Catalogue(catalogue)))
     for name in SUBSET_NAMES:
         path = catalogue / SUBSETS_DIR / f"{name}.txt"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -77,19 +76,31 @@ def _print_build(result: Any, tiers_text: str, counts: dict[str, int], scope: st
 def _selection(root: Path, collection: str | None, since: str | None, until: str | None
                ) -> tuple[Any, str, dict[str, str]]:
     """The build's selection, a line naming it, and its manifest header fields."""
-    from tambench.cli.tasks_cmd import _parse_day, collection_option_ids
+    from tambench.cli._catalogue_options import collection_option_ids, parse_day
     from tambench.tasks.collections import default_subset_collection
     from tambench.tasks.subsets import Selection
 
     name = collection or default_subset_collection(root)
     ids = collection_option_ids(root, name)
-    window = _parse_day(since, "--since"), _parse_day(until, "--until")
+    window = parse_day(since, "--since"), parse_day(until, "--until")
     selection = Selection(frozenset(ids) if ids is not None else None, *window)
     header = {"collection": name} | {k: d.isoformat() for k, d in
                                      zip(("since", "until"), window, strict=True) if d}
     scope = f"collection {name}" + "".join(f", ended {k} {v}" for k, v in header.items()
                                            if k != "collection")
     return selection, scope, header
+
+
+def _build_json(result: Any, paths: list[Path]) -> dict[str, Any]:
+    """The subsets, gaps and unplaced tasks of a build, as ``--json`` prints them."""
+    return {
+        "subsets": {k: dict(sorted(v.items())) for k, v in result.subsets.items()},
+        "complete": sorted(result.complete),
+        "manifests": [str(p) for p in paths],
+        "gaps": [{"subset": s.subset, "cell": s.cell, "have": s.have, "need": s.need,
+                  "reason": s.reason} for s in result.shortfalls],
+        "unplaced": [{"id": s.id, "reason": s.reason} for s in result.skipped],
+    }
 
 
 @subsets_app.command("build")
@@ -116,31 +127,19 @@ def build(
     """Regenerate Lite, Medium and Full; name every cell the catalogue cannot fill, and why.
 
     Exit 3 when a cell is short, unless --allow-gaps."""
+    from tambench.cli._catalogue_options import parse_day
     from tambench.cli._console import err_console, print_json
-    from tambench.difficulty.tiers import catalogue_tiers, tier_counts
+    from tambench.difficulty.tiers import build_from_catalogue, tier_counts
     from tambench.tasks.catalogue import Catalogue, build_index, index_hash
-    from tambench.tasks.subsets import (
-        build_subsets,
-        candidates_from_catalogue,
-        complete_tasks,
-        paper_preferences,
-        write_manifests,
-    )
+    from tambench.tasks.subsets import write_manifests
 
     root = _catalogue(catalogue)
-    try:
-        when = date.fromisoformat(day) if day else None
-    except ValueError:
-        raise typer.BadParameter(f"expected YYYY-MM-DD, got {day!r}", param_hint="--date") \
-            from None
+    when = parse_day(day, "--date")
     selection, scope, header = _selection(root, collection, since, until)
     sources = read_tier_source(tiers, root)
     tiers_text = ",".join(str(s) for s in sources)
-    assigned = catalogue_tiers(root, sources, quiet=json_out, only=selection.ids)
-    cands, skipped = candidates_from_catalogue(root, assigned, selection)
-    result = build_subsets(cands, seed=seed, skipped=skipped,
-                           complete=complete_tasks(root, selection),
-                           preferred=paper_preferences(root))
+    result, assigned = build_from_catalogue(root, sources, selection, seed=seed,
+                                            quiet=json_out)
     digest = index_hash(build_index(Catalogue(root)))
     target = _out_dir(out, root)
     paths = (write_manifests(result, target, index_sha256=digest, tier_source=tiers_text,
@@ -148,15 +147,7 @@ def build(
     if json_out:
         print_json({
             "catalogue": str(root), "seed": seed, "tiers": tiers_text, "index_sha256": digest,
-            **header,
-            "tier_counts": tier_counts(assigned),
-            "subsets": {k: dict(sorted(v.items())) for k, v in result.subsets.items()},
-            "complete": sorted(result.complete),
-            "manifests": [str(p) for p in paths],
-            "gaps": [{"subset": s.subset, "cell": s.cell, "have": s.have, "need": s.need,
-                      "reason": s.reason} for s in result.shortfalls],
-            "unplaced": [{"id": s.id, "reason": s.reason} for s in result.skipped],
-        })
+            **header, "tier_counts": tier_counts(assigned), **_build_json(result, paths)})
     else:
         _print_build(result, tiers_text, tier_counts(assigned),
                      f"{len(assigned)} catalogue tasks in {scope}")

@@ -8,6 +8,8 @@ from typing import Any
 
 import typer
 
+from tambench.cli._catalogue_options import collection_option_ids, parse_day
+
 tasks_app = typer.Typer(help="The task catalogue: index, validate, list, show, import.",
                         no_args_is_help=True)
 
@@ -18,16 +20,6 @@ def _root(catalogue: Path | None) -> Path:
     from tambench.config import load_settings
 
     return load_settings(catalogue=catalogue).catalogue
-
-
-def _parse_day(text: str | None, option: str) -> date | None:
-    if text is None:
-        return None
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise typer.BadParameter(f"expected a date YYYY-MM-DD, got {text!r}",
-                                 param_hint=option) from None
 
 
 @tasks_app.command("index")
@@ -173,18 +165,6 @@ def _subset_ids(root: Path, subset: str | None) -> set[str] | None:
     return set(read_manifest(path).ids)
 
 
-def collection_option_ids(root: Path, name: str | None) -> set[str] | None:
-    """The members of ``--collection NAME`` (None: every entry); an unknown name is a usage
-    error listing the catalogue's collections."""
-    from tambench.errors import SubsetError
-    from tambench.tasks.collections import collection_ids
-
-    try:
-        return collection_ids(root, name)
-    except SubsetError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--collection") from None
-
-
 def _tiers_of(root: Path, tier: str | None, tiers: str | None, only: set[str] | None = None
               ) -> tuple[dict[str, Any], str]:
     """Every entry's (or ``only`` these entries') tier assignment from the tier source, and
@@ -241,7 +221,7 @@ def list_tasks(
     from tambench.tasks.catalogue import Catalogue, build_index
 
     root = _root(catalogue)
-    window = _parse_day(since, "--since"), _parse_day(until, "--until")
+    window = parse_day(since, "--since"), parse_day(until, "--until")
     members = collection_option_ids(root, collection)
     subset_ids = _subset_ids(root, subset)
     assigned, _ = _tiers_of(root, tier, tiers, members)

@@ -28,7 +28,15 @@ from tambench.difficulty.methods import DEFAULT_METHOD, METHODS
 from tambench.errors import DifficultyError
 from tambench.schema.taskspec import Tier
 from tambench.tasks.catalogue import Catalogue, CatalogueEntry
-from tambench.tasks.subsets import TierAssignment
+from tambench.tasks.subsets import (
+    Selection,
+    SubsetBuild,
+    TierAssignment,
+    build_subsets,
+    candidates_from_catalogue,
+    complete_tasks,
+    paper_preferences,
+)
 
 KINDS = ("difficulty", "reference")
 #: The default tier source: the paper release's published tiers where it published them (its
@@ -138,3 +146,16 @@ def tier_counts(tiers: dict[str, TierAssignment]) -> dict[str, int]:
     for a in tiers.values():
         counts[a.tier.value if a.tier else "none"] += 1
     return counts
+
+
+def build_from_catalogue(root: Path, sources: list[TierSource], selection: Selection, *,
+                         seed: int = 0, quiet: bool = False
+                         ) -> tuple[SubsetBuild, dict[str, TierAssignment]]:
+    """Lite, Medium and Full of a catalogue's selection, with each task's tier from
+    ``sources`` (the paper's own membership preferred within a cell), and those tiers."""
+    assigned = catalogue_tiers(root, sources, quiet=quiet, only=selection.ids)
+    cands, skipped = candidates_from_catalogue(root, assigned, selection)
+    result = build_subsets(cands, seed=seed, skipped=skipped,
+                           complete=complete_tasks(root, selection),
+                           preferred=paper_preferences(root))
+    return result, assigned
