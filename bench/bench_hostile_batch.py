@@ -6,7 +6,8 @@ names), symbolic links (to a run elsewhere, to the private answers), 3 GB sparse
 folders named submission.csv, a 1 MB id, a CR hiding a formula, a misspelt task folder.
 
 Checks: a status per run equal to the one expected; grades.csv parsed into the same rows by
-Python's csv, pandas, polars and pyarrow; every figure of report.html valid SVG; no traceback.
+Python's csv, pandas, polars and pyarrow; every figure of report.html valid SVG; the report set
+whole (every file matches manifest.json); no traceback.
 As root, the batch runs without CAP_DAC_OVERRIDE (``setpriv``) so unreadable folders are
 really unreadable. Figures go to stdout and ``bench/results/bench_hostile_batch.json``.
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import hashlib
 import json
 import os
 import re
@@ -93,6 +95,9 @@ def run(root: Path, n_runs: int, share: float, workers: int) -> dict[str, object
     svgs = re.findall(r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)", page)
     for svg in svgs:
         ET.fromstring(base64.b64decode(svg))
+    manifest = json.loads((out / "manifest.json").read_text())
+    set_whole = all(hashlib.sha256((out / name).read_bytes()).hexdigest() == entry["sha256"]
+                    for name, entry in manifest["files"].items())
     return {
         "runs": n_runs, "hostile_runs": sum(batch.hostile.values()),
         "hostile_kinds": dict(sorted(batch.hostile.items())),
@@ -102,6 +107,7 @@ def run(root: Path, n_runs: int, share: float, workers: int) -> dict[str, object
         "statuses_as_expected": dict(statuses) == expected,
         "rows_in_report": len(report["rows"]), "csv_rows": len(rows) - 1,
         "csv_readers_agree": readers_agree, "svg_figures_valid": len(svgs),
+        "report_set_whole": set_whole,
         "grades_json_mb": round((out / "grades.json").stat().st_size / 1e6, 2),
         "grades_csv_mb": round((out / "grades.csv").stat().st_size / 1e6, 2),
         "report_html_mb": round((out / "report.html").stat().st_size / 1e6, 2),

@@ -11,6 +11,13 @@ holding ``mlebench/``) made by hand. Its graders need pandas, scikit-learn, scip
 shapely, pyquaternion and pycocotools; ``py7zr``, which only its data download uses, is stubbed
 when absent.
 
+Two modes (``--modes metric,task``, both by default): ``metric`` calls the registered metric
+on each case's arrays; ``task`` imports the checkout with ``tambench tasks import mle-bench``
+into a temporary catalogue and grades each case's files with ``tambench grade --task`` and no
+convention flag (the imported spec carries them: bench/parity_task.py), against MLE-bench's
+grade on the same files read with pandas, and adds the cases only validation decides
+(respelt labels, probability rows that do not sum to one, quoted line breaks in text).
+
 Usage::
 
     python bench/parity_mlebench.py --mlebench /path/to/mle-bench [--only AI4Code,...] [--json FILE]
@@ -28,9 +35,11 @@ import json
 import math
 import os
 import sys
+import tempfile
 import types
 import warnings
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +73,13 @@ from parity_cases import (  # noqa: E402
     value_cases,
     vesuvius_cases,
     vinbig_cases,
+)
+from parity_task import (  # noqa: E402
+    TASK_DEPARTURES,
+    grade_via_task,
+    import_catalogue,
+    task_pairs,
+    task_spec,
 )
 
 from tambench.core.metrics import get_metric  # noqa: E402
@@ -110,7 +126,12 @@ EMPTY_BOTH = ("scikit-learn's F-beta of two empty masks is 0; an exact empty pre
 
 
 def _quest_classes(root: Path) -> list[str]:
-    mod = importlib.import_module("mlebench.competitions.google-quest-challenge.classes")
+    return _classes("google-quest-challenge")
+
+
+def _classes(competition: str) -> list[str]:
+    """A competition's class list from MLE-bench's ``classes.py`` (its package on sys.path)."""
+    mod = importlib.import_module(f"mlebench.competitions.{competition}.classes")
     return list(mod.CLASSES)
 
 
@@ -389,6 +410,43 @@ def compare(pair: Pair, grade: Callable[..., Any], case: Case) -> dict[str, Any]
             "reason": pair.departures.get(case.kind) if verdict.startswith("departure") else None}
 
 
+def _theirs_from_files(grade: Callable[..., Any], sub: Path, answers: Path) -> float | str:
+    """MLE-bench's grade on the files as its CLI reads them (``pd.read_csv``)."""
+    import pandas as pd
+
+    try:
+        frames = pd.read_csv(sub), pd.read_csv(answers)
+    except Exception as exc:  # noqa: BLE001 - pandas' refusal is MLE-bench's refusal
+        return f"refused: {type(exc).__name__}: {str(exc)[:80]}"
+    return _theirs(grade, Case("file", None, None, *frames))
+
+
+def compare_task(pair: Pair, grade: Callable[..., Any], case: Case, where: Path
+                 ) -> dict[str, Any]:
+    """One case through ``tambench grade --task`` on the imported spec, against MLE-bench's
+    grade on the same files; ``not gradable`` when the task cannot read MLE-bench's answers."""
+    cat, data, work = where / "catalogue", where / "data", where / "work"
+    work.mkdir(parents=True, exist_ok=True)
+    ours = grade_via_task(pair.competition, case, cat, data, work)
+    if isinstance(ours, str) and ours.startswith("skipped"):
+        verdict, theirs = "not gradable", "-"
+    else:
+        spec = task_spec(cat, pair.competition) or {}
+        answers = (data / "kaggle" / pair.competition.lower() / "private"
+                   / spec["grading"].get("answers_file", "answers.csv"))
+        theirs = _theirs_from_files(grade, work / f"{pair.competition.lower()}.csv", answers)
+        on_files = TASK_DEPARTURES.get(pair.competition, {})
+        if case.kind in on_files and not _same(ours, theirs):
+            pair = replace(pair, departures={**pair.departures, **on_files})
+            verdict = "departure"
+        else:
+            verdict = _verdict(pair, case, ours, theirs)
+    return {"competition": pair.competition, "metric": pair.metric, "case": case.kind,
+            "tambench": ours, "mlebench": theirs, "verdict": verdict,
+            "reason": pair.departures.get(case.kind) if verdict.startswith("departure")
+            else ours if verdict == "not gradable" else None}
+
+
 def _stub_missing(names: list[str]) -> None:
     for name in names:
         try:
@@ -397,44 +455,64 @@ def _stub_missing(names: list[str]) -> None:
             sys.modules[name] = types.ModuleType(name)
 
 
-def run(root: Path, only: set[str] | None, seeds: int) -> list[dict[str, Any]]:
+def run(root: Path, only: set[str] | None, seeds: int, mode: str) -> list[dict[str, Any]]:
+    """Every case of every pair: ``metric`` calls the registered metric on the case's arrays;
+    ``task`` grades the case's files through ``tambench grade --task`` on the specs
+    ``tasks import mle-bench`` made (and runs the pairs only validation decides)."""
     sys.path.insert(0, str(root))
     _stub_missing(["py7zr"])
     rows = []
-    for pair in pairs(root):
-        if only and pair.competition not in only:
-            continue
-        grade = load_grader(pair.competition)
-        for seed in range(seeds):
-            for case in pair.build(np.random.default_rng(seed)):
-                rows.append({**compare(pair, grade, case), "seed": seed})
+    chosen = pairs(root) + (task_pairs(_classes) if mode == "task" else [])
+    with tempfile.TemporaryDirectory(prefix="parity-task-") as tmp:
+        if mode == "task":
+            import_catalogue(root, Path(tmp) / "catalogue")
+        for pair in chosen:
+            if only and pair.competition not in only:
+                continue
+            grade = load_grader(pair.competition)
+            for seed in range(seeds):
+                for case in pair.build(np.random.default_rng(seed)):
+                    row = (compare_task(pair, grade, case, Path(tmp)) if mode == "task"
+                           else compare(pair, grade, case))
+                    rows.append({**row, "seed": seed, "mode": mode})
     return rows
+
+
+KINDS = ("agree", "departure (reproduced)", "departure", "reference error", "not gradable",
+         "disagree")
+
+
+def _listing(rows: list[dict[str, Any]], title: str, keep: Callable[[dict[str, Any]], bool],
+             field: str) -> None:
+    """``- competition: text`` once per distinct pair of the rows ``keep`` selects."""
+    found = sorted({(r["competition"], r[field]) for r in rows if keep(r)})
+    if found:
+        print(f"\n{title}")
+        for comp, text in found:
+            print(f"- {comp}: {text}")
 
 
 def report(rows: list[dict[str, Any]]) -> None:
     by_comp: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
         by_comp.setdefault(r["competition"], []).append(r)
-    kinds = ("agree", "departure (reproduced)", "departure", "reference error", "disagree")
+    print(f"\n== mode {rows[0]['mode'] if rows else '-'}: {len(rows)} cases")
     print(f"{'competition':50} {'metric':28} {'cases':>5} {'agree':>5} {'dep+rep':>7} "
-          f"{'dep':>4} {'ref.err':>7} {'disagree':>8}  (load avg {os.getloadavg()[0]:.2f})")
+          f"{'dep':>4} {'ref.err':>7} {'n/a':>4} {'disagree':>8}  "
+          f"(load avg {os.getloadavg()[0]:.2f})")
     for comp, rs in by_comp.items():
-        n = [sum(1 for r in rs if r["verdict"] == v) for v in kinds]
+        n = [sum(1 for r in rs if r["verdict"] == v) for v in KINDS]
         print(f"{comp:50} {rs[0]['metric']:28} {len(rs):5} {n[0]:5} {n[1]:7} {n[2]:4} {n[3]:7} "
-              f"{n[4]:8}")
-    t = [sum(1 for r in rows if r["verdict"] == v) for v in kinds]
-    print(f"{'TOTAL':79} {len(rows):5} {t[0]:5} {t[1]:7} {t[2]:4} {t[3]:7} {t[4]:8}")
-    reasons = sorted({(r["competition"], r["reason"]) for r in rows if r["reason"]})
-    if reasons:
-        print("\nDepartures (MLE-bench differs from the published rule; tambench follows the rule):")
-        for comp, why in reasons:
-            print(f"- {comp}: {why}")
-    crashed = sorted({(r["competition"], r["mlebench"]) for r in rows
-                      if r["verdict"] == "reference error"})
-    if crashed:
-        print("\nMLE-bench grader errors:")
-        for comp, what in crashed:
-            print(f"- {comp}: {what}")
+              f"{n[4]:4} {n[5]:8}")
+    t = [sum(1 for r in rows if r["verdict"] == v) for v in KINDS]
+    print(f"{'TOTAL':79} {len(rows):5} {t[0]:5} {t[1]:7} {t[2]:4} {t[3]:7} {t[4]:4} {t[5]:8}")
+    _listing(rows, "Not gradable through the task with MLE-bench's answers as they are:",
+             lambda r: r["verdict"] == "not gradable", "reason")
+    _listing(rows, "Departures (MLE-bench differs from the published rule; tambench follows "
+             "the rule):", lambda r: bool(r["reason"]) and r["verdict"].startswith("departure"),
+             "reason")
+    _listing(rows, "MLE-bench grader errors:", lambda r: r["verdict"] == "reference error",
+             "mlebench")
     bad = [r for r in rows if r["verdict"] == "disagree"]
     if bad:
         print("\nDisagreements:")
@@ -450,12 +528,21 @@ def main() -> int:
     parser.add_argument("--only", default="", help="comma-separated competition ids")
     parser.add_argument("--seeds", type=int, default=3, help="data seeds per competition")
     parser.add_argument("--json", type=Path, default=None, help="write every case here")
+    parser.add_argument("--modes", default="metric,task",
+                        help="metric: the registered metric on each case's arrays; task: the "
+                             "case's files through `tambench grade --task` on the specs "
+                             "`tasks import mle-bench` makes of the checkout (no flag given)")
     args = parser.parse_args()
     if not (args.mlebench / "mlebench" / "competitions").is_dir():
         parser.error(f"{args.mlebench} holds no mlebench/competitions/ folder")
     only = {c.strip() for c in args.only.split(",") if c.strip()} or None
-    rows = run(args.mlebench.resolve(), only, args.seeds)
-    report(rows)
+    rows = []
+    for mode in [m.strip() for m in args.modes.split(",") if m.strip()]:
+        if mode not in ("metric", "task"):
+            parser.error(f"--modes: unknown mode {mode!r} (metric, task)")
+        found = run(args.mlebench.resolve(), only, args.seeds, mode)
+        report(found)
+        rows += found
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1, default=str) + "\n")
     return 1 if any(r["verdict"] == "disagree" for r in rows) else 0

@@ -191,7 +191,8 @@ def grade(
                           submission_format)
         else:
             spec, ans, lb = _task_files(task, ans, lb, catalogue, data_dir)
-        return grade_submission(sub, spec, ans, lb, now=now, limits=limits)
+        return grade_submission(sub, spec, ans, lb, now=now, limits=limits,
+                                answers_visible=task is None)
 
 
 def _task_files(task: PathLike | TaskSpec, answers: Path | None,

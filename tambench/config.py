@@ -21,13 +21,13 @@ environment. Resolution is pydantic-settings' (imported only when settings are n
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from pydantic import AliasChoices, Field, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
+from tambench.core.bounded import load_toml
 from tambench.errors import ConfigError
 
 #: Setting -> environment variable (documentation and messages; resolution is the model's).
@@ -50,9 +50,75 @@ def bundled_catalogue() -> Path:
     return Path(__file__).resolve().parent / "tasks" / "catalogue"
 
 
+def home_dir() -> Path | None:
+    """The user's home folder, or None when there is none: HOME unset (or empty) and no passwd
+    entry for the user id, as in a container run under an arbitrary uid. ``Path.home()`` raises
+    there; every use of the home folder in tambench goes through this function instead."""
+    home = os.environ.get("HOME")
+    if home:
+        return Path(home)
+    try:
+        import pwd
+    except ImportError:  # not POSIX: the platform's own rule
+        try:
+            return Path.home()
+        except (RuntimeError, KeyError):
+            return None
+    try:
+        entry = pwd.getpwuid(os.getuid()).pw_dir
+    except KeyError:
+        return None
+    return Path(entry) if entry else None
+
+
+_fallback_root: list[Path] = []
+
+
+def fallback_dir(purpose: str) -> Path:
+    """A private temporary folder (mode 0700, removed when the process exits) standing in for a
+    folder that would live under the home directory when there is none."""
+    if not _fallback_root:
+        import atexit
+        import shutil
+        import tempfile
+
+        root = Path(tempfile.mkdtemp(prefix="tambench-nohome-"))
+        atexit.register(shutil.rmtree, root, ignore_errors=True)
+        _fallback_root.append(root)
+    path = _fallback_root[0] / purpose
+    path.mkdir(mode=0o700, exist_ok=True)
+    return path
+
+
+def env_dir_fallback(var: str, purpose: str) -> None:
+    """Without a home directory, point the environment variable ``var`` (a library's cache or
+    config folder: ``MPLCONFIGDIR``, ``HOME`` for a child process, ...) at a private temporary
+    folder, unless it is set already. With a home directory nothing changes."""
+    if not os.environ.get(var) and home_dir() is None:
+        os.environ[var] = str(fallback_dir(purpose))
+
+
+def expand_home(path: Path, what: str) -> Path:
+    """``path`` with a leading ``~`` expanded; a ``~`` path without a home directory is a
+    ConfigError naming ``what`` (never the RuntimeError of ``Path.expanduser``)."""
+    text = str(path)
+    if not text.startswith("~"):
+        return path
+    expanded = os.path.expanduser(text)
+    if expanded.startswith("~"):
+        raise ConfigError(f"{what} {text} starts with ~, which cannot be expanded here (no home "
+                          "directory: HOME is unset and the user id has no passwd entry; or no "
+                          "such user); give a full path")
+    return Path(expanded)
+
+
 def config_file() -> Path | None:
-    """The config file in effect, if any."""
-    candidates = [Path("tambench.toml"), Path.home() / ".config" / "tambench" / "config.toml"]
+    """The config file in effect, if any. The user config file
+    (``~/.config/tambench/config.toml``) is skipped when there is no home directory."""
+    candidates = [Path("tambench.toml")]
+    home = home_dir()
+    if home is not None:
+        candidates.append(home / ".config" / "tambench" / "config.toml")
     if os.environ.get("TAMBENCH_CONFIG"):
         candidates.insert(0, Path(os.environ["TAMBENCH_CONFIG"]))
     return next((c for c in candidates if c.is_file()), None)
@@ -73,10 +139,13 @@ class _ConfigFileSource(PydanticBaseSettingsSource):
         if self.path is None:
             return {}
         try:
-            data = tomllib.loads(self.path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"config file {self.path} is not valid TOML: {exc}") from exc
+            data = load_toml(self.path, error=ConfigError, source=f"config file {self.path}")
+        except OSError as exc:
+            raise ConfigError(f"config file {self.path} cannot be read: "
+                              f"{exc.strerror or exc}") from None
         data = data.get("tambench", data)
+        if not isinstance(data, dict):
+            raise ConfigError(f"config file {self.path}: [tambench] must be a table of settings")
         known = set(self.settings_cls.model_fields)
         for key in data:
             if any(h in key.lower() for h in _SECRET_HINTS):
@@ -141,6 +210,6 @@ def load_settings(**overrides: Any) -> Settings:
             problems.append(f"{name}: {err['msg']} (got {err.get('input')!r})")
         raise ConfigError("invalid setting(s): " + "; ".join(problems)) from None
     return settings.model_copy(update={
-        "data_dir": settings.data_dir.expanduser(),
-        "catalogue": settings.catalogue.expanduser(),
+        "data_dir": expand_home(settings.data_dir, "data_dir"),
+        "catalogue": expand_home(settings.catalogue, "catalogue"),
     })

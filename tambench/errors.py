@@ -24,6 +24,12 @@ class InputError(TambenchError):
     where a file is needed, a table of an unsupported type)."""
 
 
+class MalformedInputError(InputError):
+    """A JSON or TOML input cannot be read within bounds: too large, not UTF-8 (or UTF-16/32
+    with a byte-order mark), nested too deep, an integer too long, a number that is not finite,
+    or not valid JSON/TOML. The message names the file (see :mod:`tambench.core.bounded`)."""
+
+
 # --- schema -------------------------------------------------------------------------------
 
 

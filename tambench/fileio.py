@@ -50,3 +50,49 @@ def write_bytes_atomic(path: str | os.PathLike[str], data: bytes, *, mode: int =
 def write_text_atomic(path: str | os.PathLike[str], text: str, *, mode: int = 0o666) -> None:
     """Write UTF-8 text atomically (newlines written as given)."""
     write_bytes_atomic(path, text.encode("utf-8"), mode=mode)
+
+
+def fsync_dir(path: str | os.PathLike[str]) -> None:
+    """Make a folder's entries (a rename into it) durable; a no-op where folders cannot be
+    opened."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+#: renameat2's flag (Linux) and renamex_np's (macOS) for an atomic exchange of two paths.
+_RENAME_EXCHANGE, _RENAME_SWAP, _AT_FDCWD = 2, 2, -100
+
+
+def exchange_paths(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Swap two existing paths (folders) in one atomic step: Linux's ``renameat2`` with
+    ``RENAME_EXCHANGE``, macOS's ``renamex_np`` with ``RENAME_SWAP``. Returns False, having
+    changed nothing, where neither exists or the file system refuses (the caller then renames
+    twice); any other failure raises OSError."""
+    import ctypes
+    import sys
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return False
+    fa, fb = os.fsencode(a), os.fsencode(b)
+    if sys.platform.startswith("linux") and hasattr(libc, "renameat2"):
+        rc = libc.renameat2(_AT_FDCWD, fa, _AT_FDCWD, fb, _RENAME_EXCHANGE)
+    elif sys.platform == "darwin" and hasattr(libc, "renamex_np"):
+        rc = libc.renamex_np(fa, fb, _RENAME_SWAP)
+    else:
+        return False
+    if rc == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False  # this file system cannot exchange
+    raise OSError(err, os.strerror(err), os.fsdecode(fa), None, os.fsdecode(fb))

@@ -95,6 +95,10 @@ def configure_browser_use_env(config_dir: str | Path) -> None:
     os.environ["BROWSER_USE_DISABLE_EXTENSIONS"] = "1"
     os.environ["BROWSER_USE_CONFIG_DIR"] = str(config_dir)
     os.environ.setdefault("BROWSER_USE_SETUP_LOGGING", "false")
+    # browser-use expands ~ (its caches, its log paths): without a home directory, a temporary
+    from tambench.config import env_dir_fallback
+
+    env_dir_fallback("HOME", "home")
 
 
 @dataclass

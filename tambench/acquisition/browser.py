@@ -164,6 +164,7 @@ def chromium_env(tmp_dir: str) -> dict[str, str | float | bool]:
     keep = ("PATH", "HOME", "LANG", "LC_ALL", "DISPLAY", "XDG_RUNTIME_DIR", "FONTCONFIG_PATH")
     env: dict[str, str | float | bool] = {k: os.environ[k] for k in keep if k in os.environ}
     env["TMPDIR"] = tmp_dir
+    env.setdefault("HOME", tmp_dir)  # no home directory: Chromium's profile goes to tmp_dir
     return env
 
 
@@ -175,8 +176,12 @@ async def launch_chromium(settings: FetchSettings, tmp_dir: str) -> tuple[Any, A
     pw_mod = require("playwright.async_api", extra="browser", feature="rendering pages")
     Path(tmp_dir).mkdir(parents=True, exist_ok=True)
     # The Playwright driver copies os.environ when it starts; its temp profile folders
-    # follow TMPDIR, so TMPDIR is set for that moment only.
-    with _environ(TMPDIR=tmp_dir):
+    # follow TMPDIR, so TMPDIR is set for that moment only. Without a home directory the
+    # driver (Node) cannot start: HOME points at tmp_dir for that moment too.
+    from tambench.config import home_dir
+
+    home = {} if home_dir() is not None else {"HOME": tmp_dir}
+    with _environ(TMPDIR=tmp_dir, **home):
         pw = await pw_mod.async_playwright().start()
     pw_path = ""
     with contextlib.suppress(Exception):  # noqa: BLE001 - a missing bundled browser is normal

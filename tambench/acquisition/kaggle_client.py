@@ -51,9 +51,16 @@ from tambench.acquisition.retry import (
     call_with_retries,
     parse_retry_after,
 )
+from tambench.core.bounded import parse_json
 from tambench.core.fielddocs import DOCUMENTED
 from tambench.core.leaderboard import Leaderboard, leaderboard_from_client_rows
-from tambench.errors import ConfigError, ReportVersionError, RulesNotAcceptedError, SourceError
+from tambench.errors import (
+    ConfigError,
+    ReportVersionError,
+    RulesNotAcceptedError,
+    SourceError,
+    TaskDataError,
+)
 
 T = TypeVar("T")
 
@@ -80,8 +87,12 @@ def has_credentials() -> bool:
         return True
     if os.environ.get("KAGGLE_USERNAME") and os.environ.get("KAGGLE_KEY"):
         return True
-    cfg = Path(os.environ.get("KAGGLE_CONFIG_DIR") or Path.home() / ".kaggle")
-    return (cfg / "kaggle.json").is_file()
+    from tambench.config import home_dir
+
+    if os.environ.get("KAGGLE_CONFIG_DIR"):
+        return (Path(os.environ["KAGGLE_CONFIG_DIR"]) / "kaggle.json").is_file()
+    home = home_dir()  # no home directory: credentials come from the environment only
+    return home is not None and (home / ".kaggle" / "kaggle.json").is_file()
 
 
 # --- what the API says -------------------------------------------------------------------
@@ -160,7 +171,7 @@ class CompetitionMetadata(BaseModel):
     @classmethod
     def from_json(cls, text: str) -> CompetitionMetadata:
         """Parse ``api.json``, refusing a newer format with a clear error."""
-        meta = cls.model_validate_json(text)
+        meta = cls.model_validate(parse_json(text, "api.json", error=TaskDataError))
         if meta.schema_version > METADATA_VERSION:
             raise ReportVersionError(
                 f"api.json has schema_version {meta.schema_version}; this tambench reads up to "
@@ -295,7 +306,8 @@ def _authenticated_api() -> Any:
     except SystemExit:
         raise SourceError(
             "no Kaggle credentials found: set KAGGLE_USERNAME and KAGGLE_KEY (or "
-            "KAGGLE_API_TOKEN) in the environment, or put kaggle.json in ~/.kaggle"
+            "KAGGLE_API_TOKEN) in the environment, or put kaggle.json in ~/.kaggle (or in "
+            "$KAGGLE_CONFIG_DIR; without a home directory only these two places are read)"
         ) from None
     return api
 

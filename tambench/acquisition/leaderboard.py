@@ -219,12 +219,12 @@ def _column_index(header: list[str]) -> dict[str, int]:
 
 def _rank_of(text: str) -> int | None:
     t = text.strip().lstrip("#").rstrip(".")
-    return int(t) if t.isdigit() else None
+    return int(t) if t.isascii() and t.isdigit() and len(t) <= 18 else None
 
 
 def _entries_of(text: str) -> int | None:
     t = text.strip().replace(",", "")
-    return int(t) if t.isdigit() else None
+    return int(t) if t.isascii() and t.isdigit() and len(t) <= 18 else None
 
 
 def _row(values: list[str], header: list[str], idx: dict[str, int], n: int,

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from tambench.core.bounded import load_json, parse_json
 from tambench.core.fielddocs import DOCUMENTED
 from tambench.errors import TaskDataError
 from tambench.fileio import write_bytes_atomic
@@ -142,7 +143,8 @@ class SnapshotStore:
         except FileNotFoundError:
             return None
         try:
-            return Snapshot.model_validate_json(text)
+            return Snapshot.model_validate(parse_json(text, f"snapshot record {path}",
+                                                      error=TaskDataError))
         except ValueError as exc:
             raise TaskDataError(f"snapshot record {path} is corrupt: {exc}") from exc
 
@@ -160,12 +162,13 @@ class SnapshotStore:
         """The persisted URLs of a job (empty if none)."""
         path = self.plans / f"{sha256_hex(job.encode())[:32]}.json"
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = load_json(path, error=TaskDataError, source=f"crawl plan {path}")
         except FileNotFoundError:
             return []
-        except json.JSONDecodeError as exc:
-            raise TaskDataError(f"crawl plan {path} is corrupt: {exc}") from exc
-        return [str(u) for u in data.get("urls", [])]
+        urls = data.get("urls", []) if isinstance(data, dict) else None
+        if not isinstance(urls, list):
+            raise TaskDataError(f"crawl plan {path} is corrupt: no list of urls")
+        return [str(u) for u in urls]
 
     # -- checks ------------------------------------------------------------------------------
     def verify(self) -> list[str]:
@@ -174,8 +177,8 @@ class SnapshotStore:
         if self.records.is_dir():
             for path in sorted(self.records.glob("*.json")):
                 try:
-                    snap = Snapshot.model_validate_json(path.read_text(encoding="utf-8"))
-                except ValueError as exc:
+                    snap = Snapshot.model_validate(load_json(path, error=TaskDataError))
+                except (ValueError, TaskDataError) as exc:
                     problems.append(f"{path}: unreadable record ({exc})")
                     continue
                 if self.key(snap.url) != path.stem:

@@ -9,7 +9,6 @@ their names relative to one common folder, passed to the answers loader.
 from __future__ import annotations
 
 import csv
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +16,8 @@ from typing import Any
 
 import typer
 
-from tambench.errors import ConfigError
+from tambench.core.bounded import load_json, parse_json
+from tambench.errors import ConfigError, MalformedInputError
 
 ANSWERS = typer.Option(None, "--answers", help="Answers file (no catalogue).")
 METRIC = typer.Option(None, "--metric", help="Metric id (with --answers).")
@@ -49,6 +49,11 @@ FORMAT = typer.Option("csv", "--format", help="Submission format: csv, json or t
 LABEL = typer.Option([], "--label", help="A valid class label (repeatable).")
 LABELS_FROM = typer.Option(
     None, "--labels-from", help="FILE:COLUMN whose distinct values are the valid labels."
+)
+LABEL_EQUIVALENCE = typer.Option(
+    [], "--label-equivalence",
+    help="case, boolean or number: other spellings of the declared labels that grade as them "
+    "(repeatable; needs --label or --labels-from).",
 )
 EMPTY_TOKEN = typer.Option(None, "--empty-token", help='Token of an empty mask/set, e.g. "-".')
 UNSCORED_MARKER = typer.Option(
@@ -86,8 +91,8 @@ def parse_pairs(items: list[str], flag: str) -> dict[str, Any]:
             raise typer.BadParameter(f"{flag} {item!r}: expected key=value")
         k, v = item.split("=", 1)
         try:
-            out[k.strip()] = json.loads(v)
-        except json.JSONDecodeError:
+            out[k.strip()] = parse_json(v, f"{flag} {k.strip()}")
+        except MalformedInputError:  # not JSON (or beyond the loader's bounds): text
             out[k.strip()] = v
     return out
 
@@ -107,6 +112,7 @@ class AdhocOptions:
     fmt: str = "csv"
     label: list[str] = field(default_factory=list)
     labels_from: str | None = None
+    label_equivalence: list[str] = field(default_factory=list)
     empty_token: str | None = None
     unscored_marker: str | None = None
     normalize_truths: str | None = None
@@ -128,7 +134,8 @@ def adhoc_grading(opts: AdhocOptions) -> tuple[dict[str, Any], Path | None]:
     fields["metric_params"] = params
     simple = {
         "id_columns": list(opts.id_column), "answers_target_columns": opts.answers_target_column,
-        "labels": opts.label, "empty_token": opts.empty_token,
+        "labels": opts.label, "label_equivalence": opts.label_equivalence,
+        "empty_token": opts.empty_token,
         "unscored_marker": opts.unscored_marker, "normalize_truths": opts.normalize_truths,
         "extra_ids": opts.extra_ids,
         "value_policy": parse_pairs(opts.value_policy, "--value-policy") or None,
@@ -152,17 +159,15 @@ def adhoc_grading(opts: AdhocOptions) -> tuple[dict[str, Any], Path | None]:
 def _grading_json(value: str | None) -> dict[str, Any]:
     if value is None:
         return {}
-    text = value
-    if not value.lstrip().startswith(("{", "[")):
+    if value.lstrip().startswith(("{", "[")):
+        data = parse_json(value, "--grading", error=typer.BadParameter)
+    else:
         try:
-            text = Path(value).read_text(encoding="utf-8")
+            data = load_json(Path(value), error=typer.BadParameter,
+                             source=f"--grading {value!r}")
         except OSError as exc:
             raise typer.BadParameter(f"--grading {value!r}: not JSON and not a readable file "
                                      f"({exc.strerror})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise typer.BadParameter(f"--grading: not valid JSON ({exc})") from None
     if not isinstance(data, dict):
         raise typer.BadParameter("--grading: expected a JSON object of GradingSpec fields")
     return data

@@ -44,6 +44,7 @@ def grade(
     fmt: str = _adhoc.FORMAT,
     label: list[str] = _adhoc.LABEL,
     labels_from: str | None = _adhoc.LABELS_FROM,
+    label_equivalence: list[str] = _adhoc.LABEL_EQUIVALENCE,
     empty_token: str | None = _adhoc.EMPTY_TOKEN,
     unscored_marker: str | None = _adhoc.UNSCORED_MARKER,
     normalize_truths: str | None = _adhoc.NORMALIZE_TRUTHS,
@@ -75,9 +76,9 @@ def grade(
             raise typer.BadParameter("give --task, or --answers and --metric")
         opts = _adhoc.AdhocOptions(
             answers, metric, metric_param, id_column, target_column, not_target,
-            answers_target_column, submission_header, fmt, label, labels_from, empty_token,
-            unscored_marker, normalize_truths, scored_where, scored_last, extra_ids, ids_from,
-            value_policy, grading,
+            answers_target_column, submission_header, fmt, label, labels_from,
+            label_equivalence, empty_token, unscored_marker, normalize_truths, scored_where,
+            scored_last, extra_ids, ids_from, value_policy, grading,
         )
         check_submission_path(submission)
         report = _grade_adhoc(submission, opts, leaderboard)
@@ -97,7 +98,7 @@ def _grade_adhoc(submission: Path, opts: _adhoc.AdhocOptions, leaderboard: Path 
         raise typer.BadParameter("no grading spec")
     answers = load_answers(opts.answers, grading, get_metric(grading.metric),
                            public_dir=public_dir)
-    return grade_submission(submission, spec, answers, leaderboard)
+    return grade_submission(submission, spec, answers, leaderboard, answers_visible=True)
 
 
 def _show_report(report: Any, json_out: bool) -> None:
@@ -141,7 +142,9 @@ _DATA_DIR = typer.Option(None, "--data-dir", help="Prepared data folder (default
 _LEADERBOARD_DIR = typer.Option(
     None, "--leaderboard-dir",
     help="Leaderboards as <dir>/<slug>/leaderboard.csv (default: beside each task.json).")
-_OUT = typer.Option(None, "--out", help="Write grades.json, grades.csv and report.html here.")
+_OUT = typer.Option(
+    None, "--out", help="Write grades.json, grades.csv, report.html and manifest.json here; the "
+    "folder is replaced as one unit by each batch (so it holds nothing else).")
 _OUTPUT_DIR = typer.Option(None, "--output-dir",
                            help="Write MLE-bench's timestamped <time>_grading_report.json here.")
 _WORKERS = typer.Option(None, "--workers", min=0, help="Alias of --max-workers.")
@@ -195,6 +198,10 @@ def grade_runs(
     from tambench.grading.batch import grade_runs as run_batch
 
     agg = Aggregation(invalid_runs=invalid_runs.value, bootstrap_samples=bootstrap, seed=seed)
+    if out is not None:  # a folder that cannot take the set is refused before any grading
+        from tambench.grading.batch.writers import check_report_folder
+
+        check_report_folder(out)
     with open_executor(executor, executor_address, max_workers if workers is None else workers,
                        retries) as (pool, settings):
         report = run_batch(
@@ -224,12 +231,18 @@ def _judge_config(model: str | None, base_url: str | None) -> Any:
 
 
 def _write_reports(report: Any, out: Path | None, output_dir: Path | None) -> list[Path]:
+    """The report set into ``out`` (replaced as one unit); MLE-bench's timestamped file into
+    ``output_dir``, or into the set when both name one folder."""
     from tambench.grading.batch import write_batch_outputs, write_mle_bench_report
+    from tambench.grading.batch.writers import mle_bench_report_name, mle_bench_report_text
 
     written: list[Path] = []
+    same = out is not None and output_dir is not None and out.resolve() == output_dir.resolve()
     if out is not None:
-        written += list(write_batch_outputs(report, out).values())
-    if output_dir is not None:
+        extra = {mle_bench_report_name(report.created_at): mle_bench_report_text(report)} \
+            if same else None
+        written += list(write_batch_outputs(report, out, extra).values())
+    if output_dir is not None and not same:
         written.append(write_mle_bench_report(report, output_dir))
     return written
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,6 +26,7 @@ def load_task_for_judge(task: str, catalogue: Path | None = None) -> TaskSpec:
     (``<platform>/<slug>`` or a unique slug). Paper-format schemas get the id
     ``local/<folder>``."""
     from tambench.config import load_settings
+    from tambench.core.bounded import load_json
     from tambench.errors import TaskSpecError
     from tambench.schema.io import is_paper_format, parse_taskspec
     from tambench.tasks.catalogue import Catalogue
@@ -38,10 +38,7 @@ def load_task_for_judge(task: str, catalogue: Path | None = None) -> TaskSpec:
             raise TaskSpecError(f"{path} holds neither task.json nor schema.json")
         path = found[0]
     if path.is_file():
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise TaskSpecError(f"{path} is not valid JSON: {exc}") from exc
+        data = load_json(path, error=TaskSpecError)
         task_id = _local_id(path) if isinstance(data, dict) and is_paper_format(data) else None
         return parse_taskspec(data, task_id, source=str(path))
     settings = load_settings(catalogue=catalogue)

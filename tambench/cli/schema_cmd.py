@@ -51,14 +51,27 @@ def convert(
 def validate(paths: list[Path] = typer.Argument(..., help="task.json files.")) -> None:
     """Validate task files (migrating older schema versions in memory); a file that says it is
     complete must be (``tambench.schema.complete``: the definition ``tasks validate`` uses too).
-    Exit 3 when any file has a problem."""
+    Every file is checked (a path that does not exist or is a folder is a mistake: exit 1
+    before any is checked); exit 3 when any file has a problem."""
     from tambench.cli._console import console
+    from tambench.errors import InputError, SchemaVersionError, TaskSpecError
     from tambench.schema.complete import status_problems
     from tambench.schema.io import load_taskspec
 
+    wrong = [str(p) for p in paths if not p.is_file()]
+    if wrong:
+        raise InputError(f"not a task file (missing, or a folder): {', '.join(wrong)}")
     failed = 0
     for p in paths:
-        spec = load_taskspec(p)
+        try:
+            spec = load_taskspec(p)
+        except (TaskSpecError, SchemaVersionError, OSError) as exc:
+            message = str(exc) if not isinstance(exc, OSError) else (
+                f"cannot be read: {exc.strerror or exc}")
+            named = message if str(p) in message else f"{p}: {message}"
+            console.print(f"error: {named}", markup=False)
+            failed += 1
+            continue
         problems = status_problems(spec)
         for message in problems:
             console.print(f"error: {p}: {message}", markup=False)

@@ -121,6 +121,8 @@ def audit(
     """Run the leakage audit on a prepared task (exit 1 with every finding when it fails).
 
     A failed audit quarantines the task (it is not graded); a passing one lifts a quarantine.
+    With --json the full report (every check, its status and findings) is printed whether the
+    audit passes or fails.
     """
     from tambench.cli._console import print_json
     from tambench.grading.grade import grade_submission
@@ -129,11 +131,18 @@ def audit(
 
     spec = resolve_task(task)
     report = audit_prepared(spec, task_dir(spec, _data_dir(data_dir)), grader=grade_submission)
-    if json_out:
-        print_json(report.model_dump(mode="json"))
-    else:
+    if not json_out:
         _print_audit(report)
-    report.raise_for_findings()
+        report.raise_for_findings()
+        return
+    # A failed audit is a result, like an invalid submission: the whole report, exit 1.
+    print_json(report.model_dump(mode="json"))
+    if not report.passed:
+        from tambench.cli._echo import echo
+
+        echo(f"error: leakage audit of {report.task_id} failed ({len(report.findings)} "
+             "finding(s)); the task is quarantined", err=True)
+        raise typer.Exit(1)
 
 
 def check_split_cmd(

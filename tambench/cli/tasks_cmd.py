@@ -49,7 +49,7 @@ def _stored_difficulty_problems(root: Path) -> list[Any]:
     for d in cat.entry_dirs():
         try:
             spec = load_taskspec(d / "task.json")
-        except TaskSpecError:
+        except (TaskSpecError, OSError):
             continue  # reported by the catalogue's own validation
         where = str(d.relative_to(cat.root))
         out += [Problem(where, message) for message in stored_problems(spec)]
@@ -215,7 +215,8 @@ def list_tasks(
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """List catalogue tasks matching the given filters, with each one's tier (and where the
-    tier comes from) and dates (an unknown value is refused, exit 2)."""
+    tier comes from) and dates (an unknown value is refused, exit 2). An entry whose task.json
+    cannot be read is named on stderr and the others are listed (exit 3)."""
     from tambench.cli._console import err_console
     from tambench.schema.taskspec import Modality
     from tambench.tasks.catalogue import Catalogue, build_index
@@ -224,8 +225,10 @@ def list_tasks(
     window = parse_day(since, "--since"), parse_day(until, "--until")
     members = collection_option_ids(root, collection)
     subset_ids = _subset_ids(root, subset)
+    cat = Catalogue(root)
+    entries, unreadable = cat.readable_entries()
     assigned, _ = _tiers_of(root, tier, tiers, members)
-    rows = _with_tiers(build_index(Catalogue(root)), assigned)
+    rows = _with_tiers(build_index(cat, entries), assigned)
     if tier is not None:
         rows = [r for r in rows if r["tier"] == tier.lower()]
     rows = filter_rows(
@@ -235,17 +238,16 @@ def list_tasks(
                                                 else members & subset_ids),
         status=_choice(status, ["complete", "incomplete"], "--status"), passes_filters=passing)
     rows, undated = filter_dates(rows, *window)
-    _print_rows(Catalogue(root), rows, explain, json_out)
+    _print_rows(cat, rows, explain, json_out)
     if undated:
         err_console.print(f"note: {len(undated)} task(s) not listed: their recorded dates "
                           "cannot tell whether they ended in the window", markup=False)
         for tid, why in undated:
             err_console.print(f"  {tid}: {why}", markup=False)
-
-
-#: Columns of the ``tasks list`` table (every field is in ``--json``).
-LIST_COLUMNS = ("id", "modality", "tier", "tier_source", "metric", "status", "start_date",
-                "end_date", "subsets")
+    for p in unreadable:
+        err_console.print(f"error: {p.where}: {p.message} (not listed)", markup=False)
+    if unreadable:
+        raise typer.Exit(3)
 
 
 def _print_rows(cat: Any, rows: list[dict[str, Any]], explain: bool, json_out: bool) -> None:

@@ -22,7 +22,6 @@ cross-validated and held-out agreement and where the model fails.
 
 from __future__ import annotations
 
-import json
 import math
 from functools import lru_cache
 from pathlib import Path
@@ -30,6 +29,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from tambench.core.bounded import load_json
 from tambench.core.leaderboard import Leaderboard
 from tambench.difficulty.features import FEATURE_NAMES, BoardStats, board_stats
 from tambench.difficulty.formula import TIER_ORDER, DifficultyResult, Scale
@@ -84,7 +84,7 @@ class CalibratedParams(BaseModel):
 def load_params(path: Path = PARAMS_FILE) -> CalibratedParams:
     """Read stored parameters, refusing a newer version."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = load_json(Path(path), error=DifficultyError)
     except FileNotFoundError:
         raise DifficultyError(f"calibrated model parameters not found: {path}") from None
     version = data.get("schema_version", PARAMS_VERSION) if isinstance(data, dict) else None

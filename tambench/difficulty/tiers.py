@@ -56,8 +56,9 @@ class TierSource:
 
 
 def reference_names(root: Path) -> list[str]:
-    """Every reference-tier name some entry of the catalogue carries, sorted."""
-    return sorted({k for e in Catalogue(root) for k in e.spec.reference_tiers})
+    """Every reference-tier name some readable entry of the catalogue carries, sorted."""
+    entries, _ = Catalogue(root).readable_entries()
+    return sorted({k for e in entries for k in e.spec.reference_tiers})
 
 
 def default_tier_source(references: list[str]) -> str:

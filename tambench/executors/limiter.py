@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -27,6 +28,7 @@ from multiprocessing.managers import BaseManager
 from typing import Any, Protocol
 
 from tambench.errors import ConfigError
+from tambench.executors.lifeline import watch_parent
 from tambench.executors.pools import LocalExecutor, default_mp_context
 
 
@@ -182,7 +184,7 @@ def shared_rate_limiter(
             executor.stop_actor(actor)
     elif isinstance(executor, LocalExecutor | ProcessPoolExecutor):
         manager = _BookManager(ctx=default_mp_context())
-        manager.start()
+        manager.start(initializer=watch_parent, initargs=(os.getpid(),))
         try:
             yield GlobalRateLimiter(manager.SlotBook(min_interval, per_domain))  # type: ignore[attr-defined]
         finally:

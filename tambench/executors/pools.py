@@ -3,7 +3,8 @@
 :class:`LocalExecutor` is a process pool that survives a dead worker: when a worker process is
 killed (``os._exit``, a segfault, the OOM killer) the standard pool marks itself broken and
 refuses all further work; this one replaces the broken pool on the next ``submit`` so that
-:func:`tambench.executors.run_items` can retry the items that were lost.
+:func:`tambench.executors.run_items` can retry the items that were lost. The other way round,
+its workers end when the process that started them dies (:mod:`tambench.executors.lifeline`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 from typing import Any
+
+from tambench.executors.lifeline import watch_parent
 
 
 def default_mp_context() -> BaseContext:
@@ -82,7 +85,9 @@ class LocalExecutor(Executor):
         self._pool = self._start_pool()
 
     def _start_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=self.max_workers, mp_context=self._mp_context)
+        # Workers end when this process dies (kill -9 included): see executors.lifeline.
+        return ProcessPoolExecutor(max_workers=self.max_workers, mp_context=self._mp_context,
+                                   initializer=watch_parent, initargs=(os.getpid(),))
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         """Schedule ``fn(*args, **kwargs)`` on a worker process, restarting a broken pool."""

@@ -26,7 +26,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from tambench.core.layout import LEADERBOARD_FILE, safe_join
-from tambench.core.leaderboard import Leaderboard, read_leaderboard
+from tambench.core.leaderboard import Leaderboard, order_problem, read_leaderboard
 from tambench.core.metrics.base import Metric, get_metric
 from tambench.core.rank import award_medal, medal_thresholds, rank_score
 from tambench.errors import (
@@ -41,6 +41,7 @@ from tambench.grading.csvio import Limits
 from tambench.grading.files import bound_message
 from tambench.grading.report import GradeReport
 from tambench.grading.validate import Answers, load_answers, validate_submission
+from tambench.grading.validation.labels import answers_overlap_warning
 from tambench.schema.taskspec import GradingSpec, SubmissionFormat, TaskSpec
 
 # --- resolving --task --------------------------------------------------------------------------
@@ -200,6 +201,7 @@ def grade_submission(
     *,
     now: datetime | None = None,
     limits: Limits | None = None,
+    answers_visible: bool = False,
 ) -> GradeReport:
     """Grade one submission file against a task's answers and (optionally) its leaderboard.
 
@@ -210,13 +212,16 @@ def grade_submission(
         leaderboard: a leaderboard file or object; junk rows are dropped before ranking.
         now: the report's ``created_at`` (default: the current UTC time).
         limits: size and column caps.
+        answers_visible: the user holds the answers (ad hoc grading): warnings may quote
+            them (few predicted labels among the answers' values). Never for an agent's task.
 
     Returns:
         The report; an invalid or missing submission is a report with ``valid_submission``
         false, never an exception.
     """
     with small_pages():
-        return _grade(submission, spec, answers, leaderboard, now=now, limits=limits)
+        return _grade(submission, spec, answers, leaderboard, now=now, limits=limits,
+                      answers_visible=answers_visible)
 
 
 def _grade(
@@ -227,6 +232,7 @@ def _grade(
     *,
     now: datetime | None,
     limits: Limits | None,
+    answers_visible: bool = False,
 ) -> GradeReport:
     grading = _grading(spec)
     metric = get_metric(grading.metric)
@@ -241,6 +247,7 @@ def _grade(
         "submission_path": str(submission),
         "modality": spec.modality.value if spec.modality else None,
         "tier": spec.difficulty.tier.value if spec.difficulty else None,
+        **leaderboard_order_fields(board, metric),
     }
     try:
         validated = validate_submission(Path(submission), ans, limits=limits)
@@ -251,9 +258,10 @@ def _grade(
     except InvalidSubmissionError as exc:
         return GradeReport(**base, **_no_medal(board, metric, spec.id), submission_exists=True,
                            errors=bounded(exc.problems))
+    notes = label_warnings(spec.id, ans, validated.y_pred, answers_visible)
     if board is None:
         return GradeReport(**base, score=score, submission_exists=True, valid_submission=True,
-                           warnings=[no_leaderboard_warning(spec.id)])
+                           warnings=[*notes, no_leaderboard_warning(spec.id)])
     r = rank_score(score, board, metric.higher_is_better)
     medal = award_medal(score, board, metric.higher_is_better)
     return GradeReport(
@@ -261,11 +269,26 @@ def _grade(
         score=score,
         submission_exists=True,
         valid_submission=True,
+        warnings=notes,
         rank=r.rank,
         n_teams=r.n,
         rank_pct=r.rank_pct,
         **medal.as_dict(),
     )
+
+
+def label_warnings(task_id: str, ans: Answers, y_pred: Any, answers_visible: bool) -> list[str]:
+    """Warnings of a scored label submission graded without a declared label set: ad hoc,
+    when few predicted labels occur among the answers' values (quoting them); for a task,
+    that its labels are not checked against a label set (never depending on the answers)."""
+    if ans.kind != "label" or any(s is not None for s in ans.label_sets.values()):
+        return []
+    if answers_visible:
+        found = answers_overlap_warning(y_pred, ans.y_true)
+        return [found] if found else []
+    return [f"task {task_id} declares no label set (GradingSpec.labels or labels_from): "
+            "labels are compared as exact strings, so one spelt unlike the answers (1 for "
+            "True, 3.0 for 3) scores as a wrong prediction"]
 
 
 def bounded(problems: list[str]) -> list[str]:
@@ -298,6 +321,15 @@ def no_leaderboard_warning(task_id: str) -> str:
             "(null), not false")
 
 
+def leaderboard_order_fields(board: Leaderboard | None, metric: Metric) -> dict[str, Any]:
+    """The report's ``leaderboard_order_inversions`` and, when a board is sorted against the
+    metric's declared direction, its warning (nothing without a board)."""
+    if board is None:
+        return {}
+    inversions, message = order_problem(board, metric.higher_is_better)
+    return {"leaderboard_order_inversions": inversions, "warnings": [message] if message else []}
+
+
 def _no_medal(board: Leaderboard | None, metric: Metric, task_id: str) -> dict[str, Any]:
     """Medal fields of a submission that is not scored: the thresholds and false against a
     leaderboard (it earns nothing), null without one (unknown) with the warning."""
@@ -321,8 +353,8 @@ def _grading(spec: TaskSpec) -> GradingSpec:
 def adhoc_spec(
     *,
     metric: str,
-    id_columns: list[str],
-    target_columns: list[str],
+    id_columns: list[str] | None = None,
+    target_columns: list[str] | None = None,
     metric_params: dict[str, Any] | None = None,
     submission_format: str = "csv",
     submission_header: list[str] | None = None,
@@ -331,7 +363,8 @@ def adhoc_spec(
 ) -> TaskSpec:
     """A TaskSpec for grading without a catalogue (``tambench grade --answers ... --metric``).
 
-    ``more`` takes any other GradingSpec field (policies, labels, scored rows, ...).
+    ``more`` takes any other GradingSpec field (policies, labels, scored rows, ...). Id and
+    target columns may be empty: JSON and line-file submissions have none.
 
     Raises:
         TaskSpecError: the fields do not make a valid GradingSpec.
@@ -340,8 +373,8 @@ def adhoc_spec(
         grading = GradingSpec(
             metric=metric,
             metric_params=dict(metric_params or {}),
-            id_columns=id_columns,
-            target_columns=target_columns,
+            id_columns=list(id_columns or []),
+            target_columns=list(target_columns or []),
             submission_format=SubmissionFormat(submission_format),
             submission_header=list(submission_header or []),
             answers_file=answers_file,

@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError, field_validator, model_validator
 
+from tambench.core.bounded import REPORT_BOUNDS, parse_json, read_bounded
 from tambench.core.fielddocs import DOCUMENTED
 from tambench.errors import ReportVersionError, TaskDataError
 
@@ -193,6 +194,11 @@ class GradeReport(GradeFields):
     submission_path: str = ""
     """The submission file graded."""
 
+    leaderboard_order_inversions: int | None = None
+    """Adjacent pairs of the leaderboard (junk rows dropped) ordered against the metric's
+    declared direction; null without a leaderboard. Above zero, rank and medals rest on a
+    direction the board contradicts, and ``warnings`` says so."""
+
     @model_validator(mode="before")
     @classmethod
     def _read_known_versions(cls, data: Any) -> Any:
@@ -208,18 +214,16 @@ class GradeReport(GradeFields):
         return json.dumps(ordered, indent=indent, allow_nan=False, ensure_ascii=False)
 
 
-def parse_report(text: str) -> GradeReport:
-    """Read a report from JSON text, refusing newer versions with ReportVersionError."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise TaskDataError(f"report is not valid JSON: {exc}") from None
+def parse_report(text: str | bytes, source: str = "report") -> GradeReport:
+    """Read a report from JSON text (through the bounded loader), refusing newer versions
+    with ReportVersionError; ``source`` names it in messages."""
+    data = parse_json(text, source, error=TaskDataError, bounds=REPORT_BOUNDS)
     try:
         return GradeReport.model_validate(data)
     except ValidationError as exc:
-        raise TaskDataError(f"report does not validate: {exc}") from None
+        raise TaskDataError(f"{source} does not validate: {exc}") from None
 
 
 def load_report(path: str | Path) -> GradeReport:
     """Read a report file (see :func:`parse_report`)."""
-    return parse_report(Path(path).read_text(encoding="utf-8"))
+    return parse_report(read_bounded(path, REPORT_BOUNDS, TaskDataError), str(path))

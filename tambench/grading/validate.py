@@ -27,8 +27,9 @@ read by the step it concerns, in :mod:`tambench.grading.validation`):
   ``probability`` and ``label``; true for ``text``, ``set``, ``ranking`` and ``mask``, where an
   empty string is an empty set, ranking, mask or text.
 * ``row_sum`` (kind ``probability``, several target columns): ``"auto"`` (default: rows must sum
-  to 1 when the metric takes a ``renormalize`` parameter set to false; a metric that
-  renormalises declares so), ``"require"``, or ``"ignore"``. ``row_sum_tolerance`` default 1e-4.
+  to 1 when the metric compares distributions, such as ``kl_divergence``, or takes a
+  ``renormalize`` parameter set to false), ``"require"``, or ``"ignore"``.
+  ``row_sum_tolerance`` default 1e-4.
 * ``strip_spaces``: spaces around numbers are always ignored (they cannot change a number);
   with true, spaces around labels and strings are removed too. Ids are never stripped.
 * ``json_shape`` (json submissions): ``"mirror"`` (default: every key, list length and leaf

@@ -12,7 +12,6 @@ Version history:
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from tambench.core.bounded import load_json
 from tambench.errors import SchemaVersionError, TaskSpecError
 from tambench.fileio import write_text_atomic
 from tambench.schema.taskspec import (
@@ -184,16 +184,18 @@ def parse_taskspec(data: dict[str, Any], task_id: str | None = None, *, source: 
 
 
 def load_taskspec(path: str | os.PathLike[str], task_id: str | None = None) -> TaskSpec:
-    """Read a task file. A paper-format file needs ``task_id``."""
+    """Read a task file. A paper-format file needs ``task_id``.
+
+    The file is read by the bounded loader (:mod:`tambench.core.bounded`): UTF-8, or UTF-16/32
+    with a byte-order mark; anything malformed, too large, too deep or holding an over-long
+    integer raises :class:`TaskSpecError` naming the file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        data = load_json(p, error=TaskSpecError)
     except FileNotFoundError:
         raise TaskSpecError(f"task file not found: {p}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise TaskSpecError(f"{p} is not valid JSON: {exc}") from exc
+    except IsADirectoryError:
+        raise TaskSpecError(f"{p} is a folder; a task file is needed") from None
     return parse_taskspec(data, task_id, source=str(p))
 
 

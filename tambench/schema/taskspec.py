@@ -207,6 +207,14 @@ class GradingSpec(_Model):
     """A public column whose distinct values are the valid labels (e.g. train.csv's label
     column); used when ``labels`` is empty."""
 
+    label_equivalence: list[Literal["case", "boolean", "number"]] = Field(default_factory=list)
+    """Other spellings of the declared labels that grade as those labels: "case" (letter case:
+    "cat" is "Cat"), "boolean" (true/false/1/0 in any case, 1.0 and 0.0: "1" is "True"),
+    "number" (equal values: "3.0" is "3"). A submitted label outside the label set that
+    matches exactly one declared label under these rules is that label; any other is refused,
+    naming the declared spelling. Needs ``labels`` or ``labels_from``. Empty: labels are exact
+    strings (spaces around them: ``value_policy.strip_spaces``)."""
+
     empty_token: str | None = None
     """A cell holding exactly this text is an empty value, in submissions and answers
     (google-research-identify-contrails: "-" for an empty mask). Kinds mask, set, ranking and

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
+from tambench.core.bounded import REPORT_BOUNDS, load_json
 from tambench.core.fielddocs import DOCUMENTED
 from tambench.errors import ReportVersionError, TaskDataError
 from tambench.fileio import write_text_atomic
@@ -60,11 +61,9 @@ class VersionedModel(BaseModel):
     def read(cls: type[M], path: Path) -> M:
         """Read and validate a file written by :meth:`write`."""
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = load_json(path, error=TaskDataError, bounds=REPORT_BOUNDS)
         except FileNotFoundError:
             raise TaskDataError(f"{path} not found") from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise TaskDataError(f"{path} is not valid JSON: {exc}") from exc
         try:
             return cls.model_validate(data)
         except ValidationError as exc:

@@ -144,7 +144,7 @@ class PrivateFiles:
 
 def open_source(raw: str | Path) -> RawSource:
     """A folder or archive source for a local path."""
-    p = Path(raw).expanduser()
+    p = Path(os.path.expanduser(raw))  # left as it is without a home directory
     if p.is_dir():
         return LocalFolderSource(p)
     if p.is_file():

@@ -126,8 +126,23 @@ class Catalogue:
                     out.append(slug)
         return out
 
+    def readable_entries(self) -> tuple[list[CatalogueEntry], list[Problem]]:
+        """Every entry whose task.json loads, and one problem per folder whose does not (no
+        task.json, a file the bounded loader refuses, a spec that does not validate), so that
+        a listing shows the good entries and names the bad ones."""
+        good: list[CatalogueEntry] = []
+        bad: list[Problem] = []
+        for d in self.entry_dirs():
+            where = str(d.relative_to(self.root))
+            try:
+                good.append(CatalogueEntry(d, load_taskspec(d / TASK_FILE)))
+            except (TaskSpecError, OSError) as exc:
+                bad.append(Problem(where, _load_problem(exc)))
+        return good, bad
+
     def entries(self) -> list[CatalogueEntry]:
-        """Every entry, parsed; the first invalid task.json raises (``validate`` lists all)."""
+        """Every entry, parsed; the first invalid task.json raises (``validate`` lists all,
+        :meth:`readable_entries` skips and names them)."""
         if self._entries is None:
             loaded = []
             for d in self.entry_dirs():
@@ -170,6 +185,15 @@ class Catalogue:
             for tid in manifest.ids:
                 out.setdefault(tid, []).append(manifest.name)
         return out
+
+
+def _load_problem(exc: Exception) -> str:
+    """What reading an entry's task.json ran into (a missing file is the entry's problem)."""
+    if isinstance(exc, FileNotFoundError):
+        return f"no {TASK_FILE}"
+    if isinstance(exc, OSError):
+        return f"{TASK_FILE} cannot be read: {exc.strerror or exc}"
+    return str(exc)
 
 
 def _check_identity(entry_dir: Path, where: str, spec: TaskSpec) -> list[Problem]:
@@ -244,8 +268,8 @@ def validate_entry(entry_dir: Path, root: Path) -> list[Problem]:
         return [Problem(where, f"no {TASK_FILE}")]
     try:
         spec = load_taskspec(task_file)
-    except TaskSpecError as exc:
-        return [Problem(where, str(exc))]
+    except (TaskSpecError, OSError) as exc:
+        return [Problem(where, _load_problem(exc))]
     return [p for check in ENTRY_CHECKS for p in check(entry_dir, where, spec)]
 
 
@@ -308,10 +332,12 @@ def _count_rows(entry: CatalogueEntry) -> int | None:
     return len(read_leaderboard(entry.leaderboard_path))
 
 
-def build_index(cat: Catalogue) -> list[dict[str, Any]]:
-    """The index rows of a catalogue, sorted by id."""
+def build_index(cat: Catalogue, entries: list[CatalogueEntry] | None = None
+                ) -> list[dict[str, Any]]:
+    """The index rows of a catalogue (or of ``entries`` of it), sorted by id."""
     memberships = cat.subset_memberships()
-    return [index_row(e, memberships.get(e.id, [])) for e in sorted(cat, key=lambda e: e.id)]
+    chosen = cat.entries() if entries is None else entries
+    return [index_row(e, memberships.get(e.id, [])) for e in sorted(chosen, key=lambda e: e.id)]
 
 
 def _csv_text(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:

@@ -16,6 +16,7 @@ listing them. Ids never leave the catalogue (``..`` and absolute parts are refus
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from pathlib import Path
 
@@ -62,7 +63,7 @@ def locate_task(ref: str | Path, catalogue: Path | None = None, *, ids_only: boo
         AmbiguousTaskError: a bare slug exists on several platforms.
         UnsafePathError: an id that would leave the catalogue.
     """
-    as_path = Path(ref) if ids_only else Path(ref).expanduser()
+    as_path = Path(ref) if ids_only else Path(os.path.expanduser(ref))
     if not ids_only and as_path.is_file() and as_path.suffix == ".json":
         return as_path
     if not ids_only and as_path.is_dir():

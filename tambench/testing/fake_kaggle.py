@@ -26,6 +26,7 @@ from datetime import date, datetime
 from http.server import BaseHTTPRequestHandler
 from typing import Any, ClassVar
 
+from tambench.core.bounded import parse_json
 from tambench.testing.servers import QuietServer, serving, url_of
 
 SERVICE = "/v1/competitions.CompetitionApiService/"
@@ -177,7 +178,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802
         n = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(n) if n else b""
-        body = json.loads(raw or b"{}")
+        body = parse_json(raw or b"{}", "request body")
         method = self.path.removeprefix(SERVICE) if self.path.startswith(SERVICE) else ""
         with self.fake._lock:
             self.fake.calls.append((method, body))

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tambench.core.bounded import parse_json
+
 Reply = str | dict[str, Any] | Callable[[dict[str, Any]], str | dict[str, Any]]
 
 #: How often the serving loop checks for a shutdown request. The standard library's 0.5 s
@@ -65,7 +67,7 @@ class FakeOpenAIServer:
 
             def do_POST(self) -> None:  # noqa: N802
                 length = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(length) or b"{}")
+                body = parse_json(self.rfile.read(length) or b"{}", "request body")
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     self._send(404, {"error": {"message": f"no route {self.path}"}})
                     return

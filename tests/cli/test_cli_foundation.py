@@ -36,8 +36,10 @@ def test_schema_convert_and_validate(capsys: pytest.CaptureFixture[str], tam_lit
     assert rc == 0 and "biendata/pst" in out
     bad = tmp_path / "future.json"
     bad.write_text(json.dumps({"schema_version": 99, "id": "kaggle/x", "platform": "kaggle"}))
-    rc, _, err = run(capsys, "schema", "validate", str(bad))
-    assert rc == 1 and "schema_version 99" in err
+    rc, out, _ = run(capsys, "schema", "validate", str(bad), str(out_file))
+    # Every file is checked; one that cannot be read is named and the exit code is 3.
+    assert rc == 3 and f"error: {bad}: " in out and "schema_version 99" in out
+    assert "ok  biendata/pst" in out
 
 
 def test_leaderboard_normalize_and_show(capsys: pytest.CaptureFixture[str], tam_lite_dir: Path,

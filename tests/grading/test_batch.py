@@ -285,7 +285,7 @@ def test_grade_runs_command_writes_outputs(tmp_path: Path, capsys: pytest.Captur
                "--out", str(tmp_path / "out"), "--executor", "thread", "--workers", "2"])
     assert rc == 0
     assert {p.name for p in (tmp_path / "out").iterdir()} == {
-        "grades.json", "grades.csv", "report.html"}
+        "grades.json", "grades.csv", "report.html", "manifest.json"}
     assert "a" in capsys.readouterr().out
 
 

@@ -85,7 +85,7 @@ def test_submissions_jsonl_grades_without_conversion(
         ("other", "label", "line4", "graded_valid"),
     ]
     unreadable = [r.error for r in report.rows if r.status == "unreadable"]
-    assert "line 6 is not JSON" in (unreadable[0] or "")
+    assert "line 6 is not valid JSON" in (unreadable[0] or "")
     assert "needs string fields competition_id and submission_path" in (unreadable[1] or "")
     missing = next(r for r in report.rows if r.run == "line5")
     assert missing.submission_exists is False and missing.submission_path == "subs/missing.csv"

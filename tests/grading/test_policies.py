@@ -16,7 +16,12 @@ import numpy as np
 import pytest
 
 from tambench.core.metrics import get_metric
-from tambench.errors import InvalidSubmissionError, TaskDataError, TaskSpecError
+from tambench.errors import (
+    InvalidSubmissionError,
+    MetricInputError,
+    TaskDataError,
+    TaskSpecError,
+)
 from tambench.grading.grade import grade_submission
 from tambench.grading.validate import load_answers, validate_submission
 from tambench.schema.taskspec import GradingSpec, TaskSpec
@@ -254,6 +259,63 @@ def test_a_row_of_zero_votes_cannot_be_normalised(tmp_path: Path) -> None:
                        id_columns=["id"], target_columns=["a", "b"], normalize_truths="row_sum")
     with pytest.raises(TaskDataError, match=r"1 scored answers row\(s\) sum to 0 or less"):
         load_answers(path, spec.grading, get_metric("kl_divergence"))  # type: ignore[arg-type]
+
+
+def _kl_rows(rows: list[list[float]]) -> str:
+    return "eeg_id,a,b,c\n" + "".join(f"{i},{a},{b},{c}\n" for i, (a, b, c) in enumerate(rows))
+
+
+def test_normalised_truths_do_not_excuse_predicted_rows_that_do_not_sum_to_one(
+    tmp_path: Path,
+) -> None:
+    spec, path = _task(tmp_path, _kl_rows([[3, 1, 0], [0, 2, 2], [1, 1, 1]]),
+                       metric="kl_divergence", id_columns=["eeg_id"],
+                       target_columns=["a", "b", "c"], normalize_truths="row_sum")
+    off = _grade(spec, path, tmp_path, _kl_rows([[0.2, 0.2, 0.1], [0.5, 0.25, 0.25],
+                                                  [0.4, 0.4, 0.4]]))
+    assert not off.valid_submission and off.score is None
+    assert off.errors == ["2 row(s) of probabilities do not sum to 1 (tolerance 0.0001); got "
+                          "sums [0.5, 1.2] in rows [1, 3] (ids ['0', '2'])"]
+    # within the stated tolerance (absolute, on each row's sum) the rows are accepted
+    near = _grade(spec, path, tmp_path, _kl_rows([[0.50005, 0.25, 0.25], [0.1, 0.1, 0.8],
+                                                  [0.3, 0.3, 0.4]]))
+    assert near.valid_submission
+
+
+def test_the_row_sum_rule_follows_each_probability_metric(tmp_path: Path) -> None:
+    """kl_divergence reads rows as distributions; multiclass log loss rescales rows (Kaggle's
+    rule) unless renormalize is false; column-wise AUC and label rankings read columns or
+    orders, never sums; a task may require or waive the rule."""
+    from tambench.core.metrics import list_metrics
+    from tambench.grading.validation.columns import DISTRIBUTION_ROWS
+
+    assert all(get_metric(m).kind == "probability" for m in DISTRIBUTION_ROWS)
+    answers = "id,a,b\nx,1,0\ny,0,1\nz,1,0\n"
+    text = "id,a,b\nx,0.9,0.3\ny,0.2,0.6\nz,0.7,0.1\n"  # sums 1.2, 0.8, 0.8
+    refused = {"kl_divergence"}
+    tried: set[str] = set()
+    for m in list_metrics():
+        if m.kind != "probability" or "identities_columns" in m.defaults:
+            continue
+        spec, path = _task(tmp_path / m.id, answers, metric=m.id, id_columns=["id"],
+                           target_columns=["a", "b"])
+        try:
+            report = _grade(spec, path, tmp_path / m.id, text)
+        except MetricInputError:  # a metric of one column: no rows to sum
+            continue
+        tried.add(m.id)
+        summed = any("do not sum to 1" in e for e in report.errors)
+        assert summed == (m.id in refused), (m.id, report.errors)
+    assert {"kl_divergence", "multiclass_log_loss", "roc_auc_columnwise", "lwlrap"} <= tried
+    for params, policy, want in (({"renormalize": False}, {}, True),
+                                 ({}, {"row_sum": "require"}, True),
+                                 ({}, {"row_sum": "ignore"}, False)):
+        metric = "multiclass_log_loss" if params or policy.get("row_sum") == "require" \
+            else "kl_divergence"
+        spec, path = _task(tmp_path / "p", answers, metric=metric, metric_params=params,
+                           id_columns=["id"], target_columns=["a", "b"], value_policy=policy)
+        report = _grade(spec, path, tmp_path / "p", text)
+        assert any("do not sum to 1" in e for e in report.errors) == want, (params, policy)
 
 
 # --- ventilator: only rows with u_out = 0 are scored ---------------------------------------------

@@ -21,7 +21,7 @@ MLE_BENCH_FIELDS = {
     "submission_path",
 }
 ADDED_FIELDS = {"rank", "n_teams", "rank_pct", "errors", "warnings", "task_id", "modality",
-                "tier", "metric", "report_version"}
+                "tier", "metric", "report_version", "leaderboard_order_inversions"}
 
 
 def _report(**kw: object) -> GradeReport:

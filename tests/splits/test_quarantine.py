@@ -95,8 +95,9 @@ def test_prepare_job_reports_a_quarantined_outcome(tmp_path: Path) -> None:
     assert out.task_dir and Path(out.task_dir, "quarantine.json").is_file()
 
 
-def test_an_audit_that_passes_again_lifts_the_quarantine(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def _prepared_then_leaked(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A task prepared cleanly, then its answers copied into public/ (a leak planted after
+    prepare): the task file, the data folder and the task's folder."""
     tabular(tmp_path / "raw", n=400, n_classes=2)
     task = tmp_path / "task.json"
     save_taskspec(make_spec("later", {"strategy": "random", "test_size": 0.25}), task)
@@ -104,8 +105,13 @@ def test_an_audit_that_passes_again_lifts_the_quarantine(
     assert main(["prepare", str(task), "--raw", str(tmp_path / "raw"), "--data-dir",
                  str(data)]) == 0
     folder = data / "kaggle/later"
-    answers = folder / "private/answers.csv"
-    shutil.copy(answers, folder / "public/answers.csv")  # a leak planted after prepare
+    shutil.copy(folder / "private/answers.csv", folder / "public/answers.csv")
+    return task, data, folder
+
+
+def test_an_audit_that_passes_again_lifts_the_quarantine(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    task, data, folder = _prepared_then_leaked(tmp_path)
     assert main(["audit", str(task), "--data-dir", str(data)]) == 1
     assert read_quarantine(folder) is not None
     (folder / "public/answers.csv").unlink()
@@ -114,6 +120,26 @@ def test_an_audit_that_passes_again_lifts_the_quarantine(
     assert read_quarantine(folder) is None
     report = json.loads(capsys.readouterr().out)
     assert report["passed"] is True and report["schema_version"] == 1
+
+
+def test_a_failed_audit_prints_its_full_report_as_json_with_exit_1(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    task, data, folder = _prepared_then_leaked(tmp_path)
+    capsys.readouterr()
+    assert main(["audit", str(task), "--data-dir", str(data), "--json"]) == 1
+    out, err = capsys.readouterr()
+    report = json.loads(out)  # one document: the report, not an error object
+    assert "error" not in report and report["passed"] is False
+    assert report["task_id"] == "kaggle/later" and report["schema_version"] == 1
+    statuses = {c["name"]: c["status"] for c in report["checks"]}
+    assert len(statuses) == len(report["checks"]) >= 3 and "fail" in statuses.values()
+    assert "pass" in statuses.values()  # every check is there, not only the failed ones
+    failed = [c for c in report["checks"] if c["status"] == "fail"]
+    assert all(c["findings"] and set(c) >= {"name", "status", "detail", "findings"}
+               for c in failed)
+    assert "Traceback" not in err and err.startswith("error: leakage audit of kaggle/later "
+                                                     "failed")
+    assert read_quarantine(folder) is not None
 
 
 def test_check_split_refuses_a_quarantined_task_row_by_row(tmp_path: Path,

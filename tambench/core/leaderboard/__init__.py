@@ -17,14 +17,19 @@ Formats read (the column sets identify them; the file's own order is kept):
 
 The normalised table has ``rank, team, score, entries, submitted_at`` plus every original
 column. A missing rank is the 1-based row position (every platform export is sorted best
-first). Scores are parsed from strings exactly (``float()``); rows whose score does not parse
-keep ``score = NaN`` and their raw text, and are reported as junk.
+first). Every numeric cell is read strictly (:mod:`.numbers`): ASCII numbers only, ranks and
+entry counts whole numbers, a comma in a score read by its shape and the board's convention
+(``0,5`` is a decimal comma, ``1,234`` thousands unless the board writes decimal commas, a
+board showing both has its comma cells refused). Rows whose score does not parse keep
+``score = NaN`` and their raw text; a rank or count that is not a whole number (``inf``,
+``1e400``) is the row's problem: both are reported as junk, never a crash.
 
 Junk rules (each names the rows it flags; which rules keep rows out of statistics is explicit,
 :data:`DEFAULT_EXCLUDE`):
 
 * ``missing``: empty score, or ``hasScore`` false.
-* ``unparseable``: the score is not a number.
+* ``unparseable``: the score is not a number, or the rank or entries cell is not a whole
+  number (``LeaderboardRow.problems`` names the cell).
 * ``non_finite``: NaN or infinite.
 * ``out_of_range``: outside the metric's declared value range (when a metric is given).
 * ``outlier``: absurdly far from the bulk: ``|score - median| > 1000 * IQR`` of the finite
@@ -39,8 +44,8 @@ Junk rules (each names the rows it flags; which rules keep rows out of statistic
   ``flag`` says ``placeholder`` (the compact form keeps that verdict, as it drops the column
   it came from).
 
-The package is split by concern: :mod:`.model` (rows, junk rules, order check), :mod:`.read`
-(formats in) and :mod:`.write` (normalised and compact forms out).
+The package is split by concern: :mod:`.model` (rows, junk rules, order check), :mod:`.numbers`
+(numeric cells), :mod:`.read` (formats in) and :mod:`.write` (normalised and compact forms out).
 * ``zero``: an exact zero score, the value failed or empty submissions often receive. Reported,
   but not excluded by default: on some boards zero is a legitimate score.
 """
@@ -60,6 +65,7 @@ from tambench.core.leaderboard.model import (
     LeaderboardRow,
     check_order,
     detect_junk,
+    order_problem,
     parse_score,
 )
 from tambench.core.leaderboard.read import (
@@ -95,6 +101,7 @@ __all__ = [
     "leaderboard_from_client_rows",
     "leaderboard_to_compact_csv",
     "leaderboard_to_csv",
+    "order_problem",
     "parse_score",
     "parse_timestamp",
     "read_leaderboard",

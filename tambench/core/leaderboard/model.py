@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from tambench.core.leaderboard.numbers import CommaConvention, read_score
 from tambench.errors import LeaderboardError, LeaderboardOrderWarning
 
 NORMALISED_COLUMNS = ("rank", "team", "score", "entries", "submitted_at")
@@ -47,6 +48,9 @@ class LeaderboardRow:
     team_id: str | None = None
     has_score: bool = True
     source: dict[str, str] = field(default_factory=dict)
+    problems: tuple[str, ...] = ()
+    """Cells of the row that are not what their column holds (a rank of ``inf``, a count of
+    ``1e400``): the row is junk (``unparseable``), never a crash."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,8 @@ class Leaderboard:
     format: str
     source_columns: tuple[str, ...] = ()
     path: str = ""
+    comma: CommaConvention = None
+    """How the board's score cells write commas (see :mod:`.numbers`)."""
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -109,8 +115,9 @@ class Leaderboard:
         return replace(self, rows=tuple(r for r in self.rows if r.row not in drop))
 
 
-def parse_score(text: str) -> tuple[float, str | None]:
-    """Parse a score string. Returns (value, problem) where problem names a junk rule.
+def parse_score(text: str, comma: CommaConvention = None) -> tuple[float, str | None]:
+    """Parse a score string strictly (:func:`.numbers.read_score`; ``comma`` is the board's
+    comma convention). Returns (value, problem) where problem names a junk rule.
 
     >>> parse_score(" 0.98514 ")
     (0.98514, None)
@@ -118,17 +125,11 @@ def parse_score(text: str) -> tuple[float, str | None]:
     'missing'
     >>> parse_score("n/a")[1]
     'unparseable'
+    >>> parse_score("0,5"), parse_score("1,234")
+    ((0.5, None), (1234.0, None))
     """
-    s = (text or "").strip().strip('"').strip()
-    if s == "":
-        return math.nan, "missing"
-    try:
-        value = float(s.replace(",", "")) if s.count(",") and s.count(".") <= 1 else float(s)
-    except ValueError:
-        return math.nan, "unparseable"
-    if not math.isfinite(value):
-        return value, "non_finite"
-    return value, None
+    value, rule, _ = read_score(text, comma)
+    return value, rule
 
 
 @dataclass
@@ -138,19 +139,19 @@ class _JunkContext:
     median: float
     iqr: float
     value_range: tuple[float, float] | None
+    comma: CommaConvention = None
     seen_ids: dict[str, int] = field(default_factory=dict)
     seen_rows: dict[tuple[str, str, str], int] = field(default_factory=dict)
 
 
 def _junk_score_text(r: LeaderboardRow, ctx: _JunkContext) -> list[JunkRow]:
-    """missing / unparseable / non_finite, from the score's raw text."""
+    """missing / unparseable / non_finite, from the score's raw text; unparseable for every
+    other cell of the row that is not what its column holds."""
+    cells = [JunkRow(r.row, "unparseable", p) for p in r.problems]
     if not r.has_score:
-        return [JunkRow(r.row, "missing", "the row has no score (hasScore is false)")]
-    _, problem = parse_score(r.score_raw)
-    details = {"missing": "empty score",
-               "unparseable": f"score {r.score_raw!r} is not a number",
-               "non_finite": f"score {r.score_raw!r} is not finite"}
-    return [JunkRow(r.row, problem, details[problem])] if problem else []
+        return [JunkRow(r.row, "missing", "the row has no score (hasScore is false)"), *cells]
+    _, problem, detail = read_score(r.score_raw, ctx.comma)
+    return [JunkRow(r.row, problem, detail), *cells] if problem else cells
 
 
 def _junk_value(r: LeaderboardRow, ctx: _JunkContext) -> list[JunkRow]:
@@ -218,7 +219,7 @@ def detect_junk(
     if finite.size >= 4:
         q1, q3 = np.quantile(finite, [0.25, 0.75])
         iqr = float(q3 - q1)
-    ctx = _JunkContext(median=median, iqr=iqr, value_range=value_range)
+    ctx = _JunkContext(median=median, iqr=iqr, value_range=value_range, comma=lb.comma)
     found: list[JunkRow] = []
     for r in lb.rows:
         for check in _JUNK_CHECKERS:
@@ -233,24 +234,32 @@ def _parse_float(text: str) -> float | None:
         return None
 
 
-def check_order(lb: Leaderboard, higher_is_better: bool, *, warn: bool = True) -> int:
-    """Count adjacent row pairs whose order contradicts the declared direction.
+def order_problem(lb: Leaderboard, higher_is_better: bool) -> tuple[int, str | None]:
+    """(inversions, message): adjacent row pairs (finite scores, file order) whose order
+    contradicts the declared direction, and the warning to give when there are any.
 
     Platform exports are sorted best first; a contradiction usually means the metric's
-    direction was declared wrongly for this task (the direction itself is never changed).
-    Returns the number of inversions and issues a :class:`LeaderboardOrderWarning` if any.
+    direction was declared wrongly for this task, so rank and medals computed with the declared
+    direction may be wrong (the direction itself is never changed).
     """
     s = np.array([r.score for r in lb.rows if math.isfinite(r.score)], dtype=np.float64)
     if s.size < 2:
-        return 0
+        return 0, None
     diffs = np.diff(s)
     bad = int(np.sum(diffs > 0)) if higher_is_better else int(np.sum(diffs < 0))
-    if bad and warn:
-        direction = "higher" if higher_is_better else "lower"
-        warnings.warn(
-            f"leaderboard {lb.path or ''} has {bad} of {s.size - 1} adjacent pairs ordered "
-            f"against the declared direction ({direction} is better); check the metric",
-            LeaderboardOrderWarning,
-            stacklevel=2,
-        )
+    if not bad:
+        return 0, None
+    direction = "higher" if higher_is_better else "lower"
+    where = f"leaderboard {lb.path}" if lb.path else "the leaderboard"
+    return bad, (f"{where} has {bad} of {s.size - 1} adjacent pairs ordered against the "
+                 f"declared direction ({direction} is better); rank and medals assume the "
+                 "declared direction: check the metric")
+
+
+def check_order(lb: Leaderboard, higher_is_better: bool, *, warn: bool = True) -> int:
+    """Count adjacent row pairs whose order contradicts the declared direction
+    (:func:`order_problem`); issues a :class:`LeaderboardOrderWarning` if any (``warn``)."""
+    bad, message = order_problem(lb, higher_is_better)
+    if message and warn:
+        warnings.warn(message, LeaderboardOrderWarning, stacklevel=2)
     return bad

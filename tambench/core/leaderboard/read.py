@@ -18,6 +18,7 @@ from tambench.core.leaderboard.model import (
     LeaderboardRow,
     parse_score,
 )
+from tambench.core.leaderboard.numbers import comma_convention, read_whole
 from tambench.errors import LeaderboardError
 
 # Column sets identifying each file format (lower-cased, BOM stripped).
@@ -130,16 +131,16 @@ def parse_timestamp(text: str | None) -> str | None:
         return s
 
 
-def _parse_int(text: str | None) -> int | None:
-    if text is None:
-        return None
-    s = text.strip()
-    if not s:
-        return None
-    try:
-        return int(float(s))
-    except ValueError:
-        return None
+def _wholes(cells: dict[str, str | None], problems: list[str]) -> dict[str, int | None]:
+    """rank and entries read strictly as whole numbers of at least 0 (Kaggle ranks its
+    benchmark rows 0); each bad cell is a problem."""
+    out: dict[str, int | None] = {}
+    for what in ("rank", "entries"):
+        value, problem = read_whole(cells.get(what), what)
+        out[what] = value
+        if problem:
+            problems.append(problem)
+    return out
 
 
 def _is_false(text: str | None) -> bool:
@@ -149,25 +150,30 @@ def _is_false(text: str | None) -> bool:
 def _rows_normalised(records: list[dict[str, str]], columns: Sequence[str],
                      path: str) -> Leaderboard:
     source_cols = tuple(c for c in columns if c.startswith(SOURCE_PREFIX))
+    comma = comma_convention(rec.get("score", "") or "" for rec in records)
     rows: list[LeaderboardRow] = []
     for i, rec in enumerate(records, start=1):
         raw = rec.get("score", "") or ""
-        score, _ = parse_score(raw)
+        score, _ = parse_score(raw, comma)
+        problems: list[str] = []
+        whole = _wholes({"rank": rec.get("rank"), "entries": rec.get("entries")}, problems)
         rows.append(
             LeaderboardRow(
                 row=i,
-                rank=_parse_int(rec.get("rank")),
+                rank=whole["rank"],
                 team=rec.get("team", "") or "",
                 score=score,
                 score_raw=raw,
-                entries=_parse_int(rec.get("entries")),
+                entries=whole["entries"],
                 submitted_at=rec.get("submitted_at") or None,
                 team_id=rec.get("team_id") or None,
                 source={c[len(SOURCE_PREFIX):]: rec.get(c, "") or "" for c in source_cols},
+                problems=tuple(problems),
             )
         )
     orig = tuple(c[len(SOURCE_PREFIX):] for c in source_cols)
-    return Leaderboard(rows=tuple(rows), format="normalised", source_columns=orig, path=path)
+    return Leaderboard(rows=tuple(rows), format="normalised", source_columns=orig, path=path,
+                       comma=comma)
 
 
 def _rows_mapped(records: list[dict[str, str]], columns: Sequence[str], fmt: str,
@@ -183,27 +189,33 @@ def _rows_mapped(records: list[dict[str, str]], columns: Sequence[str], fmt: str
     c_rank, c_team, c_id = col("rank"), col("team"), col("team_id")
     c_score, c_entries, c_date = col("score"), col("entries"), col("submitted_at")
     c_has = by_lower.get("hasscore")
+    comma = comma_convention(((rec.get(c_score, "") if c_score else "") or "") for rec in records)
     rows: list[LeaderboardRow] = []
     for i, rec in enumerate(records, start=1):
         raw = (rec.get(c_score, "") if c_score else "") or ""
-        score, _ = parse_score(raw)
+        score, _ = parse_score(raw, comma)
         has_score = not (c_has and _is_false(rec.get(c_has)))
         team_name = (rec.get(c_team, "") if c_team else "") or ""
+        problems: list[str] = []
+        whole = _wholes({"rank": rec.get(c_rank) if c_rank else str(i),
+                         "entries": rec.get(c_entries) if c_entries else None}, problems)
         rows.append(
             LeaderboardRow(
                 row=i,
-                rank=_parse_int(rec.get(c_rank)) if c_rank else i,
+                rank=whole["rank"],
                 team=team_name.strip(),
                 score=score if has_score else math.nan,
                 score_raw=raw,
-                entries=_parse_int(rec.get(c_entries)) if c_entries else None,
+                entries=whole["entries"],
                 submitted_at=parse_timestamp(rec.get(c_date)) if c_date else None,
                 team_id=((rec.get(c_id) or "").strip() or None) if c_id else None,
                 has_score=has_score,
                 source={c: rec.get(c, "") or "" for c in columns},
+                problems=tuple(problems),
             )
         )
-    return Leaderboard(rows=tuple(rows), format=fmt, source_columns=tuple(columns), path=path)
+    return Leaderboard(rows=tuple(rows), format=fmt, source_columns=tuple(columns), path=path,
+                       comma=comma)
 
 
 def _rows_from_records(

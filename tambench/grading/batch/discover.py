@@ -16,7 +16,6 @@ Names are made printable and bounded here, once (:mod:`tambench.grading.sanitize
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -24,6 +23,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from tambench.core.bounded import LINE_BOUNDS, parse_json
+from tambench.errors import MalformedInputError
 from tambench.grading.batch.models import RunStatus
 from tambench.grading.sanitize import report_name, report_text
 
@@ -268,11 +269,10 @@ def _jsonl_items(path: Path, resolve: Resolver, settings: RunSettings,
             if not text or text.startswith(("#", "//")):
                 continue
             run = f"line{lineno}"
-            try:
-                entry = json.loads(text)
-            except json.JSONDecodeError as exc:
-                yield walker.unreadable(default_agent, "*", run,
-                                        f"{path.name} line {lineno} is not JSON: {exc.msg}")
+            try:  # bounded: a deep or huge-number line is this line's row, not a crash
+                entry = parse_json(text, f"{path.name} line {lineno}", bounds=LINE_BOUNDS)
+            except MalformedInputError as exc:
+                yield walker.unreadable(default_agent, "*", run, str(exc))
                 continue
             if not isinstance(entry, dict) or not isinstance(entry.get("competition_id"), str) \
                     or not isinstance(entry.get("submission_path"), str):

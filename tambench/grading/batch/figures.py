@@ -23,6 +23,9 @@ _MAX_WIDTH = 30.0
 
 @contextmanager
 def _figure(n_groups: int) -> Iterator[tuple[Any, Any]]:
+    from tambench.config import env_dir_fallback
+
+    env_dir_fallback("MPLCONFIGDIR", "matplotlib")  # matplotlib needs one; no home: a temporary
     import matplotlib
 
     matplotlib.use("Agg", force=False)

@@ -7,7 +7,6 @@ submission's own problems (``errors``), the grader's ``error`` when the run coul
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError, model_validator
 
+from tambench.core.bounded import REPORT_BOUNDS, load_json
 from tambench.core.fielddocs import DOCUMENTED
 from tambench.errors import ReportVersionError, TaskDataError
 from tambench.grading.report import GradeFields, check_report_version
@@ -323,10 +323,7 @@ class BatchReport(_Model):
 
 def load_batch_report(path: str | Path) -> BatchReport:
     """Read ``grades.json``, refusing newer or older report versions with a clear error."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise TaskDataError(f"{path} is not valid JSON: {exc}") from None
+    data = load_json(Path(path), error=TaskDataError, bounds=REPORT_BOUNDS)
     try:
         return BatchReport.model_validate(data)
     except ValidationError as exc:

@@ -48,12 +48,34 @@ def rows_from_results(items: list[RunItem], results: list[Any]) -> list[RunRow]:
 
 
 def leaderboard_warnings(items: list[RunItem]) -> list[str]:
-    """One warning per graded task without a leaderboard."""
+    """One warning per graded task without a leaderboard, and one per task whose leaderboard
+    is sorted against its metric's declared direction."""
     from tambench.grading.grade import no_leaderboard_warning
 
     missing = sorted({it.task_ref.task_id for it in items
                       if it.task_ref is not None and it.task_ref.leaderboard is None})
-    return [no_leaderboard_warning(t) for t in missing]
+    boards = {it.task_ref.task_id: it.task_ref for it in items
+              if it.task_ref is not None and it.task_ref.leaderboard is not None}
+    order = [w for task_id in sorted(boards) for w in _order_warnings(boards[task_id])]
+    return [no_leaderboard_warning(t) for t in missing] + order
+
+
+def _order_warnings(ref: Any) -> list[str]:
+    """The order warning of one task's leaderboard (none when it cannot be read: its runs say
+    why)."""
+    from tambench.core.metrics.base import get_metric
+    from tambench.grading.grade import leaderboard_order_fields, load_task_leaderboard
+    from tambench.schema.io import load_taskspec
+
+    try:
+        spec = load_taskspec(ref.task_file)
+        if spec.grading is None:
+            return []
+        metric = get_metric(spec.grading.metric)
+        board = load_task_leaderboard(Path(ref.leaderboard), metric)
+    except (TambenchError, OSError):
+        return []
+    return [f"task {spec.id}: {w}" for w in leaderboard_order_fields(board, metric)["warnings"]]
 
 
 def _run(items: list[RunItem], pool: Executor, retries: int, progress: bool) -> list[Any]:

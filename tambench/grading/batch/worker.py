@@ -155,7 +155,9 @@ def _graded(item: RunItem, spec: TaskSpec, answers: Any, board: Any) -> dict[str
         return {"status": RunStatus.UNREADABLE,
                 "error": report_text(f"cannot read {item.submission_shown}: "
                                      f"{exc.strerror or exc}")}
-    data = report.model_dump(exclude={"report_version", "created_at", "submission_path"})
+    # The board's order is said once per task, in the batch report's warnings.
+    data = report.model_dump(exclude={"report_version", "created_at", "submission_path",
+                                       "leaderboard_order_inversions"})
     data["errors"] = report_messages(data["errors"])
     data["warnings"] = []  # batch-wide, once per task (see the batch report's warnings)
     if report.valid_submission:

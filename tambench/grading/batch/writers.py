@@ -1,5 +1,6 @@
-"""Write a batch report: ``grades.json``, ``grades.csv``, ``report.html``, and MLE-bench's
-timestamped ``<time>_grading_report.json``.
+"""Write a batch report: ``grades.json``, ``grades.csv``, ``report.html`` and their
+``manifest.json`` as one set that replaces the previous set at once, and MLE-bench's timestamped
+``<time>_grading_report.json``.
 
 CSV follows RFC 4180 (every field holding a comma, a quote, CR or LF is quoted; CRLF line
 ends), text cells are escaped against formula injection, and text is printable (control
@@ -8,11 +9,20 @@ characters written as escapes), so every CSV reader sees the same rows. JSON is 
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import re
+import shutil
+import stat
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from tambench.errors import TambenchError
 from tambench.grading.batch.models import BatchReport, MleBenchReport, RunRow
 from tambench.grading.sanitize import csv_line, escape_formula, printable
 
@@ -98,28 +108,196 @@ def mle_bench_report_name(created_at: datetime) -> str:
     return f"{created_at:%Y-%m-%dT%H-%M-%S}-GMT_grading_report.json"
 
 
+def mle_bench_report_text(report: BatchReport) -> str:
+    """The MLE-bench-style report as strict JSON text."""
+    return _strict_json(mle_bench_report(report).model_dump(mode="json"), 2) + "\n"
+
+
 def write_mle_bench_report(report: BatchReport, output_dir: Path) -> Path:
-    """Write the timestamped MLE-bench-style report into ``output_dir``; returns its path."""
+    """Write the timestamped MLE-bench-style report into ``output_dir`` (one file, written
+    atomically); returns its path."""
     from tambench.fileio import write_text_atomic
 
     path = output_dir / mle_bench_report_name(report.created_at)
-    write_text_atomic(path, _strict_json(mle_bench_report(report).model_dump(mode="json"), 2)
-                      + "\n")
+    write_text_atomic(path, mle_bench_report_text(report))
     return path
 
 
-def write_batch_outputs(report: BatchReport, out_dir: Path) -> dict[str, Path]:
-    """Write ``grades.json``, ``grades.csv`` and ``report.html`` into ``out_dir``."""
-    from tambench.fileio import write_text_atomic
+#: The files of a report set, by key.
+SET_FILES = {"json": "grades.json", "csv": "grades.csv", "html": "report.html"}
+#: The set's manifest: the batch, and every file with its size and SHA-256. Written last.
+MANIFEST = "manifest.json"
+#: Names a report folder may hold from a run of an older tambench (no manifest yet).
+_KNOWN_NAMES = frozenset({*SET_FILES.values(), MANIFEST})
+#: Staging folder inside a report folder that is updated in place.
+_INNER_STAGING = ".staging-"
+_MLE_NAME = re.compile(r"\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-GMT_grading_report\.json")
+
+
+def write_batch_outputs(report: BatchReport, out_dir: Path,
+                        extra: dict[str, str] | None = None) -> dict[str, Path]:
+    """Write the report set (``grades.json``, ``grades.csv``, ``report.html``, the ``extra``
+    files by name, and ``manifest.json``) into ``out_dir``, replacing any previous set as one
+    unit: the set is built in a staging folder beside ``out_dir`` and swapped in (one atomic
+    exchange on Linux and macOS; elsewhere two renames, between which the folder is briefly
+    absent; a folder that cannot be renamed is updated in place, without a manifest until the
+    new set is whole: see :func:`replace_folder`). A reader never sees files of two batches
+    together; a set from an interrupted run stays in a hidden ``.<name>.staging-*`` folder
+    (with no manifest until it was complete), removed by the next write.
+
+    Returns the paths of the set's files (keys ``json``, ``csv``, ``html``, ``manifest`` and
+    the extra names).
+
+    Raises:
+        InputError: ``out_dir`` is a file, or holds files that are not a report set (the whole
+            folder is replaced, so nothing else may live in it).
+    """
     from tambench.grading.batch.html import batch_to_html
 
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = {
-        "json": out_dir / "grades.json",
-        "csv": out_dir / "grades.csv",
-        "html": out_dir / "report.html",
+    texts = {"json": batch_to_json(report) + "\n", "csv": batch_to_csv(report),
+             "html": batch_to_html(report)}
+    members = {SET_FILES[k]: v.encode("utf-8") for k, v in texts.items()}
+    members.update({name: text.encode("utf-8") for name, text in (extra or {}).items()})
+    out = check_report_folder(Path(out_dir))
+    replace_folder(out, members, _manifest(report, members))
+    paths = {k: out / name for k, name in SET_FILES.items()}
+    return {**paths, "manifest": out / MANIFEST, **{n: out / n for n in (extra or {})}}
+
+
+def _manifest(report: BatchReport, members: dict[str, bytes]) -> bytes:
+    files = {name: {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+             for name, data in sorted(members.items())}
+    digest = hashlib.sha256(members[SET_FILES["json"]]).hexdigest()
+    manifest = {
+        "batch_id": f"{report.created_at:%Y%m%dT%H%M%S}-{digest[:12]}",
+        "created_at": report.created_at.isoformat(),
+        "runs": len(report.rows),
+        "files": files,
     }
-    write_text_atomic(paths["json"], batch_to_json(report) + "\n")
-    write_text_atomic(paths["csv"], batch_to_csv(report))
-    write_text_atomic(paths["html"], batch_to_html(report))
-    return paths
+    return (_strict_json(manifest, 2) + "\n").encode("utf-8")
+
+
+def check_report_folder(out: Path) -> Path:
+    """The folder a report set replaces: ``out``, or the target of a symbolic link (the link
+    keeps pointing at the set). Checked before a batch starts and again when it is written.
+
+    Raises:
+        InputError: ``out`` is a file, or holds anything that is not a report set."""
+    from tambench.errors import InputError
+
+    if out.is_symlink():
+        out = Path(os.path.realpath(out))
+    if out.exists() and not out.is_dir():
+        raise InputError(f"{out} is a file; the report set needs a folder")
+    if out.is_dir():
+        foreign = sorted(n for n in os.listdir(out) if not _belongs(out, n))
+        if foreign:
+            shown = ", ".join(foreign[:5]) + (" ..." if len(foreign) > 5 else "")
+            raise InputError(
+                f"{out} holds files that are not part of a report set ({shown}); the whole "
+                "folder is replaced by each batch, so give a new or empty folder")
+    return out
+
+
+def _belongs(folder: Path, name: str) -> bool:
+    """Whether ``name`` in ``folder`` is part of a report set (its manifest lists it, or it
+    is a set file of an older tambench's run)."""
+    from tambench.core.bounded import load_json
+
+    if name in _KNOWN_NAMES or _MLE_NAME.fullmatch(name) or name.startswith(_INNER_STAGING):
+        return True
+    try:
+        manifest = load_json(folder / MANIFEST)
+    except (OSError, TambenchError):
+        return False
+    listed = manifest.get("files") if isinstance(manifest, dict) else None
+    return isinstance(listed, dict) and name in listed
+
+
+def replace_folder(out: Path, members: dict[str, bytes], manifest: bytes) -> None:
+    """Build ``members`` and then the manifest in a staging folder beside ``out``, and swap it
+    in for ``out`` (created when absent). Writers of one parent folder take turns (a lock on
+    the parent), and leftovers of interrupted writes are removed first.
+
+    A folder that cannot be swapped (a mount point, one whose parent this user cannot write,
+    or the current folder or one above it) is updated in place instead: see
+    :func:`_update_in_place`."""
+    from tambench.fileio import current_umask, exchange_paths, fsync_dir, write_bytes_atomic
+
+    out = Path(os.path.abspath(out))
+    parent = out.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    if out.is_dir() and (os.path.ismount(out) or not os.access(parent, os.W_OK)
+                         or out == Path.cwd() or out in Path.cwd().parents):
+        _update_in_place(out, members, manifest)
+        return
+    with _locked(parent):
+        _remove_leftovers(parent, out.name)
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.staging-", dir=parent))
+        for name, data in members.items():
+            write_bytes_atomic(staging / name, data)
+        write_bytes_atomic(staging / MANIFEST, manifest)
+        mode = stat.S_IMODE(out.stat().st_mode) if out.is_dir() else 0o777 & ~current_umask()
+        os.chmod(staging, mode)
+        fsync_dir(staging)
+        if not out.exists():
+            os.rename(staging, out)
+        elif exchange_paths(staging, out):
+            shutil.rmtree(staging)  # the previous set, now under the staging name
+        else:  # no atomic exchange here: the folder is absent between the two renames
+            old = parent / f".{out.name}.old-{staging.name.rsplit('-', 1)[1]}"
+            os.rename(out, old)
+            os.rename(staging, out)
+            shutil.rmtree(old)
+        fsync_dir(parent)
+
+
+def _update_in_place(out: Path, members: dict[str, bytes], manifest: bytes) -> None:
+    """Replace the set inside ``out`` file by file: the new files are staged in
+    ``out/.staging-*``, the old manifest is removed (from then on the folder holds no whole
+    set, and says so by having no manifest), each file is renamed over its old copy, files of
+    the old set that the new one lacks are removed, and the manifest comes last. A reader that
+    checks the files against ``manifest.json`` never accepts a mixed set."""
+    from tambench.fileio import fsync_dir, write_bytes_atomic
+
+    with _locked(out):
+        _remove_leftovers(out, "")
+        staging = Path(tempfile.mkdtemp(prefix=_INNER_STAGING, dir=out))
+        for name, data in members.items():
+            write_bytes_atomic(staging / name, data)
+        write_bytes_atomic(staging / MANIFEST, manifest)
+        previous = [n for n in os.listdir(out) if n not in members and _belongs(out, n)
+                    and not n.startswith(_INNER_STAGING)]
+        (out / MANIFEST).unlink(missing_ok=True)
+        fsync_dir(out)
+        for name in members:
+            os.replace(staging / name, out / name)
+        for name in previous:  # files of the previous set that the new one lacks
+            Path(out / name).unlink(missing_ok=True)
+        os.replace(staging / MANIFEST, out / MANIFEST)
+        os.rmdir(staging)
+        fsync_dir(out)
+
+
+def _remove_leftovers(parent: Path, name: str) -> None:
+    """Staging and old folders of ``name`` that an interrupted write left behind."""
+    prefixes = (f".{name}.staging-", f".{name}.old-") if name else (_INNER_STAGING,)
+    for entry in os.scandir(parent):
+        if entry.name.startswith(prefixes) and entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, ignore_errors=True)
+
+
+@contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """An exclusive lock on ``folder`` (flock on its descriptor; none where unsupported)."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock

@@ -9,8 +9,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
+from tambench.core.bounded import parse_json
 from tambench.errors import JudgeError
 from tambench.fileio import write_text_atomic
 from tambench.grading.judge.results import ConstraintVerdict
@@ -65,9 +66,15 @@ def cache_key(model: str, constraint: str, code_sha256: str, *, mode: JudgeMode 
 
 
 def default_cache_dir() -> Path:
-    """``$XDG_CACHE_HOME/tambench/judge`` (``~/.cache/tambench/judge`` by default)."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "tambench" / "judge"
+    """``$XDG_CACHE_HOME/tambench/judge`` (``~/.cache/tambench/judge`` by default; without a
+    home directory, a private temporary folder kept for this process only)."""
+    from tambench.config import fallback_dir, home_dir
+
+    base = os.environ.get("XDG_CACHE_HOME")
+    if base:
+        return Path(base) / "tambench" / "judge"
+    home = home_dir()
+    return home / ".cache" / "tambench" / "judge" if home is not None else fallback_dir("judge")
 
 
 def _cache_path(cache_dir: Path, key: str) -> Path:
@@ -81,8 +88,8 @@ def read_cached(cache_dir: Path, key: str) -> CachedVerdict | None:
     except FileNotFoundError:
         return None
     try:
-        entry = CachedVerdict.model_validate_json(text)
-    except ValidationError as exc:
+        entry = CachedVerdict.model_validate(parse_json(text, "the entry", error=ValueError))
+    except ValueError as exc:  # the loader's refusal or pydantic's ValidationError
         raise JudgeError(f"judge cache entry {path} is corrupt; delete it to re-judge: {exc}") \
             from exc
     if entry.status not in CACHED_STATUSES:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import io
-import json
 import re
 import tokenize
 from dataclasses import dataclass
@@ -12,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
 
+from tambench.core.bounded import parse_json
+from tambench.errors import JudgeError
 from tambench.grading.judge.types import VerdictStatus
 
 
@@ -138,11 +139,11 @@ def read_strict_reply(content: str | None, *, nonce: str, code: str) -> ReadVerd
     if fenced:
         text = fenced.group(1).strip()
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
+        data = parse_json(text, "the reply", error=JudgeError)
+    except JudgeError as exc:  # not JSON, or beyond the loader's bounds: never a verdict
         return ReadVerdict("unparseable", None, "", [],
                            ["expected exactly one JSON object {nonce, answer, reason, "
-                            f"cited_lines}}, got {content[:120]!r}"])
+                            f"cited_lines}}, got {content[:120]!r} ({str(exc)[:200]})"])
     try:
         v = StrictVerdict.model_validate(data)
     except ValidationError as exc:

@@ -44,6 +44,7 @@ from tambench.grading.validation.policies import (
     read_public_column,
     scored_index,
     task_labels,
+    values_may_span_lines,
 )
 from tambench.grading.validation.textfiles import parse_json, split_lines
 from tambench.schema.taskspec import GradingSpec, SubmissionFormat
@@ -286,7 +287,7 @@ def _read_table(
     table = read_csv_columns(
         raw, layout, columns=[pos[c] for c in [*needed, *rule_columns]],
         float_columns=[pos[c] for c in targets] if numeric else (),
-        multiline=bool(g.value_policy.get("multiline_values", False)),
+        multiline=values_may_span_lines(g, ans.kind),
         what="answers", error=answers_error,
     )
     return table, pos

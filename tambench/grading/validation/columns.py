@@ -10,13 +10,19 @@ Declared policies read here (``GradingSpec.value_policy``; absent keys take thes
   ``probability`` and ``label``; true for ``text``, ``set``, ``ranking`` and ``mask``, where an
   empty string is an empty set, ranking, mask or text.
 * ``row_sum`` (kind ``probability``, several target columns): ``"auto"`` (default: rows must sum
-  to 1 when the metric takes a ``renormalize`` parameter set to false; a metric that
-  renormalises declares so), ``"require"``, or ``"ignore"``. ``row_sum_tolerance`` default 1e-4.
+  to 1 when the metric compares distributions, :data:`DISTRIBUTION_ROWS`, or takes a
+  ``renormalize`` parameter set to false; a metric that renormalises declares so),
+  ``"require"``, or ``"ignore"``. ``row_sum_tolerance`` default 1e-4 (absolute, on each
+  row's sum).
+* ``probability_range`` (kind ``probability``): ``"unit"`` (default: values in [0, 1]) or
+  ``"any"`` (any finite number: a rule that ranks scores, such as an AUC, accepts them).
 * ``strip_spaces``: spaces around numbers are always ignored (they cannot change a number);
   with true, spaces around labels and strings are removed too. Ids are never stripped.
-* ``multiline_values``: false (default): one row per line, a quoted line break in a value is
-  refused (the parser reads large files in blocks that must start on a row); true: string
-  values may span lines (the parser then reads blocks more slowly).
+* ``multiline_values``: whether a quoted value may hold a line break (RFC 4180). Default true
+  for kind ``text`` (pandas writes such values), false otherwise: one row per line, a quoted
+  line break is refused. Files are read in parallel blocks either way; only a file whose
+  quoted values do hold line breaks, over several blocks, is read again with its blocks found
+  serially (slower).
 """
 
 from __future__ import annotations
@@ -48,8 +54,9 @@ from tambench.grading.validation.arrays import (
     to_float64,
     to_object,
 )
+from tambench.grading.validation.labels import equivalent_labels, respelling_hint
 from tambench.grading.validation.messages import rows_desc
-from tambench.grading.validation.policies import apply_empty_token
+from tambench.grading.validation.policies import apply_empty_token, values_may_span_lines
 
 #: Kinds where an empty cell is a legitimate value by default.
 EMPTY_OK_KINDS = frozenset({"text", "set", "ranking", "mask"})
@@ -107,7 +114,7 @@ def _parse_number_texts(c: ColumnCheck) -> tuple[np.ndarray, bool]:
             "expected a number in every row"
         )
     # Placeholders stand in for cells that are not numbers: the submission is rejected.
-    zeros = pc.replace_substring_regex(chunk(trimmed), pattern=r"^.*$", replacement="0")
+    zeros = pc.replace_substring_regex(chunk(trimmed), pattern=r"(?s)^.*$", replacement="0")
     texts = pc.if_else(number_arrow, chunk(trimmed), zeros)
     values = to_float64(pc.cast(texts, pa.float64()), out=c.dest)
     values[nonfinite_txt] = np.nan
@@ -137,9 +144,18 @@ def check_values(c: ColumnCheck) -> np.ndarray | None:
     return values if ok else None
 
 
+def scores_unbounded(ans: Answers) -> bool:
+    """Whether the task declares its probability-kind target a score of any finite value
+    (``value_policy.probability_range`` ``"any"``: a rule that only ranks the scores)."""
+    return ans.grading.value_policy.get("probability_range", "unit") == "any"
+
+
 def check_probabilities(c: ColumnCheck) -> np.ndarray | None:
-    """Kind ``probability``: finite numbers in [0, 1]."""
+    """Kind ``probability``: finite numbers in [0, 1] (any finite number where the task
+    declares ``probability_range`` ``"any"``)."""
     values, ok = _numbers(c)
+    if scores_unbounded(c.ans):
+        return values if ok else None
     with np.errstate(invalid="ignore"):
         out = (values < 0.0) | (values > 1.0)
     if out.any():
@@ -163,7 +179,7 @@ def _strings(c: ColumnCheck) -> tuple[pa.ChunkedArray, np.ndarray, bool]:
     empty = empty_cells(col)
     allow_empty = bool(c.policy.get("allow_empty", c.ans.kind in EMPTY_OK_KINDS))
     ok = True
-    if not c.policy.get("multiline_values", False):
+    if not values_may_span_lines(c.ans.grading, c.ans.kind):
         broken = has_line_break(c.col)
         if broken.any():
             rows, desc = c.where(broken)
@@ -190,30 +206,36 @@ def check_strings(c: ColumnCheck) -> np.ndarray | None:
 
 
 def check_labels(c: ColumnCheck) -> np.ndarray | None:
-    """Kind ``label``: non-empty strings from the column's label set, when it has one."""
+    """Kind ``label``: non-empty strings from the column's label set, when it has one; a label
+    outside the set that the task declares equivalent to one label of it
+    (``GradingSpec.label_equivalence``) is graded as that label, and one that respells a
+    declared label is named with the declared spelling (:mod:`.labels`)."""
     col, empty, ok = _strings(c)
     label_set = c.ans.label_sets.get(c.name)
-    if label_set is not None:
-        allowed = label_set.labels
-        bad = outside(col, label_set.members) & ~empty
-        if bad.any():
-            rows, desc = c.where(bad)
-            got = sorted({col[int(i)].as_py() for i in rows[:1000]})
-            c.type_problems.append(
-                f"column `{c.name}`: {rows.size} unknown label(s) {format_examples(got)} in "
-                f"{desc}; allowed labels: {allowed[:50]}{' ...' if len(allowed) > 50 else ''}"
-            )
-            ok = False
-    return to_object(col) if ok else None
-
-
-def outside(col: pa.ChunkedArray, members: frozenset[str]) -> np.ndarray:
-    """Which cells are not in ``members``: each distinct value is looked up once (dictionary
-    encoding), without turning the column into Python objects."""
+    if label_set is None:
+        return to_object(col) if ok else None
+    members = label_set.members
     encoded = pc.dictionary_encode(chunk(col))
-    bad_code = np.array([v not in members for v in encoded.dictionary.to_pylist()], dtype=bool)
+    dictionary = encoded.dictionary.to_pylist()
     codes, _ = int32_values(encoded.indices)
-    return bad_code[codes] if bad_code.size else np.zeros(len(col), dtype=bool)
+    mapping = equivalent_labels([v for v in dictionary if v not in members], label_set.labels,
+                                c.ans.grading.label_equivalence)
+    names = np.array([mapping.get(v, v) for v in dictionary], dtype=object)
+    bad_code = np.array([n not in members for n in names], dtype=bool)
+    bad = (bad_code[codes] if bad_code.size else np.zeros(len(col), dtype=bool)) & ~empty
+    if bad.any():
+        allowed = label_set.labels
+        rows, desc = c.where(bad)
+        got = sorted({str(names[codes[int(i)]]) for i in rows[:1000]})
+        c.type_problems.append(
+            f"column `{c.name}`: {rows.size} unknown label(s) {format_examples(got)} in "
+            f"{desc}; allowed labels: {allowed[:50]}{' ...' if len(allowed) > 50 else ''}"
+            + respelling_hint(got, allowed)
+        )
+        ok = False
+    if not ok:
+        return None
+    return names[codes] if names.size else to_object(col)
 
 
 #: One checker per metric input kind (``structured`` submissions are not columns).
@@ -240,7 +262,8 @@ def clean_numbers(table: pa.Table, positions: list[int], ans: Answers) -> np.nda
     if any(table.column(i).type != pa.float64() for i in positions):
         return None
     values = fill_floats(table, positions)
-    lo, hi = (0.0, 1.0) if ans.kind == "probability" else (-math.inf, math.inf)
+    bounded = ans.kind == "probability" and not scores_unbounded(ans)
+    lo, hi = (0.0, 1.0) if bounded else (-math.inf, math.inf)
     return values if all_within(values, lo, hi) else None
 
 
@@ -275,17 +298,37 @@ def check_columns(
     return matrix if matrix is not None else stack_columns(cols, numeric)
 
 
+#: Metrics whose rule reads each row of several probability columns as one distribution that
+#: must sum to 1 (it is never rescaled), with the rule's source.
+DISTRIBUTION_ROWS = {
+    "kl_divergence": "hms-harmful-brain-activity-classification's evaluation page: the "
+                     "predicted probabilities of each row must sum to one or the submission "
+                     "fails; MLE-bench refuses such rows too",
+}
+#: Default tolerance of a row sum (``value_policy.row_sum_tolerance``).
+ROW_SUM_TOLERANCE = 1e-4
+
+
+def rows_must_sum_to_one(ans: Answers) -> bool:
+    """Whether rows of several probability columns must sum to 1: by the task's
+    ``row_sum`` policy, else by the metric (one that compares distributions, or a
+    ``renormalize`` parameter set to false)."""
+    policy = ans.grading.value_policy.get("row_sum", "auto")
+    if policy != "auto":
+        return policy != "ignore"
+    if ans.kind != "probability":
+        return False
+    return ans.metric.id in DISTRIBUTION_ROWS or ans.params.get("renormalize", True) is False
+
+
 def check_row_sums(
     y: np.ndarray, ans: Answers, key: pa.ChunkedArray | None, problems: list[str]
 ) -> None:
-    """Rows of several probability columns must sum to 1 when the task or metric says so."""
-    policy = ans.grading.value_policy.get("row_sum", "auto")
-    if policy == "ignore":
+    """Rows of several probability columns must sum to 1 when the task or metric says so
+    (whatever the answers' own rows sum to: ``normalize_truths`` rescales truths only)."""
+    if not rows_must_sum_to_one(ans):
         return
-    if policy == "auto":
-        if ans.kind != "probability" or ans.params.get("renormalize", True) is not False:
-            return
-    tol = float(ans.grading.value_policy.get("row_sum_tolerance", 1e-4))
+    tol = float(ans.grading.value_policy.get("row_sum_tolerance", ROW_SUM_TOLERANCE))
     sums = y.sum(axis=1)
     off = np.abs(sums - 1.0) > tol
     if off.any():

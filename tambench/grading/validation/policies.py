@@ -55,8 +55,13 @@ def check_applicable(grading: GradingSpec, metric: Metric) -> None:
     def refuse(field: str, why: str) -> None:
         problems.append(f"{field}: {why}")
 
+    if grading.submission_format == SubmissionFormat.JSON and kind != "structured":
+        refuse("submission_format", f"json needs a metric of kind structured; metric "
+                                    f"`{metric.id}` takes {kind} values (csv columns or txt "
+                                    "lines)")
     if not csv_task or kind == "structured":
-        for field in ("answers_target_columns", "labels", "labels_from", "empty_token",
+        for field in ("answers_target_columns", "labels", "labels_from", "label_equivalence",
+                      "empty_token",
                       "unscored_marker", "scored_rows", "ids_from"):
             if getattr(grading, field):
                 refuse(field, "applies to CSV submissions only")
@@ -64,6 +69,15 @@ def check_applicable(grading: GradingSpec, metric: Metric) -> None:
             refuse("normalize_truths/extra_ids", "applies to CSV submissions only")
     if (grading.labels or grading.labels_from) and kind != "label":
         refuse("labels", f"applies to kind label only; metric `{metric.id}` takes {kind}")
+    if grading.label_equivalence and not (
+        grading.labels or grading.labels_from
+        or isinstance(grading.value_policy.get("label_set"), list)
+    ):
+        refuse("label_equivalence", "needs the task's label set (labels or labels_from): the "
+                                    "spelling a label is graded as comes from the task")
+    if grading.label_equivalence and kind != "label":
+        refuse("label_equivalence", f"applies to kind label only; metric `{metric.id}` takes "
+                                    f"{kind}")
     if grading.empty_token is not None and kind not in EMPTY_TOKEN_KINDS:
         refuse("empty_token", f"applies to kinds {sorted(EMPTY_TOKEN_KINDS)} only; metric "
                               f"`{metric.id}` takes {kind}")
@@ -86,6 +100,18 @@ def check_applicable(grading: GradingSpec, metric: Metric) -> None:
                                          "column(s); expected one per target column")
     if problems:
         raise TaskSpecError("grading spec declares what does not apply: " + "; ".join(problems))
+
+
+#: Kinds whose values may hold a quoted line break by default (RFC 4180; pandas writes one
+#: whenever a value holds a line break): free text. Labels, numbers, sets, rankings and masks
+#: keep the refusal unless the task declares ``value_policy.multiline_values``.
+MULTILINE_KINDS = frozenset({"text"})
+
+
+def values_may_span_lines(grading: GradingSpec, kind: str) -> bool:
+    """Whether quoted values may hold line breaks: ``value_policy.multiline_values``, by
+    default true for kind text only."""
+    return bool(grading.value_policy.get("multiline_values", kind in MULTILINE_KINDS))
 
 
 def answers_targets(grading: GradingSpec) -> list[str]:

@@ -28,6 +28,7 @@ from tambench.grading.validation.answers import NUMERIC_KINDS, Answers, make_key
 from tambench.grading.validation.columns import check_columns, check_row_sums, clean_numbers
 from tambench.grading.validation.ids import check_ids, check_superset
 from tambench.grading.validation.messages import loose
+from tambench.grading.validation.policies import values_may_span_lines
 from tambench.grading.validation.result import ValidatedSubmission
 
 
@@ -79,7 +80,7 @@ def _read_body(
     try:
         return read_csv_columns(raw, layout, columns=needed,
                                 float_columns=targets if numeric else (),
-                                multiline=bool(g.value_policy.get("multiline_values", False)))
+                                multiline=values_may_span_lines(g, ans.kind))
     except InvalidSubmissionError as exc:
         raise InvalidSubmissionError([*exc.problems, *column_problems]) from None
 

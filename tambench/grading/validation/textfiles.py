@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from tambench.core.bounded import Bounds
+from tambench.core.bounded import parse_json as parse_bounded
 from tambench.grading.csvio import format_examples
 from tambench.grading.files import MAX_EXAMPLES, ErrorFactory
+
+#: The submission's size is capped before it is read (``Limits``); its integers may be as long
+#: as Python reads (ids compared as text), its nesting as deep as the parser goes (about 1,000
+#: levels; deeper is refused, never a RecursionError); a literal beyond the float range is left
+#: to validation, which names the rows holding it.
+SUBMISSION_BOUNDS = Bounds(max_bytes=2**62, max_depth=None, max_int_digits=4300,
+                           finite_floats=False)
 
 
 def split_lines(text: str) -> list[str]:
@@ -17,8 +25,8 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not allowed (only finite numbers)")
+class _Refused(Exception):
+    """The loader's refusal, turned into the submission's problem list."""
 
 
 class _DuplicateKeys:
@@ -43,19 +51,15 @@ class _DuplicateKeys:
 
 
 def parse_json(text: str, what: str, error: ErrorFactory) -> Any:
-    """Parse a JSON document strictly (NaN and infinity refused, a key given twice in one
-    object refused), raising ``error`` with the line and column of the first problem."""
+    """Parse a JSON document strictly, through the bounded loader (NaN and infinity refused,
+    nesting and integers bounded, a key given twice in one object refused), raising ``error``
+    with the line and column of the first problem."""
     duplicates = _DuplicateKeys()
     try:
-        doc = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=duplicates)
-    except json.JSONDecodeError as exc:
-        raise error([
-            f"{what} is not valid JSON: line {exc.lineno}, column {exc.colno}: {exc.msg}"
-        ]) from None
-    except ValueError as exc:  # NaN / Infinity constants
-        raise error([f"{what} is not valid JSON: {exc}"]) from None
-    except RecursionError:
-        raise error([f"{what} JSON is nested too deeply"]) from None
+        doc = parse_bounded(text, what, error=_Refused, bounds=SUBMISSION_BOUNDS,
+                         object_pairs_hook=duplicates)
+    except _Refused as exc:
+        raise error([str(exc)]) from None
     if duplicates.count:
         raise error([
             f"{what} JSON gives {duplicates.count} key(s) a second time in the same object "

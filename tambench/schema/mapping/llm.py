@@ -26,15 +26,16 @@ OpenAI-compatible model name). The API key is read from the environment only.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from tambench.core.bounded import parse_json
 from tambench.core.llm import ChatConfig, invoke_structured, make_chat_model
 from tambench.errors import (
     EvidenceError,
     LLMError,
+    MalformedInputError,
     MetricParameterError,
     SchemaMappingError,
     UnknownMetricError,
@@ -123,8 +124,8 @@ def _parse_params(params: list[MetricParam]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for p in params:
         try:
-            out[p.name] = json.loads(p.value)
-        except json.JSONDecodeError:
+            out[p.name] = parse_json(p.value, f"metric parameter {p.name}")
+        except MalformedInputError:  # not JSON, or beyond the loader's bounds: kept as text
             out[p.name] = p.value
     return out
 

@@ -7,13 +7,13 @@ public/train.csv (:mod:`.trainpass`).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
 
+from tambench.core.bounded import REPORT_BOUNDS, load_json
 from tambench.errors import TaskDataError
 from tambench.schema.taskspec import GroupSplit, TaskSpec, TimeSplit
 from tambench.splits.audit.report import CheckResult
@@ -318,6 +318,9 @@ def _recorded_score(root: Path) -> float | None:
     path = root / REPORT_FILE
     if not path.is_file():
         return None
-    data = json.loads(path.read_text(encoding="utf-8"))
-    score = data.get("sample_submission", {}).get("score") if isinstance(data, dict) else None
+    data = load_json(path, error=TaskDataError, bounds=REPORT_BOUNDS)
+    sample = data.get("sample_submission") if isinstance(data, dict) else None
+    score = sample.get("score") if isinstance(sample, dict) else None
+    if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
+        raise TaskDataError(f"{path}: sample_submission.score {score!r} is not a number")
     return float(score) if score is not None else None

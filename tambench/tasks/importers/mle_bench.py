@@ -43,7 +43,7 @@ from tambench.core.leaderboard import Leaderboard
 from tambench.errors import ImportLayoutError, TaskSpecError
 from tambench.schema.complete import status_for
 from tambench.schema.suggest import suggest_split_spec
-from tambench.schema.taskspec import LeaderboardSource, Provenance, TaskSpec
+from tambench.schema.taskspec import GradingSpec, LeaderboardSource, Provenance, TaskSpec
 from tambench.tasks.importers import ImportedPage, ImportedTask, ImportFailure, TreeRead
 from tambench.tasks.importers._common import (
     Description,
@@ -54,6 +54,7 @@ from tambench.tasks.importers._common import (
     read_text,
 )
 from tambench.tasks.importers.class_lists import complete_header
+from tambench.tasks.importers.conventions import apply_conventions
 from tambench.tasks.leaderboards import record_scale, source_sha256
 from tambench.tasks.names import default_url
 
@@ -168,6 +169,7 @@ def read_competition(folder: Path, tier: str | None) -> ImportedTask:
     described = _with_class_list(read_descriptions(list(texts.items()), task_id, url),
                                  folder, texts)
     decision = decide_grading(grader_name(cfg), "mle-bench", described)
+    decision = _with_conventions(cid, decision, cfg)
     lb, data, why_not = read_optional_leaderboard(folder / LEADERBOARD_FILE)
     warnings += decision.warnings + ([why_not] if why_not else [])
     if tier is None:
@@ -187,6 +189,30 @@ def read_competition(folder: Path, tier: str | None) -> ImportedTask:
     pages = tuple(ImportedPage("overview" if n == DESCRIPTION_FILE else "other", n, text,
                                f"{folder.name}/{n}", url) for n, text in texts.items() if text)
     return ImportedTask(spec=spec, leaderboard=lb, pages=pages, warnings=tuple(warnings))
+
+
+def _with_conventions(cid: str, decision: GradingDecision, cfg: dict[str, Any]
+                      ) -> GradingDecision:
+    """The decision with the competition's conventions (:mod:`.conventions`) and MLE-bench's
+    answers file name; a grading the conventions build is no longer left for review."""
+    grading, notes = apply_conventions(cid, decision.grading)
+    built = decision.grading is None and grading is not None
+    settled = "grading settled by tambench's conventions table (see the notes)"
+    return replace(
+        decision, grading=_answers_file(grading, cfg), notes=[*decision.notes, *notes],
+        warnings=[w.replace("grading left unset for review", settled) if built else w
+                  for w in decision.warnings],
+        unfilled=[u for u in decision.unfilled if not (built and u.startswith("grading"))])
+
+
+def _answers_file(grading: GradingSpec | None, cfg: dict[str, Any]) -> GradingSpec | None:
+    """The grading with MLE-bench's answers file name (config ``dataset.answers``), so the
+    task reads MLE-bench's prepared answers as they are."""
+    dataset = cfg.get("dataset")
+    name = dataset.get("answers") if isinstance(dataset, dict) else None
+    if grading is None or not isinstance(name, str) or not name.strip():
+        return grading
+    return grading.model_copy(update={"answers_file": Path(name).name})
 
 
 def _with_class_list(described: Description, folder: Path, texts: dict[str, str]

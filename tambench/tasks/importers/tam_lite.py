@@ -27,13 +27,13 @@ that cannot be read is one failure, named; the others are imported.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+from tambench.core.bounded import parse_json
 from tambench.core.layout import LEADERBOARD_FILE
 from tambench.core.leaderboard import Leaderboard
 from tambench.errors import ImportLayoutError, TaskSpecError
@@ -113,10 +113,7 @@ def _schema_markdown(data: dict[str, Any], title: str) -> str:
 
 
 def _read_schema(src: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(read_text(src))
-    except json.JSONDecodeError as exc:
-        raise ImportLayoutError(f"{src} is not JSON: {exc}") from exc
+    data = parse_json(read_text(src), str(src), error=ImportLayoutError)
     if not isinstance(data, dict):
         raise ImportLayoutError(f"{src}: expected a JSON object, got {type(data).__name__}")
     return data

@@ -11,6 +11,8 @@ from urllib.parse import parse_qs, urlsplit
 import tambench.testing.site.aicrowd_style as aicrowd_style
 import tambench.testing.site.kaggle_style as kaggle_style
 import tambench.testing.site.other_styles as other_styles
+from tambench.core.bounded import parse_json
+from tambench.errors import MalformedInputError
 from tambench.testing.site._markup import block_page, injection_html
 from tambench.testing.site.competitions import SiteCompetition
 from tambench.testing.site.restyle import (
@@ -246,9 +248,9 @@ class SiteHandler(BaseHTTPRequestHandler):
             self._json(403, {"error": "missing or wrong XSRF token, or not a JSON request"})
             return
         try:
-            body = json.loads(raw or b"{}")
-        except json.JSONDecodeError:
-            self._json(400, {"error": "the body is not JSON"})
+            body = parse_json(raw or b"{}", "the body")
+        except MalformedInputError as exc:
+            self._json(400, {"error": str(exc)})
             return
         slug = str(body.get("competitionName", ""))
         comp, injected = self.state.competition(slug)

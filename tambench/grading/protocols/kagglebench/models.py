@@ -6,12 +6,12 @@ layout raises :class:`~tambench.errors.ProtocolError` naming the file.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from tambench.core.bounded import load_json
 from tambench.errors import ProtocolError
 
 # --- file models (the benchmark's JSON layouts; extra fields are kept, not validated) ------
@@ -110,11 +110,9 @@ class AgentOutput(_FileModel):
 
 def load_json_model(path: Path, model: type[_FileModel]) -> Any:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = load_json(path, error=ProtocolError)
     except FileNotFoundError:
         raise ProtocolError(f"file not found: {path}") from None
-    except json.JSONDecodeError as exc:
-        raise ProtocolError(f"{path} is not valid JSON: {exc}") from exc
     try:
         return model.model_validate(data)
     except ValidationError as exc:
