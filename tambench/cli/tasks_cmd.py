@@ -250,6 +250,11 @@ def list_tasks(
         raise typer.Exit(3)
 
 
+#: Columns of the ``tasks list`` table (every field is in ``--json``).
+LIST_COLUMNS = ("id", "modality", "tier", "tier_source", "metric", "status", "start_date",
+                "end_date", "subsets")
+
+
 def _print_rows(cat: Any, rows: list[dict[str, Any]], explain: bool, json_out: bool) -> None:
     from rich.table import Table
 

@@ -129,9 +129,11 @@ def tier_of(entry: CatalogueEntry, sources: list[TierSource]) -> TierAssignment:
 
 def catalogue_tiers(root: Path, sources: list[TierSource], *, quiet: bool = False,
                     only: Collection[str] | None = None) -> dict[str, TierAssignment]:
-    """Every entry's tier from ``sources`` (progress on stderr unless ``quiet``); ``only``:
-    just these ids (a collection's members)."""
-    entries = [e for e in Catalogue(root) if only is None or e.id in only]
+    """Every readable entry's tier from ``sources`` (progress on stderr unless ``quiet``);
+    ``only``: just these ids (a collection's members). An entry whose task.json cannot be
+    read has no tier here; the commands name it."""
+    readable, _ = Catalogue(root).readable_entries()
+    entries = [e for e in readable if only is None or e.id in only]
     out: dict[str, TierAssignment] = {}
     with Progress("tiers read", total=len(entries), quiet=quiet,
                   kept=lambda: "no manifest written") as progress:
