@@ -238,6 +238,8 @@ def _grade(
     metric = get_metric(grading.metric)
     ans = answers if isinstance(answers, Answers) else load_answers(Path(answers), grading, metric)
     board = load_task_leaderboard(leaderboard, metric)
+    order = leaderboard_order_fields(board, metric)
+    order_warnings: list[str] = order.pop("warnings", [])
     base: dict[str, Any] = {
         "competition_id": spec.slug,
         "task_id": spec.id,
@@ -247,21 +249,21 @@ def _grade(
         "submission_path": str(submission),
         "modality": spec.modality.value if spec.modality else None,
         "tier": spec.difficulty.tier.value if spec.difficulty else None,
-        **leaderboard_order_fields(board, metric),
+        **order,
     }
     try:
         validated = validate_submission(Path(submission), ans, limits=limits)
         score = score_submission(ans, validated.y_pred)
     except MissingSubmissionError as exc:
-        return GradeReport(**base, **_no_medal(board, metric, spec.id), submission_exists=False,
-                           errors=bounded(exc.problems))
+        return GradeReport(**base, **_no_medal(board, metric, spec.id, order_warnings),
+                           submission_exists=False, errors=bounded(exc.problems))
     except InvalidSubmissionError as exc:
-        return GradeReport(**base, **_no_medal(board, metric, spec.id), submission_exists=True,
-                           errors=bounded(exc.problems))
+        return GradeReport(**base, **_no_medal(board, metric, spec.id, order_warnings),
+                           submission_exists=True, errors=bounded(exc.problems))
     notes = label_warnings(spec.id, ans, validated.y_pred, answers_visible)
     if board is None:
         return GradeReport(**base, score=score, submission_exists=True, valid_submission=True,
-                           warnings=[*notes, no_leaderboard_warning(spec.id)])
+                           warnings=[*order_warnings, *notes, no_leaderboard_warning(spec.id)])
     r = rank_score(score, board, metric.higher_is_better)
     medal = award_medal(score, board, metric.higher_is_better)
     return GradeReport(
@@ -269,7 +271,7 @@ def _grade(
         score=score,
         submission_exists=True,
         valid_submission=True,
-        warnings=notes,
+        warnings=[*order_warnings, *notes],
         rank=r.rank,
         n_teams=r.n,
         rank_pct=r.rank_pct,
@@ -330,15 +332,17 @@ def leaderboard_order_fields(board: Leaderboard | None, metric: Metric) -> dict[
     return {"leaderboard_order_inversions": inversions, "warnings": [message] if message else []}
 
 
-def _no_medal(board: Leaderboard | None, metric: Metric, task_id: str) -> dict[str, Any]:
+def _no_medal(board: Leaderboard | None, metric: Metric, task_id: str,
+              warnings: list[str]) -> dict[str, Any]:
     """Medal fields of a submission that is not scored: the thresholds and false against a
-    leaderboard (it earns nothing), null without one (unknown) with the warning."""
+    leaderboard (it earns nothing), null without one (unknown) with the warning; ``warnings``
+    (the board's own) come first."""
     if board is None:
-        return {"warnings": [no_leaderboard_warning(task_id)]}
+        return {"warnings": [*warnings, no_leaderboard_warning(task_id)]}
     gold, silver, bronze, median = medal_thresholds(board, metric.higher_is_better)
     return {
         "gold_threshold": gold, "silver_threshold": silver, "bronze_threshold": bronze,
-        "median_threshold": median,
+        "median_threshold": median, "warnings": warnings,
         **dict.fromkeys(
             ("any_medal", "gold_medal", "silver_medal", "bronze_medal", "above_median"), False),
     }
