@@ -47,6 +47,7 @@ from tambench.difficulty.batch import entry_difficulty
 from tambench.fileio import write_text_atomic
 from tambench.schema.complete import completeness_problems, status_for
 from tambench.schema.io import dump_taskspec
+from tambench.schema.suggest import suggest_split_spec
 from tambench.schema.taskspec import FactSource, GradingSpec, Provenance, TaskSpec
 from tambench.tasks.catalogue import Catalogue, CatalogueEntry
 from tambench.tasks.dates import decide_dates
@@ -149,6 +150,10 @@ def decide_grading(slug: str, imports: dict[str, ImportedTask], sources: Sources
              if p in imports and imports[p].spec.grading is None
              for w in imports[p].warnings if "grading" in w or "metric" in w or "header" in w]
     if not given:
+        settled = settle_pending(slug, imports, sources)
+        if settled is not None:
+            chosen, facts, note = settled
+            return chosen, facts, [*notes, note]
         if not notes and imports:
             notes.append("grading: no source gives a metric tambench computes with a header")
         return None, {}, notes
@@ -195,6 +200,60 @@ def settle_by_rule(slug: str, gradings: dict[str, GradingSpec | None], sources: 
     if not keep:
         return None
     return f"{row['published_rule']}: {row['metric']}{row['metric_params'] or ''}", keep
+
+
+def _metric_py_reads(warnings: tuple[str, ...], metric: str) -> dict[str, Any] | None:
+    """The parameters with which an import says ``metric.py`` computes ``metric`` (None when
+    it does not say it computes that metric)."""
+    import ast
+    import re
+
+    rx = re.compile(rf"metric\.py reads {re.escape(metric)}(?: (\{{[^}}]*\}}))?(?=[ \[;,]|$)")
+    for w in warnings:
+        m = rx.search(w)
+        if m:
+            return ast.literal_eval(m.group(1)) if m.group(1) else {}
+    return None
+
+
+def settle_pending(slug: str, imports: dict[str, ImportedTask], sources: Sources
+                   ) -> tuple[ImportedTask, dict[str, list[FactSource]], str] | None:
+    """A grading two witnesses settle where the import's own did not: the import read the
+    header and columns (``pending_grading``) and says ``metric.py`` computes a metric; the
+    competition's published rule (the hand-checked table) names the same metric with the same
+    parameters and target columns. Rules whose parameters name columns, or whose answers
+    columns differ from the submission's, are left to the importer."""
+    from tambench.core.metrics import get_metric
+
+    row = sources.rules().get(slug.lower())
+    if row is None or not row["metric"] or row["answers_target_columns"]:
+        return None
+    params = json.loads(row["metric_params"] or "{}")
+    if any(_names_columns(k) for k in params):
+        return None
+    for p in PEER_ORDER:
+        task = imports.get(p)
+        pend = task.spec.provenance.pending_grading if task is not None else None
+        if task is None or pend is None or not (pend.submission_header and pend.id_columns):
+            continue
+        read = _metric_py_reads(task.warnings, row["metric"])
+        metric = get_metric(row["metric"])
+        if read is None or metric.resolve_params(read) != metric.resolve_params(params) or \
+                pend.target_columns != row["target_columns"].split("|"):
+            continue
+        grading = GradingSpec(metric=row["metric"], metric_params=params,
+                              id_columns=pend.id_columns, target_columns=pend.target_columns,
+                              submission_header=pend.submission_header)
+        spec = task.spec.model_copy(update={"grading": grading})
+        spec = spec.model_copy(update={"split": suggest_split_spec(spec)})
+        facts = _grading_facts(sources, p, slug, grading)
+        facts["grading.metric"].append(FactSource(
+            source="tambench", path="bench/data/mledojo_rules.csv", value=row["metric"],
+            detail=f"the competition's published rule: {row['published_rule']}"))
+        return (ImportedTask(spec=spec, warnings=task.warnings), facts,
+                f"grading: {p}'s metric.py and the competition's published rule agree on "
+                f"{row['metric']} (the import's own witnesses did not settle it)")
+    return None
 
 
 # --- the entry -------------------------------------------------------------------------------

@@ -254,3 +254,43 @@ def test_a_preparer_is_read_as_data_for_its_raw_table_split_and_files() -> None:
     fields, _ = fill_recipes._recipe(None, facts)
     assert fields == {"train_file": "train.csv", "test_size": 0.2, "strategy": "stratified",
                       "stratify_column": "label", "files": {"pattern": "images/{image}"}}
+
+
+def test_metric_py_and_the_published_rule_settle_what_the_import_left_pending(
+    tmp_path: Path, shared_dir: Path
+) -> None:
+    from tambench.schema.taskspec import PendingGrading, Provenance
+
+    _, entries, _ = _scripts()
+    sources = _sources(tmp_path, shared_dir)
+    rules = tmp_path / "rules.csv"
+    rules.write_text(
+        "slug,published_rule,metric,metric_params,higher_is_better,target_columns,"
+        "answers_target_columns,metric_py,departure,kaggle_metric_name,pending_metric,notes\n"
+        'c,Mean absolute error,mae,{},false,y,,"mean(|a-b|)",,,,\n'
+        'd,Weighted MAE,weighted_mae,"{""weights_column"": ""w""}",false,y,,,,,,\n',
+        encoding="utf-8")
+    sources.rules_file = rules  # type: ignore[attr-defined]
+    for sub in ("c", "d"):
+        (tmp_path / "dj" / "mledojo" / "competitions" / sub).mkdir(parents=True)
+
+    def pending(tid: str, warning: str) -> ImportedTask:
+        return ImportedTask(spec=TaskSpec(
+            id=tid, platform="kaggle", status="incomplete", modality=Modality.TABULAR,
+            provenance=Provenance(pending_grading=PendingGrading(
+                submission_header=["id", "y"], id_columns=["id"], target_columns=["y"]))),
+            warnings=(f"metric not settled: a single witness is not enough: {warning}",))
+
+    chosen, facts, notes = entries.decide_grading(
+        "c", {"mle-dojo": pending("kaggle/c", "metric.py reads mae [mean(|a - b|)]")}, sources)
+    assert chosen is not None and chosen.spec.grading.metric == "mae"
+    assert chosen.spec.grading.submission_header == ["id", "y"] and chosen.spec.split
+    assert [f.path for f in facts["grading.metric"]] == [
+        "mledojo/competitions/c/utils/metric.py", "bench/data/mledojo_rules.csv"]
+    assert "published rule agree on mae" in notes[-1]
+    # metric.py computing something else, or a rule naming answers columns: left unset
+    for slug, warning in (("c", "metric.py reads rmse [sqrt(mean((a - b)^2))]"),
+                          ("d", "metric.py reads weighted_mae [sum(w * |a - b|) / sum(w)]")):
+        chosen, _, _ = entries.decide_grading(
+            slug, {"mle-dojo": pending(f"kaggle/{slug}", warning)}, sources)
+        assert chosen is None, slug
