@@ -145,7 +145,8 @@ def description_files(sources: Sources, slug: str) -> list[tuple[FactSource, Pat
 
 
 def dated_sources(sources: Sources, slug: str, boards: list[Board]) -> list[DatedSource]:
-    """Timelines of every description and the last submission of every dated board."""
+    """Timelines of every description and the last submission of every dated final (private)
+    board."""
     out = []
     for src, path in description_files(sources, slug):
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -154,8 +155,8 @@ def dated_sources(sources: Sources, slug: str, boards: list[Board]) -> list[Date
     for b in boards:
         digest = sources.sha256(b.raw)
         last = last_submission(b.board)
-        if last is None or digest in seen:
-            continue
+        if last is None or digest in seen or b.record.kind != "private":
+            continue  # a public board may be a snapshot of a running competition
         seen.add(digest)
         rec = b.record
         out.append(DatedSource(FactSource(source=rec.source, commit=rec.commit, path=rec.path),
@@ -197,10 +198,11 @@ def dslighting_board(sources: Sources, slug: str) -> tuple[Board | None, str]:
     if lb is None:
         return None, f"dslighting's {path.name} could not be read"
     mb = sources.trees["mle-bench"]
+    same = [b for b in shared_boards(sources, slug) if b.record.sha256 == oid]
     record = LeaderboardSource(
         source=mb.peer.repository, commit=mb.commit,
         path=f"{mb.peer.subtree}/{folder.name}/leaderboard.csv",  # type: ignore[union-attr]
-        kind="private", rows=len(lb), sha256=oid, notes=[
+        kind=same[0].record.kind if same else "private", rows=len(lb), sha256=oid, notes=[
             "MLE-bench's leaderboard file (its LFS oid), read from the copy in "
             f"{sources.trees['dslighting'].peer.repository}@{sources.trees['dslighting'].commit}"
             f":{sources.trees['dslighting'].cite(path)}; final board of a finished "
@@ -243,7 +245,10 @@ def shared_boards(sources: Sources, slug: str) -> list[Board]:
             sha256=sources.sha256(path)), path))
     lite = sources.shared / "data" / "tam-lite" / slug / "leaderboard.csv"
     if lite.is_file() and (lb := _read(lite)) is not None:
+        # The release does not say which board it kept; the index's kind of it is used.
+        kind = row["kind"] if row is not None and row["kind"] else "unknown"
         out.append(Board(lb, LeaderboardSource(
-            source=SHARED, path=lite.relative_to(sources.shared).as_posix(), kind="private",
+            source=SHARED, path=lite.relative_to(sources.shared).as_posix(),
+            kind=kind,  # type: ignore[arg-type]
             rows=len(lb), sha256=sources.sha256(lite)), lite))
     return out
