@@ -178,7 +178,7 @@ def test_a_board_that_contradicts_the_timeline_leaves_the_end_unset_with_both_ci
         "leaderboard.csv"
     lb = read_leaderboard(raw)  # last submission 2019-07-08
     record = LeaderboardSource(source="github:example/boards", commit="4" * 40,
-                               path="c/leaderboard.csv", rows=len(lb))
+                               path="c/leaderboard.csv", rows=len(lb), kind="private")
     spec = TaskSpec(id="kaggle/c", platform="kaggle", status="incomplete")
     got = entries._dates(spec, "c", sources, src.Board(lb, record, raw))
     assert got.start_date == date(2019, 3, 1) and got.end_date is None
@@ -294,3 +294,10 @@ def test_metric_py_and_the_published_rule_settle_what_the_import_left_pending(
         chosen, _, _ = entries.decide_grading(
             slug, {"mle-dojo": pending(f"kaggle/{slug}", warning)}, sources)
         assert chosen is None, slug
+
+
+def test_a_public_board_s_last_submission_is_no_end_date(tmp_path: Path, shared_dir: Path) -> None:
+    # spaceship-titanic runs on: its board is a snapshot, and its description has no timeline
+    spec = Catalogue(bundled_catalogue_dir()).get("kaggle/spaceship-titanic").spec
+    assert spec.leaderboard is not None and spec.leaderboard.kind == "public"
+    assert spec.end_date is None and "end_date" not in spec.provenance.facts
