@@ -1,12 +1,14 @@
 # Two entry points, both self-contained on a fresh machine:
 #   make demo   set up everything, then run the main job end to end
-#   make test   set up everything, then lint, type-check and run the test suite
+#   make test   set up everything, then lint, type-check and run the whole test suite (as CI)
+# For developers: make test-fast runs every test but those marked `long` (process loops and
+# whole crawls, each over about 20 s), in a few minutes instead of twenty.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.tambench-installed
 
-.PHONY: install demo test lint typecheck pytest clean
+.PHONY: install demo test test-fast lint typecheck pytest clean
 
 $(STAMP): pyproject.toml scripts/install-system-deps.sh
 	bash scripts/install-system-deps.sh
@@ -30,6 +32,9 @@ pytest: install
 	$(BIN)/pytest -q
 
 test: lint typecheck pytest
+
+test-fast: install
+	$(BIN)/pytest -q -m "not long"
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache demo-output

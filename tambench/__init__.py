@@ -7,7 +7,7 @@ subsets) -> ``difficulty`` (tier) -> ``splits`` (public/private) -> ``grading`` 
 The Python API (:mod:`tambench.api`) is importable from here; each name loads its module on
 first use, so ``import tambench`` stays cheap::
 
-    from tambench import grade, grade_runs, load_task, list_metrics, get_metric
+    from tambench import grade, grade_runs, validate, load_task, list_metrics, get_metric
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from typing import Any
 __version__ = "0.1.0"
 
 __all__ = [
-    "Aggregation", "BatchReport", "GradeReport", "RunRow", "RunStatus", "TaskSpec",
+    "Aggregation", "BatchReport", "GradeReport", "RunRow", "RunStatus", "TaskSpec", "Verdict",
     "__version__", "get_metric", "grade", "grade_runs", "list_metrics", "load_batch_report",
-    "load_report", "load_task", "locate_task", "write_batch_outputs",
+    "load_report", "load_task", "locate_task", "validate", "write_batch_outputs",
 ]
 #: The public API: every name lives in :mod:`tambench.api` and is loaded on first use.
 API_NAMES = frozenset(__all__) - {"__version__"}

@@ -47,6 +47,7 @@ from tambench.grading.batch import (
 )
 from tambench.grading.csvio import Limits
 from tambench.grading.report import GradeReport, load_report
+from tambench.grading.verdict import Verdict
 from tambench.schema.taskspec import TaskSpec
 from tambench.tasks.locate import load_task, locate_task
 
@@ -57,6 +58,7 @@ __all__ = [
     "RunRow",
     "RunStatus",
     "TaskSpec",
+    "Verdict",
     "get_metric",
     "grade",
     "grade_runs",
@@ -65,6 +67,7 @@ __all__ = [
     "load_report",
     "load_task",
     "locate_task",
+    "validate",
     "write_batch_outputs",
 ]
 
@@ -191,8 +194,27 @@ def grade(
                           submission_format)
         else:
             spec, ans, lb = _task_files(task, ans, lb, catalogue, data_dir)
-        return grade_submission(sub, spec, ans, lb, now=now, limits=limits,
-                                answers_visible=task is None)
+        return _as_given(grade_submission(sub, spec, ans, lb, now=now, limits=limits,
+                                          answers_visible=task is None), submission)
+
+
+def _as_given(report: GradeReport, submission: Any) -> GradeReport:
+    """The report naming the submission as given: a table's temporary file is gone, so a table
+    is named by what it is, e.g. ``<pandas DataFrame, 4 rows>``."""
+    if isinstance(submission, str | Path):
+        return report
+    return report.model_copy(update={"submission_path": _table_label(submission)})
+
+
+def _table_label(table: Any) -> str:
+    """How a report names a submission given as a table."""
+    kind = {"pandas": "pandas DataFrame", "polars": "polars DataFrame",
+            "arrow": "pyarrow Table"}.get(_table_kind(table) or "", type(table).__name__)
+    try:
+        rows = f", {len(table)} rows"
+    except TypeError:
+        rows = ""
+    return f"<{kind}{rows}>"
 
 
 def _task_files(task: PathLike | TaskSpec, answers: Path | None,
@@ -206,10 +228,61 @@ def _task_files(task: PathLike | TaskSpec, answers: Path | None,
             raise ConfigError("a TaskSpec object needs answers=")
         return task, answers, leaderboard
     resolved = resolve_task(task, catalogue=_path(catalogue), data_dir=_path(data_dir),
-                            leaderboard=leaderboard if isinstance(leaderboard, Path) else None)
+                            leaderboard=leaderboard if isinstance(leaderboard, Path) else None,
+                            check_data=answers is None)
     board = leaderboard if leaderboard is not None else resolved.leaderboard
     return resolved.spec, answers or resolved.answers, board
 
 
 def _path(p: PathLike | None) -> Path | None:
     return None if p is None else Path(p)
+
+
+def validate(
+    submission: PathLike | Any,
+    task: PathLike | TaskSpec,
+    *,
+    catalogue: PathLike | None = None,
+    data_dir: PathLike | None = None,
+    public_dir: PathLike | None = None,
+    sample_submission: str | None = None,
+    limits: Limits | None = None,
+) -> Verdict:
+    """Check one submission as ``tambench validate`` does: the verdict and every problem, from
+    the task's public files alone (never a score, and nothing the answers hold).
+
+    Args:
+        submission: the submission file, or a table.
+        task: the task (a task file, folder, id or unique slug), or a TaskSpec with
+            ``public_dir`` or ``data_dir``.
+        catalogue, data_dir: where tasks and prepared data are (default: settings).
+        public_dir: the task's public folder (default: ``<data_dir>/<platform>/<slug>/public``).
+        sample_submission: the public file listing the test ids, by name in the public folder
+            (default: ``sample_submission.csv``, else ``test.csv``).
+        limits: size and column caps.
+
+    Returns:
+        The verdict; an invalid submission is a verdict with ``valid_submission`` false and
+        every problem in ``errors``, never an exception.
+
+    Raises:
+        InputError: the submission path does not exist, or a table of an unsupported type.
+        TaskNotFoundError, AmbiguousTaskError: the task reference names no single task.
+        TaskDataError: the task's public files are missing or unusable.
+    """
+    from tambench.grading.grade import check_submission_path
+    from tambench.grading.verdict import check_submission, public_task, resolve_public_task
+
+    with tempfile.TemporaryDirectory(prefix="tambench-api-") as tmp, ExitStack() as stack:
+        sub = stack.enter_context(as_file(submission, "submission.csv", Path(tmp)))
+        check_submission_path(sub)
+        if isinstance(task, TaskSpec):
+            task_dir = None if data_dir is None else Path(data_dir) / task.platform / task.slug
+            resolved = public_task(task, public_dir=_path(public_dir), task_dir=task_dir)
+        else:
+            resolved = resolve_public_task(task, catalogue=_path(catalogue),
+                                           data_dir=_path(data_dir),
+                                           public_dir=_path(public_dir))
+        reference = resolved.reference(sample_submission)
+        shown = str(submission) if isinstance(submission, str | Path) else "submission.csv"
+        return check_submission(sub, resolved, reference, limits=limits, shown_as=shown)

@@ -11,6 +11,8 @@ The config file is TOML: ``$TAMBENCH_CONFIG`` if set, else ``./tambench.toml`` i
     retries = 2                         # extra attempts for a failed batch item (0: none)
     llm_model = ""                      # model for the LLM mapper / judge ("provider:model" works)
     llm_base_url = ""                   # OpenAI-compatible endpoint (else OPENAI_BASE_URL)
+    serve_host = "127.0.0.1"            # tambench serve validate: a loopback address only
+    serve_port = 5000                   #   (another address needs --host on the command line)
 
 Environment variables: ``TAMBENCH_<KEY>`` for every key (``TAMBENCH_DATA_DIR``, ...), and
 ``OPENAI_BASE_URL`` as well for ``llm_base_url``. Secrets are never read from the file: a key that
@@ -40,6 +42,8 @@ ENV_VARS = {
     "retries": "TAMBENCH_RETRIES",
     "llm_model": "TAMBENCH_LLM_MODEL",
     "llm_base_url": "OPENAI_BASE_URL",
+    "serve_host": "TAMBENCH_SERVE_HOST",
+    "serve_port": "TAMBENCH_SERVE_PORT",
 }
 
 _SECRET_HINTS = ("key", "token", "secret", "password")
@@ -177,6 +181,8 @@ class Settings(BaseSettings):
     llm_base_url: str = Field(
         "", validation_alias=AliasChoices("TAMBENCH_LLM_BASE_URL", "OPENAI_BASE_URL")
     )
+    serve_host: str = "127.0.0.1"
+    serve_port: int = Field(5000, ge=0, le=65535)
 
     @classmethod
     def settings_customise_sources(
@@ -209,7 +215,14 @@ def load_settings(**overrides: Any) -> Settings:
             name = str(err["loc"][0]) if err["loc"] else "?"
             problems.append(f"{name}: {err['msg']} (got {err.get('input')!r})")
         raise ConfigError("invalid setting(s): " + "; ".join(problems)) from None
-    return settings.model_copy(update={
-        "data_dir": expand_home(settings.data_dir, "data_dir"),
-        "catalogue": expand_home(settings.catalogue, "catalogue"),
-    })
+    # Only paths that change are updated, so a default stays out of model_fields_set
+    # (see :func:`is_default`).
+    expanded = {k: expand_home(getattr(settings, k), k) for k in ("data_dir", "catalogue")}
+    return settings.model_copy(update={k: v for k, v in expanded.items()
+                                       if v != getattr(settings, k)})
+
+
+def is_default(settings: Settings, name: str) -> bool:
+    """Whether a setting holds its default: no option, environment variable or config file
+    gave it (messages say so: "the default ./tambench-data")."""
+    return name not in settings.model_fields_set

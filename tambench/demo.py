@@ -35,8 +35,8 @@ from typing import Any
 
 import numpy as np
 from rich.console import Console
-from rich.table import Table
 
+from tambench.core.tables import Column, render_table
 from tambench.errors import TambenchError
 from tambench.schema.io import load_taskspec, save_taskspec
 from tambench.schema.taskspec import TaskSpec
@@ -246,7 +246,7 @@ def run_demo(
     """Run the whole pipeline into ``out_dir`` (deleted first) and print what happened."""
     from tambench.testing.site import serve_site
 
-    con = console or Console()
+    con = console or Console(soft_wrap=True)  # lines are never wrapped; tables fit the terminal
     start = time.perf_counter()
     if out_dir.exists():
         shutil.rmtree(out_dir)
@@ -285,18 +285,21 @@ def _acquire(con: Console, site: Any, catalogue: Path, concurrency: int) -> list
         list(DEMO_REFS), catalogue, base_urls=site.base_urls, concurrency=concurrency
     )
     store_difficulty(catalogue, catalogue_difficulties(catalogue))
-    table = Table("task", "status", "pages", "leaderboard rows", "metric", "tier (paper)")
+    rows: list[list[Any]] = []
     specs: list[TaskSpec] = []
     for r in acquired.results:
         spec = load_taskspec(Path(r.folder) / "task.json") if r.folder else None
         metric = spec.grading.metric if spec and spec.grading else "-"
         tier = spec.difficulty.tier.value if spec and spec.difficulty else "-"
-        table.add_row(r.task_id or r.ref, r.status, str(len(r.pages)),
-                      str(r.leaderboard_rows), metric, tier)
+        rows.append([r.task_id or r.ref, r.status, len(r.pages), r.leaderboard_rows, metric,
+                     tier])
         if r.status != "complete" or spec is None:
             raise TambenchError(f"demo competition {r.ref} was not acquired: {r.errors}")
         specs.append(spec)
-    con.print(table)
+    show_table(con, [Column("task", key=True), Column("status", priority=5),
+                     Column("pages", priority=2, align="right"),
+                     Column("leaderboard rows", priority=3, align="right"),
+                     Column("metric", priority=4), Column("tier (paper)", priority=4)], rows)
     return specs
 
 
@@ -308,7 +311,7 @@ def _prepare(con: Console, site: Any, specs: list[TaskSpec], raw_dir: Path, cata
     from tambench.splits.prepare import prepare_task
 
     views: list[_TaskView] = []
-    table = Table("task", "split", "train rows", "test rows", "leakage audit")
+    rows: list[list[Any]] = []
     for spec in specs:
         raw = raw_dir / spec.platform / spec.slug
         _download(site.download_url(spec.slug, "train.csv", spec.platform), raw / "train.csv")
@@ -319,12 +322,15 @@ def _prepare(con: Console, site: Any, specs: list[TaskSpec], raw_dir: Path, cata
         spec = spec.model_copy(update={"split": split})
         save_taskspec(spec, catalogue / spec.platform / spec.slug / "task.json")
         result = prepare_task(spec, raw, data_dir, grader=grade_submission)
-        rows = result.report.rows
+        counts = result.report.rows
         audit = "passed" if result.audit is not None and result.audit.passed else "FAILED"
-        table.add_row(spec.id, f"{split.strategy} {split.test_size:.0%}",
-                      str(rows.train), str(rows.test), audit)
+        rows.append([spec.id, f"{split.strategy} {split.test_size:.0%}", counts.train,
+                     counts.test, audit])
         views.append(_TaskView(spec, result.task_dir / "public"))
-    con.print(table)
+    show_table(con, [Column("task", key=True), Column("split", priority=3),
+                     Column("train rows", priority=2, align="right"),
+                     Column("test rows", priority=2, align="right"),
+                     Column("leakage audit", priority=5)], rows)
     return views
 
 
@@ -343,6 +349,12 @@ def _grade(con: Console, runs_dir: Path, catalogue: Path, data_dir: Path, report
     _print_runs(con, report)
     _print_agents(con, report)
     return paths
+
+
+def show_table(con: Console, columns: list[Column], rows: list[list[Any]]) -> None:
+    """A table through the one renderer: fitted to a terminal, plain columns elsewhere."""
+    text = render_table(columns, rows, width=con.width if con.is_terminal else None)
+    con.print(text, end="", markup=False, highlight=False, soft_wrap=True)
 
 
 def _stepper(con: Console, start: float) -> Callable[[str], None]:
@@ -366,8 +378,9 @@ def _print_runs(con: Console, report: Any) -> None:
         by_task.setdefault(r.task, []).append(r)
     for task, rows in sorted(by_task.items()):
         n_teams = next((r.n_teams for r in rows if r.n_teams), None)
-        table = Table("agent", "valid", "scores", "best rank", "medals",
-                      title=f"{task} ({rows[0].metric}; {n_teams} teams on the leaderboard)")
+        con.print(f"{task} ({rows[0].metric}; {n_teams} teams on the leaderboard)",
+                  markup=False, highlight=False)
+        cells: list[list[Any]] = []
         agents: dict[str, list[Any]] = {}
         for r in rows:
             agents.setdefault(r.agent, []).append(r)
@@ -379,9 +392,11 @@ def _print_runs(con: Console, report: Any) -> None:
                 "gold" if r.gold_medal else "silver" if r.silver_medal else "bronze"
                 for r in valid if r.any_medal
             ) or "-"
-            table.add_row(agent, f"{len(valid)}/{len(rs)}", scores,
-                          "-" if best is None else str(best), medals)
-        con.print(table)
+            cells.append([agent, f"{len(valid)}/{len(rs)}", scores, best, medals])
+        show_table(con, [Column("agent", key=True), Column("valid", priority=5),
+                         Column("scores", priority=1, min_width=10),
+                         Column("best rank", priority=4, align="right"),
+                         Column("medals", priority=3)], cells)
     refused = [r for r in report.rows if not r.valid_submission]
     if refused:
         con.print("[bold]refused runs[/] (what the validator told the agent):")
@@ -393,12 +408,18 @@ def _print_runs(con: Console, report: Any) -> None:
 
 
 def _print_agents(con: Console, report: Any) -> None:
-    table = Table("agent", "runs", "submitted", "valid", "medals", ">median",
-                  "weighted rank %", title="per agent (rank %: modality-weighted, lower is better)")
+    con.print("per agent (rank %: modality-weighted, lower is better)", markup=False,
+              highlight=False)
+    rows = []
     for a in report.agents:
         rank = a.modality_weighted_rank_pct
-        table.add_row(a.agent, str(a.total_runs), f"{a.made_submission_rate:.0%}",
-                      f"{a.valid_submission_rate.value:.0%}", str(a.total_medals),
-                      str(a.total_above_median), _fmt(None if rank is None else rank.value, ".1f"))
-    con.print(table)
+        rows.append([a.agent, a.total_runs, f"{a.made_submission_rate:.0%}",
+                     f"{a.valid_submission_rate.value:.0%}", a.total_medals,
+                     a.total_above_median, None if rank is None else f"{rank.value:.1f}"])
+    show_table(con, [Column("agent", key=True), Column("runs", priority=4, align="right"),
+                     Column("submitted", priority=2, align="right"),
+                     Column("valid", priority=3, align="right"),
+                     Column("medals", priority=5, align="right"),
+                     Column(">median", priority=1, align="right"),
+                     Column("weighted rank %", priority=6, align="right")], rows)
     con.print(report.aggregation_rule, markup=False, highlight=False)

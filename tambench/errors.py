@@ -190,6 +190,11 @@ class OffDomainError(FetchError):
     """A link or redirect leaves the adapter's allow-list of domains, or targets a private host."""
 
 
+class UnreachableHostError(FetchError, SourceError):
+    """A host cannot be reached at all: its name does not resolve or there is no route to it
+    (no network?). Another attempt cannot help, so it is never retried."""
+
+
 class RobotsDisallowedError(FetchError):
     """robots.txt forbids fetching this URL."""
 

@@ -120,3 +120,59 @@ def test_grade_runs_and_load_task_from_the_package(tmp_path: Path) -> None:
     paths = tambench.write_batch_outputs(report, tmp_path / "out")
     again = tambench.load_batch_report(paths["json"])
     assert again == report
+
+
+def test_batch_reports_convert_to_pandas_and_polars_with_the_medal(tmp_path: Path) -> None:
+    cat, data, runs = make_env(tmp_path)
+    put(runs, "a", "value", "r1", perfect_text(TASKS["value"]))
+    put(runs, "a", "value", "r2", None)
+    put(runs, "b", "label", "r1", perfect_text(TASKS["label"]))
+    report = tambench.grade_runs(runs, catalogue=cat, data_dir=data, now=NOW)
+    assert report.rows[0].model_dump()["medal"] == "gold"
+    assert json.loads(report.rows[1].model_dump_json())["medal"] is None
+    frame = report.to_pandas()
+    assert list(frame["run"]) == ["r1", "r2", "r1"] and list(frame.columns)[:3] == [
+        "competition_id", "task_id", "metric"]
+    assert frame["medal"].isna().tolist() == [False, True, False]
+    assert frame["medal"][0] == "gold" and frame["score"][0] == 0.0
+    assert list(frame["status"]) == ["graded_valid", "missing_submission", "graded_valid"]
+    polars_frame = report.to_polars()
+    assert polars_frame.columns == list(frame.columns)
+    assert polars_frame["medal"].to_list() == ["gold", None, "gold"]
+    assert polars_frame["score"].to_list()[0] == 0.0
+    # a report with medal written in reads back equal
+    paths = tambench.write_batch_outputs(report, tmp_path / "out")
+    assert '"medal": "gold"' in paths["json"].read_text()
+    assert tambench.load_batch_report(paths["json"]) == report
+
+
+@pytest.mark.parametrize("kind", ["pandas", "polars", "arrow"])
+def test_a_table_is_reported_as_what_was_given_not_a_temporary_file(
+    kind: str, tmp_path: Path,
+) -> None:
+    cat, data, _ = make_env(tmp_path)
+    rows = [(r[0], float(r[1])) for r in TASKS["value"].perfect_rows]
+    report = tambench.grade(_tables(kind, rows), "test/value", catalogue=cat, data_dir=data,
+                            now=NOW)
+    name = {"pandas": "pandas DataFrame", "polars": "polars DataFrame", "arrow": "pyarrow Table"}
+    assert report.submission_path == f"<{name[kind]}, {len(rows)} rows>"
+
+
+def test_grade_runs_takes_strings_for_every_path(tmp_path: Path) -> None:
+    cat, data, runs = make_env(tmp_path)
+    put(runs, "a", "value", "r1", perfect_text(TASKS["value"]))
+    report = tambench.grade_runs(str(runs), catalogue=str(cat), data_dir=str(data),
+                                 leaderboard_dir=str(tmp_path / "no-boards"), now=NOW)
+    assert report.rows[0].status == "graded_valid"
+
+
+def test_api_mistakes_get_suggestions_and_the_documented_errors(tmp_path: Path) -> None:
+    from tambench.errors import UnknownMetricError
+
+    answers = tmp_path / "a.csv"
+    answers.write_text("id,y\n1,2\n")
+    with pytest.raises(UnknownMetricError, match="did you mean 'rmse'"):
+        tambench.grade(answers, answers=answers, metric="RMSE", id_columns=["id"])
+    cat, data, _ = make_env(tmp_path)
+    with pytest.raises(InputError, match="does not exist"):  # docs/api.md: InputError
+        tambench.grade_runs(tmp_path / "no-runs", catalogue=cat, data_dir=data)

@@ -24,6 +24,9 @@ import pytest
 from tambench.schema.io import save_taskspec
 from tests.splits.helpers import make_spec, tabular
 
+#: Minutes of processes: run by ``make test`` (and CI), left out by ``make test-fast``.
+pytestmark = pytest.mark.long
+
 SCALE = float(os.environ.get("TAMBENCH_EXIT_LOOPS", "1"))
 CLI = [sys.executable, "-m", "tambench.cli.main"]
 ABORT = 134

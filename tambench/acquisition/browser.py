@@ -25,6 +25,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from tambench._optional import require
 from tambench.acquisition.hooks import HOOKS_JS, SETTLE_TEXT_JS, Hook, hooks_arg
@@ -32,6 +33,7 @@ from tambench.acquisition.http import FetchSettings
 from tambench.acquisition.markdown import MARK_HIDDEN_JS
 from tambench.acquisition.platforms import ScrollSpec
 from tambench.acquisition.proxy import PolicyProxy
+from tambench.acquisition.retry import is_unreachable, unreachable_message
 from tambench.acquisition.urls import UrlPolicy
 from tambench.errors import (
     BrowserNotFoundError,
@@ -40,6 +42,7 @@ from tambench.errors import (
     OffDomainError,
     PageTooLargeError,
     TruncatedPageError,
+    UnreachableHostError,
 )
 
 #: Chromium flags for a browser that talks to nobody on its own (stack.md).
@@ -201,6 +204,9 @@ async def launch_chromium(settings: FetchSettings, tmp_dir: str) -> tuple[Any, A
 def browser_error(url: str, exc: BaseException) -> FetchError:
     """A Playwright failure as a FetchError (a timeout as FetchTimeoutError)."""
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if is_unreachable(exc):
+        return UnreachableHostError(f"{unreachable_message(urlsplit(url).hostname or url)} "
+                                    f"({url}: {text})")
     if "Timeout" in type(exc).__name__ or "Timeout" in text:
         return FetchTimeoutError(f"{url}: browser timeout ({text})")
     return FetchError(f"{url}: browser error ({text})")

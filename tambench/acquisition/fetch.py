@@ -58,6 +58,7 @@ from tambench.errors import (
     OffDomainError,
     PageTooLargeError,
     RobotsDisallowedError,
+    UnreachableHostError,
 )
 
 __all__ = ["FetchSettings", "FetchedPage", "PageFetcher", "RateLimiter", "open_fetcher"]
@@ -66,7 +67,7 @@ T = TypeVar("T")
 
 #: Failures another attempt cannot fix.
 FINAL_ERRORS = (BlockedPageError, OffDomainError, PageTooLargeError, RobotsDisallowedError,
-                ContentNotFoundError, JavaScriptRequiredError)
+                ContentNotFoundError, JavaScriptRequiredError, UnreachableHostError)
 
 
 @dataclass

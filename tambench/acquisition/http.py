@@ -14,11 +14,16 @@ import zlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 from urllib import robotparser
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from tambench import __version__
 from tambench._optional import require
-from tambench.acquisition.retry import RetryPolicy, parse_retry_after
+from tambench.acquisition.retry import (
+    RetryPolicy,
+    is_unreachable,
+    parse_retry_after,
+    unreachable_message,
+)
 from tambench.acquisition.urls import UrlPolicy, origin_of
 from tambench.errors import (
     FetchError,
@@ -28,6 +33,7 @@ from tambench.errors import (
     PageTooLargeError,
     RobotsDisallowedError,
     TruncatedPageError,
+    UnreachableHostError,
 )
 
 if TYPE_CHECKING:
@@ -222,6 +228,9 @@ class HttpClient:
         except httpx_mod.RemoteProtocolError as exc:
             raise TruncatedPageError(f"{url}: response cut short ({exc})") from None
         except httpx_mod.TransportError as exc:
+            if is_unreachable(exc):
+                raise UnreachableHostError(
+                    f"{unreachable_message(urlsplit(url).hostname or url)} ({url})") from None
             raise FetchError(f"{url}: {type(exc).__name__} ({exc})") from None
 
 

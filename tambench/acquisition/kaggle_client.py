@@ -49,7 +49,9 @@ from tambench.acquisition.retry import (
     RetryPolicy,
     Verdict,
     call_with_retries,
+    is_unreachable,
     parse_retry_after,
+    unreachable_message,
 )
 from tambench.core.bounded import parse_json
 from tambench.core.fielddocs import DOCUMENTED
@@ -60,6 +62,7 @@ from tambench.errors import (
     RulesNotAcceptedError,
     SourceError,
     TaskDataError,
+    UnreachableHostError,
 )
 
 T = TypeVar("T")
@@ -252,6 +255,8 @@ def classify_kaggle_error(exc: BaseException) -> Verdict:
     ``Retry-After`` of a 429/503 answer is honoured through :func:`parse_retry_after`.
     """
     requests = require("requests", extra="kaggle", feature="the kaggle client")
+    if is_unreachable(exc):  # no back-off helps a name that does not resolve
+        return Verdict(retry=False)
     if isinstance(exc, requests.exceptions.HTTPError):
         resp = exc.response
         status = resp.status_code if resp is not None else None
@@ -264,10 +269,23 @@ def classify_kaggle_error(exc: BaseException) -> Verdict:
     return Verdict(retry=isinstance(exc, transient))
 
 
+def _host_of(exc: BaseException) -> str:
+    """The host a failed request went to (Kaggle's API when the error does not say)."""
+    from urllib.parse import urlsplit
+
+    request = getattr(exc, "request", None)
+    url = getattr(request, "url", None) or os.environ.get(API_URL_ENV, "") or \
+        "https://www.kaggle.com"
+    return urlsplit(str(url)).hostname or str(url)
+
+
 def _source_error(what: str, slug: str, exc: BaseException, attempts: int) -> Exception:
     """The error a caller sees for a failed call (rules refusal, HTTP status, or transport)."""
     requests = require("requests", extra="kaggle", feature="the kaggle client")
     last = exc.last if isinstance(exc, (GaveUpError, RetryAfterTooLongError)) else exc
+    if is_unreachable(last):
+        return UnreachableHostError(unreachable_message(
+            _host_of(last), f"{what} of Kaggle competition {slug!r}"))
     tries = f" after {attempts} attempt(s)" if isinstance(exc, GaveUpError) else ""
     if isinstance(last, requests.exceptions.HTTPError):
         resp = last.response

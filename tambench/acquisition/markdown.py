@@ -23,7 +23,11 @@ trafilatura (:mod:`~tambench.acquisition.second_opinion`). What is removed, in o
    (:mod:`~tambench.acquisition.pruning`): consent banners and overlays by their text and
    shape, ``role=group``/``list``/``listbox`` kept, chrome roles and tags dropped, a class or
    id word only when it names the element itself, and never the text most of the region holds
-   nor the only content under a kept heading.
+   nor the only content under a kept heading;
+6. structure a browser shows that the markup leaves implicit is made explicit
+   (:mod:`~tambench.acquisition.layout`): a short line in a large font is a heading, list items
+   and text the parser left outside their list go back into it, ``<br>`` in ``<pre>`` is a
+   newline, and no-break spaces outside code are spaces.
 
 When the region lacks the page's title, the ``title`` selector's text comes first as ``# ``
 heading (the generic path uses the page's ``h1``, else its ``<title>``); a heading that only
@@ -45,6 +49,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tambench._optional import require
+from tambench.acquisition.layout import infer_structure
 from tambench.acquisition.pruning import (
     generic_region,
     gone,
@@ -212,10 +217,22 @@ def _code_language(pre: Any) -> str:
     return ""
 
 
+def _text_follows(el: Any) -> bool:
+    return any(str(s).strip() for s in el.find_next_siblings(string=True)) or any(
+        text_of(s) for s in el.find_next_siblings())
+
+
 def _converter_class() -> Any:
     markdownify = require("markdownify", extra="browser", feature="Markdown extraction")
 
     class _Converter(markdownify.MarkdownConverter):  # type: ignore[name-defined]
+        def convert_ul(self, el: Any, text: str, parent_tags: Any) -> str:
+            out = str(super().convert_ul(el, text, parent_tags))
+            # a nested list is a block: text after it starts a new paragraph of its item
+            return out + "\n\n" if "li" in parent_tags and _text_follows(el) else out
+
+        convert_ol = convert_ul
+
         def convert_table(self, el: Any, text: str, parent_tags: Any) -> str:
             return "\n\n" + _table_to_gfm(self, el) + "\n\n"
 
@@ -293,6 +310,7 @@ def _rules_markdown(soup: Any, region: Sequence[str], title_text: str) -> str:
     root = _content_root(soup, region)
     prune(root, title_text)
     separate_chips(root, type(soup.new_string("")))
+    infer_structure(root, soup)
     heading = ""
     if title_text:
         _drop_repeated_title(root, title_text)

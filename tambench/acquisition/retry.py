@@ -1,7 +1,9 @@
 """One retry policy for everything acquisition asks of a server: pages, files, the kaggle client.
 
 A failed call is sorted by a *classifier* into "retry" (a timeout, a dropped connection, 429,
-5xx) or "stop" (anything the same request cannot fix: 4xx, a blocked page, an off-list URL).
+5xx) or "stop" (anything the same request cannot fix: 4xx, a blocked page, an off-list URL,
+and a host that cannot be reached at all, :func:`is_unreachable`: a name that does not resolve
+fails at once with "cannot reach HOST (no network?)").
 Retries wait a jittered exponential backoff that is never shorter than the server's
 ``Retry-After``; a ``Retry-After`` longer than :attr:`RetryPolicy.max_retry_after` stops at
 once instead of waiting. ``Retry-After`` is parsed in one place, :func:`parse_retry_after`.
@@ -25,8 +27,10 @@ delay in its per-origin rate limiter (every request to that origin waits, not on
 from __future__ import annotations
 
 import email.utils
+import errno
 import random
 import re
+import socket
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -39,6 +43,56 @@ T = TypeVar("T")
 
 #: HTTP statuses worth another attempt: timeouts, rate limits and server-side failures.
 RETRYABLE_STATUS = frozenset({408, 425, 429, 500, 502, 503, 504})
+
+#: How the libraries underneath (socket, urllib3, httpx, Chromium) say that a host cannot be
+#: reached at all: its name does not resolve, or there is no network.
+_UNREACHABLE_TEXT = (
+    "Name or service not known", "Temporary failure in name resolution",
+    "nodename nor servname", "No address associated with hostname", "NameResolutionError",
+    "Failed to resolve", "Network is unreachable", "No route to host",
+    "ERR_NAME_NOT_RESOLVED", "ERR_INTERNET_DISCONNECTED", "ERR_ADDRESS_UNREACHABLE",
+    "ERR_NAME_RESOLUTION_FAILED",
+)
+
+
+def is_unreachable(exc: BaseException) -> bool:
+    """Whether a failure means the host cannot be reached at all (its name does not resolve,
+    no route, no network): no back-off can fix that, so it is never retried.
+
+    >>> import socket
+    >>> is_unreachable(socket.gaierror(-2, "Name or service not known"))
+    True
+    >>> is_unreachable(ConnectionResetError(104, "Connection reset by peer"))
+    False
+    """
+    seen: set[int] = set()
+    stack: list[BaseException] = [exc]
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        if isinstance(e, socket.gaierror) or (
+                isinstance(e, OSError) and e.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH)):
+            return True
+        if any(marker in str(e) for marker in _UNREACHABLE_TEXT):
+            return True
+        for inner in (e.__cause__, e.__context__, getattr(e, "reason", None),
+                      getattr(e, "last", None), *e.args):
+            if isinstance(inner, BaseException):
+                stack.append(inner)
+    return False
+
+
+def unreachable_message(host: str, what: str = "") -> str:
+    """The one message of an unreachable host, said at once.
+
+    >>> unreachable_message("x.invalid", "listing competitions")
+    'cannot reach x.invalid (no network?): listing competitions failed; the name does not resolve or there is no route to it'
+    """
+    doing = f"{what} failed; " if what else ""
+    return (f"cannot reach {host} (no network?): {doing}the name does not resolve or there is "
+            "no route to it")
 
 
 @dataclass(frozen=True)

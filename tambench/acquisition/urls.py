@@ -15,7 +15,8 @@ import socket
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
-from tambench.errors import OffDomainError
+from tambench.acquisition.retry import unreachable_message
+from tambench.errors import OffDomainError, UnreachableHostError
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain"})
@@ -154,8 +155,8 @@ class UrlPolicy:
 def _resolve(host: str) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
     try:
         infos = socket.getaddrinfo(host, None)
-    except socket.gaierror as exc:
-        raise OffDomainError(f"cannot resolve host {host!r}: {exc}") from None
+    except socket.gaierror as exc:  # no network, or no such host: not a policy refusal
+        raise UnreachableHostError(f"{unreachable_message(host)} ({exc})") from None
     out = []
     for info in infos:
         ip = _ip_of(str(info[4][0]))

@@ -9,6 +9,7 @@ wraps at its width.
 
 from __future__ import annotations
 
+import errno
 import json
 from typing import Any
 
@@ -26,6 +27,12 @@ class DataConsole(Console):
         kwargs.setdefault("emoji", False)
         kwargs.setdefault("highlight", False)
         super().__init__(**kwargs)
+
+    def on_broken_pipe(self) -> None:
+        """The reader of this console's output went away (``| head``): stop printing and let
+        the command line end quietly with exit 0 (rich's own handler exits 1)."""
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, "the reader closed the output")
 
     @property
     def size(self) -> ConsoleDimensions:

@@ -32,7 +32,9 @@ def _parse_base_urls(values: list[str]) -> dict[str, str]:
 
 def acquire(
     refs: list[str] = typer.Argument(..., help="Competitions: PLATFORM:SLUG or URLs."),
-    catalogue: Path = typer.Option(Path("catalogue"), "--catalogue", help="Task folders root."),
+    catalogue: Path | None = typer.Option(
+        None, "--catalogue", help="Catalogue the task folders are written into (default: the "
+        "configured one, as for every command; never the installed package's)."),
     concurrency: int = typer.Option(4, "--concurrency", min=1, max=32,
                                     help="Competitions and browser pages at once."),
     llm: str | None = typer.Option(None, "--llm", help="Model for the schema mapper and the "
@@ -61,9 +63,11 @@ def acquire(
     stops the run; finished task folders and fetched pages are kept (rerun to resume).
     """
     from tambench.acquisition.pipeline import write_report
+    from tambench.cli.tasks_cmd import _import_catalogue
 
     if renderer not in ("browser", "http"):
         raise typer.BadParameter("expected browser or http", param_hint="--renderer")
+    catalogue = _import_catalogue(catalogue)
     job = _AcquireJob(list(refs), catalogue, _parse_base_urls(base_url), concurrency, llm,
                       renderer, hermetic, state_dir, fresh)
     report = job.run(executor, executor_address, max_workers, retries, quiet=json_out)
@@ -153,15 +157,16 @@ def add_difficulty(catalogue: Path, task_ids: list[str]) -> list[str]:
 
 
 def _print_report(report: Any, report_path: Path, notes: list[str], json_out: bool) -> None:
-    from tambench.cli._console import console, err_console, print_json
+    from tambench.cli._console import err_console, print_json
+    from tambench.core.tables import Column, print_table
 
     if json_out:
         print_json(report.model_dump(mode="json"))
     else:
-        for r in report.results:
-            where = r.folder or "-"
-            why = f"  ({r.errors[0][:160]})" if r.errors else ""
-            console.print(f"{r.status:<10} {r.task_id or r.ref:<50} {where}{why}", markup=False)
+        print_table([Column("status", priority=9), Column("task", key=True),
+                     Column("folder", key=True), Column("why", priority=1, min_width=12)],
+                    [(r.status, r.task_id or r.ref, r.folder, r.errors[0] if r.errors else None)
+                     for r in report.results])
     for note in notes:
         err_console.print(note, markup=False)
     err_console.print(f"report: {report_path}  {report.counts()}", markup=False)
@@ -179,7 +184,8 @@ def discover(
     """List candidate competitions through the platform's client, filters applied."""
     from tambench.acquisition.discover import discover_competitions
     from tambench.acquisition.kaggle_client import KaggleClient
-    from tambench.cli._console import console, print_json
+    from tambench.cli._console import print_json
+    from tambench.core.tables import Column, print_table
 
     if platform != "kaggle":
         raise typer.BadParameter(f"only kaggle has a listing client, got {platform!r}",
@@ -201,11 +207,11 @@ def discover(
             "kept": c.kept, "dropped": c.dropped,
         } for c in shown])
         return
-    for c in shown:
-        mark = "keep" if c.kept else "drop"
-        why = "" if c.kept else "  " + "; ".join(c.dropped)
-        console.print(f"{mark} kaggle:{c.info.slug:<45} {c.metric_id or '-':<14} "
-                      f"{c.info.teams:>6} teams{why}", markup=False)
+    print_table([Column("", priority=9), Column("competition", key=True),
+                 Column("metric", priority=5), Column("teams", priority=6, align="right"),
+                 Column("dropped because", priority=1, min_width=12)],
+                [("keep" if c.kept else "drop", f"kaggle:{c.info.slug}", c.metric_id,
+                  c.info.teams, "; ".join(c.dropped)) for c in shown])
 
 
 def register(app: typer.Typer) -> None:

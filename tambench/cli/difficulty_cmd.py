@@ -132,24 +132,25 @@ def compute(
                 console.print(f"  {line}", markup=False)
 
 
-def _catalogue_table(results: list[Any], primary: str) -> Any:
-    from rich.table import Table
-
+def _catalogue_table(results: list[Any], primary: str) -> tuple[list[Any], list[list[Any]]]:
+    """The columns and rows of the catalogue's difficulty table (tasks that computed)."""
+    from tambench.core.tables import Column
     from tambench.difficulty.methods import METHODS
 
     names = [primary, *[n for n in METHODS.names() if n != primary]]
-    table = Table()
-    for col in ("task", "metric", "P", *names, "reference"):
-        table.add_column(col, no_wrap=col == "task", overflow="fold")
+    columns = [Column("task", key=True), Column("metric", priority=3),
+               Column("P", priority=4, align="right"),
+               *(Column(n, priority=9 if n == primary else 2) for n in names),
+               Column("reference", priority=1, min_width=8)]
+    rows = []
     for r in results:
         if r.status != "ok":
             continue
-        cells = [f"{x.score:.3f} {x.tier.value}" if (x := r.result(n)) else "-" for n in names]
+        cells = [f"{x.score:.3f} {x.tier.value}" if (x := r.result(n)) else None for n in names]
         p = r.result("paper")
-        table.add_row(r.task, r.metric, str(int(p.inputs["participants"])) if p else "-",
-                      *cells, ", ".join(f"{k}={v}" for k, v in
-                                        sorted((r.reference_tiers or {}).items())))
-    return table
+        rows.append([r.task, r.metric, int(p.inputs["participants"]) if p else None, *cells,
+                     ", ".join(f"{k}={v}" for k, v in sorted((r.reference_tiers or {}).items()))])
+    return columns, rows
 
 
 def _compute_catalogue(root: Path, primary: str, json_out: bool, explain: bool,
@@ -171,7 +172,9 @@ def _compute_catalogue(root: Path, primary: str, json_out: bool, explain: bool,
                                    if x is not None]} for r in results],
         })
     else:
-        console.print(_catalogue_table(results, primary))
+        from tambench.core.tables import print_table
+
+        print_table(*_catalogue_table(results, primary))
         tiers = [r.primary.tier.value for r in results if r.primary is not None]
         console.print(f"{len(tiers)} computed ({primary}: "
                       + ", ".join(f"{tiers.count(t)} {t}" for t in ("easy", "medium", "hard"))
@@ -230,18 +233,17 @@ def _reference(root: Path, labels: Path | None, reference: str | None
 
 
 def _print_comparison(title: str, cmp: Any) -> None:
-    from rich.table import Table
-
     from tambench.cli._console import console
+    from tambench.core.tables import Column, print_table
 
     d = cmp.to_dict()
     kappa = "undefined" if cmp.kappa_linear is None else f"{cmp.kappa_linear:.3f}"
     console.print(f"{title}: {d['n']} tasks, agreement {cmp.agreement:.3f}, two-step jumps "
                   f"{cmp.two_step_jumps}, linearly weighted kappa {kappa}", markup=False)
-    table = Table("reference \\ computed", *d["tiers"])
-    for name, row in zip(d["tiers"], d["confusion"]["matrix"], strict=True):
-        table.add_row(name, *(str(v) for v in row))
-    console.print(table)
+    print_table([Column("reference \\ computed", key=True),
+                 *(Column(t, key=True, align="right") for t in d["tiers"])],
+                [[name, *row] for name, row in zip(d["tiers"], d["confusion"]["matrix"],
+                                                   strict=True)])
 
 
 @difficulty_app.command("compare")

@@ -15,6 +15,7 @@ from tambench.cli._executor import (
     max_workers_option,
     retries_option,
 )
+from tambench.core.tables import Column, print_table
 from tambench.grading.batch.deadline import DEFAULT_TIME_LIMIT
 
 _ALLOW_QUARANTINED = typer.Option(
@@ -222,11 +223,11 @@ def grade_runs(
 
 
 def _judge_config(model: str | None, base_url: str | None) -> Any:
+    if not model:  # no judge: its code is not even imported
+        return None
     from tambench.grading.batch import JudgeConfig
     from tambench.grading.judge import default_cache_dir
 
-    if not model:
-        return None
     return JudgeConfig(model=model, base_url=base_url, cache_dir=str(default_cache_dir()))
 
 
@@ -247,35 +248,43 @@ def _write_reports(report: Any, out: Path | None, output_dir: Path | None) -> li
     return written
 
 
-def _interval(e: Any, scale: float = 1.0) -> str:
+def _interval(e: Any, scale: float = 1.0) -> str | None:
     if e is None:
-        return "-"
+        return None
     text = f"{scale * e.value:.1f}"
     if e.ci_low is not None and e.ci_high is not None:
         text += f" [{scale * e.ci_low:.1f}, {scale * e.ci_high:.1f}]"
     return text
 
 
+#: The per-agent table of ``grade-runs``: the agent is never cut; on a narrow terminal the
+#: constraint and secondary rate columns go first, the headline rank % last.
+BATCH_COLUMNS = (
+    Column("agent", key=True), Column("runs", priority=8, align="right"),
+    Column("valid %", priority=7, align="right"),
+    Column("weighted rank % [CI]", priority=9), Column("any medal % [CI]", priority=6),
+    Column("gold %", priority=3),
+    Column("above median %", priority=2), Column("constraints", priority=1),
+    Column("failed", priority=5, align="right"),
+)
+
+
 def _print_batch(report: Any, written: list[Path]) -> None:
-    from rich.table import Table
+    from tambench.cli._console import console, err_console
 
-    from tambench.cli._console import console
-
-    table = Table("agent", "runs", "valid %", "weighted rank % [CI]", "any medal % [CI]",
-                  "gold %", "above median %", "constraints", "failed")
-    for a in report.agents:
-        table.add_row(
-            a.agent, str(a.total_runs), f"{100 * a.valid_submission_rate.value:.1f}",
-            _interval(a.modality_weighted_rank_pct), _interval(a.any_medal_rate, 100),
-            _interval(a.gold_medal_rate, 100), _interval(a.above_median_rate, 100),
-            "not judged" if a.constraint_pass_rate is None
-            else f"{a.constraints_passed}/{a.constraints_total}",
-            str(a.total_failed),
-        )
-    console.print(table)
+    print_table(BATCH_COLUMNS, [
+        (a.agent, a.total_runs, f"{100 * a.valid_submission_rate.value:.1f}",
+         _interval(a.modality_weighted_rank_pct), _interval(a.any_medal_rate, 100),
+         _interval(a.gold_medal_rate, 100), _interval(a.above_median_rate, 100),
+         None if a.constraint_pass_rate is None
+         else f"{a.constraints_passed}/{a.constraints_total}",
+         a.total_failed)
+        for a in report.agents])
+    if all(a.constraint_pass_rate is None for a in report.agents):
+        console.print("constraints: not judged (no judge model; see --judge-model)")
     console.print(report.aggregation_rule)
-    for path in written:
-        console.print(f"wrote {path}")
+    for path in written:  # the README's rule: "wrote ..." lines go to stderr, as progress does
+        err_console.print(f"wrote {path}")
 
 
 def _print_problems(report: Any) -> None:

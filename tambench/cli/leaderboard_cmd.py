@@ -33,11 +33,11 @@ def show(
 ) -> None:
     """Show a leaderboard's summary, first rows and every junk row by rule."""
     import numpy as np
-    from rich.table import Table
 
     from tambench.cli._console import console, print_json
     from tambench.core.leaderboard import DEFAULT_EXCLUDE, check_order, read_leaderboard
     from tambench.core.metrics import get_metric
+    from tambench.core.tables import Column, print_table
 
     lb = read_leaderboard(src)
     m = get_metric(metric) if metric else None
@@ -65,10 +65,11 @@ def show(
         f"{src}: {lb.format}, {len(lb)} rows, {summary['distinct_scores']} distinct scores, "
         f"min {summary['min']}, median {summary['median']}, max {summary['max']}"
     )
-    table = Table("rank", "team", "score", "entries", "submitted_at")
-    for r in lb.rows[:head]:
-        table.add_row(str(r.rank), r.team, r.score_raw, str(r.entries or ""), r.submitted_at or "")
-    console.print(table)
+    print_table((Column("rank", priority=9, align="right"), Column("team", key=True),
+                 Column("score", priority=8), Column("entries", priority=2, align="right"),
+                 Column("submitted_at", priority=1)),
+                [(r.rank, r.team, r.score_raw, r.entries or None, r.submitted_at)
+                 for r in lb.rows[:head]])
     counts = collections.Counter(j.rule for j in junk)
     if not junk:
         console.print("no junk rows")

@@ -15,9 +15,12 @@ One error contract for every command, enforced here rather than in each command:
 
 from __future__ import annotations
 
+import errno
 import importlib
 import io
 import json
+import os
+import select
 import sys
 from contextlib import redirect_stdout
 from dataclasses import dataclass
@@ -48,9 +51,11 @@ COMMANDS: dict[str, str] = {
     "protocol": "tambench.cli.protocol_cmd",
     "rank": "tambench.cli.rank_cmd",
     "schema": "tambench.cli.schema_cmd",
+    "serve": "tambench.cli.serve_cmd",
     "site": "tambench.cli.site_cmd",
     "subsets": "tambench.cli.subsets_cmd",
     "tasks": "tambench.cli.tasks_cmd",
+    "validate": "tambench.cli.validate_cmd",
 }
 COMMAND_MODULES = tuple(dict.fromkeys(sorted(COMMANDS.values())))
 
@@ -177,6 +182,10 @@ def _run(command: Any, args: list[str]) -> int:
         result = command.main(args=args, prog_name="tambench", standalone_mode=False)
     except typer.Exit as exc:
         return exc.exit_code
+    except SystemExit:  # the parser exits 1 on a broken pipe itself
+        if _stdout_reader_gone():
+            return EXIT_OK
+        raise
     return result if isinstance(result, int) else EXIT_OK
 
 
@@ -195,8 +204,64 @@ def _report(failure: Failure, exc: BaseException, json_mode: bool) -> None:
         print(failure.as_json())
 
 
+def _stdout_closed(exc: BaseException) -> bool:
+    """Whether the command ended because stdout's reader went away (``tambench ... | head``);
+    a broken pipe elsewhere (a socket, a child process) is an error as usual."""
+    if not isinstance(exc, OSError) or exc.errno != errno.EPIPE:
+        return False
+    gone = _stdout_reader_gone()
+    return True if gone is None else gone
+
+
+def _stdout_reader_gone() -> bool | None:
+    """Whether stdout is a pipe whose reader has closed it (None: stdout is no file)."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(ev & select.POLLERR for _fd, ev in poller.poll(0))
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that nothing more (not even Python's flush at exit)
+    writes to the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout is not a file descriptor (a test's capture)
+        pass
+
+
+def _flush_stdout() -> bool:
+    """Flush stdout; False when its reader has gone."""
+    try:
+        sys.stdout.flush()
+    except (BrokenPipeError, ValueError):
+        _silence_stdout()
+        return False
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: run one command under the error contract; returns the exit code."""
+    """Entry point: run one command under the error contract; returns the exit code.
+
+    A reader that closes stdout early (``tambench tasks list | head``) is not an error: a
+    command cut short by it exits 0, as ``head`` asked for no more; a command that finished
+    keeps its own exit code (``validate`` of an invalid file is still 1)."""
+    try:
+        code = _main(argv)
+    except BrokenPipeError as exc:  # raised while the error itself was being printed
+        if not _stdout_closed(exc):
+            raise
+        code = EXIT_OK
+        _silence_stdout()
+    _flush_stdout()
+    return code
+
+
+def _main(argv: list[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     json_mode = _wants_json(args)
     captured = io.StringIO()
@@ -211,6 +276,9 @@ def main(argv: list[str] | None = None) -> int:
     except (Exception, KeyboardInterrupt) as exc:  # every end goes through here
         caught, failure = exc, _failure(exc)
         code = failure.exit_code
+    if caught is not None and _stdout_closed(caught):
+        _silence_stdout()
+        return EXIT_OK
     if failure is not None and caught is not None:
         _report(failure, caught, json_mode)
         return code

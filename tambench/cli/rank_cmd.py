@@ -100,17 +100,24 @@ def place_score(leaderboard: Path, score: float, metric: str | None,
     }
 
 
+def _metric_columns() -> tuple[Any, ...]:
+    from tambench.core.tables import Column
+
+    return (Column("id", key=True), Column("better", priority=9), Column("range", priority=5),
+            Column("kind", priority=4), Column("parameters", priority=2, min_width=10),
+            Column("summary", priority=6, min_width=20))
+
+
 def metrics(
     json_out: bool = typer.Option(False, "--json", help="Print strict JSON."),
     markdown: bool = typer.Option(False, "--markdown", help="Print the metric reference "
                                   "(docs/metrics.md) generated from the registry."),
 ) -> None:
     """List every registered metric with its direction, value range and input kind."""
-    from rich.table import Table
-
-    from tambench.cli._console import console, print_json
+    from tambench.cli._console import print_json
     from tambench.core.metrics import list_metrics
     from tambench.core.metrics.reference import as_json, render_markdown
+    from tambench.core.tables import print_table
 
     if json_out and markdown:
         raise typer.BadParameter("give at most one of --json and --markdown")
@@ -121,13 +128,9 @@ def metrics(
     if json_out:
         print_json([as_json(m) for m in ms])
         return
-    table = Table("id", "better", "range", "kind", "parameters", "summary")
-    for m in ms:
-        table.add_row(
-            m.id, m.direction, f"[{m.lower_bound:g}, {m.upper_bound:g}]", m.kind,
-            ", ".join(f"{k}={v}" for k, v in m.defaults.items()), m.summary,
-        )
-    console.print(table)
+    print_table(_metric_columns(), [
+        (m.id, m.direction, f"[{m.lower_bound:g}, {m.upper_bound:g}]", m.kind,
+         ", ".join(f"{k}={v}" for k, v in m.defaults.items()), m.summary) for m in ms])
 
 
 def register(app: typer.Typer) -> None:

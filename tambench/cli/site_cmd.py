@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -23,12 +24,21 @@ def serve(
     """Serve the site on 127.0.0.1 until interrupted."""
     from tambench.cli._console import console
     from tambench.testing.site import serve_site
+    from tambench.testing.site.server import comp_base
 
     with serve_site(descriptions, port=port, seed=seed, demo=not no_demo) as site:
-        console.print(f"serving {len(site.slugs)} competitions at {site.base_url}", markup=False)
+        console.print(f"serving {len(site.slugs)} competitions at {site.base_url}, each in "
+                      f"every platform style:", markup=False)
         for name, url in site.base_urls.items():
             console.print(f"  {name:<9} {url}   (tambench acquire {name}:SLUG --base-url "
                           f"{name}={url})", markup=False)
+        console.print("competitions (SLUG, title, overview page in the Kaggle style):",
+                      markup=False)
+        for slug in site.slugs:
+            comp = site.state.competitions[slug]
+            console.print(f"  {slug}  {comp.title}  {site.base_url}{comp_base('kaggle', slug)}",
+                          markup=False)
+        sys.stdout.flush()  # a reader of a pipe sees the list while the site runs
         try:
             while True:
                 time.sleep(3600)

@@ -25,6 +25,11 @@ def resolve_task(task: str, catalogue: Path | None = None) -> TaskSpec:
     return load_task(task, catalogue)
 
 
+_CATALOGUE = typer.Option(
+    None, "--catalogue", help="Task catalogue folder in which task ids are looked up (default: "
+    "settings, else the bundled one).")
+
+
 def _data_dir(data_dir: Path | None) -> Path:
     from tambench.config import load_settings
 
@@ -65,6 +70,7 @@ def prepare(
         "<slug>/ or <slug>.zip per task)."),
     download: bool = typer.Option(False, "--download", help="Download the data from Kaggle."),
     data_dir: Path | None = typer.Option(None, "--data-dir", help="Where prepared tasks go."),
+    catalogue: Path | None = _CATALOGUE,
     force: bool = typer.Option(False, "--force", help="Rebuild even if checksums match."),
     no_audit: bool = typer.Option(False, "--no-audit", help="Skip the leakage audit."),
     executor: str | None = executor_option(),
@@ -82,7 +88,7 @@ def prepare(
     if (raw is None) == (not download):
         raise typer.BadParameter("give exactly one of --raw DIR_OR_ARCHIVE or --download")
     settings = load_settings(data_dir=data_dir, executor=executor, max_workers=max_workers)
-    specs = [resolve_task(t) for t in tasks]
+    specs = [resolve_task(t, catalogue) for t in tasks]
     many = len(specs) > 1
     jobs = [PrepareJob(spec=s, raw=None if download else _raw_for(s, raw, many) if raw else None,
                        data_dir=str(settings.data_dir), force=force, run_audit=not no_audit,
@@ -102,7 +108,7 @@ def prepare(
         for o in outcomes:
             if o.ok:
                 console.print(f"{o.task_id}: {o.status} in {o.task_dir} (rows {o.rows})")
-            else:
+            elif many:  # one task's failure is the command's one error line, printed once
                 console.print(f"{o.task_id}: FAILED ({o.error_type})\n{o.error}")
     failed = [o for o in outcomes if not o.ok]
     if failed and not many:
@@ -116,6 +122,7 @@ def prepare(
 def audit(
     task: str = typer.Argument(..., help="task.json path, task folder or task id."),
     data_dir: Path | None = typer.Option(None, "--data-dir", help="Where prepared tasks are."),
+    catalogue: Path | None = _CATALOGUE,
     json_out: bool = typer.Option(False, "--json", help="Print strict JSON."),
 ) -> None:
     """Run the leakage audit on a prepared task (exit 1 with every finding when it fails).
@@ -129,7 +136,7 @@ def audit(
     from tambench.splits.layout import task_dir
     from tambench.splits.prepare import audit_prepared
 
-    spec = resolve_task(task)
+    spec = resolve_task(task, catalogue)
     report = audit_prepared(spec, task_dir(spec, _data_dir(data_dir)), grader=grade_submission)
     if not json_out:
         _print_audit(report)

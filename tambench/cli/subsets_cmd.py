@@ -165,7 +165,8 @@ def diff(
     old: Path = typer.Argument(..., help="Old manifest."),
     new: Path = typer.Argument(..., help="New manifest."),
     catalogue: Path | None = typer.Option(
-        None, "--catalogue", help="Look removed tasks up in this catalogue for a reason."),
+        None, "--catalogue", help="Look removed tasks up in this catalogue for a reason "
+        "(default: the configured catalogue, as for every command)."),
     tiers: str | None = typer.Option(
         None, "--tiers", help="Tier source for those reasons (default: the new manifest's)."),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
@@ -176,8 +177,7 @@ def diff(
     from tambench.tasks.subsets import diff_manifests
 
     a, b = read_manifest(old), read_manifest(new)
-    current = _current_cells(catalogue, tiers or b.header.get("tiers")) \
-        if catalogue is not None else None
+    current = _current_cells(catalogue, tiers or b.header.get("tiers"))
     d = diff_manifests(a, b, current=current)
     if json_out:
         print_json({
@@ -196,7 +196,7 @@ def diff(
         console.print("same tasks in the same cells")
 
 
-def _current_cells(catalogue: Path, tiers: str | None) -> dict[str, str]:
+def _current_cells(catalogue: Path | None, tiers: str | None) -> dict[str, str]:
     """Each task's cell now (or why it has none), for the reasons of a diff."""
     from tambench.difficulty.tiers import catalogue_tiers
     from tambench.tasks.subsets import candidates_from_catalogue, cell_name

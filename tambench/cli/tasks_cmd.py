@@ -9,6 +9,7 @@ from typing import Any
 import typer
 
 from tambench.cli._catalogue_options import collection_option_ids, parse_day
+from tambench.core.tables import Column, print_table
 
 tasks_app = typer.Typer(help="The task catalogue: index, validate, list, show, import.",
                         no_args_is_help=True)
@@ -250,14 +251,23 @@ def list_tasks(
         raise typer.Exit(3)
 
 
-#: Columns of the ``tasks list`` table (every field is in ``--json``).
-LIST_COLUMNS = ("id", "modality", "tier", "tier_source", "metric", "status", "start_date",
-                "end_date", "subsets")
+#: The columns of ``tasks list`` (a row's key is the header; every field is in ``--json``):
+#: the id is never cut; on a narrow terminal the dates, then the subsets and the tier's
+#: source, then the status go first.
+TASK_COLUMNS = (
+    Column("id", key=True), Column("modality", priority=5), Column("tier", priority=5),
+    Column("tier_source", priority=2), Column("metric", priority=4, min_width=10),
+    Column("status", priority=3), Column("start_date", priority=1),
+    Column("end_date", priority=1), Column("subsets", priority=2, min_width=8),
+)
+
+
+def _cell(value: Any) -> Any:
+    """A value as a table cell: missing (None, NaN) is empty."""
+    return None if value is None or (isinstance(value, float) and value != value) else value
 
 
 def _print_rows(cat: Any, rows: list[dict[str, Any]], explain: bool, json_out: bool) -> None:
-    from rich.table import Table
-
     from tambench.cli._console import console, print_json
     from tambench.tasks.filters import evaluate_rules
 
@@ -273,13 +283,11 @@ def _print_rows(cat: Any, rows: list[dict[str, Any]], explain: bool, json_out: b
                               for v in verdicts[str(r["id"])]]
         print_json(clean)
         return
-    table = Table()
-    for c in [*LIST_COLUMNS, *(["rules"] if explain else [])]:
-        table.add_column(c, no_wrap=c not in {"id", "subsets", "rules"}, overflow="fold")
-    for r in rows:
-        extra = [" ".join(f"{v.rule}={v.verdict}" for v in verdicts[r["id"]])] if explain else []
-        table.add_row(*(str(r[c]) for c in LIST_COLUMNS), *extra)
-    console.print(table)
+    columns = [*TASK_COLUMNS, *([Column("rules", priority=6, min_width=12)] if explain else [])]
+    keys = [c.header for c in TASK_COLUMNS]
+    print_table(columns, [[_cell(r.get(k)) for k in keys] + (
+        [" ".join(f"{v.rule}={v.verdict}" for v in verdicts[r["id"]])] if explain else [])
+        for r in rows])
     console.print(f"{len(rows)} task(s)")
 
 
@@ -395,9 +403,12 @@ def _print_import(kind: str, path: Path, report: Any) -> None:
 
 @tasks_app.command("import")
 def import_tree(
-    kind: str = typer.Argument(..., help="Layout to read: tam-lite or mle-bench."),
+    kind: str = typer.Argument(..., help="Layout to read: tam-lite, mle-bench (also "
+                               "dslighting's registry) or mle-dojo."),
     path: Path = typer.Argument(..., help="Root of the tree to import (for mle-bench: the "
-                                "repository, its mlebench/ or mlebench/competitions/)."),
+                                "repository, its mlebench/ or mlebench/competitions/, or "
+                                "dslighting's repository or dslighting/registry/; for "
+                                "mle-dojo: the repository, mledojo/ or mledojo/competitions/)."),
     catalogue: Path | None = typer.Option(
         None, "--catalogue", help="Catalogue to write into (default: the configured one; "
         "never the installed package's)."),

@@ -76,3 +76,42 @@ def safe_join(root: Path, *parts: str, what: str = "path") -> Path:
     if resolved != root_resolved and not resolved.is_relative_to(root_resolved):
         raise UnsafePathError(f"{what} {'/'.join(parts)!r} resolves outside {root}; refused")
     return out
+
+
+def data_dir_problem(data_dir: Path, defaulted: bool) -> str | None:
+    """Why the data folder cannot hold prepared tasks (it does not exist), or None.
+
+    >>> data_dir_problem(Path("/no/such/tambench-data"), defaulted=True)  # doctest: +ELLIPSIS
+    'data folder /no/such/tambench-data does not exist (the default ./tambench-data: no ...'
+    """
+    if data_dir.is_dir():
+        return None
+    why = (" (the default ./tambench-data: no --data-dir, TAMBENCH_DATA_DIR or config data_dir "
+           "was given)" if defaulted else "")
+    return (f"data folder {data_dir} does not exist{why}; `tambench prepare TASK --data-dir DIR` "
+            "makes it, then give the same --data-dir here")
+
+
+def task_data_problem(data_dir: Path, platform: str, slug: str) -> str | None:
+    """Why ``<data_dir>/<platform>/<slug>/`` is not there, with a "did you mean" when the
+    folder given is one level too high or too low; None when it is there."""
+    if (data_dir / platform / slug).is_dir():
+        return None
+    message = f"task {platform}/{slug} is not prepared in {data_dir} (no {platform}/{slug}/ there)"
+    guess = _data_dir_guess(data_dir, platform, slug)
+    if guess is not None:
+        return f"{message}; did you mean --data-dir {guess}?"
+    return f"{message}; run `tambench prepare {platform}/{slug} --data-dir {data_dir}`"
+
+
+def _data_dir_guess(data_dir: Path, platform: str, slug: str) -> Path | None:
+    """The folder that does hold the task: a child of ``data_dir`` (given one level too high)
+    or its parent (given one level too low, at ``<data>/<platform>``)."""
+    if data_dir.name == platform and (data_dir / slug / PRIVATE_DIR).is_dir():
+        return data_dir.parent
+    try:
+        children = sorted(p for p in data_dir.iterdir() if p.is_dir())[:1000]
+    except OSError:
+        return None
+    # prepared data, not a catalogue beside it: the task's folder holds private/
+    return next((c for c in children if (c / platform / slug / PRIVATE_DIR).is_dir()), None)

@@ -133,7 +133,9 @@ class Registry(Mapping[str, T], Generic[T]):
     def unknown_message(self, name: str) -> str:
         """The message for an unknown ``name``: the closest valid name and every valid one."""
         names = self.names()
-        close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.6)
+        folded = {n.casefold(): n for n in names}  # "RMSE" is closest to "rmse", whatever case
+        close = [folded[c] for c in difflib.get_close_matches(
+            str(name).casefold(), list(folded), n=1, cutoff=0.6)]
         message = f"unknown {self.kind} {name!r}"
         if close:
             message += f"; did you mean {close[0]!r}?"

@@ -96,6 +96,8 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
     (b"PAR1", "a Parquet file"),
     (b"\xd0\xcf\x11\xe0", "an old Excel/OLE document"),
 )
+#: The compressed forms a submission may take under a name that says so (grading/compressed.py).
+_KAGGLE_SUFFIXES = {b"\x1f\x8b": ".gz", b"PK\x03\x04": ".zip"}
 _BOMS: tuple[tuple[bytes, str], ...] = (
     (b"\x00\x00\xfe\xff", "UTF-32 (big-endian BOM)"),
     (b"\xff\xfe\x00\x00", "UTF-32 (little-endian BOM)"),
@@ -251,9 +253,13 @@ def check_encoding_head(raw: RawFile, *, what: str = "submission") -> tuple[int,
     head = bytes(raw.data[:8])
     for magic, name in _MAGIC:
         if head.startswith(magic):
+            hint = ""
+            if what == "submission" and magic in _KAGGLE_SUFFIXES:  # as Kaggle reads them
+                hint = (f", or name it {raw.path.name}{_KAGGLE_SUFFIXES[magic]} (compressed "
+                        "submissions are read by their name)")
             return 0, [
                 f"{what} file is {name} (magic bytes {magic[:4].hex(' ')}); expected a plain-text "
-                "UTF-8 file: decompress or export it first"
+                f"UTF-8 file: decompress or export it first{hint}"
             ]
     for bom, name in _BOMS:
         if head.startswith(bom):

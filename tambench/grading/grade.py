@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,11 +26,17 @@ from typing import Any
 import numpy as np
 from pydantic import ValidationError
 
-from tambench.core.layout import LEADERBOARD_FILE, safe_join
+from tambench.core.layout import (
+    LEADERBOARD_FILE,
+    data_dir_problem,
+    safe_join,
+    task_data_problem,
+)
 from tambench.core.leaderboard import Leaderboard, order_problem, read_leaderboard
 from tambench.core.metrics.base import Metric, get_metric
 from tambench.core.rank import award_medal, medal_thresholds, rank_score
 from tambench.errors import (
+    ConfigError,
     InputError,
     InvalidSubmissionError,
     MissingSubmissionError,
@@ -64,6 +71,7 @@ def resolve_task(
     data_dir: Path | None = None,
     leaderboard: Path | None = None,
     allow_quarantined: bool = False,
+    check_data: bool = True,
 ) -> ResolvedTask:
     """Resolve a task reference (file, folder, id or unique slug: :func:`locate_task`).
 
@@ -83,6 +91,8 @@ def resolve_task(
         raise TaskDataError(f"task {spec.id} has no grading spec; it cannot be graded")
     from tambench.splits.quarantine import check_gradable  # a failed leakage audit: refused
 
+    if check_data:  # the answers come from the data folder: say plainly when it is not there
+        check_task_data(settings, spec)
     check_gradable(safe_join(settings.data_dir, spec.platform, spec.slug), allow=allow_quarantined)
     answers = safe_join(
         settings.data_dir, spec.platform, spec.slug, "private", spec.grading.answers_file
@@ -91,6 +101,24 @@ def resolve_task(
     if lb is None and (task_file.parent / LEADERBOARD_FILE).is_file():
         lb = task_file.parent / LEADERBOARD_FILE
     return ResolvedTask(spec=spec, task_file=task_file, answers=answers, leaderboard=lb)
+
+
+def check_task_data(settings: Any, spec: TaskSpec) -> None:
+    """Refuse a data folder that does not hold the task's prepared data, saying where it looked
+    (and that it was the default), what makes it, and the folder meant when one level off.
+
+    Raises:
+        ConfigError: the data folder does not exist.
+        TaskDataError: the task is not prepared there.
+    """
+    from tambench.config import is_default
+
+    problem = data_dir_problem(settings.data_dir, is_default(settings, "data_dir"))
+    if problem is not None:
+        raise ConfigError(problem)
+    problem = task_data_problem(settings.data_dir, spec.platform, spec.slug)
+    if problem is not None:
+        raise TaskDataError(problem)
 
 
 # --- grading ---------------------------------------------------------------------------------
@@ -132,12 +160,25 @@ def small_pages() -> Iterator[None]:
         switch(before)
 
 
+#: Boards this function has cleaned, by identity and value range: a board loaded once per task
+#: (a batch worker's cache) is not cleaned again for each of the task's runs (that cost 30 ms a
+#: run on a 2,000-row board). Weak values: a board is forgotten once nothing uses it.
+_CLEANED: weakref.WeakValueDictionary[tuple[int, float, float], Leaderboard] = \
+    weakref.WeakValueDictionary()
+
+
 def load_task_leaderboard(lb: Path | Leaderboard | None, metric: Metric) -> Leaderboard | None:
-    """Read a leaderboard and drop junk rows (default rules, the metric's value range)."""
+    """Read a leaderboard and drop junk rows (default rules, the metric's value range); a board
+    this function already cleaned for the same range is returned as it is."""
     if lb is None:
         return None
+    value_range = (metric.lower_bound, metric.upper_bound)
+    if isinstance(lb, Leaderboard) and _CLEANED.get((id(lb), *value_range)) is lb:
+        return lb
     board = lb if isinstance(lb, Leaderboard) else read_leaderboard(lb)
-    return board.clean(value_range=(metric.lower_bound, metric.upper_bound))
+    cleaned = board.clean(value_range=value_range)
+    _CLEANED[(id(cleaned), *value_range)] = cleaned
+    return cleaned
 
 
 #: Relative slack at a metric's range bounds for floating-point rounding (a mean of equal
@@ -255,10 +296,12 @@ def _grade(
         validated = validate_submission(Path(submission), ans, limits=limits)
         score = score_submission(ans, validated.y_pred)
     except MissingSubmissionError as exc:
-        return GradeReport(**base, **_no_medal(board, metric, spec.id, order_warnings),
+        return GradeReport(**base, **unscored_medal_fields(board, metric, spec.id,
+                                                           order_warnings),
                            submission_exists=False, errors=bounded(exc.problems))
     except InvalidSubmissionError as exc:
-        return GradeReport(**base, **_no_medal(board, metric, spec.id, order_warnings),
+        return GradeReport(**base, **unscored_medal_fields(board, metric, spec.id,
+                                                           order_warnings),
                            submission_exists=True, errors=bounded(exc.problems))
     notes = label_warnings(spec.id, ans, validated.y_pred, answers_visible)
     if board is None:
@@ -332,11 +375,12 @@ def leaderboard_order_fields(board: Leaderboard | None, metric: Metric) -> dict[
     return {"leaderboard_order_inversions": inversions, "warnings": [message] if message else []}
 
 
-def _no_medal(board: Leaderboard | None, metric: Metric, task_id: str,
-              warnings: list[str]) -> dict[str, Any]:
+def unscored_medal_fields(board: Leaderboard | None, metric: Metric, task_id: str,
+                          warnings: list[str] | None = None) -> dict[str, Any]:
     """Medal fields of a submission that is not scored: the thresholds and false against a
-    leaderboard (it earns nothing), null without one (unknown) with the warning; ``warnings``
-    (the board's own) come first."""
+    leaderboard (it earns nothing; the thresholds are the board's, as MLE-bench reports them),
+    null without one (unknown) with the warning; ``warnings`` (the board's own) come first."""
+    warnings = list(warnings or [])
     if board is None:
         return {"warnings": [*warnings, no_leaderboard_warning(task_id)]}
     gold, silver, bronze, median = medal_thresholds(board, metric.higher_is_better)

@@ -22,7 +22,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ValidationError,
+    computed_field,
+    field_validator,
+    model_validator,
+)
 
 from tambench.core.bounded import REPORT_BOUNDS, parse_json, read_bounded
 from tambench.core.fielddocs import DOCUMENTED
@@ -158,9 +164,19 @@ class GradeFields(BaseModel):
             raise ValueError(f"{v!r} is not finite; reports hold finite numbers only")
         return v
 
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_derived(cls, data: Any) -> Any:
+        """``medal`` is written for readers (it follows from the medal flags); reading a report
+        back recomputes it."""
+        if isinstance(data, dict) and "medal" in data:
+            data = {k: v for k, v in data.items() if k != "medal"}
+        return data
+
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def medal(self) -> str | None:
-        """"gold", "silver", "bronze" or None."""
+        """"gold", "silver", "bronze" or null (none, or unknown without a leaderboard)."""
         if self.gold_medal:
             return "gold"
         if self.silver_medal:

@@ -42,6 +42,7 @@ import os
 from pathlib import Path
 
 from tambench.errors import InvalidSubmissionError
+from tambench.grading.compressed import unpack_submission
 from tambench.grading.csvio import CsvLayout, Limits
 from tambench.grading.files import MAX_MESSAGE_CHARS, bound_message, open_regular_file
 from tambench.grading.validation.answers import Answers, expected_header, load_answers
@@ -71,6 +72,8 @@ def validate_submission(
         refuse=lambda st: private_file_refusal(path, st, answers),
     )
     try:
+        raw = unpack_submission(raw, max_bytes=limits.byte_cap(answers.size),
+                                fmt=answers.fmt.value)  # .gz and .zip, as Kaggle reads them
         if answers.fmt == SubmissionFormat.CSV and answers.kind != "structured":
             return validate_csv(raw, answers, limits)
         return validate_structured(raw, answers)

@@ -363,7 +363,8 @@ def diff_manifests(old: Manifest, new: Manifest, *,
         was = old.cells.get(t) or "an unrecorded cell"
         now = (current or {}).get(t)
         if current is None:
-            reasons[t] = f"was in {was}; not selected now"
+            reasons[t] = (f"was in {was}; not in the new manifest (no catalogue given to "
+                          "say why)")
         elif now is None:
             reasons[t] = f"was in {was}; no longer in the catalogue"
         elif now.startswith("not placeable"):

@@ -20,6 +20,7 @@ def step(*actions: dict[str, Any]) -> dict[str, Any]:
             "action": list(actions)}
 
 
+@pytest.mark.long  # a whole crawl by the agent: about 30 s
 def test_agent_collects_the_pages_through_extract_markdown_and_stays_on_the_site(
         site: RunningSite, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-secret")
@@ -56,6 +57,7 @@ def test_agent_collects_the_pages_through_extract_markdown_and_stays_on_the_site
     assert "IGNORE ALL PREVIOUS" not in prompts and "extract_markdown" in prompts
 
 
+@pytest.mark.long  # a whole crawl by the agent: 7 s idle, 35 s under load
 def test_agent_acquires_a_layout_no_adapter_knows(
         site: RunningSite, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Tabs named Task/Dataset/Scoring/Standings, content in section.panel, a one-page

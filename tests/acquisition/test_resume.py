@@ -106,7 +106,7 @@ def _kill_and_resume(site: RunningSite, tmp: Path, kills: int, seed: int) -> tup
 snapshots_after_kill: list[tuple[dict[str, Snapshot], dict[str, int]]] = []
 
 
-@pytest.mark.parametrize("kills", [pytest.param(3, id="3-kills"),
+@pytest.mark.parametrize("kills", [pytest.param(3, id="3-kills", marks=pytest.mark.long),
                                    pytest.param(20, id="20-kills", marks=pytest.mark.slow)])
 def test_killed_crawl_resumes_without_refetching_and_matches_a_clean_run(
         kills: int, site: RunningSite, harness: BrowserHarness, tmp_path: Path) -> None:

@@ -144,10 +144,10 @@ def test_a_hostile_jsonl_line_is_its_own_row_and_the_batch_goes_on(
 ) -> None:
     cat, data, _ = catalogue
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "s.csv").write_text(perfect_text(TASKS["value"]))
     good = json.dumps({"competition_id": "value", "submission_path": "s.csv"})
     jsonl = tmp_path / "group" / "submissions.jsonl"
     jsonl.parent.mkdir()
+    (jsonl.parent / "s.csv").write_text(perfect_text(TASKS["value"]))  # beside the JSONL
     jsonl.write_text(f"{good}\n{line}\n{good}\n")
     rc, out, _ = _cli(["grade-runs", str(jsonl), "--catalogue", str(cat), "--data-dir",
                        str(data), "--executor", "serial", "--json"], capsys)

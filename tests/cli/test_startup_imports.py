@@ -23,6 +23,7 @@ NOT_FOR_GRADE = (
     "tambench.grading.batch.run", "tambench.grading.batch.models", "tambench.schema.mapping",
     "tambench.cli._console", "tambench.cli.tasks_cmd", "tambench.cli.rank_cmd",
     "tambench.cli.split_cmd", "tambench.cli.acquire_cmd", "tambench.cli.leaderboard_cmd",
+    "aiohttp", "tambench.grading.server", "tambench.cli.serve_cmd",
 )
 
 _RUN = """
@@ -34,10 +35,11 @@ with open(sys.argv[1], "w") as f:
 """
 
 
-def _grade_modules(cwd: Path, args: list[str]) -> tuple[int, str, list[str]]:
-    """Run ``tambench grade ARGS`` in a fresh interpreter; its exit code, stdout, modules."""
+def _grade_modules(cwd: Path, args: list[str], command: str = "grade"
+                   ) -> tuple[int, str, list[str]]:
+    """Run ``tambench COMMAND ARGS`` in a fresh interpreter; its exit code, stdout, modules."""
     dump = cwd / "modules.json"
-    proc = subprocess.run([sys.executable, "-c", _RUN, str(dump), "grade", *args], cwd=cwd,
+    proc = subprocess.run([sys.executable, "-c", _RUN, str(dump), command, *args], cwd=cwd,
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     result = json.loads(dump.read_text())
@@ -66,7 +68,7 @@ def test_grading_against_an_answers_file_loads_no_module_it_does_not_use(tiny: P
     assert _unwanted(modules) == []
 
 
-def test_grading_a_catalogue_task_loads_no_module_it_does_not_use(tiny: Path) -> None:
+def _tiny_task(tiny: Path) -> None:
     task_dir = tiny / "catalogue" / "kaggle" / "tiny-task"
     task_dir.mkdir(parents=True)
     (task_dir / "task.json").write_text(json.dumps({
@@ -76,6 +78,13 @@ def test_grading_a_catalogue_task_loads_no_module_it_does_not_use(tiny: Path) ->
     private = tiny / "data" / "kaggle" / "tiny-task" / "private"
     private.mkdir(parents=True)
     (tiny / "answers.csv").rename(private / "answers.csv")
+    public = private.parent / "public"
+    public.mkdir()
+    (public / "sample_submission.csv").write_text("id,y\n1,0\n2,0\n3,0\n")
+
+
+def test_grading_a_catalogue_task_loads_no_module_it_does_not_use(tiny: Path) -> None:
+    _tiny_task(tiny)
     code, out, modules = _grade_modules(tiny, ["sub.csv", "--task", "kaggle/tiny-task",
                                                "--catalogue", "catalogue", "--data-dir", "data"])
     assert code == 0
@@ -92,3 +101,15 @@ def test_the_probe_sees_a_module_that_is_loaded(tiny: Path) -> None:
     assert code == 0
     assert _unwanted(modules) == ["rapidfuzz"] + sorted(
         m for m in modules if m.startswith("rapidfuzz."))
+
+
+def test_validating_loads_no_more_than_grading(tiny: Path) -> None:
+    """``tambench validate`` stays as light as ``tambench grade``: no server, no aiohttp."""
+    _tiny_task(tiny)
+    args = ["sub.csv", "--task", "kaggle/tiny-task", "--catalogue", "catalogue",
+            "--data-dir", "data"]
+    code, out, modules = _grade_modules(tiny, args, command="validate")
+    assert code == 0
+    assert out.startswith("kaggle/tiny-task: submission valid"), out
+    assert "tambench.grading.verdict" in modules
+    assert _unwanted(modules) == []

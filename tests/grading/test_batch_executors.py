@@ -124,7 +124,7 @@ def test_batch_report_is_byte_identical_on_local_and_ray(
     assert len(on_local.rows) == 2 * 3 * 8
     gamma_errors = [r for r in on_local.rows if r.task == "gamma" and r.status == "error"]
     assert len(gamma_errors) == 2 * 8  # gamma's answers cannot be loaded: every row fails
-    assert "answers of task local/gamma not found" in (gamma_errors[0].error or "")
+    assert "task local/gamma is not prepared in" in (gamma_errors[0].error or "")
     assert batch_to_json(on_ray) == batch_to_json(on_local) == batch_to_json(on_serial)
     assert batch_to_csv(on_ray) == batch_to_csv(on_local)
 

@@ -62,13 +62,13 @@ def test_submissions_jsonl_grades_without_conversion(
     subs.mkdir()
     (subs / "v.csv").write_text(perfect_text(TASKS["value"]))
     (subs / "l.csv").write_text(perfect_text(TASKS["label"]))
-    monkeypatch.chdir(tmp_path)  # relative paths are read from the current folder, as MLE-bench
+    monkeypatch.chdir(subs)  # relative paths are read from the JSONL's folder, never from here
     lines = [
         {"competition_id": "value", "submission_path": str(subs / "v.csv")},
         "",
         "# a comment line",
-        {"competition_id": "label", "submission_path": "subs/l.csv", "agent_id": "other"},
-        {"competition_id": "value", "submission_path": "subs/missing.csv"},
+        {"competition_id": "label", "submission_path": "../subs/l.csv", "agent_id": "other"},
+        {"competition_id": "value", "submission_path": "v.csv"},
         "{not json",
         {"competition_id": "value"},
     ]
@@ -88,7 +88,9 @@ def test_submissions_jsonl_grades_without_conversion(
     assert "line 6 is not valid JSON" in (unreadable[0] or "")
     assert "needs string fields competition_id and submission_path" in (unreadable[1] or "")
     missing = next(r for r in report.rows if r.run == "line5")
-    assert missing.submission_exists is False and missing.submission_path == "subs/missing.csv"
+    # v.csv exists in the current folder, not in the JSONL's: the line's path is named
+    assert missing.submission_exists is False and missing.submission_path == "v.csv"
+    assert missing.errors == ["submission file v.csv not found"]
 
 
 def _ambiguous_catalogue(cat: Path) -> None:
@@ -180,3 +182,86 @@ def test_every_report_carries_mle_bench_fields_with_their_meanings(
         "total_medals": 1, "total_gold_medals": 1, "total_silver_medals": 0,
         "total_bronze_medals": 0, "total_above_median": 1}
     assert set(MLE_BENCH_FIELDS) <= set(mle["competition_reports"][0])
+
+
+def _mle_bench_expected(created: str, value_score: float) -> list[dict[str, object]]:
+    """The competition reports ``mlebench grade`` writes for the four lines of the JSONL below,
+    by MLE-bench's rules: thresholds at positions int(n * 0.1 / 0.2 / 0.4) of the board and its
+    median, filled whatever the submission; medal flags false without a score; the score rounded
+    to 5 decimals; ``datetime.isoformat()`` without a zone; the lines' order."""
+    value_board = {"gold_threshold": 0.6, "silver_threshold": 0.8,
+                   "bronze_threshold": 0.5 + 0.1 * 7, "median_threshold": 1.45}
+    label_board = {"gold_threshold": 1.0, "silver_threshold": 1.0, "bronze_threshold": 0.9,
+                   "median_threshold": 0.8}
+    none = dict.fromkeys(("any_medal", "gold_medal", "silver_medal", "bronze_medal",
+                          "above_median"), False)
+    return [
+        {"competition_id": "value", "score": round(value_score, 5), **value_board,
+         "any_medal": True, "gold_medal": False, "silver_medal": False, "bronze_medal": True,
+         "above_median": True, "submission_exists": True, "valid_submission": True,
+         "is_lower_better": True, "created_at": created, "submission_path": "v.csv"},
+        {"competition_id": "label", "score": None, **label_board, **none,
+         "submission_exists": False, "valid_submission": False, "is_lower_better": False,
+         "created_at": created, "submission_path": "missing.csv"},
+        {"competition_id": "value", "score": None, **value_board, **none,
+         "submission_exists": True, "valid_submission": False, "is_lower_better": True,
+         "created_at": created, "submission_path": "bad.csv"},
+    ]
+
+
+def test_the_mle_bench_report_differs_from_mle_bench_only_by_our_extra_fields(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    from datetime import UTC, datetime
+
+    from tambench.grading.report import GradeFields
+
+    cat, data, _ = make_env(tmp_path)
+    rows = TASKS["value"].perfect_rows
+    # one prediction off by 3.1: RMSE = 3.1 / sqrt(10) = 0.98031.. (bronze), over 5 decimals
+    (tmp_path / "v.csv").write_text("id,y\n" + "".join(
+        f"{r[0]},{float(r[1]) + (3.1 if i == 0 else 0.0)}\n" for i, r in enumerate(rows)))
+    (tmp_path / "bad.csv").write_text("id,y\n1,2\n")
+    lines = [("value", "v.csv"), ("label", "missing.csv"), ("value", "bad.csv")]
+    jsonl = tmp_path / "submissions.jsonl"
+    jsonl.write_text("".join(json.dumps({"competition_id": c, "submission_path": p}) + "\n"
+                             for c, p in lines))
+    when = datetime(2025, 3, 4, 5, 6, 7, 891011, tzinfo=UTC)
+    from tambench.grading.batch.writers import mle_bench_report_data
+
+    report = grade_runs(jsonl, catalogue=cat, data_dir=data, now=when)
+    ours = mle_bench_report_data(report)
+    value_score = 3.1 / len(rows) ** 0.5
+    assert value_score != round(value_score, 5)
+    want = _mle_bench_expected("2025-03-04T05:06:07.891011", value_score)
+    extras = set(GradeFields.model_fields) - set(MLE_BENCH_FIELDS) | {"medal"} | {
+        "agent", "task", "run", "status", "error", "solution_path", "constraints_passed",
+        "constraints_total", "constraint_pass_rate", "judge_note"}
+    assert len(ours["competition_reports"]) == len(want)
+    for got, expected in zip(ours["competition_reports"], want, strict=True):
+        assert list(got)[: len(MLE_BENCH_FIELDS)] == list(MLE_BENCH_FIELDS)  # MLE-bench's order
+        assert set(got) - set(expected) <= extras
+        assert {k: got[k] for k in expected} == pytest.approx(expected), got["run"]
+    assert set(ours) - {"report_version"} == {
+        "total_runs", "total_runs_with_submissions", "total_valid_submissions", "total_medals",
+        "total_gold_medals", "total_silver_medals", "total_bronze_medals", "total_above_median",
+        "competition_reports"}
+
+
+def test_an_unknown_competition_is_named_and_the_command_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    cat, data, _ = make_env(tmp_path)
+    (tmp_path / "v.csv").write_text(perfect_text(TASKS["value"]))
+    jsonl = tmp_path / "submissions.jsonl"
+    jsonl.write_text(json.dumps({"competition_id": "no-such-comp", "submission_path": "v.csv"})
+                     + "\n" + json.dumps({"competition_id": "value", "submission_path": "v.csv"})
+                     + "\n")
+    rc = main(["grade-runs", str(jsonl), "--catalogue", str(cat), "--data-dir", str(data),
+               "--executor", "serial", "--output-dir", str(tmp_path / "mle")])
+    err = capsys.readouterr().err
+    assert rc != 0
+    assert "task 'no-such-comp' not found" in err
+    (written,) = list((tmp_path / "mle").iterdir())
+    first = json.loads(written.read_text())["competition_reports"][0]
+    assert first["competition_id"] == "no-such-comp" and first["status"] == "task_unknown"

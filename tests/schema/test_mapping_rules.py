@@ -55,14 +55,25 @@ def descriptions(shared_dir: Path) -> Path:
     return shared_dir / "data" / "competition-descriptions"
 
 
+def _resolved(metric_id: str, params: dict[str, object]) -> tuple[str, dict[str, object]]:
+    """The id with its parameters merged over the metric's defaults ("" when empty)."""
+    return (metric_id, get_metric(metric_id).resolve_params(params)) if metric_id else ("", {})
+
+
 def _metric_now(metric_id: str, params: dict[str, object]) -> tuple[str, dict[str, object]]:
     """What the mapper must give in this installation: the id when registered, else empty."""
-    return (metric_id, params) if metric_id in METRICS else ("", {})
+    return _resolved(metric_id, params) if metric_id in METRICS else ("", {})
 
 
 def _got_metric(r: MappingResult) -> tuple[str, dict[str, object]]:
     g = r.spec.grading
-    return (g.metric, dict(g.metric_params)) if g is not None else ("", {})
+    return _resolved(g.metric, dict(g.metric_params)) if g is not None else ("", {})
+
+
+#: Texts whose metric the mapper leaves empty although the label names an id: the text does not
+#: settle the variant (slug -> words of the reason). Lyft's page shows the per-image
+#: TP / (TP + FP + FN) template in a garbled formula; the organisers' script is a per-class AP.
+UNSETTLED = {"3d-object-detection-for-autonomous-vehicles": "whose form"}
 
 
 # --- the expected-values file and the rule tables ------------------------------------------
@@ -84,7 +95,7 @@ def test_every_registered_expected_metric_takes_its_params() -> None:
 
 
 def test_every_family_has_a_decision_and_a_task_type() -> None:
-    families = [f for f, _ in FAMILY_TERMS]
+    families = [t.family for t in FAMILY_TERMS]
     assert len(families) == len(set(families))
     assert set(families) == set(DECIDE) == set(TASK_TYPE_BY_FAMILY)
 
@@ -101,6 +112,10 @@ def test_offline_mapper_gets_every_field_of_the_55_descriptions(descriptions: Pa
     for slug, row in _expected().items():
         r = _map_description(descriptions, slug)
         want = _metric_now(str(row["metric_id"]), dict(row["params"]))  # type: ignore[call-overload]
+        if slug in UNSETTLED:
+            pending = r.spec.provenance.pending_grading
+            want = ("", {})
+            assert pending is not None and UNSETTLED[slug] in pending.reason, slug
         if _got_metric(r) != want:
             misses.append((slug, "metric", _got_metric(r), want))
         if submission_header_of(r.spec) != row["header"]:
@@ -181,19 +196,15 @@ def test_stanford_covid_scores_only_the_three_named_columns(descriptions: Path) 
 
 def test_map_at_5_and_iou_thresholds_carry_their_parameters(descriptions: Path) -> None:
     whale = _map_description(descriptions, "whale-categorization-playground").spec.grading
-    assert whale is not None and (whale.metric, whale.metric_params) == ("map_at_k", {"k": 5})
+    assert whale is not None and (whale.metric, whale.metric_params) == (
+        "map_at_k", {"k": 5, "relevant": "single"})
     vin = _map_description(descriptions, "vinbigdata-chest-xray-abnormalities-detection")
+    assert vin.spec.grading is not None and vin.spec.grading.metric_params == {
+        "iou_thresholds": [0.4], "form": "class_ap", "layout": "label_conf_xyxy"}
     lyft = _map_description(descriptions, "3d-object-detection-for-autonomous-vehicles")
-    for r, metric_id, first, n in ((vin, "box_map", 0.4, 1), (lyft, "box3d_map", 0.5, 10)):
-        g = r.spec.grading
-        pending = r.spec.provenance.pending_grading
-        if g is not None:
-            assert g.metric == metric_id
-            thresholds = g.metric_params["iou_thresholds"]
-        else:  # the box metrics are not registered in this installation
-            assert pending is not None and pending.metric_id == metric_id
-            thresholds = pending.metric_params["iou_thresholds"]
-        assert thresholds[0] == first and len(thresholds) == n
+    pending = lyft.spec.provenance.pending_grading
+    assert lyft.spec.grading is None and pending is not None
+    assert "whose form (a per-class average precision, or a per-image" in pending.reason
 
 
 def test_elided_header_is_left_unfilled_with_a_note(descriptions: Path) -> None:
@@ -316,7 +327,6 @@ def test_parse_header_accepts_headers_and_refuses_data_code_and_elisions(
 @pytest.mark.parametrize(("sentence", "metric_id"), [
     # phrasings of other competitions (the paper's Lite tasks and common Kaggle wording)
     ("Submissions are scored on the Matthews correlation coefficient (MCC).", "mcc"),
-    ("Submissions are evaluated using the micro averaged F1 score.", "f1_micro"),
     ("Submissions are evaluated according to the Mean Average Precision @ 25 (MAP@25)", "map_at_k"),
     ("The metric is the mean Average Accuracy (mAA) of the registered camera centers.", "pose_maa"),
     ("Submissions are evaluated on Mean Reciprocal Rank (MRR@100).", "mrr_at_k"),

@@ -169,7 +169,8 @@ def test_diff_explains_each_change_with_its_own_reason() -> None:
     assert d.header_changes == (("seed", "0", "1"),)
     assert "Text/easy -> Text/medium" in d.reasons["kaggle/a"]
     assert d.reasons["kaggle/d"] == "selected in Text/hard"
-    assert d.reasons["kaggle/b"] == "was in Text/hard; not selected now"
+    assert d.reasons["kaggle/b"] == ("was in Text/hard; not in the new manifest (no catalogue "
+                                     "given to say why)")
     current = {"kaggle/a": "Text/medium", "kaggle/c": "Image/easy", "kaggle/d": "Text/hard",
                "kaggle/b": "not placeable: no tier: no leaderboard.csv"}
     d = diff_manifests(old, new, current=current)

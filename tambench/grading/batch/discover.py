@@ -3,13 +3,18 @@
 Three layouts are read:
 
 * ``<agent>/<task>/<run>/submission.<fmt>`` (``<task>``: a slug, or ``<platform>__<slug>``);
+  where each agent made one run of a task, ``<agent>/<task>/submission.<fmt>`` and (one agent,
+  named after the runs folder) ``<task>/submission.<fmt>`` are read too, as run ``run``;
 * MLE-bench's run groups, ``<run group>/<competition>_<uuid>/submission/submission.csv``: the
   run group is the agent (the runs folder may be one run group or hold several);
 * MLE-bench's ``submissions.jsonl``: one ``{"competition_id", "submission_path"}`` object per
   line (blank lines and lines starting with ``#`` or ``//`` are skipped, as MLE-bench does);
-  relative submission paths are taken from the current folder, as MLE-bench does.
+  a relative submission path is taken from the JSONL file's folder.
 
-Discovery never aborts: a folder that cannot be listed, a symbolic link, an unknown or
+A source that yields no run at all is a mistake (a wrong layout, the wrong folder): it raises
+:class:`~tambench.errors.InputError` naming the expected layout and what was there.
+
+Discovery never aborts on one run: a folder that cannot be listed, a symbolic link, an unknown or
 ambiguous task folder, or a bad JSONL line becomes that run's row with a status and an error.
 Names are made printable and bounded here, once (:mod:`tambench.grading.sanitize`).
 """
@@ -24,7 +29,7 @@ from datetime import datetime
 from pathlib import Path
 
 from tambench.core.bounded import LINE_BOUNDS, parse_json
-from tambench.errors import MalformedInputError
+from tambench.errors import InputError, MalformedInputError
 from tambench.grading.batch.models import RunStatus
 from tambench.grading.sanitize import report_name, report_text
 
@@ -33,6 +38,25 @@ SOLUTION_FILES = ("best_solution.py", "solution.py")
 MLE_BENCH_RUN = re.compile(r"^(?P<task>.+)_(?P<run>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-"
                            r"[0-9a-f]{4}-[0-9a-f]{12})$")
 MLE_BENCH_SUBMISSION_DIR = "submission"
+#: The run name of a task folder that holds its submission itself (one run per agent and task).
+SINGLE_RUN = "run"
+#: Submission formats looked for when the task (and so its format) is unknown.
+ANY_FORMAT = ("csv", "json", "txt")
+#: How Kaggle accepts a compressed submission: the file gzipped, or zipped alone.
+COMPRESSED_SUFFIXES = (".gz", ".zip")
+
+
+def submission_names(formats: tuple[str, ...]) -> list[str]:
+    """The file names a run's submission may have, most preferred first: the plain file, then
+    the same compressed (``submission.csv.gz``, ``submission.csv.zip``), then
+    ``submission.zip``.
+
+    >>> submission_names(("csv",))
+    ['submission.csv', 'submission.csv.gz', 'submission.csv.zip', 'submission.zip']
+    """
+    plain = [f"submission.{ext}" for ext in formats]
+    packed = [f"{name}{suffix}" for name in plain for suffix in COMPRESSED_SUFFIXES]
+    return [*plain, *packed, "submission.zip"]
 
 
 @dataclass(frozen=True)
@@ -157,7 +181,10 @@ class _Walker:
             return
         for a in top:
             kind = _kind(a)
-            if kind == "dir":
+            if kind == "dir" and _holds_submission(a.path, ANY_FORMAT):
+                # <task>/submission.csv: one run of one agent, named after the runs folder
+                yield from self.task(self.root.resolve().name or "agent", a)
+            elif kind == "dir":
                 yield from self.agent(a)
             elif kind != "other":
                 yield self.refused(a.name, "*", "*", a, kind)
@@ -189,6 +216,9 @@ class _Walker:
         if problem:
             yield self.unreadable(agent, t.name, "*", problem)
             return
+        if _holds_submission(t.path, self.formats(t.name)):
+            # <agent>/<task>/submission.csv: the agent's one run of the task
+            yield self.run(agent, t.name, SINGLE_RUN, t.path, t.path)
         for r in entries:
             kind = _kind(r)
             if kind == "dir":
@@ -196,12 +226,15 @@ class _Walker:
             elif kind != "other":
                 yield self.refused(agent, t.name, r.name, r, kind)
 
+    def formats(self, task: str) -> tuple[str, ...]:
+        resolved = self.resolve(task)
+        return resolved.formats if isinstance(resolved, TaskRef) else ANY_FORMAT
+
     def run(self, agent: str, task: str, run: str, run_dir: str, sub_dir: str) -> RunItem:
         resolved = self.resolve(task)
         ref = resolved if isinstance(resolved, TaskRef) else None
-        formats = ref.formats if ref is not None else ("csv", "json", "txt")
         try:
-            sub = _first_existing(sub_dir, [f"submission.{ext}" for ext in formats])
+            sub = _first_existing(sub_dir, submission_names(self.formats(task)))
             sol = _first_regular(run_dir, SOLUTION_FILES)
         except OSError as exc:
             rel = report_text(os.path.relpath(run_dir, self.root), 300)
@@ -221,6 +254,14 @@ def _is_mle_bench_run(entry: os.DirEntry[str]) -> bool:
         return False
     try:
         return os.path.lexists(os.path.join(entry.path, MLE_BENCH_SUBMISSION_DIR))
+    except OSError:
+        return False
+
+
+def _holds_submission(folder: str, formats: tuple[str, ...]) -> bool:
+    """Whether a folder holds a submission file itself (not in a run subfolder)."""
+    try:
+        return _first_existing(folder, submission_names(formats)) is not None
     except OSError:
         return False
 
@@ -253,10 +294,55 @@ def _first_regular(folder: str, names: tuple[str, ...]) -> str | None:
 
 def discover_runs(source: Path, resolve: Resolver, settings: RunSettings,
                   *, agent: str | None = None) -> list[RunItem]:
-    """Every run under a runs folder, or every line of an MLE-bench ``submissions.jsonl``."""
+    """Every run under a runs folder, or every line of an MLE-bench ``submissions.jsonl``.
+
+    Raises:
+        InputError: no run at all was found; the message says what the source holds.
+    """
     if source.is_file():
-        return list(_jsonl_items(source, resolve, settings, agent))
-    return list(_Walker(source, resolve, settings).walk())
+        items = list(_jsonl_items(source, resolve, settings, agent))
+        if not items:
+            raise InputError(f"0 runs found: {source} has no submission line (one JSON object "
+                             'per line: {"competition_id": ..., "submission_path": ...})')
+        return items
+    items = list(_Walker(source, resolve, settings).walk())
+    if not items:
+        raise InputError(f"0 runs found in {source}; expected {EXPECTED_LAYOUT}; "
+                         f"{_what_is_there(source)}")
+    return items
+
+
+EXPECTED_LAYOUT = ("<agent>/<task>/<run>/submission.csv (or MLE-bench's "
+                   "<group>/<competition>_<uuid>/submission/submission.csv)")
+
+
+def _what_is_there(root: Path, depth: int = 4, shown: int = 5) -> str:
+    """A short account of a folder in which no run was found: a few of its files, or that it
+    is empty or holds only folders."""
+    files: list[str] = []
+    folders = 0
+    level = [root]
+    for _ in range(depth):
+        nxt = []
+        for folder in level:
+            entries, _problem = _listing(str(folder))
+            for e in entries:
+                kind = _kind(e)
+                if kind == "dir":
+                    folders += 1
+                    nxt.append(Path(e.path))
+                else:
+                    files.append(os.path.relpath(e.path, root))
+            if len(files) > 100 or len(nxt) > 1000:
+                break
+        level = nxt
+    if not files and not folders:
+        return "the folder is empty"
+    if not files:
+        return f"saw {folders} folder(s) and no file"
+    some = ", ".join(report_text(f, 120) for f in files[:shown])
+    more = f" and {len(files) - shown} more" if len(files) > shown else ""
+    return f"saw {some}{more}"
 
 
 def _jsonl_items(path: Path, resolve: Resolver, settings: RunSettings,
@@ -286,9 +372,12 @@ def _jsonl_items(path: Path, resolve: Resolver, settings: RunSettings,
                              entry["submission_path"])
 
 
-def _jsonl_run(walker: _Walker, agent: str, task: str, run: str, sub_path: str) -> RunItem:
+def _jsonl_run(walker: _Walker, agent: str, task: str, run: str, given: str) -> RunItem:
+    """One JSONL line's run. A relative ``submission_path`` is read from the JSONL file's
+    folder; reports show the path as the line gave it."""
     resolved = walker.resolve(task)
     ref = resolved if isinstance(resolved, TaskRef) else None
+    sub_path = os.path.join(walker.root, given)  # an absolute ``given`` is kept as it is
     try:
         os.lstat(sub_path)
         sub: str | None = sub_path
@@ -296,6 +385,6 @@ def _jsonl_run(walker: _Walker, agent: str, task: str, run: str, sub_path: str) 
         sub = None
     except OSError as exc:
         return walker.unreadable(agent, task, run,
-                                 f"cannot read {report_text(sub_path, 300)}: {exc.strerror}")
+                                 f"cannot read {report_text(given, 300)}: {exc.strerror}")
     return walker.item(agent, task, run, task_ref=ref, submission=sub,
-                       submission_shown=report_text(sub_path, 500))
+                       submission_shown=report_text(given, 500))

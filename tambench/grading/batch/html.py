@@ -27,86 +27,127 @@ def _asset(name: str) -> str:
     return resources.files("tambench.grading.batch").joinpath("assets", name).read_text("utf-8")
 
 
-def _pct(e: Estimate | None) -> list[float | None]:
+def _pct(e: Estimate | None) -> list[Any]:
+    """[value, se, [ci low, ci high]] in percent (None where unknown)."""
     if e is None:
-        return [None, None, None, None]
-    return [100 * e.value, None if e.se is None else 100 * e.se,
-            None if e.ci_low is None else 100 * e.ci_low,
-            None if e.ci_high is None else 100 * e.ci_high]
+        return [None, None, None]
+    ci = None if e.ci_low is None or e.ci_high is None else [100 * e.ci_low, 100 * e.ci_high]
+    return [100 * e.value, None if e.se is None else 100 * e.se, ci]
 
 
-def _rank(e: Estimate | None) -> list[float | None]:
+def _rank(e: Estimate | None) -> list[Any]:
+    """[value, se, [ci low, ci high]] as they are (None where unknown)."""
     if e is None:
-        return [None, None, None, None]
-    return [e.value, e.se, e.ci_low, e.ci_high]
+        return [None, None, None]
+    ci = None if e.ci_low is None or e.ci_high is None else [e.ci_low, e.ci_high]
+    return [e.value, e.se, ci]
 
 
-AGENT_COLUMNS = [
-    ("agent", "agent", "text"), ("runs", "runs", "num"), ("failed", "failed", "num"),
-    ("valid", "valid %", "pct"), ("valid_se", "± se", "pct"),
-    ("rank", "weighted rank %", "pct"), ("rank_se", "± se", "pct"),
-    ("rank_low", "CI low", "pct"), ("rank_high", "CI high", "pct"),
-    ("mean_rank", "mean rank %", "pct"), ("tasks_ranked", "ranked tasks", "num"),
-    ("medal", "any medal %", "pct"), ("medal_se", "± se", "pct"),
-    ("medal_low", "CI low", "pct"), ("medal_high", "CI high", "pct"),
-    ("gold", "gold %", "pct"), ("silver", "silver %", "pct"), ("bronze", "bronze %", "pct"),
-    ("above_median", "above median %", "pct"), ("medal_at_k", "any-medal@k (largest k)", "text"),
-    ("constraints", "constraint pass rate", "num"),
-]
+def _col(key: str, label: str, kind: str, *, group: str | None = None, hidden: bool = False,
+         wrap: bool = False, tip: str | None = None, wide: bool = False) -> list[Any]:
+    """A table column for the page's script: key, header, kind (text, num, pct, ci, bool),
+    hidden, the group header above it, whether its cells may wrap (free text), the key of a
+    hidden column shown as each cell's tooltip (a standard error, say), and whether the column
+    is shown only in a wide window (a less important one, left out below 1,200 px)."""
+    return [key, label, kind, hidden, group, wrap, tip, wide]
+
+
+def agent_columns(ci: str) -> list[list[Any]]:
+    """The Agents table: each estimate's value and interval under one header, its standard
+    error as the value's tooltip; the medal split under one header."""
+    return [
+        _col("agent", "agent", "text"), _col("runs", "runs", "num"),
+        _col("failed", "failed", "num"),
+        _col("valid", "valid %", "pct", tip="valid_se"),
+        _col("valid_se", "valid % ± se", "pct", hidden=True),
+        _col("rank", "value", "pct", group="weighted rank %", tip="rank_se"),
+        _col("rank_se", "weighted rank % ± se", "pct", hidden=True),
+        _col("rank_ci", ci, "ci", group="weighted rank %"),
+        _col("mean_rank", "mean rank %", "pct", hidden=True),
+        _col("tasks_ranked", "ranked tasks", "num", wide=True),
+        _col("medal", "value", "pct", group="any medal %", tip="medal_se"),
+        _col("medal_se", "any medal % ± se", "pct", hidden=True),
+        _col("medal_ci", ci, "ci", group="any medal %"),
+        _col("gold", "gold", "pct", group="medals %"),
+        _col("silver", "silver", "pct", group="medals %"),
+        _col("bronze", "bronze", "pct", group="medals %"),
+        _col("above_median", "above median %", "pct"),
+        _col("medal_at_k", "any-medal@k", "text", wide=True),
+        _col("constraints", "constraint pass rate", "num"),
+    ]
 
 
 def _agent_row(a: AgentSummary) -> list[Any]:
     valid = _pct(a.valid_submission_rate)
-    medal = _pct(a.any_medal_rate)
     top = a.any_medal_at_k[-1] if a.any_medal_at_k else None
-    at_k = (f"@{top.k}: {100 * top.estimate.value:.1f}% over {top.n_tasks} task(s)"
-            if top else None)
+    at_k = f"@{top.k}: {100 * top.estimate.value:.1f}" if top else None
     return [a.agent, a.total_runs, a.total_failed, valid[0], valid[1],
             *_rank(a.modality_weighted_rank_pct), _rank(a.mean_rank_pct)[0], a.n_tasks_ranked,
-            *medal, _pct(a.gold_medal_rate)[0], _pct(a.silver_medal_rate)[0],
+            *_pct(a.any_medal_rate), _pct(a.gold_medal_rate)[0], _pct(a.silver_medal_rate)[0],
             _pct(a.bronze_medal_rate)[0], _pct(a.above_median_rate)[0], at_k,
             a.constraint_pass_rate]
 
 
 TASK_COLUMNS = [
-    ("agent", "agent", "text"), ("task", "task", "text"), ("task_id", "task id", "text"),
-    ("modality", "modality", "text"), ("tier", "tier", "text"), ("runs", "runs", "num"),
-    ("valid", "valid", "num"), ("failed", "failed", "num"),
-    ("score_mean", "score mean", "num"), ("score_se", "± se", "num"),
-    ("rank_pct", "rank % mean", "pct"), ("rank_pct_se", "± se", "pct"),
-    ("medals", "medals", "num"), ("gold", "gold", "num"), ("leaderboard", "leaderboard", "bool"),
+    _col("agent", "agent", "text"), _col("task", "task", "text"),
+    _col("modality", "modality", "text"), _col("tier", "tier", "text", wide=True),
+    _col("runs", "runs", "num"), _col("valid", "valid", "num"),
+    _col("failed", "failed", "num", wide=True),
+    _col("score_mean", "score", "num", tip="score_se"),
+    _col("score_se", "score ± se", "num", hidden=True),
+    _col("rank_pct", "rank %", "pct", tip="rank_pct_se"),
+    _col("rank_pct_se", "rank % ± se", "pct", hidden=True),
+    _col("medals", "medals", "num", wide=True), _col("gold", "gold", "num", hidden=True),
+    _col("leaderboard", "leaderboard", "bool", hidden=True),
 ]
 
-COMPARISON_COLUMNS = [
-    ("a", "agent a", "text"), ("b", "agent b", "text"), ("tasks", "shared tasks", "num"),
-    ("diff", "a - b (rank %)", "pct"), ("se", "± se", "pct"), ("low", "CI low", "pct"),
-    ("high", "CI high", "pct"), ("better", "better", "text"),
-]
+
+def comparison_columns(ci: str) -> list[list[Any]]:
+    """Paired comparisons: the difference with its interval (its se as the tooltip)."""
+    return [
+        _col("a", "agent a", "text"), _col("b", "agent b", "text"),
+        _col("tasks", "shared tasks", "num"),
+        _col("diff", "value", "pct", group="a - b (rank %)", tip="se"),
+        _col("se", "a - b ± se", "pct", hidden=True),
+        _col("ci", ci, "ci", group="a - b (rank %)"), _col("better", "better", "text"),
+    ]
+
 
 RUN_COLUMNS = [
-    ("agent", "agent", "text", False), ("task", "task", "text", False),
-    ("run", "run", "text", False), ("status", "status", "text", False),
-    ("score", "score", "num", False), ("rank", "rank", "num", False),
-    ("rank_pct", "rank %", "pct", False), ("medal", "medal", "text", False),
-    ("first", "first message", "text", False), ("error", "error", "text", True),
-    ("errors", "errors", "text", True), ("warnings", "warnings", "text", True),
-    ("judge_note", "judge", "text", True), ("submission_path", "submission", "text", True),
-    ("task_key", "task key", "text", True),
+    _col("agent", "agent", "text"), _col("task", "task", "text"), _col("run", "run", "text"),
+    _col("status", "status", "text"), _col("score", "score", "num"),
+    _col("rank", "rank", "num", wide=True), _col("rank_pct", "rank %", "pct"),
+    _col("medal", "medal", "text"),
+    _col("first", "first message", "text", wrap=True, wide=True),
+    _col("error", "error", "text", hidden=True), _col("errors", "errors", "text", hidden=True),
+    _col("warnings", "warnings", "text", hidden=True),
+    _col("judge_note", "judge", "text", hidden=True),
+    _col("submission_path", "submission", "text", hidden=True),
+    _col("task_key", "task key", "text", hidden=True),
 ]
 
 
 def _run_row(r: RunRow) -> list[Any]:
     first = r.error or (r.errors[0] if r.errors else None)
     return [r.agent, r.task, r.run, r.status.value, r.score, r.rank, r.rank_pct,
-            r.medal_name() if r.any_medal is not None else "unknown", first, r.error, r.errors,
+            r.medal_name() if r.any_medal is not None else "n/a", first, r.error, r.errors,
             r.warnings, r.judge_note, r.submission_path, task_key(r)]
 
 
-def _matrix(report: BatchReport) -> dict[str, Any]:
+def ordered_agents(report: BatchReport) -> list[AgentSummary]:
+    """The agents by the headline number, the modality-weighted rank % (lower first; agents
+    without one last), then by name."""
+    def key(a: AgentSummary) -> tuple[bool, float, str]:
+        rank = a.modality_weighted_rank_pct
+        return (rank is None, rank.value if rank is not None else 0.0, a.agent)
+
+    return sorted(report.agents, key=key)
+
+
+def _matrix(report: BatchReport, agents: list[AgentSummary]) -> dict[str, Any]:
     keys = sorted({task_key(r) for r in report.rows})
-    agents = [a.agent for a in report.agents]
     cells: list[list[Any]] = []
-    for a in report.agents:
+    for a in agents:
         by_key = {t.task_id or f"?{t.task}": t for t in a.tasks}
         row: list[Any] = []
         for k in keys:
@@ -114,26 +155,29 @@ def _matrix(report: BatchReport) -> dict[str, Any]:
             row.append(None if t is None else [t.rank_pct.mean if t.rank_pct else None,
                                                t.n_runs, t.n_valid, t.any_medals or 0])
         cells.append(row)
-    return {"agents": agents, "tasks": keys, "cells": cells}
+    return {"agents": [a.agent for a in agents], "tasks": keys, "cells": cells}
 
 
 def report_data(report: BatchReport) -> dict[str, Any]:
-    """Everything the page's script renders."""
+    """Everything the page's script renders; agents by the headline number."""
     def spec(columns: list[Any], rows: list[list[Any]]) -> dict[str, Any]:
         return {"columns": [list(c) for c in columns], "rows": rows}
 
-    tasks = [[a.agent, t.task, t.task_id, t.modality, t.tier, t.n_runs, t.n_valid, t.n_failed,
-              t.score.mean if t.score else None, t.score.se if t.score else None,
+    agents = ordered_agents(report)
+    ci = f"{report.aggregation.confidence:.0%} CI"
+    tasks = [[a.agent, t.task_id or t.task, t.modality, t.tier, t.n_runs, t.n_valid,
+              t.n_failed, t.score.mean if t.score else None, t.score.se if t.score else None,
               t.rank_pct.mean if t.rank_pct else None, t.rank_pct.se if t.rank_pct else None,
-              t.any_medals, t.gold_medals, t.leaderboard] for a in report.agents for t in a.tasks]
-    comparisons = [[c.agent_a, c.agent_b, c.n_tasks, *_rank(c.difference), c.better]
+              t.any_medals, t.gold_medals, t.leaderboard] for a in agents for t in a.tasks]
+    comparisons = [[c.agent_a, c.agent_b, c.n_tasks, *_rank(c.difference),
+                    None if c.better is None else "a" if c.better == c.agent_a else "b"]
                    for c in report.comparisons]
     return {
-        "agents": spec(AGENT_COLUMNS, [_agent_row(a) for a in report.agents]),
+        "agents": spec(agent_columns(ci), [_agent_row(a) for a in agents]),
         "tasks": spec(TASK_COLUMNS, tasks),
-        "comparisons": spec(COMPARISON_COLUMNS, comparisons),
+        "comparisons": spec(comparison_columns(ci), comparisons),
         "runs": spec(RUN_COLUMNS, [_run_row(r) for r in report.rows]),
-        "matrix": _matrix(report),
+        "matrix": _matrix(report, agents),
     }
 
 
@@ -165,6 +209,7 @@ def batch_to_html(report: BatchReport) -> str:
     """Render the batch report as one self-contained HTML page."""
     esc = html.escape
     n_tasks = len({task_key(r) for r in report.rows})
+    agents = ordered_agents(report)
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         "<meta name=\"viewport\" content=\"width=device-width\"><title>tambench grades</title>"
@@ -177,9 +222,10 @@ def batch_to_html(report: BatchReport) -> str:
         f"<p class=\"rule\">{esc(report.aggregation_rule)} Rank % = 100 x rank / leaderboard "
         "size: lower is better.</p>"
         f"{_warnings(report.warnings)}"
-        "<h2>Agents</h2><div id=\"agents-table\"></div>"
-        f"<noscript>{_static_agents(report.agents)}</noscript>"
-        f"<h2>Figures</h2>{all_figures(report.agents)}"
+        "<h2>Agents</h2><p>By modality-weighted rank % (lower is better).</p>"
+        "<div id=\"agents-table\"></div>"
+        f"<noscript>{_static_agents(agents)}</noscript>"
+        f"<h2>Figures</h2>{all_figures(agents, report.aggregation.bootstrap_samples > 0)}"
         "<h2>Agents compared (paired, over shared tasks)</h2><div id=\"comparisons-table\">"
         f"{'' if report.comparisons else '<p>No two agents share a ranked task.</p>'}</div>"
         "<h2>Agent x task</h2><p>Mean rank % of each agent on each task; click a cell for its "

@@ -320,6 +320,34 @@ class BatchReport(_Model):
         """Runs the grader could not grade."""
         return sum(1 for r in self.rows if r.failed)
 
+    def row_records(self) -> list[dict[str, Any]]:
+        """One plain dict per run (every field of :class:`RunRow`, ``medal`` included; the
+        status as its text), in the rows' order."""
+        records = []
+        for row in self.rows:
+            record = row.model_dump()
+            record["status"] = row.status.value
+            records.append(record)
+        return records
+
+    def to_pandas(self) -> Any:
+        """The runs as a pandas DataFrame, one row per run (see :meth:`row_records`)."""
+        from tambench._optional import require
+
+        pd = require("pandas", feature="BatchReport.to_pandas()")
+        columns = [*RunRow.model_fields, *RunRow.model_computed_fields]
+        return pd.DataFrame(self.row_records(), columns=columns)
+
+    def to_polars(self) -> Any:
+        """The runs as a polars DataFrame, one row per run (see :meth:`row_records`)."""
+        import polars as pl
+
+        columns = [*RunRow.model_fields, *RunRow.model_computed_fields]
+        records = self.row_records()
+        if not records:
+            return pl.DataFrame(schema=dict.fromkeys(columns, pl.String))
+        return pl.DataFrame(records, infer_schema_length=None).select(columns)
+
 
 def load_batch_report(path: str | Path) -> BatchReport:
     """Read ``grades.json``, refusing newer or older report versions with a clear error."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tambench.core.layout import LEADERBOARD_FILE, safe_join
+from tambench.core.layout import LEADERBOARD_FILE, safe_join, task_data_problem
 from tambench.errors import (
     AmbiguousTaskError,
     TambenchError,
@@ -40,6 +40,9 @@ def _task_ref(spec: TaskSpec, task_file: Path, data_dir: Path,
               leaderboard_dir: Path | None, allow_quarantined: bool) -> TaskRef:
     if spec.grading is None:
         raise TaskDataError(f"task {spec.id} has no grading spec")
+    problem = task_data_problem(data_dir, spec.platform, spec.slug)
+    if problem is not None:
+        raise TaskDataError(problem)
     check_gradable(safe_join(data_dir, spec.platform, spec.slug), allow=allow_quarantined)
     answers = safe_join(data_dir, spec.platform, spec.slug, "private", spec.grading.answers_file)
     return TaskRef(

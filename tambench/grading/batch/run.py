@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from concurrent.futures import Executor
 from datetime import UTC, datetime
+from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from tambench.core.layout import data_dir_problem
 from tambench.core.progress import Progress
-from tambench.errors import ConfigError, TambenchError
+from tambench.errors import ConfigError, InputError, TambenchError
 from tambench.grading.batch.deadline import DEFAULT_TIME_LIMIT
 from tambench.grading.batch.discover import JudgeConfig, RunItem, RunSettings, discover_runs
 from tambench.grading.batch.models import Aggregation, BatchReport, RunRow, RunStatus
@@ -19,16 +21,20 @@ from tambench.grading.csvio import Limits
 from tambench.grading.sanitize import report_text
 
 
-def _check_folders(source: Path, catalogue: Path, data_dir: Path) -> None:
+def _check_folders(source: Path, catalogue: Path, data_dir: Path, data_defaulted: bool) -> None:
     if not source.exists():
-        raise ConfigError(f"runs folder or JSONL file {source} does not exist")
+        raise InputError(f"runs folder or JSONL file {source} does not exist")
     if not source.is_dir() and source.suffix != ".jsonl":
-        raise ConfigError(f"{source} is neither a runs folder nor a .jsonl file of submissions")
+        raise InputError(f"{source} is neither a runs folder nor a .jsonl file of submissions")
     if not catalogue.is_dir():
         raise ConfigError(f"task catalogue {catalogue} is not a folder; give --catalogue")
-    if not data_dir.is_dir():
-        raise ConfigError(f"data folder {data_dir} is not a folder; give --data-dir (the folder "
-                          "that `tambench prepare` wrote)")
+    problem = data_dir_problem(data_dir, data_defaulted)
+    if problem is not None:
+        raise ConfigError(problem)
+
+
+def _opt_path(path: str | PathLike[str] | None) -> Path | None:
+    return None if path is None else Path(path)
 
 
 def rows_from_results(items: list[RunItem], results: list[Any]) -> list[RunRow]:
@@ -96,11 +102,11 @@ def _run_settings(limits: Limits, now: datetime | None, time_limit: float | None
 
 
 def grade_runs(
-    runs: Path,
+    runs: str | PathLike[str],
     *,
-    catalogue: Path | None = None,
-    data_dir: Path | None = None,
-    leaderboard_dir: Path | None = None,
+    catalogue: str | PathLike[str] | None = None,
+    data_dir: str | PathLike[str] | None = None,
+    leaderboard_dir: str | PathLike[str] | None = None,
     executor: Executor | None = None,
     retries: int = 0,
     limits: Limits | None = None,
@@ -117,13 +123,12 @@ def grade_runs(
 
     Args:
         runs: a ``<agent>/<task>/<run>/`` tree, MLE-bench run group(s), or a ``.jsonl`` file.
-        catalogue: task catalogue (default: settings).
-        data_dir: prepared task data holding the private answers (default: settings).
+        catalogue, data_dir: the task catalogue and the prepared data holding the private
+            answers (default: settings); every path may be a ``str`` or a ``Path``.
         leaderboard_dir: extra leaderboards (see :func:`make_resolver`).
         executor: where runs are graded (default: serially in this process).
         retries: extra attempts for a run whose grading raised something unexpected.
-        limits: size and column caps for submissions.
-        progress: report progress on stderr.
+        limits, progress: size and column caps for submissions; report progress on stderr.
         aggregation: how runs are aggregated (default: :class:`Aggregation`'s defaults).
         time_limit: seconds one run may take (None or 0: no limit).
         agent: the agent of JSONL lines that name none (default: the file's folder name).
@@ -133,16 +138,17 @@ def grade_runs(
             of their runs is an error naming the audit's findings).
 
     Raises:
-        ConfigError: the runs, catalogue or data folder does not exist."""
-    from tambench.config import load_settings
+        InputError: the runs folder or JSONL file does not exist, or holds no run.
+        ConfigError: the catalogue or data folder does not exist."""
+    from tambench.config import is_default, load_settings
     from tambench.executors import SerialExecutor
 
     runs = Path(runs)
-    settings = load_settings(catalogue=catalogue, data_dir=data_dir)
-    _check_folders(runs, settings.catalogue, settings.data_dir)
+    settings = load_settings(catalogue=_opt_path(catalogue), data_dir=_opt_path(data_dir))
+    _check_folders(runs, settings.catalogue, settings.data_dir, is_default(settings, "data_dir"))
     agg = aggregation or Aggregation()
     run_settings = _run_settings(limits or Limits(), now, time_limit, judge)
-    resolve = make_resolver(settings.catalogue, settings.data_dir, leaderboard_dir,
+    resolve = make_resolver(settings.catalogue, settings.data_dir, _opt_path(leaderboard_dir),
                             allow_quarantined)
     items = discover_runs(runs, resolve, run_settings, agent=agent)
     # Runs of one task sit together so that a worker's chunk reuses the loaded answers.

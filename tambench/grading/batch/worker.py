@@ -114,10 +114,13 @@ def grade_run_item(item: RunItem) -> dict[str, Any]:
     spec, answers, board = load_task_cached(item.task_ref)
     row.update(task_fields(spec, answers.metric.id, answers.metric.higher_is_better,
                            board is not None))
+    if board is not None:  # the thresholds belong to the leaderboard: every row has them
+        row.update(_board_fields(board, answers.metric, spec.id))
     if item.submission is None:
         fmt = "/".join(item.task_ref.formats)
-        row.update(status=RunStatus.MISSING_SUBMISSION,
-                   errors=[f"no submission.{fmt} in the run folder"])
+        missing = (f"no submission.{fmt} in the run folder" if item.submission_shown is None
+                   else f"submission file {item.submission_shown} not found")
+        row.update(status=RunStatus.MISSING_SUBMISSION, errors=[missing])
         return row
     row.update(_graded(item, spec, answers, board))
     judge = item.settings.judge
@@ -126,12 +129,25 @@ def grade_run_item(item: RunItem) -> dict[str, Any]:
     return row
 
 
+def _board_fields(board: Any, metric: Any, task_id: str) -> dict[str, Any]:
+    """A run's medal fields before it is scored: the board's thresholds, nothing earned."""
+    from tambench.grading.grade import unscored_medal_fields
+
+    return unscored_medal_fields(board, metric, task_id)
+
+
 def _decided(item: RunItem, row: dict[str, Any]) -> dict[str, Any]:
     """The row of a run whose outcome discovery already knows."""
     status = item.status or RunStatus.ERROR
     problem = item.problem or status.value
-    if item.task_ref is not None and item.task_ref.leaderboard is not None:
-        row.update(dict.fromkeys(_MEDAL_FLAGS, False))  # the run earned nothing
+    if item.task_ref is not None:
+        spec, answers, board = load_task_cached(item.task_ref)
+        row.update(task_fields(spec, answers.metric.id, answers.metric.higher_is_better,
+                               board is not None))
+        if board is not None:  # the run earned nothing; the thresholds are the board's
+            row.update(_board_fields(board, answers.metric, spec.id))
+    elif status in (RunStatus.TASK_UNKNOWN, RunStatus.TASK_AMBIGUOUS):
+        row["competition_id"] = item.task  # the id as given, never null
     if status == RunStatus.INVALID_SUBMISSION:
         return {**row, "status": status, "errors": [problem], "submission_exists": True}
     return {**row, "status": status, "error": problem}

@@ -18,12 +18,13 @@ import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from tambench.errors import TambenchError
 from tambench.grading.batch.models import BatchReport, MleBenchReport, RunRow
+from tambench.grading.report import MLE_BENCH_FIELDS
 from tambench.grading.sanitize import csv_line, escape_formula, printable
 
 #: Columns of grades.csv: every RunRow field, identity and status first.
@@ -98,6 +99,38 @@ def mle_bench_report(report: BatchReport) -> MleBenchReport:
     )
 
 
+#: MLE-bench rounds every score to this many decimals before it compares it with the thresholds.
+MLE_BENCH_SCORE_DECIMALS = 5
+
+
+def mle_bench_report_data(report: BatchReport) -> dict[str, Any]:
+    """The MLE-bench report as JSON data, value by value as ``mlebench grade`` writes it: runs
+    in input order (a JSONL's line order; a runs folder's sorted listing), scores rounded to 5
+    decimals, ``created_at`` in ``datetime.isoformat()``'s spelling without a zone (UTC here);
+    tambench's own fields follow MLE-bench's in each competition report."""
+    data = mle_bench_report(report).model_dump(mode="json")
+    rows = sorted(zip(report.rows, data["competition_reports"], strict=True),
+                  key=lambda pair: _input_position(report, pair[0]))
+    created = report.created_at.astimezone(UTC).replace(tzinfo=None).isoformat()
+    reports = []
+    for _row, cr in rows:
+        if cr["score"] is not None:
+            cr["score"] = round(cr["score"], MLE_BENCH_SCORE_DECIMALS)
+        cr["created_at"] = created
+        reports.append({**{k: cr.pop(k) for k in MLE_BENCH_FIELDS}, **cr})
+    data["competition_reports"] = reports
+    return data
+
+
+def _input_position(report: BatchReport, row: RunRow) -> int:
+    """Where a row's run came in its input: its JSONL line (``line<N>``), else 0 (rows are
+    already in the runs folder's listing order)."""
+    if report.runs_dir.endswith(".jsonl") and row.run.startswith("line") \
+            and row.run[4:].isdigit():
+        return int(row.run[4:])
+    return 0
+
+
 def mle_bench_report_name(created_at: datetime) -> str:
     """``<YYYY-MM-DDTHH-MM-SS>-GMT_grading_report.json``, as ``mlebench grade`` names it.
 
@@ -110,7 +143,7 @@ def mle_bench_report_name(created_at: datetime) -> str:
 
 def mle_bench_report_text(report: BatchReport) -> str:
     """The MLE-bench-style report as strict JSON text."""
-    return _strict_json(mle_bench_report(report).model_dump(mode="json"), 2) + "\n"
+    return _strict_json(mle_bench_report_data(report), 2) + "\n"
 
 
 def write_mle_bench_report(report: BatchReport, output_dir: Path) -> Path:

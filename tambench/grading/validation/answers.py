@@ -212,7 +212,7 @@ def load_answers(
     )
     ans = Answers(path=path, grading=grading, metric=metric, size=raw.size,
                   identity=raw.identity)
-    ans.private_dir, ans.private_files = _private_identity(path, raw.identity)
+    ans.private_dir, ans.private_files = private_identity(path, raw.identity)
     ans.params, aux_cols = split_params(metric, grading)
     if metric.kind == "structured" or grading.submission_format != SubmissionFormat.CSV:
         _load_structured(raw, ans)
@@ -237,10 +237,11 @@ def load_answers(
     return ans
 
 
-def _private_identity(
+def private_identity(
     path: Path, answers_identity: tuple[int, int]
 ) -> tuple[Path | None, frozenset[tuple[int, int]]]:
-    """The private folder (when the answers sit in one) and the identities of its files."""
+    """The private folder (when the answers sit in one) and the identities (device, inode) of
+    its files, read from the folder's entries: no file is opened."""
     found = {answers_identity}
     folder = path.parent if path.parent.name == PRIVATE_DIR else None
     if folder is not None:
@@ -364,17 +365,24 @@ def _scored_truths(truths: Any, ans: Answers) -> Any:
     return y_true
 
 
-def _set_labels(ans: Answers, public: Path | None) -> None:
-    """The label set of every target column, from the task; the scored answers must use it."""
-    policy = ans.grading.value_policy.get("label_set")
-    labels = task_labels(ans.grading, public)
+def declared_label_set(grading: GradingSpec, public: Path | None) -> LabelSet | None:
+    """The labels a ``label`` target accepts, from the task (its spec or a public column),
+    never from the answers; None: any label."""
+    policy = grading.value_policy.get("label_set")
+    labels = task_labels(grading, public)
     if policy is not None:
         labels = _label_policy(policy, labels)
-    label_set = None if labels is None else LabelSet(labels, frozenset(labels))
+    return None if labels is None else LabelSet(labels, frozenset(labels))
+
+
+def _set_labels(ans: Answers, public: Path | None) -> None:
+    """The label set of every target column, from the task; the scored answers must use it."""
+    label_set = declared_label_set(ans.grading, public)
     for c in ans.grading.target_columns:
         ans.label_sets[c] = label_set
-    if labels is None:
+    if label_set is None:
         return
+    labels = label_set.labels
     truths = np.asarray(ans.y_true, dtype=object).ravel()
     outside = sorted({str(v) for v in truths} - set(labels))
     if outside:

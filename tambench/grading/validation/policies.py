@@ -129,26 +129,36 @@ def public_dir_of(answers_path: Path) -> Path | None:
 
 def read_public_column(public_dir: Path | None, source: PublicColumn, what: str) -> pa.Array:
     """The values of a public column, in file order (task data: problems raise TaskDataError)."""
+    (values,) = read_public_columns(public_dir, source.file, [source.column], what)
+    return values
+
+
+def read_public_columns(
+    public_dir: Path | None, file: str, columns: list[str], what: str
+) -> list[pa.Array]:
+    """The values of columns of a public file, in file order, one array per column (task
+    data: problems raise TaskDataError)."""
     if public_dir is None:
         raise TaskDataError(
-            f"{what} reads public file {source.file!r}, but the task's public folder is not "
+            f"{what} reads public file {file!r}, but the task's public folder is not "
             "known (answers outside a private/ folder beside public/; ad hoc: give the file)"
         )
-    path = safe_join(public_dir, source.file, what=what)
+    path = safe_join(public_dir, file, what=what)
 
     def error(problems: list[str]) -> TaskDataError:
         return TaskDataError(f"{what}: public file {path} is unusable: " + "; ".join(problems))
 
     raw = open_regular_file(path, max_bytes=PUBLIC_MAX_BYTES, what="public file", error=error)
-    layout = sniff_csv(raw, [source.column], what="public file", error=error)
-    if source.column not in layout.header:
+    layout = sniff_csv(raw, columns, what="public file", error=error)
+    missing = [c for c in columns if c not in layout.header]
+    if missing:
         raise TaskDataError(
-            f"{what}: public file {path} has no column {source.column!r}; it has "
+            f"{what}: public file {path} has no column(s) {missing}; it has "
             f"{layout.header[:20]}"
         )
-    pos = layout.header.index(source.column)
-    table = read_csv_columns(raw, layout, columns=[pos], what="public file", error=error)
-    return chunk(table.column(pos))
+    positions = [layout.header.index(c) for c in columns]
+    table = read_csv_columns(raw, layout, columns=positions, what="public file", error=error)
+    return [chunk(table.column(pos)) for pos in positions]
 
 
 def task_labels(grading: GradingSpec, public_dir: Path | None) -> list[str] | None:

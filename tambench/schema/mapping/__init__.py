@@ -7,7 +7,12 @@ pages, and grading fields are cross-checked with the rules (see
 for it and the reason, when no registered id computes it exactly; what was read for grading is
 then kept in ``provenance.pending_grading``.
 
-Modules: ``pageio`` (bytes -> text), ``markdown`` (sections, sentences, quote checks),
+Both mappers read only what a person sees on the pages (:mod:`~tambench.schema.mapping.visible`
+removes HTML comments, hidden elements, image alt text and tag attributes first), so text
+planted where no reader sees it can neither name the metric nor serve as evidence.
+
+Modules: ``pageio`` (bytes -> text), ``visible`` (what a reader sees), ``markdown`` (sections,
+sentences, quote checks),
 ``headers`` (the submission example), ``metric_terms`` / ``metric_rules`` / ``metric_find``
 (the metric), ``fields`` (the descriptive fields), ``rules`` (the offline mapper),
 ``llm_prompt`` / ``llm`` (the LLM mapper), ``draft`` (draft -> TaskSpec).
@@ -38,11 +43,12 @@ from tambench.schema.mapping.draft import (
 )
 from tambench.schema.mapping.markdown import PAGE_KINDS
 from tambench.schema.mapping.pageio import check_text
+from tambench.schema.mapping.visible import COMMENT, HIDDEN, IMAGE_ALT, visible_text
 from tambench.schema.taskspec import make_task_id
 
 
 def _check_input(pages: dict[str, str], task_id: str) -> None:
-    """Refuse a bad task id, unknown page kinds, non-text, oversized or empty pages."""
+    """Refuse a bad task id, unknown page kinds, non-text or oversized pages."""
     platform, _, slug = task_id.partition("/")
     try:
         make_task_id(platform, slug)
@@ -56,8 +62,32 @@ def _check_input(pages: dict[str, str], task_id: str) -> None:
         if not isinstance(text, str):
             raise SchemaMappingError(f"the {kind} page is {type(text).__name__}, not text")
         check_text(text, f"the {kind} page")
-    if not any(t.strip() for t in pages.values()):
-        raise SchemaMappingError(f"no page text to map for {task_id} (got kinds {sorted(pages)})")
+
+
+def _visible_pages(pages: dict[str, str], task_id: str) -> tuple[dict[str, str], Draft]:
+    """Each page as a reader sees it, and a draft holding a warning per page that held hidden
+    text (comments, hidden elements) and a note per page whose images' alt text was dropped.
+
+    Raises:
+        SchemaMappingError: no visible page text at all.
+    """
+    out: dict[str, str] = {}
+    remarks = Draft()
+    for kind, text in pages.items():
+        visible = visible_text(text)
+        out[kind] = visible.text
+        hidden = visible.summary((COMMENT, HIDDEN))
+        if hidden:
+            remarks.warnings.append(f"ignored text a reader of the {kind} page does not see: "
+                                    f"{hidden}")
+        if visible.removed[IMAGE_ALT]:
+            remarks.notes.append(f"the {kind} page's images: {visible.summary((IMAGE_ALT,))} "
+                                 "not read")
+    if not any(t.strip() for t in out.values()):
+        hidden = "; all of it hidden from a reader" if remarks.warnings else ""
+        raise SchemaMappingError(f"no page text to map for {task_id} (got kinds "
+                                 f"{sorted(pages)}{hidden})")
+    return out, remarks
 
 
 def map_pages(
@@ -103,7 +133,10 @@ def map_pages(
     from tambench.schema.mapping.rules import map_rules
 
     _check_input(pages, task_id)
+    pages, remarks = _visible_pages(pages, task_id)
     rules = map_rules(pages)
+    rules.warnings[:0] = remarks.warnings
+    rules.notes[:0] = remarks.notes
     if llm is None:
         return build_result(rules, task_id=task_id, url=url, mapper="rules")
     from tambench.schema.mapping.llm import map_llm

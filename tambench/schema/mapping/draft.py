@@ -74,6 +74,9 @@ class MetricGap:
     """The metric family the rules recognised ("mae" for a weighted MAE); "" when they
     recognised none (a metric the mapper does not know)."""
 
+    conflict: tuple[str, ...] = ()
+    """The scoring sentences that name different metrics, when that is why it is empty."""
+
 
 @dataclass
 class Draft:

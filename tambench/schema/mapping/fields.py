@@ -12,12 +12,16 @@ from tambench.schema.mapping.markdown import (
     is_injection,
     paragraphs,
     plain,
-    section_sentences,
 )
 from tambench.schema.taskspec import DataLocation, Modality
 
+#: A citation line: "Author (2020). The Title. Kaggle." The platform's name is found first and
+#: the year looked for in the MAX_TITLE_CHARS before it, so each piece of text is read once.
 _CITATION_RE = re.compile(
-    r"\(\d{4}\)\.\s+(?P<title>[^\n]+?)\.\s+(?:Kaggle|AIcrowd|Biendata|biendata|aicrowd)\b")
+    r"\(\d{4}\)\.\s{1,5}(?P<title>[^\n]{1,300}?)\.\s{1,5}(?:Kaggle|AIcrowd|Biendata|biendata"
+    r"|aicrowd)\b")
+_PLATFORM_RE = re.compile(r"\.\s{1,5}(?:Kaggle|AIcrowd|Biendata|biendata|aicrowd)\b")
+MAX_TITLE_CHARS = 300
 _GOAL_TITLE_RE = re.compile(r"goal|objective|problem statement|task description|what am i predicting",
                             re.I)
 _GOAL_CUE_RE = re.compile(
@@ -61,17 +65,40 @@ _TABULAR_RE = re.compile(r"\btabular\b|\.csv\b|\bfeatures?\b|\bcolumns?\b", re.I
 
 
 
-def clean_sentences(section: Section) -> list[str]:
+#: Characters of description text the goal and modality finders read: both look at the first
+#: statements of the task, and a page is not read further for them.
+READ_WINDOW_CHARS = 200_000
+
+
+def clean_sentences(section: Section) -> tuple[str, ...]:
     """The section's title and sentences, without instruction-like ones."""
-    return [s for s in section_sentences(section) if not is_injection(s)]
+    return section.clean_sentence_list
+
+
+def _window(sections: Sequence[Section]) -> list[tuple[Section, str]]:
+    """(section, clean sentence) pairs in order, up to READ_WINDOW_CHARS characters."""
+    out: list[tuple[Section, str]] = []
+    used = 0
+    for s in sections:
+        for sent in clean_sentences(s):
+            used += len(sent)
+            if used > READ_WINDOW_CHARS:
+                return out
+            out.append((s, sent))
+    return out
 
 
 def find_title(sections: Sequence[Section]) -> tuple[str, str] | None:
+    """The title from a citation line ("Author (2020). The Title. Kaggle.")."""
     for s in sections:
         for para in paragraphs(s):
-            m = _CITATION_RE.search(para)
-            if m and not is_injection(para):
-                return m.group("title").strip(), m.group(0)
+            if _PLATFORM_RE.search(para) is None or is_injection(para):
+                continue
+            for platform in _PLATFORM_RE.finditer(para):
+                start = max(0, platform.start() - MAX_TITLE_CHARS - 12)
+                m = _CITATION_RE.search(para, start, platform.end())
+                if m:
+                    return m.group("title").strip(), m.group(0)
     return None
 
 
@@ -84,44 +111,77 @@ def find_goal(sections: Sequence[Section]) -> str | None:
             for sent in clean_sentences(s):
                 if sent != s.title and len(sent) > 30:
                     return sent
-    desc = [s for s in sections if not s.is_data and not s.is_evaluation and not s.is_rules]
+    desc = _window([s for s in sections
+                    if not s.is_data and not s.is_evaluation and not s.is_rules])
+    candidates = [(sent, plain(sent)) for s, sent in desc
+                  if sent != s.title and len(sent) >= 30 and not sent.startswith(("!", "[", "|"))]
     for cue in (_GOAL_STRONG_RE, _GOAL_CUE_RE):
-        for s in desc:
-            for sent in clean_sentences(s):
-                if sent == s.title or len(sent) < 30 or sent.startswith(("!", "[", "|")):
-                    continue
-                if cue.search(plain(sent)):
-                    return sent
+        for sent, text in candidates:
+            if cue.search(text):
+                return sent
+    return None
+
+
+#: Longest formula read between ``$$`` or ``$`` delimiters.
+MAX_FORMULA_CHARS = 2000
+_TEX_COMMANDS = ("\\frac", "\\sum", "\\sqrt", "\\log")
+
+
+def _display_formula(text: str) -> str | None:
+    """The first ``$$...$$`` block (at most MAX_FORMULA_CHARS inside)."""
+    start = text.find("$$")
+    while start >= 0:
+        end = text.find("$$", start + 2, start + 4 + MAX_FORMULA_CHARS)
+        if end > start + 2:
+            return text[start:end + 2]
+        start = text.find("$$", start + 2)
+    return None
+
+
+def _inline_formula(text: str) -> str | None:
+    """The first ``$...$`` on one line holding a TeX command (\\frac, \\sum, \\sqrt, \\log)."""
+    for line in text.splitlines():
+        if "$" not in line or "\\" not in line:
+            continue
+        parts = line.split("$")
+        for inner in parts[1:-1]:
+            if inner and len(inner) <= MAX_FORMULA_CHARS and any(c in inner
+                                                                  for c in _TEX_COMMANDS):
+                return f"${inner}$"
     return None
 
 
 def find_formula(sections: Sequence[Section]) -> str | None:
+    """The first formula of the evaluation part: a ``$$`` block, else an inline ``$`` formula
+    with a TeX command. Plain string scans, linear in the text."""
     for s in sections:
         if not s.is_evaluation:
             continue
         text = s.text
-        m = re.search(r"\$\$(.+?)\$\$", text, re.S) or re.search(
-            r"\$([^$\n]*\\(?:frac|sum|sqrt|log)[^$\n]*)\$", text)
-        if m and not is_injection(m.group(0)):
-            return m.group(0)
+        found = _display_formula(text) or _inline_formula(text)
+        if found and not is_injection(found):
+            return found
     return None
 
 
 def find_modality(sections: Sequence[Section]) -> tuple[Modality, str] | None:
+    """The data's modality, by the words of the data description (its first
+    READ_WINDOW_CHARS characters): multimodal when it says so, else the modality named most
+    (at least twice), else tabular when it speaks of columns or features."""
     data = [s for s in sections if s.is_data] or list(sections)
-    sents = [sent for s in data for sent in clean_sentences(s)]
-    text = "\n".join(plain(x) for x in sents)
-    for sent in sents:
-        if _MULTIMODAL_RE.search(plain(sent)):
+    sents = [(sent, plain(sent)) for _, sent in _window(data)]
+    text = "\n".join(p for _, p in sents)
+    for sent, p in sents:
+        if _MULTIMODAL_RE.search(p):
             return Modality.MULTIMODAL, sent
     counts = {mod: len(pat.findall(text)) for mod, pat in _MODALITY_PATTERNS.items()}
     best = max(counts, key=lambda k: counts[k])
     if counts[best] >= 2:
-        for sent in sents:
-            if _MODALITY_PATTERNS[best].search(plain(sent)):
+        for sent, p in sents:
+            if _MODALITY_PATTERNS[best].search(p):
                 return best, sent
-    for sent in sents:
-        if _TABULAR_RE.search(plain(sent)):
+    for sent, p in sents:
+        if _TABULAR_RE.search(p):
             return Modality.TABULAR, sent
     return None
 
@@ -182,3 +242,40 @@ def find_constraints(sections: Sequence[Section]) -> list[str]:
                 if sent != s.title and _CONSTRAINT_RE.search(plain(sent)) and len(sent) < 300:
                     items.append(sent)
     return list(dict.fromkeys(items))[:12]
+
+
+#: A listed column: "- delta: the number of steps", "- **weight** - the row's weight",
+#: "IsHoliday - whether the week is a holiday week".
+_FIELD_LINE_RE = re.compile(r"\s{0,8}(?:[-*+]\s{1,4})?(?:\*\*|`)?(?P<name>[A-Za-z_][\w.]{0,60}?)"
+                            r"(?:\*\*|`)?\s{0,4}(?::|\s[-\u2013\u2014]\s)\s{0,4}(?P<desc>\S[^\n]{0,300})")
+#: Columns read from the data description at most.
+MAX_FIELDS = 2000
+
+
+def data_fields(sections: Sequence[Section]) -> tuple[tuple[str, str], ...]:
+    """(column, description) pairs the data description lists, in order (file names left
+    out), up to MAX_FIELDS."""
+    out: list[tuple[str, str]] = []
+    for s in sections:
+        if not s.is_data:
+            continue
+        for _, line in s.prose_lines():
+            m = _FIELD_LINE_RE.match(line)
+            if m and not _FILE_EXT_RE.search(m.group("name")) and not is_injection(line):
+                out.append((m.group("name"), plain(m.group("desc")).strip()))
+                if len(out) >= MAX_FIELDS:
+                    return tuple(out)
+    return tuple(out)
+
+
+def page_text(sections: Sequence[Section], *, data_only: bool = False) -> str:
+    """The pages' (or only the data description's) plain text, titles included, up to
+    READ_WINDOW_CHARS characters."""
+    out: list[str] = []
+    used = 0
+    for s in sections:
+        if (s.is_data or not data_only) and used < READ_WINDOW_CHARS:
+            out.append(plain((s.title + "\n" + s.text)[:READ_WINDOW_CHARS - used]))
+            used += len(out[-1])
+    return "\n".join(out)
+

@@ -34,7 +34,7 @@ _ELISION_RE = re.compile(r"\.\.\.|…|(?:^|,)\s*\.\.\s*(?=,|$)")
 _ETC_RE = re.compile(r"^\s*(etc\.?|\.\.\.|…)\s*$", re.I)
 _INLINE_CODE_RE = re.compile(r"`{1,2}([^`\n]+?)`{1,2}")
 _WRAP_RE = re.compile(r"^(?:>\s*)?(?:[-*+]\s+)?(?:\*\*|__|`{1,3})?(.*?)(?:\*\*|__|`{1,3})?$")
-_NUMBER_RE = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$", re.I)
+_NUMBER_RE = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?$", re.I)
 #: A column name: letters, digits, spaces and common punctuation; starts with a letter, an
 #: underscore, a digit, "#" or a bracket.
 _COLUMN_RE = re.compile(r"^[A-Za-z0-9_#(\[][\w .\-/()\[\]#%+:&'|]*$")

@@ -3,7 +3,8 @@ trust. It holds the offline mapper's contract:
 
 * **Pages are data.** They are sent between marker lines that carry a random nonce, and the
   system prompt says that text between the markers is never an instruction. The mapper has
-  no tools. (Hidden elements and HTML comments are removed upstream, by ``extract_markdown``.)
+  no tools. The pages it is shown are the visible text both mappers read (HTML comments,
+  hidden elements and image alt text removed by :mod:`~tambench.schema.mapping.visible`).
 * **Quotes are checked.** A quote must occur in the pages after whitespace normalisation, and
   not only inside a sentence that reads like an instruction to a model. The metric's quote
   must come from the evaluation part of the pages or from a sentence that defines how
@@ -14,8 +15,10 @@ trust. It holds the offline mapper's contract:
 * **The offline mapper is the cross-check.** The rules read the same pages first. When both
   give a registered metric (or a submission header) and they disagree, the rules' reading is
   kept and the disagreement is flagged. When the rules read the page's metric as one that no
-  registered id computes, a registered id from the model is refused as a near neighbour. When
-  the rules find no metric, the model's id is checked against the family its own quote names.
+  registered id computes (or the text does not settle which variant), a registered id from
+  the model is refused as a near neighbour, and when the rules found scoring sentences naming
+  different metrics, the model's reading is refused too. When the rules find no metric, the
+  model's id is checked against the family its own quote names.
 * **Rejected fields are dropped, not fatal.** A field whose evidence fails falls back to the
   rules' reading (or stays unfilled); the rejection is listed in ``MappingResult.warnings``
   and ``provenance.notes``. ``strict=True`` raises :class:`~tambench.errors.EvidenceError`.
@@ -223,6 +226,9 @@ class _Merge:
             return (f"the rules read {rules_metric.value} from "
                     f"{normalize_ws(rules_metric.evidence)[:120]!r}; kept the rules' reading")
         gap = self.rules.metric_gap
+        if gap is not None and gap.conflict:
+            return (f"the rules found scoring sentences naming different metrics ({gap.reason}); "
+                    "no reading is chosen between them")
         if gap is not None and gap.family:
             return (f"the rules read the page's metric {gap.name!r} as one no registered id "
                     f"computes ({gap.reason}); a near id is refused")

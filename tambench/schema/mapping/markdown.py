@@ -4,6 +4,11 @@ Both mappers see the pages through this module, so "the evaluation section" and 
 in the pages" mean the same thing for the rule-based mapper, the LLM mapper and the evidence
 checks. Quotes are compared after whitespace normalisation only (runs of whitespace become one
 space): a quote is verbatim or it is rejected.
+
+Pages are untrusted and may be as large as the reader accepts (8 MB): every pattern here is
+linear in the text it reads (no nested unbounded quantifiers; a bracket or parenthesis scan
+stops at the next opener), and what a section derives from its lines (sentences, the
+injection check, its titles' kinds) is computed once.
 """
 
 from __future__ import annotations
@@ -11,15 +16,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
+
+from tambench.schema.mapping.wordre import WordPattern
 
 #: Page kinds a caller may pass; "all" is one document holding every page.
 PAGE_KINDS = ("overview", "data", "evaluation", "rules", "all")
 
 _FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)")
-_ATX_RE = re.compile(r"^\s{0,3}(#{1,6})\s*(.*?)\s*#*\s*$")
+_ATX_RE = re.compile(r"[ \t]{0,3}(#{1,6})")
 _SETEXT_RE = re.compile(r"^\s{0,3}(=+|-+)\s*$")
-_LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_INLINE_WS_RE = re.compile(r"[^\S\n]+")  # any whitespace but newlines, non-breaking spaces too
+#: A link or image: bracket text without brackets, then a target with at most one level of
+#: parentheses. Each scan stops at the next opener, so unbalanced runs cost linear time.
+_LINK_RE = re.compile(r"(?:!\[|\[)([^\[\]\n]{0,1000})\]\((?:[^()\n]|\([^()\n]{0,200}\)){0,2000}\)")
+#: Runs of whitespace other than newlines (non-breaking spaces too) that are not already one
+#: plain space: each becomes one space.
+_INLINE_WS_RE = re.compile(r"[^\S\n]{2,}|[^\S\n ]")
 _BULLET_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[*_`]*[A-Z0-9$])")
 
@@ -46,12 +58,11 @@ _RULES_TITLE_RE = re.compile(r"\b(rules|code requirements|requirements|this is a
 
 #: Sentences that address a reader of the page as an assistant rather than describe the task.
 #: They are never evidence, for either mapper.
-_INJECTION_RE = re.compile(
-    r"\b(ignore|disregard|forget|override)\b[^.\n]{0,40}\b(instructions?|prompts?|rules|directions)\b"
-    r"|\b(system prompt|you are (now )?an? (ai|assistant|language model)|as an ai\b"
-    r"|new instructions|assistant:|\bllm\b[^.\n]{0,30}\bmust\b)",
-    re.I,
-)
+_INJECTION = WordPattern("|".join(
+    [rf"\b{verb}\b[^.\n]{{0,40}}\b(?:instructions?|prompts?|rules|directions)\b"
+     for verb in ("ignore", "disregard", "forget", "override")]
+    + [r"\bsystem prompt", r"\byou are (?:now )?an? (?:ai|assistant|language model)",
+       r"\bas an ai\b", r"\bnew instructions", r"\bassistant:", r"\bllm\b[^.\n]{0,30}\bmust\b"]))
 
 
 def normalize_ws(text: str) -> str:
@@ -89,7 +100,7 @@ def is_injection(text: str) -> bool:
     >>> is_injection("Submissions are evaluated on accuracy.")
     False
     """
-    return bool(_INJECTION_RE.search(text))
+    return _INJECTION.search(text) is not None
 
 
 @dataclass(frozen=True)
@@ -132,34 +143,47 @@ class Section:
         """Whether this section or an enclosing one has a title matching ``pattern``."""
         return any(pattern.search(t) for t in self.path)
 
-    @property
+    @cached_property
     def is_evaluation(self) -> bool:
         """Part of the evaluation description: an evaluation page, or under an Evaluation,
         Metric, Scoring or Submission heading."""
         return self.page == "evaluation" or self.titled(_EVAL_TITLE_RE) or self.is_submission
 
-    @property
+    @cached_property
     def is_evaluation_titled(self) -> bool:
         """On an evaluation page or under an Evaluation / Metric / Scoring heading (a
         Submission heading alone does not count)."""
         return self.page == "evaluation" or self.titled(_EVAL_TITLE_RE)
 
-    @property
+    @cached_property
     def is_submission(self) -> bool:
         """Under a heading that names the submission or its format."""
         return self.titled(_SUBMISSION_TITLE_RE)
 
-    @property
+    @cached_property
     def is_data(self) -> bool:
         """Part of the data description (a data page or a Data / Dataset heading)."""
         if self.page == "data":
             return True
         return bool(self.path) and bool(_DATA_TITLE_RE.search(self.path[0]))
 
-    @property
+    @cached_property
     def is_rules(self) -> bool:
         """Part of the rules or code requirements."""
         return self.page == "rules" or self.titled(_RULES_TITLE_RE)
+
+    @cached_property
+    def sentence_list(self) -> tuple[str, ...]:
+        """The heading title (when there is one) and every prose sentence, in order. Read
+        once, after parsing: the section's lines no longer change."""
+        title = (self.title,) if self.title else ()
+        return title + tuple(sent for para in paragraphs(self)
+                             for sent in sentences(_BULLET_RE.sub("", para, count=1)))
+
+    @cached_property
+    def clean_sentence_list(self) -> tuple[str, ...]:
+        """:attr:`sentence_list` without sentences that read like instructions to a model."""
+        return tuple(s for s in self.sentence_list if not is_injection(s))
 
     def prose_lines(self) -> Iterator[tuple[int, str]]:
         """(index, line) of lines outside fenced code blocks."""
@@ -169,6 +193,15 @@ class Section:
         for i, line in enumerate(self.lines):
             if i not in inside:
                 yield i, line
+
+
+def _atx(line: str) -> tuple[int, str] | None:
+    """(level, raw title) when ``line`` is an ATX heading ("## Title ##"), else None."""
+    m = _ATX_RE.match(line)
+    if m is None:
+        return None
+    title = line[m.end():].strip().rstrip("#").rstrip()
+    return len(m.group(1)), title
 
 
 def _setext_level(lines: list[str], i: int) -> int:
@@ -233,10 +266,10 @@ class _SectionParser:
             self.last_level = _setext_level(lines, i + 1)
             self.open_section(self.last_level, plain_title(lines[i]))
             return 2
-        m = _ATX_RE.match(lines[i])
-        if m and m.group(2).strip(" *_"):
-            self.last_level = len(m.group(1))
-            self.open_section(self.last_level, plain_title(m.group(2)))
+        atx = _atx(lines[i])
+        if atx is not None and atx[1].strip(" *_"):
+            self.last_level = atx[0]
+            self.open_section(self.last_level, plain_title(atx[1]))
             return 1
         bare = _bare_heading(lines, i)
         if bare is not None:
@@ -326,40 +359,50 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END_RE.split(text) if s.strip()]
 
 
-def section_sentences(section: Section, *, with_title: bool = True) -> Iterator[str]:
+def section_sentences(section: Section, *, with_title: bool = True) -> tuple[str, ...]:
     """The heading title (optionally) and every prose sentence of a section, in order."""
-    if with_title and section.title:
-        yield section.title
-    for para in paragraphs(section):
-        yield from sentences(_BULLET_RE.sub("", para, count=1))
+    if with_title or not section.title:
+        return section.sentence_list
+    return section.sentence_list[1:]
 
 
 class PageText:
     """Every page's normalised text, for checking that a quote occurs in the pages.
 
     Sentences that read like prompt injections are cut out of the searchable text (replaced by
-    a separator no quote can contain), so a quote found only inside one is not found at all.
+    a separator no quote can contain), so a quote found only inside one is not found at all;
+    a quote that reads like an instruction itself is never found.
     """
 
     _CUT = "\x00"
 
     def __init__(self, sections: Iterable[Section]) -> None:
         self.sections = list(sections)
-        suspicious: list[str] = []
-        for s in self.sections:
-            for sent in section_sentences(s):
-                if is_injection(sent):
-                    suspicious.append(normalize_ws(sent))
-        self.suspicious = suspicious
-        self._all = self._cut(normalize_ws(
-            "\n".join(s.title + "\n" + s.text for s in self.sections)))
-        self._eval = self._cut(normalize_ws("\n".join(
-            s.title + "\n" + s.text for s in self.sections if s.is_evaluation)))
+        self.suspicious: list[str] = []
+        pieces = [self._cut_section(s) for s in self.sections]
+        self._all = " ".join(p for p in pieces if p)
+        self._eval = " ".join(p for p, s in zip(pieces, self.sections, strict=True)
+                              if p and s.is_evaluation)
 
-    def _cut(self, text: str) -> str:
-        for s in self.suspicious:
-            text = text.replace(s, self._CUT)
-        return text
+    def _cut_section(self, section: Section) -> str:
+        """The section's normalised text with its injection-like sentences cut out. They are
+        found in reading order from a moving position, so the cut is linear in the text."""
+        text = normalize_ws(section.title + "\n" + section.text)
+        out: list[str] = []
+        pos = 0
+        for sent in section.sentence_list:
+            if not is_injection(sent):
+                continue
+            norm = normalize_ws(sent)
+            self.suspicious.append(norm)
+            at = text.find(norm, pos)
+            if at < 0:  # not after the previous one: no cut rather than a second full scan
+                continue
+            out.append(text[pos:at])
+            out.append(self._CUT)
+            pos = at + len(norm)
+        out.append(text[pos:])
+        return "".join(out)
 
     @property
     def has_evaluation(self) -> bool:
@@ -367,8 +410,10 @@ class PageText:
         return bool(self._eval.strip(self._CUT + " "))
 
     def _norm_quote(self, quote: str) -> str:
+        """The quote normalised; "" when it cannot be evidence (it spans a cut, or reads like an
+        instruction itself wherever it occurs)."""
         q = normalize_ws(quote)
-        return "" if self._CUT in q else q
+        return "" if self._CUT in q or is_injection(q) else q
 
     def contains(self, quote: str) -> bool:
         """Whether ``quote`` occurs in the pages outside injection-like sentences."""

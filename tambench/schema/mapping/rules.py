@@ -38,12 +38,14 @@ from tambench.schema.mapping.markdown import (
     normalize_ws,
     parse_pages,
     plain,
-    section_sentences,
 )
 from tambench.schema.mapping.metric_find import MetricFinding, find_metric
 
 _FOR_EACH_RE = re.compile(r"\bfor (?:each|every)\s+`?(\w+)`?\s+and\s+`?(\w+)`?", re.I)
-_ONLY_SCORED_RE = re.compile(r"only the following (?:columns )?are scored:\s*([^.]+)", re.I)
+_ONLY_SCORED_RE = re.compile(r"only the following (?:columns )?are scored:\s{0,5}([^.]{1,500})",
+                             re.I)
+#: Instruction-like sentences quoted one by one in the warnings; the rest are counted.
+MAX_INJECTION_WARNINGS = 5
 
 
 def id_columns(header: list[str], rows: list[list[str]], text: str) -> list[str]:
@@ -80,12 +82,13 @@ def _scored_subset(targets: list[str], sections: Sequence[Section]) -> tuple[lis
 
 
 def _note_injections(draft: Draft, sections: Sequence[Section]) -> None:
-    for s in sections:
-        for sent in section_sentences(s):
-            if is_injection(sent):
-                draft.warnings.append(
-                    f"ignored an instruction-like sentence in the {s.page} page: "
-                    f"{normalize_ws(sent)[:160]!r}")
+    found = [(s, sent) for s in sections for sent in s.sentence_list if is_injection(sent)]
+    for s, sent in found[:MAX_INJECTION_WARNINGS]:
+        draft.warnings.append(f"ignored an instruction-like sentence in the {s.page} page: "
+                              f"{normalize_ws(sent)[:160]!r}")
+    if len(found) > MAX_INJECTION_WARNINGS:
+        draft.warnings.append(f"ignored {len(found) - MAX_INJECTION_WARNINGS} more "
+                              "instruction-like sentences")
 
 
 def _fill_description(draft: Draft, sections: Sequence[Section]) -> None:
@@ -142,7 +145,9 @@ def _fill_metric(draft: Draft, finding: MetricFinding | None) -> None:
                   finding.sentence)
         return
     draft.metric_gap = MetricGap(finding.gap, finding.name, decision.metric_id or "",
-                                 dict(decision.params), finding.family or "")
+                                 dict(decision.params), finding.family or "", finding.conflict)
+    if finding.conflict:
+        draft.warnings.append(f"conflicting scoring sentences: {finding.gap}")
     draft.notes.append(f"metric: the page names {finding.name!r}; {finding.gap}; "
                        "grading.metric is left empty")
 
@@ -175,6 +180,7 @@ def map_rules(pages: Mapping[str, str]) -> Draft:
     _fill_description(draft, sections)
     example = find_submission_example(sections)
     targets = _fill_submission(draft, sections, example)
-    _fill_metric(draft, find_metric(sections, example, targets))
+    _fill_metric(draft, find_metric(sections, example, targets,
+                                    draft.get("grading.id_columns", [])))
     _fill_data(draft, sections)
     return draft

@@ -14,16 +14,39 @@
     return node;
   }
 
-  function fmt(value, kind) {
+  // One number format per column, chosen from every value of the column: integers as they
+  // are; otherwise the same number of decimals for every row (more for smaller numbers), or,
+  // when the column spans magnitudes that fixed decimals cannot show, the same exponent form.
+  function numberFormat(values) {
+    var nums = values.filter(function (v) { return v !== null && v !== undefined && v !== ""; })
+      .map(Number);
+    if (nums.every(function (v) { return Number.isInteger(v); })) { return {mode: "int"}; }
+    var big = 0, small = Infinity;
+    nums.forEach(function (v) {
+      var a = Math.abs(v);
+      big = Math.max(big, a);
+      if (a > 0) { small = Math.min(small, a); }
+    });
+    if (big >= 1e5 || small < 1e-3) { return {mode: "exp"}; }
+    var digits = big >= 1 ? Math.floor(Math.log10(big)) + 1 : 0;
+    return {mode: "fixed", decimals: Math.max(0, 4 - digits)};
+  }
+
+  function fmt(value, kind, format) {
     if (value === null || value === undefined || value === "") { return ""; }
     if (kind === "pct") { return Number(value).toFixed(1); }
+    if (kind === "ci") { return Number(value[0]).toFixed(1) + "–" + Number(value[1]).toFixed(1); }
     if (kind === "num") {
       var v = Number(value);
-      if (Number.isInteger(v)) { return String(v); }
-      return Math.abs(v) >= 1e4 || Math.abs(v) < 1e-3 ? v.toExponential(3) : v.toPrecision(4);
+      if (!format || format.mode === "int") { return String(v); }
+      return format.mode === "exp" ? v.toExponential(3) : v.toFixed(format.decimals);
     }
     if (kind === "bool") { return value ? "yes" : "no"; }
     return String(value);
+  }
+
+  function isEmpty(v) {
+    return v === null || v === undefined || v === "" || (Array.isArray(v) && !v.length);
   }
 
   function compare(a, b, numeric) {
@@ -38,7 +61,22 @@
   // statusIndex (a select filter on that column), onRow (click handler).
   function DataTable(container, columns, rows, options) {
     this.container = container;
-    this.columns = columns;
+    var byKey = {};
+    columns.forEach(function (c) { byKey[c.key] = c; });
+    columns = columns.filter(function (c) { return !c.hidden; });
+    // a column with no value in any row is not shown (an interval without bootstrap, ...)
+    this.columns = columns.filter(function (c) {
+      return rows.some(function (r) { return !isEmpty(r[c.index]); });
+    }).map(function (c) {  // a copy per table: each table formats its own rows
+      var own = Object.assign({}, c);
+      own.format = c.kind === "num" ?
+        numberFormat(rows.map(function (r) { return r[c.index]; })) : null;
+      var tip = c.tip ? byKey[c.tip] : null;
+      own.tipColumn = tip ? {index: tip.index, kind: tip.kind, label: tip.label,
+        format: tip.kind === "num" ? numberFormat(rows.map(function (r) {
+          return r[tip.index]; })) : null} : null;
+      return own;
+    });
     this.rows = rows;
     this.options = options || {};
     this.pageSize = this.options.pageSize || 50;
@@ -81,15 +119,7 @@
     bar.appendChild(this.count);
     this.container.appendChild(bar);
     this.table = el("table", {"class": "data"});
-    var head = el("thead");
-    var tr = el("tr");
-    this.columns.forEach(function (c, i) {
-      var th = el("th", {"data-col": c.key, "title": "sort by " + c.label}, c.label);
-      th.addEventListener("click", function () { self.sortBy(i); });
-      tr.appendChild(th);
-    });
-    head.appendChild(tr);
-    this.table.appendChild(head);
+    this.table.appendChild(this.header());
     this.body = el("tbody");
     this.table.appendChild(this.body);
     var scroller = el("div", {"class": "scroller"});
@@ -107,15 +137,44 @@
     this.container.appendChild(this.pager);
   };
 
+  // The header: one row, or two when columns are grouped (a group's name spans its columns,
+  // whose own short names sit below it; ungrouped columns span both rows).
+  DataTable.prototype.header = function () {
+    var self = this;
+    var grouped = this.columns.some(function (c) { return c.group; });
+    var head = el("thead");
+    var top = el("tr");
+    var sub = el("tr");
+    this.headers = [];
+    this.columns.forEach(function (c, i) {
+      var th = el("th", {"data-col": c.key, "data-index": String(i), "title": "sort by " +
+                         (c.group ? c.group + " " : "") + c.label}, c.label);
+      if (c.wide) { th.className = "wide"; }
+      th.addEventListener("click", function () { self.sortBy(i); });
+      self.headers.push(th);
+      if (!grouped) { top.appendChild(th); return; }
+      if (!c.group) { th.setAttribute("rowspan", "2"); top.appendChild(th); return; }
+      var prev = self.columns[i - 1];
+      if (!prev || prev.group !== c.group) {
+        var span = 1;
+        while (i + span < self.columns.length && self.columns[i + span].group === c.group) {
+          span += 1;
+        }
+        top.appendChild(el("th", {"colspan": String(span), "class": "group"}, c.group));
+      }
+      sub.appendChild(th);
+    });
+    head.appendChild(top);
+    if (grouped) { head.appendChild(sub); }
+    return head;
+  };
+
   DataTable.prototype.sortBy = function (i) {
     this.sortDir = this.sortIndex === i ? -this.sortDir : 1;
     this.sortIndex = i;
     this.page = 0;
-    var ths = this.table.querySelectorAll("th");
-    for (var k = 0; k < ths.length; k++) {
-      ths[k].removeAttribute("aria-sort");
-    }
-    ths[i].setAttribute("aria-sort", this.sortDir > 0 ? "ascending" : "descending");
+    this.headers.forEach(function (th) { th.removeAttribute("aria-sort"); });
+    this.headers[i].setAttribute("aria-sort", this.sortDir > 0 ? "ascending" : "descending");
     this.refresh();
   };
 
@@ -135,10 +194,14 @@
     });
     if (this.sortIndex >= 0) {
       var col = this.columns[this.sortIndex];
-      var numeric = col.kind === "num" || col.kind === "pct";
+      var numeric = col.kind === "num" || col.kind === "pct" || col.kind === "ci";
       var dir = this.sortDir;
+      var value = function (r) {
+        var v = r[col.index];
+        return col.kind === "ci" && v ? v[0] : v;
+      };
       out.sort(function (a, b) {
-        var c = compare(a[col.index], b[col.index], numeric);
+        var c = compare(value(a), value(b), numeric);
         var aNull = a[col.index] === null || a[col.index] === "";
         var bNull = b[col.index] === null || b[col.index] === "";
         return aNull || bNull ? c : dir * c;
@@ -159,9 +222,13 @@
       var tr = el("tr");
       self.columns.forEach(function (c) {
         var v = r[c.index];
-        var td = el("td", {"class": c.kind === "num" || c.kind === "pct" ? "num" : ""},
-                    Array.isArray(v) ? v.join(" | ") : fmt(v, c.kind));
+        var numeric = c.kind === "num" || c.kind === "pct" || c.kind === "ci";
+        var td = el("td", {"class": (numeric ? "num" : "") + (c.wrap ? " wrap" : "") +
+                           (c.wide ? " wide" : "")},
+                    Array.isArray(v) && c.kind !== "ci" ? v.join(" | ") : fmt(v, c.kind, c.format));
         if (c.key === "status") { td.className = "status status-" + v; }
+        var t = c.tipColumn;
+        if (t && !isEmpty(r[t.index])) { td.title = t.label + " " + fmt(r[t.index], t.kind, t.format); }
         tr.appendChild(td);
       });
       if (self.options.onRow) {
@@ -179,7 +246,8 @@
 
   function columnsOf(spec) {
     return spec.columns.map(function (c, i) {
-      return {key: c[0], label: c[1], kind: c[2], hidden: c[3] === true, index: i};
+      return {key: c[0], label: c[1], kind: c[2], hidden: c[3] === true, group: c[4] || null,
+              wrap: c[5] === true, tip: c[6] || null, wide: c[7] === true, index: i};
     });
   }
 
