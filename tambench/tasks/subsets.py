@@ -7,7 +7,7 @@ module never computes a tier.
 Cells are the 6 modalities x 3 tiers. Within each cell, tasks are ranked by: complete
 entries first (so a subset is gradable wherever the catalogue allows), then those the paper
 itself put in the subset being built (its ``paper-lite.txt`` / ``paper-medium.txt``, when the
-catalogue has them), then those passing every filter, then a seeded hash of the task id
+catalogue has them, and the tasks of its public Lite release), then those passing every filter, then a seeded hash of the task id
 (sha256 of ``"<seed>:<id>"``: adding a task never reorders the others). Then:
 
 * Lite takes the first task of each cell (18 when every cell has one);
@@ -262,12 +262,16 @@ def build_subsets(
 
 
 def paper_preferences(root: Path) -> dict[str, frozenset[str]]:
-    """Subset name -> the ids the paper put in it (the catalogue's ``paper-<name>.txt``)."""
+    """Subset name -> the ids the paper put in it: the catalogue's ``paper-<name>.txt``, and
+    the tasks of the paper's public Lite release (those carrying its ``tam-bench`` tier), which
+    it published as Lite."""
+    release = frozenset(e.id for e in Catalogue(root).readable_entries()[0]
+                        if "tam-bench" in e.spec.reference_tiers)
     out = {}
     for name in ("lite", "medium"):
         path = Path(root) / SUBSETS_DIR / f"paper-{name}.txt"
-        if path.is_file():
-            out[name] = frozenset(read_manifest(path).ids)
+        listed = frozenset(read_manifest(path).ids) if path.is_file() else frozenset()
+        out[name] = listed | release
     return out
 
 
