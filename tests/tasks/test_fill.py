@@ -301,3 +301,12 @@ def test_a_public_board_s_last_submission_is_no_end_date(tmp_path: Path, shared_
     spec = Catalogue(bundled_catalogue_dir()).get("kaggle/spaceship-titanic").spec
     assert spec.leaderboard is not None and spec.leaderboard.kind == "public"
     assert spec.end_date is None and "end_date" not in spec.provenance.facts
+
+
+def test_the_catalogue_grades_more_distinct_competitions_than_mle_dojo_holds() -> None:
+    entries = list(Catalogue(bundled_catalogue_dir()))
+    complete = {e.id for e in entries if e.spec.status == "complete"}
+    assert len({e.id.lower() for e in entries}) == len(entries)  # one entry a competition
+    assert len(complete) > 202  # MLE-Dojo's 202
+    dojo = collection_ids(bundled_catalogue_dir(), "mle-dojo")
+    assert dojo is not None and len(dojo) == 202 and len(dojo & complete) >= 182
