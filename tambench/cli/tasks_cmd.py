@@ -251,14 +251,14 @@ def list_tasks(
         raise typer.Exit(3)
 
 
-#: The columns of ``tasks list`` (a row's key is the header; every field is in ``--json``):
-#: the id is never cut; on a narrow terminal the dates, then the subsets and the tier's
-#: source, then the status go first.
+#: The columns of ``tasks list`` (a row's key is the header; every field, the start date too,
+#: is in ``--json``): the id is never cut; on a narrow terminal the end date, then the
+#: subsets and the tier's source, then the status go first.
 TASK_COLUMNS = (
     Column("id", key=True), Column("modality", priority=5), Column("tier", priority=5),
     Column("tier_source", priority=2), Column("metric", priority=4, min_width=10),
-    Column("status", priority=3), Column("start_date", priority=1),
-    Column("end_date", priority=1), Column("subsets", priority=2, min_width=8),
+    Column("status", priority=3), Column("end_date", priority=1),
+    Column("subsets", priority=2, min_width=8),
 )
 
 
