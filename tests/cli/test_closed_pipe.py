@@ -91,9 +91,9 @@ def test_a_command_that_finished_keeps_its_exit_code_when_the_reader_is_gone(
     """``validate`` of an invalid file piped into a reader that has gone still exits 1 (its
     verdict); only the closed pipe itself is not an error."""
     from tambench.schema import save_taskspec
-    from tests.grading.public_tasks import CASES, build_prepared
+    from tests.grading.public_tasks import build_prepared, corpus_cases
 
-    case = next(c for c in CASES if c.id == "table-15-missing_row")
+    case = next(c for c in corpus_cases() if c.id == "table-15-missing_row")
     folder, _, sub = build_prepared(case, tmp_path)
     catalogue = tmp_path / "catalogue"
     (catalogue / "test" / "value").mkdir(parents=True)
