@@ -15,7 +15,7 @@ import pytest
 from tambench.cli.main import main
 from tambench.core.leaderboard import read_leaderboard
 from tambench.errors import ImportLayoutError
-from tambench.schema.io import load_taskspec
+from tambench.schema.io import load_taskspec, save_taskspec
 from tambench.tasks.catalogue import Catalogue, validate_catalogue
 from tambench.tasks.importers import read_tree, write_imported
 from tests.difficulty.conftest import LITE_FACTS, lite_task_id
@@ -502,6 +502,9 @@ def test_merge_fills_stubs_keeps_curated_values_and_lists_conflicts(
     from tambench.tasks.importers.conventions import CONVENTIONS
 
     monkeypatch.delitem(CONVENTIONS, "text-normalization-challenge-english-language")
+    stub = bundled_copy / "kaggle" / "aptos2019-blindness-detection" / "task.json"
+    save_taskspec(load_taskspec(stub).model_copy(  # as the catalogue's stubs were
+        update={"grading": None, "split": None, "status": "incomplete"}), stub)
     before = {e.id: e.spec for e in Catalogue(bundled_copy)}
     report = write_imported(read_tree("mle-bench", mle_tree), bundled_copy)
     after = {e.id: e.spec for e in Catalogue(bundled_copy)}
