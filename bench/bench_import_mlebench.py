@@ -34,7 +34,9 @@ REPO = Path(__file__).resolve().parents[1]
 
 #: Competition -> (metric id, parameters that must match) of its official grader.
 TRUE_METRICS: dict[str, tuple[str, dict[str, Any]]] = {
-    "3d-object-detection-for-autonomous-vehicles": ("box3d_map", {}),
+    # The evaluation page's per-image TP / (TP + FP + FN); grade.py scores image by image too,
+    # with the organisers' per-class AP inside each image (no registered form computes that).
+    "3d-object-detection-for-autonomous-vehicles": ("box3d_map", {"form": "image_precision"}),
     "AI4Code": ("kendall_tau_orders", {}),
     "aerial-cactus-identification": ("roc_auc", {}),
     "alaska2-image-steganalysis": ("weighted_auc_tpr", {}),

@@ -75,21 +75,35 @@ def test_a_grader_departing_from_the_published_rule_is_flagged_and_the_rule_take
 def test_witnesses_that_disagree_leave_the_grading_unset_and_name_every_reading(
     dojo_tasks: dict[str, ImportedTask],
 ) -> None:
+    # the two sources of the rule (description, metric.py) disagreeing with no third
+    other = dojo_tasks["kaggle/tabular-fixture-conflict"]
+    assert other.spec.grading is None and other.spec.status == "incomplete"
+    (conflict,) = [w for w in other.warnings if w.startswith("metric not settled")]
+    assert "the description reads mae" in conflict and "metric.py reads r2" in conflict
+    assert "grading left unset" in conflict
+    assert "left incomplete: no grading is declared" in other.warnings
+    pending = other.spec.provenance.pending_grading
+    assert pending is not None and "the witnesses disagree" in pending.reason  # nothing lost
+
+
+def test_three_disagreeing_witnesses_are_settled_by_the_table_the_conflict_still_named(
+    dojo_tasks: dict[str, ImportedTask],
+) -> None:
     houses = dojo_tasks["kaggle/home-data-for-ml-course"]
-    assert houses.spec.grading is None and houses.spec.status == "incomplete"
+    g = houses.spec.grading
+    assert houses.spec.status == "complete" and g is not None
+    assert (g.metric, g.id_columns, g.target_columns) == ("mae", ["Id"], ["SalePrice"])
     (conflict,) = [w for w in houses.warnings if w.startswith("metric not settled")]
     for reading in ("the description reads rmsle", "metric.py reads rmse",
                     "Kaggle's name reads mae"):
         assert reading in conflict
-    assert "left incomplete: no grading is declared" in houses.warnings
-    pending = houses.spec.provenance.pending_grading
-    assert pending is not None and pending.submission_header == ["Id", "SalePrice"]
-    assert "the witnesses disagree" in pending.reason  # nothing read is lost
-    # the two sources of the rule (description, metric.py) disagreeing with no third
-    other = dojo_tasks["kaggle/tabular-fixture-conflict"]
-    assert other.spec.grading is None
-    assert any("the description reads mae" in w and "metric.py reads r2" in w
-               for w in other.warnings)
+    assert "settled by tambench's conventions table" in conflict
+    # the departure the witnesses cannot see is flagged from the table, once
+    departed = [w for w in houses.warnings if "departs from the published rule" in w]
+    assert departed == ["metric.py departs from the published rule: utils/metric.py computes "
+                        "RMSE on raw prices where Kaggle scores MAE"]
+    assert any("conventions table" in n and "published rule is followed" in n
+               for n in houses.spec.provenance.notes)
 
 
 def test_grader_and_kaggles_name_settle_a_metric_the_description_does_not_name(
@@ -150,7 +164,8 @@ def test_an_unreadable_folder_is_one_named_failure_and_the_cli_exits_3(
                                             "latin1-description")]
     assert "not UTF-8" in next(iter(report["failures"].values()))
     assert sorted(report["written"]) == sorted(f"kaggle/{s}" for s in DOJO)
-    assert sorted(report["complete"]) == ["kaggle/inaturalist-2019-fgvc6",
+    assert sorted(report["complete"]) == ["kaggle/home-data-for-ml-course",
+                                          "kaggle/inaturalist-2019-fgvc6",
                                           "kaggle/new-york-city-taxi-fare-prediction",
                                           "kaggle/spaceship-titanic"]
     assert len(Catalogue(cat).ids()) == len(DOJO)

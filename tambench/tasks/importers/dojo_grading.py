@@ -15,7 +15,7 @@ from tambench.tasks.importers._common import (
     GradingDecision,
     params_misfit,
 )
-from tambench.tasks.importers.conventions import apply_conventions
+from tambench.tasks.importers.conventions import apply_conventions, departure_of
 from tambench.tasks.importers.grader_reading import WITNESS, GraderReading, departures
 from tambench.tasks.importers.tree_files import PrepareFacts
 from tambench.tasks.importers.witnesses import MetricDecision, Reading, decide_metric
@@ -193,7 +193,8 @@ def with_conventions(slug: str, d: DojoGrading) -> DojoGrading:
     """The grading with the competition's conventions (:mod:`.conventions`: empty tokens,
     scored rows, label spellings, the columns metric parameters read) applied. A grading the
     witnesses left unset and the table builds is no longer left for review; the witnesses'
-    conflict stays in the warnings, saying the table settled it."""
+    conflict stays in the warnings, saying the table settled it. A departure of ``metric.py``
+    the table records, and the witnesses did not flag, is flagged the same way."""
     grading, notes = apply_conventions(slug, d.grading)
     if not notes:
         return d
@@ -204,6 +205,12 @@ def with_conventions(slug: str, d: DojoGrading) -> DojoGrading:
         d.pending = None
     d.grading = grading
     d.metric = grading.metric if grading is not None else d.metric
+    departure = departure_of(slug, "mle-dojo")
+    if departure and grading is not None and not d.departures:
+        d.departures.append(departure)
+        d.notes.append(f"departure of metric.py from the published rule (tambench's "
+                       f"conventions table): {departure}; the published rule is followed")
+        d.warnings.append(f"metric.py departs from the published rule: {departure}")
     return d
 
 
