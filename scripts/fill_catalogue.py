@@ -47,13 +47,15 @@ sys.path[:0] = [str(REPO), str(REPO / "scripts")]
 from fill_entries import EntryFill, fill_catalogue_entries  # noqa: E402
 from fill_manifests import write_collections, write_subsets  # noqa: E402
 from fill_sources import Sources, import_peers  # noqa: E402
-from peer_trees import PEERS, PeerTree, find_mirrors, open_peer  # noqa: E402
+from peer_trees import PEERS, SOURCES, PeerTree, find_mirrors, open_peer  # noqa: E402
 
 from tambench.tasks.catalogue import bundled_catalogue_dir  # noqa: E402
 
 #: The published rule and metric id of each MLE-Dojo competition, checked by hand: it settles
 #: a metric two peers read differently when it confirms one of the readings.
 RULES = REPO / "bench" / "data" / "mledojo_rules.csv"
+#: The same, hand-checked, for the paper's competitions the other sources hold (DSGym, OGB).
+MORE_RULES = REPO / "bench" / "data" / "paper_rules.csv"
 #: Largest file the catalogue may ship.
 MAX_FILE_BYTES = 3_000_000
 
@@ -67,7 +69,7 @@ def _script(name: str):  # type: ignore[no-untyped-def]
 def open_peers(args: argparse.Namespace, workdir: Path) -> dict[str, PeerTree]:
     """Every peer tree given (or found under the mirrors folder)."""
     trees = {}
-    for name, peer in PEERS.items():
+    for name, peer in {**PEERS, **SOURCES}.items():
         given = getattr(args, name.replace("-", "_"))
         path = Path(given) if given else (args.mirrors / peer.mirror / "repo"
                                           if args.mirrors else None)
@@ -78,12 +80,14 @@ def open_peers(args: argparse.Namespace, workdir: Path) -> dict[str, PeerTree]:
     return trees
 
 
-def fill(catalogue: Path, shared: Path, trees: dict[str, PeerTree]) -> list[EntryFill]:
+def fill(catalogue: Path, shared: Path, trees: dict[str, PeerTree], workdir: Path
+         ) -> list[EntryFill]:
     """Ship the shared boards, then fill every entry, then write the manifests."""
     ship = _script("ship_leaderboards")
     if ship.main(["--shared", str(shared), "--catalogue", str(catalogue)]) != 0:
         raise SystemExit("ship_leaderboards failed")
-    sources = Sources(trees=trees, shared=shared, rules_file=RULES)
+    sources = Sources(trees=trees, shared=shared, rules_file=RULES, more_rules_file=MORE_RULES,
+                      workdir=workdir)
     import_peers(sources)
     fills = fill_catalogue_entries(catalogue, sources)
     write_collections(catalogue, fills, trees)
@@ -132,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mirrors", type=Path, default=find_mirrors(REPO),
                     help="folder of snapshots <owner>+<name>/repo (default: the nearest "
                          ".mirror folder above the repository)")
-    for name, peer in PEERS.items():
+    for name, peer in {**PEERS, **SOURCES}.items():
         ap.add_argument(f"--{name}", help=f"git directory or checkout of {peer.repository}")
     ap.add_argument("--catalogue", type=Path, default=bundled_catalogue_dir())
     ap.add_argument("--check", action="store_true",
@@ -145,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.check:
             target = work / "catalogue"
             shutil.copytree(args.catalogue, target)
-        fills = fill(target, args.shared, trees)
+        fills = fill(target, args.shared, trees, work / "read")
         summary(fills, target)
         if args.check:
             changed = differences(args.catalogue, target)

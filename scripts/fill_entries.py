@@ -23,6 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fill_extras import (
+    EXTRA_ORDER,
+    extra_board,
+    extra_dated,
+    extra_grading_facts,
+    extra_held,
+    extra_imports,
+)
 from fill_recipes import recipe_for
 from fill_sources import (
     GRADING_FILES,
@@ -68,7 +76,7 @@ STALE_NOTES = {
     "shipped: point the grader at the task's private leaderboard.":
     "Built from the paper's public release (schema.json, grader facts).",
 }
-PEER_ORDER = ("mle-bench", "dslighting", "mle-dojo")
+PEER_ORDER = ("mle-bench", "dslighting", "mle-dojo", *EXTRA_ORDER)
 
 
 @dataclass
@@ -117,6 +125,9 @@ def _header_of(g: GradingSpec) -> str:
 
 def _grading_facts(sources: Sources, peer: str, slug: str, g: GradingSpec
                    ) -> dict[str, list[FactSource]]:
+    extra = extra_grading_facts(sources, peer, slug, g)
+    if extra is not None:
+        return extra
     folder = sources.folder(peer, slug)
     assert folder is not None
     metric_file, text_file = (folder / n for n in GRADING_FILES[peer])
@@ -179,6 +190,8 @@ def decide_grading(slug: str, imports: dict[str, ImportedTask], sources: Sources
     if not stated:
         notes += [f"grading: {chosen_peer}: {w}" for w in chosen.warnings
                   if "header" in w or "column" in w]
+    if chosen_peer in EXTRA_ORDER:  # what the source's helper read, and the rule confirming it
+        notes += [f"grading: {chosen_peer}: {n}" for n in chosen.spec.provenance.notes]
     facts: dict[str, list[FactSource]] = {}
     for p, t in given:
         for k, v in _grading_facts(sources, p, slug, t.spec.grading).items():  # type: ignore[arg-type]
@@ -248,7 +261,7 @@ def settle_pending(slug: str, imports: dict[str, ImportedTask], sources: Sources
         spec = spec.model_copy(update={"split": suggest_split_spec(spec)})
         facts = _grading_facts(sources, p, slug, grading)
         facts["grading.metric"].append(FactSource(
-            source="tambench", path="bench/data/mledojo_rules.csv", value=row["metric"],
+            source="tambench", path=sources.rule_file_of(slug), value=row["metric"],
             detail=f"the competition's published rule: {row['published_rule']}"))
         return (ImportedTask(spec=spec, warnings=task.warnings), facts,
                 f"grading: {p}'s metric.py and the competition's published rule agree on "
@@ -326,7 +339,8 @@ def _peer_board(spec: TaskSpec, slug: str, sources: Sources) -> tuple[Board | No
     notes = [f"leaderboard: {why}"] if why else []
     board = board or mle_dojo_board(sources, slug)
     if board is None:
-        return None, notes
+        board, more = extra_board(sources, slug, spec.grading.metric if spec.grading else None)
+        return board, notes + more
     scale = record_scale(spec.grading.metric) if spec.grading is not None else {}
     record = board.record.model_copy(update=scale)
     return Board(board.board, record, board.raw), notes
@@ -336,7 +350,7 @@ def _dates(spec: TaskSpec, slug: str, sources: Sources, board: Board | None) -> 
     boards = shared_boards(sources, slug)
     verified, _ = dslighting_board(sources, slug)
     boards += [b for b in (board, verified) if b is not None]
-    decision = decide_dates(dated_sources(sources, slug, boards))
+    decision = decide_dates(dated_sources(sources, slug, boards) + extra_dated(sources, slug))
     spec = _with(spec, start_date=decision.start, end_date=decision.end)
     return _facts(_note(spec, *(f"dates: {p}" for p in decision.problems)), decision.facts)
 
@@ -374,6 +388,8 @@ def _missing(spec: TaskSpec, slug: str, sources: Sources) -> str:
         where = "no peer holds this competition"
     if unread and imports:
         where += f"; also held by {', '.join(unread)}, whose importer is not registered yet"
+    if extra_held(sources, slug):
+        where += f"; {extra_held(sources, slug)}"
     return (f"{'; '.join(problems)}; {where}; could come from a live `tambench acquire "
             f"{spec.url or spec.id}` and `tambench schema map`")
 
@@ -382,6 +398,10 @@ def fill_entry(base: TaskSpec, folder: Path, slug: str, sources: Sources, *,
                curated: bool) -> tuple[TaskSpec, str]:
     """One entry: grading, board, dates, difficulty, facts, status; and what it lacks."""
     spec = _own_notes_removed(base)
+    if not sources.imported.get(slug):
+        extra = extra_imports(sources, slug)
+        if extra:
+            sources.imported[slug] = extra
     imports = sources.imported.get(slug, {})
     if not curated:
         merged = _merged_import(imports)

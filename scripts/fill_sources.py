@@ -40,6 +40,8 @@ GRADING_FILES = {
 DESCRIPTION_FILES = {"mle-bench": "description.md", "dslighting": "description.md",
                      "mle-dojo": "info/description.txt"}
 SHARED = "shared-data"
+#: Where the two rules tables live in the repository (MLE-Dojo's competitions', the others').
+RULES_PATHS = ("bench/data/mledojo_rules.csv", "bench/data/paper_rules.csv")
 _LFS_OID = re.compile(r"^oid sha256:([0-9a-f]{64})$", re.M)
 
 
@@ -64,17 +66,38 @@ class Sources:
     notes: list[str] = field(default_factory=list)
     rules_file: Path | None = None
     """The project's table of MLE-Dojo's competitions' published rules and metric ids."""
+    more_rules_file: Path | None = None
+    """The same table for the paper's competitions the other sources hold."""
+    workdir: Path | None = None
+    """A scratch folder for files the fill writes while reading (boards as read, pages)."""
+    cache: dict[str, object] = field(default_factory=dict)
+    """What a source helper read once (keyed by the source's name)."""
     _sha: dict[Path, str] = field(default_factory=dict)
     _rules: dict[str, dict[str, str]] | None = None
+    _rule_files: dict[str, str] = field(default_factory=dict)
 
     def rules(self) -> dict[str, dict[str, str]]:
-        """Lower-cased slug -> its row of the rules table (empty without the table)."""
+        """Lower-cased slug -> its row of the rules tables (empty without them); a slug in
+        both tables is an error of the tables."""
         if self._rules is None:
             self._rules = {}
-            if self.rules_file is not None and self.rules_file.is_file():
-                with self.rules_file.open(encoding="utf-8", newline="") as fh:
-                    self._rules = {r["slug"].lower(): r for r in csv.DictReader(fh)}
+            for path in (self.rules_file, self.more_rules_file):
+                if path is None or not path.is_file():
+                    continue
+                with path.open(encoding="utf-8", newline="") as fh:
+                    rows = {r["slug"].lower(): r for r in csv.DictReader(fh)}
+                twice = sorted(set(rows) & set(self._rules))
+                if twice:
+                    raise SystemExit(f"{path}: slugs already in another rules table: {twice}")
+                self._rules.update(rows)
+                role = RULES_PATHS[0] if path == self.rules_file else RULES_PATHS[1]
+                self._rule_files.update(dict.fromkeys(rows, role))
         return self._rules
+
+    def rule_file_of(self, slug: str) -> str:
+        """The repository path of the rules table holding a slug's row."""
+        self.rules()
+        return self._rule_files[slug.lower()]
 
     def folder(self, peer: str, slug: str) -> Path | None:
         """A competition's folder in a peer tree (matched case-insensitively)."""
@@ -107,7 +130,9 @@ def import_peers(sources: Sources) -> None:
     """Run each peer's importer on its tree (a peer whose importer is not registered yet is
     noted and skipped)."""
     for name, tree in sources.trees.items():
-        kind = IMPORTER_OF[name]
+        kind = IMPORTER_OF.get(name)
+        if kind is None:
+            continue  # a source read by its own helper (fill_dsgym, fill_ogb), not an importer
         if kind not in IMPORTERS:
             sources.notes.append(f"{name}: no {kind!r} importer registered in this tambench; "
                                  "its tree gave dates and leaderboards only")

@@ -28,7 +28,7 @@ class Peer:
     mirror: str
     """The folder name of its snapshot under ``.mirror/``."""
     also: tuple[str, ...] = ()
-    """Other folders the importer reads (MLE-bench's complexity labels)."""
+    """Other folders the fill reads (MLE-bench's complexity labels, DSGym's boards)."""
 
 
 PEERS: dict[str, Peer] = {
@@ -38,6 +38,15 @@ PEERS: dict[str, Peer] = {
                        "usail-hkust+dslighting"),
     "mle-dojo": Peer("mle-dojo", "github:MLE-Dojo/MLE-Dojo", "mledojo/competitions",
                      "MLE-Dojo+MLE-Dojo"),
+}
+
+#: Other public sources of the paper's competitions, read by their own helpers of the fill
+#: (``fill_dsgym``, ``fill_ogb``) rather than by an importer: pages, final boards, timelines.
+SOURCES: dict[str, Peer] = {
+    "dsgym": Peer("dsgym", "github:fannie1208/DSGym", "data/task/dspredict", "fannie1208+DSGym",
+                  also=("data/DSPredict_Offline_Leaderboard",)),
+    "ogb-web": Peer("ogb-web", "github:snap-stanford/ogb-web", "_docs/kddcup2021",
+                    "snap-stanford+ogb-web"),
 }
 
 
