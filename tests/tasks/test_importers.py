@@ -377,10 +377,14 @@ def test_a_refinement_or_a_pick_among_an_ambiguous_names_metrics_confirms_the_me
     assert ai4code.grading is not None and ai4code.grading.metric == "kendall_tau_orders"
     assert any("confirmed by the description" in n for n in ai4code.provenance.notes)
     # Lyft's description shows the per-image TP / (TP + FP + FN) template in a garbled formula:
-    # it does not settle box3d_map's form, so the pick is left for review, not defaulted
+    # it does not settle box3d_map's form, so the import does not default it; the conventions
+    # table (the page's rule, with its source) settles it, the import's doubt still named
     lyft = tasks["kaggle/3d-object-detection-for-autonomous-vehicles"]
-    assert lyft.spec.grading is None
-    assert any("grading left unset for review" in w for w in lyft.warnings)
+    assert any("names a metric no registered id computes exactly" in w and
+               "settled by tambench's conventions table" in w for w in lyft.warnings)
+    g = lyft.spec.grading
+    assert g is not None and (g.metric, g.metric_params) == ("box3d_map",
+                                                             {"form": "image_precision"})
     alaska = tasks["kaggle/alaska2-image-steganalysis"].spec
     assert alaska.grading is not None and alaska.grading.metric == "weighted_auc_tpr"
 
