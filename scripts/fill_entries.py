@@ -379,7 +379,9 @@ def _missing(spec: TaskSpec, slug: str, sources: Sources) -> str:
     imports = sources.imported.get(slug, {})
     held = [p for p in PEER_ORDER if sources.folder(p, slug) is not None]
     unread = [p for p in held if p not in imports]
-    if imports:
+    if imports and set(imports) <= set(EXTRA_ORDER):
+        where = f"read from {', '.join(imports)}: no grading it can give (see the grading notes)"
+    elif imports:
         where = (f"read from {', '.join(imports)}: no grading they agree on with a full "
                  "header (see the grading notes)")
     elif held:
