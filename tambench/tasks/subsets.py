@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -178,12 +178,14 @@ class SubsetBuild:
         return sorted(self.subsets[name])
 
 
-def rank_key(c: Candidate, seed: int, preferred: Collection[str] = ()
-             ) -> tuple[bool, bool, bool, str]:
-    """Sort key within a cell: complete, preferred (the paper put it in this subset),
+def rank_key(c: Candidate, seed: int, preferred: Sequence[Collection[str]] = ()
+             ) -> tuple[bool, int, bool, str]:
+    """Sort key within a cell: complete, preferred (the index of the first group of
+    ``preferred`` that holds it, e.g. the published release, then the paper's list),
     filter-passing, then the seeded hash of the id."""
     digest = hashlib.sha256(f"{seed}:{c.id}".encode()).hexdigest()
-    return (not c.complete, c.id not in preferred, not c.passes_filters, digest)
+    rank = next((i for i, group in enumerate(preferred) if c.id in group), len(preferred))
+    return (not c.complete, rank, not c.passes_filters, digest)
 
 
 def _shortfall_reason(modality: Modality, tier: Tier, cands: list[Candidate],
@@ -225,13 +227,14 @@ def build_subsets(
     medium_per_cell: int = MEDIUM_PER_CELL,
     skipped: Iterable[Skipped] = (),
     complete: Iterable[tuple[str, Modality]] = (),
-    preferred: Mapping[str, Collection[str]] | None = None,
+    preferred: Mapping[str, Sequence[Collection[str]]] | None = None,
 ) -> SubsetBuild:
     """Build Lite, Medium and Full (see the module docstring).
 
     ``complete`` lists (id, modality) of every complete task, tier or not: Full holds them all.
-    ``preferred`` (subset name -> ids) ranks those ids first among equally complete tasks of
-    a cell: the paper's own membership (:func:`paper_preferences`).
+    ``preferred`` (subset name -> groups of ids, most preferred first) ranks those ids first
+    among equally complete tasks of a cell: the paper's public release, then the paper's own
+    membership (:func:`paper_preferences`).
     """
     preferred = preferred or {}
     cands = list(candidates)
@@ -261,17 +264,19 @@ def build_subsets(
         complete=frozenset(tid for tid, _ in complete))
 
 
-def paper_preferences(root: Path) -> dict[str, frozenset[str]]:
-    """Subset name -> the ids the paper put in it: the catalogue's ``paper-<name>.txt``, and
-    the tasks of the paper's public Lite release (those carrying its ``tam-bench`` tier), which
-    it published as Lite."""
+def paper_preferences(root: Path) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+    """Subset name -> the ids the paper put in it, most preferred first: the tasks of the
+    paper's public Lite release (those carrying its ``tam-bench`` tier), which it published as
+    Lite and whose graders and boards researchers compare with, then the catalogue's
+    ``paper-<name>.txt`` (the paper's own list, which differs from the release in one Image
+    task)."""
     release = frozenset(e.id for e in Catalogue(root).readable_entries()[0]
                         if "tam-bench" in e.spec.reference_tiers)
-    out = {}
+    out: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
     for name in ("lite", "medium"):
         path = Path(root) / SUBSETS_DIR / f"paper-{name}.txt"
         listed = frozenset(read_manifest(path).ids) if path.is_file() else frozenset()
-        out[name] = listed | release
+        out[name] = (release, listed)
     return out
 
 
