@@ -32,10 +32,7 @@ CATALOGUE = REPO / "tambench" / "tasks" / "catalogue"
 KAGGLE = "https://www.kaggle.com/competitions/"
 BIENDATA = "https://www.biendata.xyz/competition/"
 
-COMMON_NOTE = (
-    "Built from the paper's public release (schema.json, grader facts); leaderboards are not "
-    "shipped: point the grader at the task's private leaderboard."
-)
+COMMON_NOTE = "Built from the paper's public release (schema.json, grader facts)."
 STRICT_IDS_NOTE = (
     "The release's grader skips unknown ids and averages over the submitted rows only, so "
     "missing rows go unpunished; tambench requires every id and averages over all of them."

@@ -9,8 +9,8 @@ wraps at its width.
 
 from __future__ import annotations
 
-import errno
 import json
+import os
 from typing import Any
 
 from rich.console import Console, ConsoleDimensions
@@ -29,10 +29,11 @@ class DataConsole(Console):
         super().__init__(**kwargs)
 
     def on_broken_pipe(self) -> None:
-        """The reader of this console's output went away (``| head``): stop printing and let
-        the command line end quietly with exit 0 (rich's own handler exits 1)."""
+        """The reader of this console's output went away (``| head``): print nothing more and
+        let the command finish its work, so that it ends with its own exit code (rich's own
+        handler exits 1; a batch cut short by a closed pipe would lose its reports)."""
         self.quiet = True
-        raise BrokenPipeError(errno.EPIPE, "the reader closed the output")
+        discard_output(self.file)
 
     @property
     def size(self) -> ConsoleDimensions:
@@ -46,6 +47,18 @@ class DataConsole(Console):
         width, height = new_size
         self._width = width
         self._height = height
+
+
+def discard_output(stream: Any) -> None:
+    """Point ``stream``'s file descriptor at /dev/null, so that nothing more (not even
+    Python's flush at exit) writes to a pipe whose reader has gone."""
+    try:
+        fd = stream.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # not a file descriptor (a test's capture)
+        pass
 
 
 console = DataConsole(soft_wrap=True)

@@ -21,7 +21,6 @@ import gc
 import importlib
 import io
 import json
-import os
 import select
 import sys
 from contextlib import redirect_stdout
@@ -226,14 +225,10 @@ def _stdout_reader_gone() -> bool | None:
 
 
 def _silence_stdout() -> None:
-    """Point stdout at /dev/null, so that nothing more (not even Python's flush at exit)
-    writes to the closed pipe."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError):  # stdout is not a file descriptor (a test's capture)
-        pass
+    """Point stdout at /dev/null, so that nothing more writes to the closed pipe."""
+    from tambench.cli._console import discard_output
+
+    discard_output(sys.stdout)
 
 
 def _flush_stdout() -> bool:
@@ -264,9 +259,12 @@ def _skip_final_collection() -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run one command under the error contract; returns the exit code.
 
-    A reader that closes stdout early (``tambench tasks list | head``) is not an error: the
-    command stops writing and exits 0, as ``head`` asked for no more."""
+    A reader that closes stdout early (``tambench tasks list | head``) is not an error: what
+    the command prints after that is discarded and it finishes with its own exit code
+    (``validate`` of an invalid file is still 1, a batch still writes its reports)."""
     _skip_final_collection()
+    guard = _PipeGuard(sys.stdout)
+    sys.stdout = guard
     try:
         code = _main(argv)
     except BrokenPipeError as exc:  # raised while the error itself was being printed
@@ -274,9 +272,45 @@ def main(argv: list[str] | None = None) -> int:
             raise
         code = EXIT_OK
         _silence_stdout()
-    if not _flush_stdout():
-        return EXIT_OK
+    finally:
+        if sys.stdout is guard:
+            sys.stdout = guard.stream
+    _flush_stdout()
     return code
+
+
+class _PipeGuard:
+    """stdout for one command: once its reader has gone (``| head``), further writes are
+    discarded instead of raising, so the command runs to its end; any other failure to write
+    is raised as usual."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.reader_gone = False
+
+    def _gone(self, exc: BrokenPipeError) -> None:
+        if not _stdout_closed(exc):
+            raise exc
+        self.reader_gone = True
+        _silence_stdout()
+
+    def write(self, text: str) -> int:
+        if not self.reader_gone:
+            try:
+                return int(self.stream.write(text))
+            except BrokenPipeError as exc:
+                self._gone(exc)
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.reader_gone:
+            try:
+                self.stream.flush()
+            except BrokenPipeError as exc:
+                self._gone(exc)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
 
 
 def _main(argv: list[str] | None) -> int:

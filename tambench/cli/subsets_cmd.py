@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -49,11 +48,11 @@ def _out_dir(out: Path | None, root: Path) -> Path | None:
     return root / SUBSETS_DIR
 
 
-def _print_build(result: Any, tiers_text: str, counts: dict[str, int], n_entries: int) -> None:
+def _print_build(result: Any, tiers_text: str, counts: dict[str, int], scope: str) -> None:
     from tambench.cli._console import console
     from tambench.tasks.subsets import CELLS, cell_name
 
-    console.print(f"{n_entries} catalogue tasks; tiers from {tiers_text}: "
+    console.print(f"{scope}; tiers from {tiers_text}: "
                   + ", ".join(f"{v} {k}" for k, v in counts.items()), markup=False)
     for name in ("lite", "medium", "full"):
         members = result.subsets[name]
@@ -69,6 +68,39 @@ def _print_build(result: Any, tiers_text: str, counts: dict[str, int], n_entries
     for s in result.shortfalls:
         console.print(f"gap: {s.subset} {s.cell} has {s.have} of {s.need}: {s.reason}",
                       markup=False)
+    for s in result.skipped:
+        if s.reason.startswith("dates unknown"):
+            console.print(f"not placed: {s.id}: {s.reason}", markup=False)
+
+
+def _selection(root: Path, collection: str | None, since: str | None, until: str | None
+               ) -> tuple[Any, str, dict[str, str]]:
+    """The build's selection, a line naming it, and its manifest header fields."""
+    from tambench.cli._catalogue_options import collection_option_ids, parse_day
+    from tambench.tasks.collections import default_subset_collection
+    from tambench.tasks.subsets import Selection
+
+    name = collection or default_subset_collection(root)
+    ids = collection_option_ids(root, name)
+    window = parse_day(since, "--since"), parse_day(until, "--until")
+    selection = Selection(frozenset(ids) if ids is not None else None, *window)
+    header = {"collection": name} | {k: d.isoformat() for k, d in
+                                     zip(("since", "until"), window, strict=True) if d}
+    scope = f"collection {name}" + "".join(f", ended {k} {v}" for k, v in header.items()
+                                           if k != "collection")
+    return selection, scope, header
+
+
+def _build_json(result: Any, paths: list[Path]) -> dict[str, Any]:
+    """The subsets, gaps and unplaced tasks of a build, as ``--json`` prints them."""
+    return {
+        "subsets": {k: dict(sorted(v.items())) for k, v in result.subsets.items()},
+        "complete": sorted(result.complete),
+        "manifests": [str(p) for p in paths],
+        "gaps": [{"subset": s.subset, "cell": s.cell, "have": s.have, "need": s.need,
+                  "reason": s.reason} for s in result.shortfalls],
+        "unplaced": [{"id": s.id, "reason": s.reason} for s in result.skipped],
+    }
 
 
 @subsets_app.command("build")
@@ -82,49 +114,43 @@ def build(
     day: str | None = typer.Option(None, "--date", help="Date for the header (YYYY-MM-DD)."),
     allow_gaps: bool = typer.Option(False, "--allow-gaps",
                                     help="Exit 0 even when a Lite or Medium cell is short."),
+    collection: str | None = typer.Option(
+        None, "--collection", help="Build from this collection of the catalogue (default: "
+        "paper when the catalogue has it; all: every entry)."),
+    since: str | None = typer.Option(
+        None, "--since", help="Only tasks that ended on or after YYYY-MM-DD (a model's "
+        "training cutoff); tasks whose dates cannot tell are named and left out."),
+    until: str | None = typer.Option(None, "--until",
+                                     help="Only tasks that ended on or before YYYY-MM-DD."),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Regenerate Lite, Medium and Full; name every cell the catalogue cannot fill, and why.
 
     Exit 3 when a cell is short, unless --allow-gaps."""
+    from tambench.cli._catalogue_options import parse_day
     from tambench.cli._console import err_console, print_json
-    from tambench.difficulty.tiers import catalogue_tiers, tier_counts
+    from tambench.difficulty.tiers import build_from_catalogue, tier_counts
     from tambench.tasks.catalogue import Catalogue, build_index, index_hash
-    from tambench.tasks.subsets import (
-        build_subsets,
-        candidates_from_catalogue,
-        complete_tasks,
-        write_manifests,
-    )
+    from tambench.tasks.subsets import write_manifests
 
     root = _catalogue(catalogue)
-    try:
-        when = date.fromisoformat(day) if day else None
-    except ValueError:
-        raise typer.BadParameter(f"expected YYYY-MM-DD, got {day!r}", param_hint="--date") \
-            from None
+    when = parse_day(day, "--date")
+    selection, scope, header = _selection(root, collection, since, until)
     sources = read_tier_source(tiers, root)
     tiers_text = ",".join(str(s) for s in sources)
-    assigned = catalogue_tiers(root, sources, quiet=json_out)
-    cands, skipped = candidates_from_catalogue(root, assigned)
-    result = build_subsets(cands, seed=seed, skipped=skipped, complete=complete_tasks(root))
+    result, assigned = build_from_catalogue(root, sources, selection, seed=seed,
+                                            quiet=json_out)
     digest = index_hash(build_index(Catalogue(root)))
     target = _out_dir(out, root)
     paths = (write_manifests(result, target, index_sha256=digest, tier_source=tiers_text,
-                             day=when) if target is not None else [])
+                             day=when, extra=header) if target is not None else [])
     if json_out:
         print_json({
             "catalogue": str(root), "seed": seed, "tiers": tiers_text, "index_sha256": digest,
-            "tier_counts": tier_counts(assigned),
-            "subsets": {k: dict(sorted(v.items())) for k, v in result.subsets.items()},
-            "complete": sorted(result.complete),
-            "manifests": [str(p) for p in paths],
-            "gaps": [{"subset": s.subset, "cell": s.cell, "have": s.have, "need": s.need,
-                      "reason": s.reason} for s in result.shortfalls],
-            "unplaced": [{"id": s.id, "reason": s.reason} for s in result.skipped],
-        })
+            **header, "tier_counts": tier_counts(assigned), **_build_json(result, paths)})
     else:
-        _print_build(result, tiers_text, tier_counts(assigned), len(assigned))
+        _print_build(result, tiers_text, tier_counts(assigned),
+                     f"{len(assigned)} catalogue tasks in {scope}")
         for p in paths:
             err_console.print(f"wrote {p}", markup=False)
         if target is None:

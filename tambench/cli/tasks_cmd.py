@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 
+from tambench.cli._catalogue_options import collection_option_ids, parse_day
 from tambench.core.tables import Column, print_table
 
 tasks_app = typer.Typer(help="The task catalogue: index, validate, list, show, import.",
@@ -20,16 +21,6 @@ def _root(catalogue: Path | None) -> Path:
     from tambench.config import load_settings
 
     return load_settings(catalogue=catalogue).catalogue
-
-
-def _parse_day(text: str | None, option: str) -> date | None:
-    if text is None:
-        return None
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise typer.BadParameter(f"expected a date YYYY-MM-DD, got {text!r}",
-                                 param_hint=option) from None
 
 
 @tasks_app.command("index")
@@ -102,18 +93,14 @@ def filter_rows(
     field: str | None = None,
     tiers: dict[str, str] | None = None,
     platform: str | None = None,
-    since: date | None = None,
-    until: date | None = None,
     ids: set[str] | None = None,
     status: str | None = None,
     passes_filters: bool | None = None,
 ) -> list[dict[str, Any]]:
     """Index rows matching every given criterion (case-insensitive text comparisons).
 
-    ``tiers`` keeps only the listed ids, and writes each one's tier into the row; ``ids``
-    (a subset's members) keeps only those. Dates compare the end date (the start date when the
-    end is unknown); rows without any date are left out when ``since`` or ``until`` is given.
-    """
+    ``tiers`` keeps only the listed ids; ``ids`` (a subset's or a collection's members) keeps
+    only those. Dates are filtered by :func:`filter_dates`."""
 
     def same(a: str, b: str | None) -> bool:
         return b is None or a.lower() == b.lower()
@@ -129,15 +116,28 @@ def filter_rows(
             continue
         if passes_filters is not None and r["passes_filters"] != passes_filters:
             continue
-        if since is not None or until is not None:
-            text = r["end_date"] or r["start_date"]
-            if not text:
-                continue
-            day = date.fromisoformat(text)
-            if (since and day < since) or (until and day > until):
-                continue
-        out.append({**r, "tier": tiers[r["id"]]} if tiers is not None else r)
+        out.append(r)
     return out
+
+
+def filter_dates(rows: list[dict[str, Any]], since: date | None, until: date | None
+                 ) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
+    """The rows that ended within [since, until], and (id, why) of every row whose recorded
+    dates cannot tell (:func:`tambench.tasks.dates.ended_within`)."""
+    from tambench.tasks.dates import ended_within
+
+    if since is None and until is None:
+        return rows, []
+    kept, unknown = [], []
+    for r in rows:
+        start, end = (date.fromisoformat(r[k]) if r[k] else None
+                      for k in ("start_date", "end_date"))
+        inside, why = ended_within(start, end, since, until)
+        if inside is None:
+            unknown.append((str(r["id"]), why))
+        elif inside:
+            kept.append(r)
+    return kept, unknown
 
 
 def _choice(value: str | None, valid: list[str], option: str) -> str | None:
@@ -166,20 +166,28 @@ def _subset_ids(root: Path, subset: str | None) -> set[str] | None:
     return set(read_manifest(path).ids)
 
 
-def _tier_filter(root: Path, tier: str | None, tiers: str | None) -> dict[str, str] | None:
-    """Task id -> tier for the tasks of tier ``tier`` (None: no tier filter)."""
+def _tiers_of(root: Path, tier: str | None, tiers: str | None, only: set[str] | None = None
+              ) -> tuple[dict[str, Any], str]:
+    """Every entry's (or ``only`` these entries') tier assignment from the tier source, and
+    the source's text."""
     from tambench.cli.subsets_cmd import read_tier_source
     from tambench.difficulty.tiers import catalogue_tiers
 
-    wanted = _choice(tier, ["easy", "medium", "hard"], "--tier")
-    if wanted is None and tiers is None:
-        return None
+    _choice(tier, ["easy", "medium", "hard"], "--tier")
     sources = read_tier_source(tiers, root)
-    if wanted is None:
-        return None
-    assigned = catalogue_tiers(root, sources, quiet=True)
-    return {tid: a.tier.value for tid, a in assigned.items()
-            if a.tier is not None and a.tier.value == wanted}
+    return (catalogue_tiers(root, sources, quiet=True, only=only),
+            ",".join(str(s) for s in sources))
+
+
+def _with_tiers(rows: list[dict[str, Any]], assigned: dict[str, Any]) -> list[dict[str, Any]]:
+    """Rows with the tier their tier source gives, that source, and why there is none."""
+    out = []
+    for r in rows:
+        a = assigned.get(r["id"])
+        tier = a.tier.value if a is not None and a.tier is not None else ""
+        out.append({**r, "tier": tier, "tier_source": a.source if tier and a else "",
+                    "tier_reason": a.reason if a is not None and not tier else ""})
+    return out
 
 
 @tasks_app.command("list")
@@ -189,51 +197,67 @@ def list_tasks(
                                         "Graph or Multimodal."),
     field: str | None = typer.Option(None, "--field", help="Application domain (substring)."),
     tier: str | None = typer.Option(None, "--tier", help="easy, medium or hard."),
-    tiers: str | None = typer.Option(None, "--tiers", help="Where --tier reads tiers from (as "
+    tiers: str | None = typer.Option(None, "--tiers", help="Where tiers come from (as "
                                      "`subsets build --tiers`; default: the same default)."),
     platform: str | None = typer.Option(None, "--platform", help="kaggle, aicrowd, ..."),
-    since: str | None = typer.Option(None, "--since", help="Ended on or after YYYY-MM-DD."),
+    since: str | None = typer.Option(None, "--since", help="Ended on or after YYYY-MM-DD "
+                                     "(tasks whose dates cannot tell are named on stderr)."),
     until: str | None = typer.Option(None, "--until", help="Ended on or before YYYY-MM-DD."),
     subset: str | None = typer.Option(None, "--subset", help="In this manifest of the "
                                       "catalogue's _subsets/ (lite finds lite.txt, else "
                                       "paper-lite.txt)."),
+    collection: str | None = typer.Option(None, "--collection", help="In this collection of "
+                                          "the catalogue's _collections/ (paper, mle-bench, "
+                                          "mle-dojo, ...; all: every entry)."),
     status: str | None = typer.Option(None, "--status", help="complete or incomplete."),
     passing: bool | None = typer.Option(None, "--passes-filters/--fails-filters",
                                         help="Only tasks passing (or not) every filter rule."),
     explain: bool = typer.Option(False, "--explain", help="Show each filter rule's verdict."),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
-    """List catalogue tasks matching the given filters (an unknown value is refused, exit 2).
-    An entry whose task.json cannot be read is named on stderr and the others are listed
-    (exit 3)."""
+    """List catalogue tasks matching the given filters, with each one's tier (and where the
+    tier comes from) and dates (an unknown value is refused, exit 2). An entry whose task.json
+    cannot be read is named on stderr and the others are listed (exit 3)."""
     from tambench.cli._console import err_console
     from tambench.schema.taskspec import Modality
     from tambench.tasks.catalogue import Catalogue, build_index
 
     root = _root(catalogue)
+    window = parse_day(since, "--since"), parse_day(until, "--until")
+    members = collection_option_ids(root, collection)
+    subset_ids = _subset_ids(root, subset)
     cat = Catalogue(root)
     entries, unreadable = cat.readable_entries()
+    assigned, _ = _tiers_of(root, tier, tiers, members)
+    rows = _with_tiers(build_index(cat, entries), assigned)
+    if tier is not None:
+        rows = [r for r in rows if r["tier"] == tier.lower()]
     rows = filter_rows(
-        build_index(cat, entries),
-        modality=_choice(modality, [m.value for m in Modality], "--modality"), field=field,
-        tiers=_tier_filter(root, tier, tiers), platform=platform,
-        since=_parse_day(since, "--since"), until=_parse_day(until, "--until"),
-        ids=_subset_ids(root, subset), status=_choice(status, ["complete", "incomplete"],
-                                                      "--status"),
-        passes_filters=passing)
+        rows, modality=_choice(modality, [m.value for m in Modality], "--modality"),
+        field=field, platform=platform,
+        ids=subset_ids if members is None else (members if subset_ids is None
+                                                else members & subset_ids),
+        status=_choice(status, ["complete", "incomplete"], "--status"), passes_filters=passing)
+    rows, undated = filter_dates(rows, *window)
     _print_rows(cat, rows, explain, json_out)
+    if undated:
+        err_console.print(f"note: {len(undated)} task(s) not listed: their recorded dates "
+                          "cannot tell whether they ended in the window", markup=False)
+        for tid, why in undated:
+            err_console.print(f"  {tid}: {why}", markup=False)
     for p in unreadable:
         err_console.print(f"error: {p.where}: {p.message} (not listed)", markup=False)
     if unreadable:
         raise typer.Exit(3)
 
 
-#: The columns of ``tasks list`` (a row's key is the header): the id is never cut; on a narrow
-#: terminal the end date, then the subsets, then the status go first.
+#: The columns of ``tasks list`` (a row's key is the header; every field, the start date too,
+#: is in ``--json``): the id is never cut; on a narrow terminal the end date, then the
+#: subsets and the tier's source, then the status go first.
 TASK_COLUMNS = (
     Column("id", key=True), Column("modality", priority=5), Column("tier", priority=5),
-    Column("metric", priority=4, min_width=10), Column("status", priority=3),
-    Column("end_date", priority=1),
+    Column("tier_source", priority=2), Column("metric", priority=4, min_width=10),
+    Column("status", priority=3), Column("end_date", priority=1),
     Column("subsets", priority=2, min_width=8),
 )
 
@@ -288,6 +312,7 @@ def show(
     """One task: its main fields, which filter rules it passes and why, its difficulty."""
     from tambench.cli._console import console, print_json
     from tambench.tasks.catalogue import Catalogue
+    from tambench.tasks.collections import collection_memberships
     from tambench.tasks.filters import evaluate_rules, passes_filters
 
     cat = Catalogue(_root(catalogue))
@@ -296,6 +321,7 @@ def show(
     rules = evaluate_rules(spec)
     memberships = cat.subset_memberships().get(spec.id, [])
     difficulty, origin = _difficulty_of(entry)
+    collections = collection_memberships(cat.root).get(spec.id, [])
     if json_out:
         print_json({
             "id": spec.id, "title": spec.title, "status": spec.status,
@@ -308,7 +334,9 @@ def show(
             "reference_tiers": spec.reference_tiers,
             "rules": [{"rule": r.rule, "verdict": r.verdict, "reason": r.reason} for r in rules],
             "passes_filters": passes_filters(rules),
-            "subsets": memberships,
+            "subsets": memberships, "collections": collections,
+            "start_date": spec.start_date.isoformat() if spec.start_date else None,
+            "end_date": spec.end_date.isoformat() if spec.end_date else None,
             "notes": spec.provenance.notes,
         })
         return
@@ -324,6 +352,8 @@ def show(
                      f"{difficulty.tier.value}" + (f"; beside: {others}" if others else ""))
     if spec.reference_tiers:
         lines.append(f"  reference tiers: {spec.reference_tiers}")
+    lines.append(f"  dates: {spec.start_date or '?'} to {spec.end_date or '?'}   collections: "
+                 f"{', '.join(collections) or '-'}")
     lines += [f"  subsets: {', '.join(memberships) or '-'}",
               f"  filters: {'pass' if passes_filters(rules) else 'not passed'}"]
     lines += [f"    {r.verdict:7s} {r.rule}: {r.reason}" for r in rules]
@@ -373,9 +403,12 @@ def _print_import(kind: str, path: Path, report: Any) -> None:
 
 @tasks_app.command("import")
 def import_tree(
-    kind: str = typer.Argument(..., help="Layout to read: tam-lite or mle-bench."),
+    kind: str = typer.Argument(..., help="Layout to read: tam-lite, mle-bench (also "
+                               "dslighting's registry) or mle-dojo."),
     path: Path = typer.Argument(..., help="Root of the tree to import (for mle-bench: the "
-                                "repository, its mlebench/ or mlebench/competitions/)."),
+                                "repository, its mlebench/ or mlebench/competitions/, or "
+                                "dslighting's repository or dslighting/registry/; for "
+                                "mle-dojo: the repository, mledojo/ or mledojo/competitions/)."),
     catalogue: Path | None = typer.Option(
         None, "--catalogue", help="Catalogue to write into (default: the configured one; "
         "never the installed package's)."),

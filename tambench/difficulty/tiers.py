@@ -16,7 +16,7 @@ An unknown kind, method or reference name is refused with the valid choices
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +28,15 @@ from tambench.difficulty.methods import DEFAULT_METHOD, METHODS
 from tambench.errors import DifficultyError
 from tambench.schema.taskspec import Tier
 from tambench.tasks.catalogue import Catalogue, CatalogueEntry
-from tambench.tasks.subsets import TierAssignment
+from tambench.tasks.subsets import (
+    Selection,
+    SubsetBuild,
+    TierAssignment,
+    build_subsets,
+    candidates_from_catalogue,
+    complete_tasks,
+    paper_preferences,
+)
 
 KINDS = ("difficulty", "reference")
 #: The default tier source: the paper release's published tiers where it published them (its
@@ -119,10 +127,13 @@ def tier_of(entry: CatalogueEntry, sources: list[TierSource]) -> TierAssignment:
     return TierAssignment(None, "", "; ".join(reasons))
 
 
-def catalogue_tiers(root: Path, sources: list[TierSource], *, quiet: bool = False
-                    ) -> dict[str, TierAssignment]:
-    """Every entry's tier from ``sources`` (progress on stderr unless ``quiet``)."""
-    entries = list(Catalogue(root))
+def catalogue_tiers(root: Path, sources: list[TierSource], *, quiet: bool = False,
+                    only: Collection[str] | None = None) -> dict[str, TierAssignment]:
+    """Every readable entry's tier from ``sources`` (progress on stderr unless ``quiet``);
+    ``only``: just these ids (a collection's members). An entry whose task.json cannot be
+    read has no tier here; the commands name it."""
+    readable, _ = Catalogue(root).readable_entries()
+    entries = [e for e in readable if only is None or e.id in only]
     out: dict[str, TierAssignment] = {}
     with Progress("tiers read", total=len(entries), quiet=quiet,
                   kept=lambda: "no manifest written") as progress:
@@ -138,3 +149,16 @@ def tier_counts(tiers: dict[str, TierAssignment]) -> dict[str, int]:
     for a in tiers.values():
         counts[a.tier.value if a.tier else "none"] += 1
     return counts
+
+
+def build_from_catalogue(root: Path, sources: list[TierSource], selection: Selection, *,
+                         seed: int = 0, quiet: bool = False
+                         ) -> tuple[SubsetBuild, dict[str, TierAssignment]]:
+    """Lite, Medium and Full of a catalogue's selection, with each task's tier from
+    ``sources`` (the paper's own membership preferred within a cell), and those tiers."""
+    assigned = catalogue_tiers(root, sources, quiet=quiet, only=selection.ids)
+    cands, skipped = candidates_from_catalogue(root, assigned, selection)
+    result = build_subsets(cands, seed=seed, skipped=skipped,
+                           complete=complete_tasks(root, selection),
+                           preferred=paper_preferences(root))
+    return result, assigned

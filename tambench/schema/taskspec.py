@@ -340,6 +340,26 @@ class SourcePage(_Model):
     """Where the page's Markdown is kept, relative to the task folder."""
 
 
+class FactSource(_Model):
+    """One source of one fact of a task: a file of a public repository or data set."""
+
+    source: str = Field(min_length=1)
+    """The repository or data set, e.g. "github:openai/mle-bench"."""
+
+    commit: str = ""
+    """The commit the file was read at (empty for a source without versions)."""
+
+    path: str = ""
+    """The file, relative to the source's root."""
+
+    value: str = ""
+    """The value this source gives, as text (so that sources that disagree stand side by
+    side)."""
+
+    detail: str = ""
+    """How the value was read, e.g. the line of the timeline that states it."""
+
+
 class PendingGrading(_Model):
     """Grading facts a mapper read from the pages while it could not build ``grading``
     (because the metric is missing, unknown, or not registered). Kept so that nothing read is
@@ -391,6 +411,10 @@ class Provenance(_Model):
     pending_grading: PendingGrading | None = None
     """What a mapper read for grading when ``grading`` could not be built (see
     :class:`PendingGrading`); None when ``grading`` holds it, or nothing was read."""
+
+    facts: dict[str, list[FactSource]] = Field(default_factory=dict)
+    """Fact (``end_date``, ``grading.metric``, ``modality``, ``split``, ...) -> every source
+    that gave it. When sources disagree the fact is left unset and the notes say why."""
 
 
 class TaskSpec(_Model):

@@ -12,6 +12,10 @@ Format::
     biendata/aqa  # Graph/hard
     ...
 
+A collection manifest (a catalogue's ``_collections/<name>.txt``, see
+:mod:`tambench.tasks.collections`) has the same format, with the first line
+``# tambench collection manifest`` and its name under ``# collection:``.
+
 Each id line may carry its cell after ``#`` (``Modality/tier``, or just the modality in the
 paper's manifests); ``tambench subsets diff`` uses it to explain changes. Manifests live in a
 catalogue's ``_subsets/`` folder; :func:`resolve_manifest` finds one by name (``lite`` finds
@@ -27,6 +31,9 @@ from tambench.core.layout import SUBSETS_DIR
 from tambench.errors import SubsetError
 
 MANIFEST_MAGIC = "# tambench subset manifest"
+#: First line of a collection manifest (same format; its name is under ``collection``).
+COLLECTION_MAGIC = "# tambench collection manifest"
+_KIND_OF_MAGIC = {MANIFEST_MAGIC: "subset", COLLECTION_MAGIC: "collection"}
 
 
 @dataclass(frozen=True)
@@ -45,10 +52,13 @@ class Manifest:
         return sorted(self.cells)
 
 
-def render_manifest(name: str, header: dict[str, str], cells: dict[str, str]) -> str:
-    """Manifest text: magic line, ``subset`` then the other header fields, then sorted ids."""
-    lines = [MANIFEST_MAGIC, f"# subset: {name}"]
-    lines += [f"# {k}: {v}" for k, v in header.items() if k not in {"subset", "tasks"}]
+def render_manifest(name: str, header: dict[str, str], cells: dict[str, str],
+                    kind: str = "subset") -> str:
+    """Manifest text: magic line, ``subset`` (or ``collection``) then the other header
+    fields, then sorted ids."""
+    magic = next(m for m, k in _KIND_OF_MAGIC.items() if k == kind)
+    lines = [magic, f"# {kind}: {name}"]
+    lines += [f"# {k}: {v}" for k, v in header.items() if k not in {kind, "tasks"}]
     lines.append(f"# tasks: {len(cells)}")
     for tid in sorted(cells):
         lines.append(f"{tid}  # {cells[tid]}" if cells[tid] else tid)
@@ -58,7 +68,8 @@ def render_manifest(name: str, header: dict[str, str], cells: dict[str, str]) ->
 def parse_manifest(text: str, *, source: str = "(manifest)") -> Manifest:
     """Parse manifest text (format in the module docstring)."""
     lines = text.splitlines()
-    if not lines or lines[0].strip() != MANIFEST_MAGIC:
+    kind = _KIND_OF_MAGIC.get(lines[0].strip()) if lines else None
+    if kind is None:
         raise SubsetError(f"{source} is not a subset manifest; expected the first line "
                           f"{MANIFEST_MAGIC!r}, got {lines[0][:60] if lines else '(empty)'!r}")
     header: dict[str, str] = {}
@@ -89,11 +100,11 @@ def parse_manifest(text: str, *, source: str = "(manifest)") -> Manifest:
                               f"{previous}")
         previous = tid
         cells[tid] = cell.strip()
-    if "subset" not in header:
-        raise SubsetError(f"{source} has no '# subset: <name>' header line")
+    if kind not in header:
+        raise SubsetError(f"{source} has no '# {kind}: <name>' header line")
     if "tasks" in header and header["tasks"] != str(len(cells)):
         raise SubsetError(f"{source} says tasks: {header['tasks']} but lists {len(cells)}")
-    return Manifest(header["subset"], header, cells, source)
+    return Manifest(header[kind], header, cells, source)
 
 
 def read_manifest(path: str | Path) -> Manifest:

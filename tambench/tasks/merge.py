@@ -9,7 +9,7 @@ empty and keeps every value it has:
 * ``grading`` is merged field by field only when both name the same metric; a different
   metric is one conflict (its columns and parameters belong to that other metric);
 * mappings (``reference_tiers``, ``provenance.evidence``) merge key by key; ``provenance``
-  notes and pages are appended when new; the entry's ``provenance.mapper`` stays;
+  notes, pages and the sources of each fact (``provenance.facts``) are appended when new; the entry's ``provenance.mapper`` stays;
 * a title that only repeats the slug (as catalogue stubs have) counts as empty; a leaderboard
   record of the same file (same SHA-256) is the same board, and the entry's record stays;
 * ``status`` follows the merged content (:func:`tambench.schema.complete.status_for`), but a
@@ -115,15 +115,18 @@ class _Merger:
         pages = [*old.pages, *[p for p in new.pages if p.path not in paths]]
         evidence = self.mapping("provenance.evidence", old.evidence, new.evidence)
         unfilled = list(dict.fromkeys([*old.unfilled, *new.unfilled]))
+        facts = {key: [*old.facts.get(key, []),
+                       *[s for s in new.facts.get(key, []) if s not in old.facts.get(key, [])]]
+                 for key in dict.fromkeys([*old.facts, *new.facts])}
         return old.model_copy(update={"notes": notes, "pages": pages, "evidence": evidence,
-                                      "unfilled": unfilled})
+                                      "unfilled": unfilled, "facts": facts})
 
 
 #: Names ``provenance.unfilled`` uses that are not field paths, and the field they stand for.
 _UNFILLED_FIELDS = {"pages": "provenance.pages", "dates": "start_date"}
 
 
-def _still_unfilled(spec: TaskSpec) -> list[str]:
+def still_unfilled(spec: TaskSpec) -> list[str]:
     """The spec's ``unfilled`` entries whose field is still empty."""
     out = []
     for name in spec.provenance.unfilled:
@@ -183,7 +186,7 @@ def merge_specs(existing: TaskSpec, imported: TaskSpec, *, replace: bool = False
         else:
             fields[name] = m.value(name, old, new)
     merged = TaskSpec.model_validate({k: _plain(v) for k, v in fields.items()})
-    prov = merged.provenance.model_copy(update={"unfilled": _still_unfilled(merged)})
+    prov = merged.provenance.model_copy(update={"unfilled": still_unfilled(merged)})
     merged = merged.model_copy(update={"provenance": prov})
     status = status_for(merged)
     if existing.status == "complete" and status != "complete":

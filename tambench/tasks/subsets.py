@@ -5,12 +5,13 @@ difficulty method or read from reference tiers, see :mod:`tambench.difficulty.ti
 module never computes a tier.
 
 Cells are the 6 modalities x 3 tiers. Within each cell, tasks are ranked by: complete
-entries first (so a subset is gradable wherever the catalogue allows), then those passing
-every filter, then a seeded hash of the task id (sha256 of ``"<seed>:<id>"``: adding a task
-never reorders the others). Then:
+entries first (so a subset is gradable wherever the catalogue allows), then those the paper
+itself put in the subset being built (its ``paper-lite.txt`` / ``paper-medium.txt``, when the
+catalogue has them, and the tasks of its public Lite release), then those passing every filter, then a seeded hash of the task id
+(sha256 of ``"<seed>:<id>"``: adding a task never reorders the others). Then:
 
 * Lite takes the first task of each cell (18 when every cell has one);
-* Medium takes the first 3 of each cell (54);
+* Medium takes Lite's task of each cell and the next 2 (54);
 * Full is every complete task with a modality, plus Medium (so that Lite is inside Medium
   and Medium inside Full).
 
@@ -22,17 +23,19 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from tambench.core.layout import SUBSETS_DIR
 from tambench.errors import SubsetError
 from tambench.fileio import write_text_atomic
-from tambench.schema.taskspec import Modality, Tier
+from tambench.schema.taskspec import Modality, TaskSpec, Tier
 from tambench.tasks.catalogue import Catalogue
+from tambench.tasks.dates import ended_within
 from tambench.tasks.filters import evaluate_rules, passes_filters
-from tambench.tasks.manifests import Manifest, render_manifest
+from tambench.tasks.manifests import Manifest, read_manifest, render_manifest
 
 MODALITY_ORDER: tuple[Modality, ...] = tuple(Modality)
 TIER_ORDER: tuple[Tier, ...] = (Tier.EASY, Tier.MEDIUM, Tier.HARD)
@@ -86,14 +89,50 @@ class Skipped:
     modality: Modality | None = None
 
 
+@dataclass(frozen=True)
+class Selection:
+    """Which of a catalogue's tasks a build may use: a collection's members, and those that
+    ended within a date window (the contamination filter: ended on or after a model's
+    training cutoff)."""
+
+    ids: frozenset[str] | None = None
+    """A collection's members (None: every entry)."""
+    since: date | None = None
+    until: date | None = None
+
+    def considers(self, task_id: str) -> bool:
+        """Whether the task is in the collection at all."""
+        return self.ids is None or task_id in self.ids
+
+    def excludes(self, spec: TaskSpec) -> str:
+        """Why the dates keep a task of the collection out ("" when they do not)."""
+        if self.since is None and self.until is None:
+            return ""
+        inside, why = ended_within(spec.start_date, spec.end_date, self.since, self.until)
+        if inside is None:
+            return f"dates unknown: {why}"
+        window = " and ".join(part for part in (
+            f"on or after {self.since}" if self.since else "",
+            f"on or before {self.until}" if self.until else "") if part)
+        return "" if inside else f"outside the date window: {why}, not {window}"
+
+
 def candidates_from_catalogue(
-    root: Path, tiers: Mapping[str, TierAssignment]
+    root: Path, tiers: Mapping[str, TierAssignment], selection: Selection | None = None
 ) -> tuple[list[Candidate], list[Skipped]]:
-    """Every placeable task of a catalogue, and every task that is not, with its reason."""
+    """Every placeable task of a catalogue (within ``selection``), and every task that is
+    not, with its reason."""
     cands: list[Candidate] = []
     skipped: list[Skipped] = []
+    selection = selection or Selection()
     for entry in Catalogue(root):
         spec = entry.spec
+        if not selection.considers(spec.id):
+            continue
+        excluded = selection.excludes(spec)
+        if excluded:
+            skipped.append(Skipped(spec.id, excluded, spec.modality))
+            continue
         if spec.modality is None:
             skipped.append(Skipped(spec.id, "no modality"))
             continue
@@ -139,22 +178,35 @@ class SubsetBuild:
         return sorted(self.subsets[name])
 
 
-def rank_key(c: Candidate, seed: int) -> tuple[bool, bool, str]:
-    """Sort key within a cell: complete, filter-passing, then the seeded hash of the id."""
+def rank_key(c: Candidate, seed: int, preferred: Sequence[Collection[str]] = ()
+             ) -> tuple[bool, int, bool, str]:
+    """Sort key within a cell: complete, preferred (the index of the first group of
+    ``preferred`` that holds it, e.g. the published release, then the paper's list),
+    filter-passing, then the seeded hash of the id."""
     digest = hashlib.sha256(f"{seed}:{c.id}".encode()).hexdigest()
-    return (not c.complete, not c.passes_filters, digest)
+    rank = next((i for i, group in enumerate(preferred) if c.id in group), len(preferred))
+    return (not c.complete, rank, not c.passes_filters, digest)
 
 
 def _shortfall_reason(modality: Modality, tier: Tier, cands: list[Candidate],
                       skipped: Iterable[Skipped]) -> str:
     """Why a cell is short: the tiers this modality's tasks have, and why others have none."""
     tiers = Counter(c.tier.value for c in cands if c.modality == modality)
-    untiered = Counter(s.reason for s in skipped if s.modality == modality)
+    untiered = Counter(_reason_kind(s.reason) for s in skipped if s.modality == modality)
     have = ", ".join(f"{n} {t}" for t, n in sorted(tiers.items())) or "none"
     text = f"{modality.value} tasks with a tier: {have}"
     if untiered:
-        text += "; " + "; ".join(f"{n} with {r}" for r, n in untiered.most_common())
+        text += "; " + "; ".join(f"{n} {r}" for r, n in untiered.most_common())
     return text
+
+
+def _reason_kind(reason: str) -> str:
+    """A skip reason as a phrase after a count, without a task's own dates (so they group)."""
+    for kind, phrase in (("dates unknown", "with unknown dates"),
+                         ("outside the date window", "outside the date window")):
+        if reason.startswith(kind):
+            return phrase
+    return f"with {reason}"
 
 
 def _check_candidates(cands: list[Candidate], lite: int, medium: int) -> None:
@@ -175,11 +227,16 @@ def build_subsets(
     medium_per_cell: int = MEDIUM_PER_CELL,
     skipped: Iterable[Skipped] = (),
     complete: Iterable[tuple[str, Modality]] = (),
+    preferred: Mapping[str, Sequence[Collection[str]]] | None = None,
 ) -> SubsetBuild:
     """Build Lite, Medium and Full (see the module docstring).
 
     ``complete`` lists (id, modality) of every complete task, tier or not: Full holds them all.
+    ``preferred`` (subset name -> groups of ids, most preferred first) ranks those ids first
+    among equally complete tasks of a cell: the paper's public release, then the paper's own
+    membership (:func:`paper_preferences`).
     """
+    preferred = preferred or {}
     cands = list(candidates)
     skipped = tuple(skipped)
     _check_candidates(cands, lite_per_cell, medium_per_cell)
@@ -189,7 +246,10 @@ def build_subsets(
     subsets: dict[str, dict[str, str]] = {"lite": {}, "medium": {}, "full": {}}
     shortfalls: list[Shortfall] = []
     for (modality, tier), (label, members) in zip(CELLS, ranking.items(), strict=True):
-        members.sort(key=lambda c: rank_key(c, seed))
+        lite = sorted(members, key=lambda c: rank_key(c, seed, preferred.get("lite", ())))
+        lite = lite[:lite_per_cell]
+        members.sort(key=lambda c: rank_key(c, seed, preferred.get("medium", ())))
+        members[:] = [*lite, *(c for c in members if c not in lite)]  # Lite inside Medium
         for name, take in (("lite", lite_per_cell), ("medium", medium_per_cell)):
             subsets[name].update({c.id: label for c in members[:take]})
             if len(members) < take:
@@ -204,10 +264,29 @@ def build_subsets(
         complete=frozenset(tid for tid, _ in complete))
 
 
-def complete_tasks(root: Path) -> list[tuple[str, Modality]]:
-    """(id, modality) of every complete entry with a modality."""
+def paper_preferences(root: Path) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+    """Subset name -> the ids the paper put in it, most preferred first: the tasks of the
+    paper's public Lite release (those carrying its ``tam-bench`` tier), which it published as
+    Lite and whose graders and boards researchers compare with, then the catalogue's
+    ``paper-<name>.txt`` (the paper's own list, which differs from the release in one Image
+    task)."""
+    release = frozenset(e.id for e in Catalogue(root).readable_entries()[0]
+                        if "tam-bench" in e.spec.reference_tiers)
+    out: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+    for name in ("lite", "medium"):
+        path = Path(root) / SUBSETS_DIR / f"paper-{name}.txt"
+        listed = frozenset(read_manifest(path).ids) if path.is_file() else frozenset()
+        out[name] = (release, listed)
+    return out
+
+
+def complete_tasks(root: Path, selection: Selection | None = None
+                   ) -> list[tuple[str, Modality]]:
+    """(id, modality) of every complete entry with a modality (within ``selection``)."""
+    selection = selection or Selection()
     return [(e.id, e.spec.modality) for e in Catalogue(root)
-            if e.spec.status == "complete" and e.spec.modality is not None]
+            if e.spec.status == "complete" and e.spec.modality is not None
+            and selection.considers(e.id) and not selection.excludes(e.spec)]
 
 
 def write_manifests(
@@ -217,13 +296,15 @@ def write_manifests(
     index_sha256: str,
     tier_source: str,
     day: date | None = None,
+    extra: Mapping[str, str] | None = None,
 ) -> list[Path]:
-    """Write ``lite.txt``, ``medium.txt`` and ``full.txt`` into ``out_dir``."""
+    """Write ``lite.txt``, ``medium.txt`` and ``full.txt`` into ``out_dir`` (``extra``: more
+    header fields, such as the collection and date window the build used)."""
     day = day or date.today()
     paths = []
     for name in SUBSET_NAMES:
         header = {"catalogue_index_sha256": index_sha256, "seed": str(build.seed),
-                  "tiers": tier_source, "date": day.isoformat()}
+                  "tiers": tier_source, **(extra or {}), "date": day.isoformat()}
         path = Path(out_dir) / f"{name}.txt"
         write_text_atomic(path, render_manifest(name, header, build.subsets[name]))
         paths.append(path)

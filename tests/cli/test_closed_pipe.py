@@ -83,3 +83,25 @@ def test_a_broken_pipe_that_is_not_stdout_stays_an_error(
         assert _stdout_reader_gone() is True
         assert _stdout_closed(BrokenPipeError(errno.EPIPE, "stdout"))
         monkeypatch.undo()
+
+
+def test_a_command_that_finished_keeps_its_exit_code_when_the_reader_is_gone(
+    tmp_path: Path,
+) -> None:
+    """``validate`` of an invalid file piped into a reader that has gone still exits 1 (its
+    verdict); only the closed pipe itself is not an error."""
+    from tambench.schema import save_taskspec
+    from tests.grading.public_tasks import build_prepared, corpus_cases
+
+    case = next(c for c in corpus_cases() if c.id == "table-15-missing_row")
+    folder, _, sub = build_prepared(case, tmp_path)
+    catalogue = tmp_path / "catalogue"
+    (catalogue / "test" / "value").mkdir(parents=True)
+    save_taskspec(case.spec, catalogue / "test" / "value" / "task.json")
+    base = ["--task", "test/value", "--catalogue", str(catalogue), "--data-dir",
+            str(tmp_path / "data")]
+    argvs = [["validate", str(sub), *base],
+             ["validate", str(folder / "public" / "sample_submission.csv"), *base]]
+    (bad_rc, bad_err), (good_rc, good_err) = _closed_early(argvs, tmp_path)
+    assert (bad_rc, good_rc) == (1, 0), (bad_err, good_err)
+    assert "Traceback" not in bad_err + good_err

@@ -168,7 +168,7 @@ def test_names_one_source_uses_for_different_metrics_are_marked_ambiguous() -> N
 
 def test_an_unknown_source_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown alias source"):
-        resolve_alias("rmse", "kaggle")  # type: ignore[arg-type]
+        resolve_alias("rmse", "kaggle-web")  # type: ignore[arg-type]
 
 
 def test_refinements_agree_and_the_reverse_does_not() -> None:

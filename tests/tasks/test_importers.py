@@ -15,7 +15,7 @@ import pytest
 from tambench.cli.main import main
 from tambench.core.leaderboard import read_leaderboard
 from tambench.errors import ImportLayoutError
-from tambench.schema.io import load_taskspec
+from tambench.schema.io import load_taskspec, save_taskspec
 from tambench.tasks.catalogue import Catalogue, validate_catalogue
 from tambench.tasks.importers import read_tree, write_imported
 from tests.difficulty.conftest import LITE_FACTS, lite_task_id
@@ -360,6 +360,11 @@ def test_mle_bench_tasks_come_out_complete_with_the_graders_metric_where_the_tex
     aptos = tasks["kaggle/aptos2019-blindness-detection"].spec
     assert aptos.status == "complete" and aptos.grading is not None
     assert aptos.grading.submission_header == ["id_code", "diagnosis"]
+    # the grader is named 'accuracy'; the description says the strings must match exactly
+    text = tasks["kaggle/text-normalization-challenge-english-language"].spec
+    assert text.grading is not None and text.grading.metric == "exact_match"
+    assert any("means accuracy; the description reads as exact_match, which computes the "
+               "same number" in n for n in text.provenance.notes)
     assert any("columns read from description_obfuscated.md" in n
                for n in aptos.provenance.notes)
 
@@ -372,10 +377,14 @@ def test_a_refinement_or_a_pick_among_an_ambiguous_names_metrics_confirms_the_me
     assert ai4code.grading is not None and ai4code.grading.metric == "kendall_tau_orders"
     assert any("confirmed by the description" in n for n in ai4code.provenance.notes)
     # Lyft's description shows the per-image TP / (TP + FP + FN) template in a garbled formula:
-    # it does not settle box3d_map's form, so the pick is left for review, not defaulted
+    # it does not settle box3d_map's form, so the import does not default it; the conventions
+    # table (the page's rule, with its source) settles it, the import's doubt still named
     lyft = tasks["kaggle/3d-object-detection-for-autonomous-vehicles"]
-    assert lyft.spec.grading is None
-    assert any("grading left unset for review" in w for w in lyft.warnings)
+    assert any("names a metric no registered id computes exactly" in w and
+               "settled by tambench's conventions table" in w for w in lyft.warnings)
+    g = lyft.spec.grading
+    assert g is not None and (g.metric, g.metric_params) == ("box3d_map",
+                                                             {"form": "image_precision"})
     alaska = tasks["kaggle/alaska2-image-steganalysis"].spec
     assert alaska.grading is not None and alaska.grading.metric == "weighted_auc_tpr"
 
@@ -490,22 +499,16 @@ def bundled_copy(tmp_path: Path) -> Path:
     return target
 
 
-def _without_text_norm_convention(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The import's accuracy for text normalisation is the conflict these tests need; the
-    conventions table would settle it (exact_match), so its entry is left out here, and so is
-    the mapper's reading of "the strings must match exactly" as free text (exact_match)."""
-    import re
-
-    from tambench.tasks.importers.conventions import CONVENTIONS
-
-    monkeypatch.delitem(CONVENTIONS, "text-normalization-challenge-english-language")
-    monkeypatch.setattr("tambench.schema.mapping.decide_scores._FREE_TEXT", re.compile("(?!)"))
-
-
 def test_merge_fills_stubs_keeps_curated_values_and_lists_conflicts(
     mle_tree: Path, bundled_copy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _without_text_norm_convention(monkeypatch)
+    # exact_match comes from the description, not from the conventions table
+    from tambench.tasks.importers.conventions import CONVENTIONS
+
+    monkeypatch.delitem(CONVENTIONS, "text-normalization-challenge-english-language")
+    stub = bundled_copy / "kaggle" / "aptos2019-blindness-detection" / "task.json"
+    save_taskspec(load_taskspec(stub).model_copy(  # as the catalogue's stubs were
+        update={"grading": None, "split": None, "status": "incomplete"}), stub)
     before = {e.id: e.spec for e in Catalogue(bundled_copy)}
     report = write_imported(read_tree("mle-bench", mle_tree), bundled_copy)
     after = {e.id: e.spec for e in Catalogue(bundled_copy)}
@@ -516,9 +519,12 @@ def test_merge_fills_stubs_keeps_curated_values_and_lists_conflicts(
         if spec.status == "complete":
             assert after[tid].status == "complete", tid
             assert after[tid].grading == spec.grading, tid
+    # MLE-bench's grader name says accuracy, the description says the strings must match
+    # exactly: the import reads exact_match, as the curated entry has it (no conflict)
     text_norm = "kaggle/text-normalization-challenge-english-language"
-    conflict = next(c for c in report.conflicts if c.task == text_norm and c.field == "grading")
-    assert conflict.existing["metric"] == "exact_match" and conflict.imported["metric"] == "accuracy"
+    assert not [c for c in report.conflicts if c.task == text_norm and c.field == "grading"]
+    stanford = next(c for c in report.conflicts if c.task == "kaggle/stanford-covid-vaccine")
+    assert stanford.field == "title" and stanford.imported == "Stanford Covid Vaccine"
     aptos = after["kaggle/aptos2019-blindness-detection"]
     assert before["kaggle/aptos2019-blindness-detection"].grading is None
     assert aptos.status == "complete" and aptos.grading is not None
@@ -528,17 +534,19 @@ def test_merge_fills_stubs_keeps_curated_values_and_lists_conflicts(
 
 
 def test_replace_applies_conflicting_values_and_lists_each_change(
-    mle_tree: Path, bundled_copy: Path, monkeypatch: pytest.MonkeyPatch
+    mle_tree: Path, bundled_copy: Path
 ) -> None:
-    _without_text_norm_convention(monkeypatch)
     report = write_imported(read_tree("mle-bench", mle_tree), bundled_copy,
                             on_existing="replace")
+    aptos = "kaggle/aptos2019-blindness-detection"
+    spec = load_taskspec(bundled_copy / aptos / "task.json")
+    assert spec.modality is not None and spec.modality.value == "Tabular"  # the import's
+    change = next(c for c in report.replaced if c.task == aptos and c.field == "modality")
+    assert change.existing == "Image"
     text_norm = "kaggle/text-normalization-challenge-english-language"
     spec = load_taskspec(bundled_copy / text_norm / "task.json")
-    assert spec.grading is not None and spec.grading.metric == "accuracy"
+    assert spec.grading is not None and spec.grading.metric == "exact_match"
     assert spec.status == "complete"
-    change = next(c for c in report.replaced if c.task == text_norm and c.field == "grading")
-    assert change.existing["metric"] == "exact_match"
 
 
 def test_replace_never_makes_a_complete_entry_incomplete(tmp_path: Path) -> None:
@@ -602,7 +610,7 @@ def test_cli_import_rejects_unknown_importers_and_merge_modes(
 ) -> None:
     cat = str(tmp_path / "cat")
     assert main(["tasks", "import", "nope", str(mle_tree), "--catalogue", cat]) == 2
-    assert "valid: mle-bench, tam-lite" in flat(capsys.readouterr().err)
+    assert "valid: mle-bench, mle-dojo, tam-lite" in flat(capsys.readouterr().err)
     assert main(["tasks", "import", "mle-bench", str(mle_tree), "--catalogue", cat,
                  "--on-existing", "overwrite"]) == 2
 

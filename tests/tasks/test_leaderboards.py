@@ -47,7 +47,21 @@ def test_shipped_boards_keep_rank_order_scores_and_provenance(shared_dir: Path) 
     with (shared_dir / "data" / "leaderboards" / "index.csv").open(encoding="utf-8") as fh:
         index = {r["slug"]: r for r in csv.DictReader(fh)}
     by_slug = {e.spec.slug: e for e in Catalogue(bundled_catalogue_dir()) if e.has_leaderboard}
-    assert set(by_slug) == set(index)
+    assert set(index) <= set(by_slug)
+    # Every other board is a peer's real board, shipped by scripts/fill_catalogue.py (or, for
+    # the paper's name of the release's hexathlon task, that task's board): a peer's
+    # leaderboard.csv, DSGym's copy of Kaggle's private board, the OGB website's final table.
+    others = {"github:fannie1208/DSGym": "data/DSPredict_Offline_Leaderboard/",
+              "github:snap-stanford/ogb-web": "_docs/kddcup2021/results.md"}
+    for slug in set(by_slug) - set(index):
+        rec = by_slug[slug].spec.leaderboard
+        assert rec is not None and rec.source in {"github:openai/mle-bench",
+                                                  "github:MLE-Dojo/MLE-Dojo", *others} or (
+            slug == "image-matching-challenge-2024" and rec == by_slug[
+                "image-matching-challenge-2024-hexathlon"].spec.leaderboard), slug
+        assert len(rec.commit) == 40, slug
+        assert rec.path.endswith("leaderboard.csv") or (
+            rec.source in others and rec.path.startswith(others[rec.source])), slug
     for slug, row in index.items():
         entry = by_slug[slug]
         rec = entry.spec.leaderboard
@@ -70,7 +84,7 @@ def test_shipped_boards_keep_rank_order_scores_and_provenance(shared_dir: Path) 
 
 def test_every_lite_task_carries_the_release_tier() -> None:
     tiers = {e.id: e.spec.reference_tiers.get("tam-bench") for e in Catalogue(
-        bundled_catalogue_dir()) if e.spec.status == "complete"}
+        bundled_catalogue_dir()) if e.spec.provenance.mapper == "paper-release"}
     assert len(tiers) == 18 and all(tiers.values())
     assert sorted(tiers.values()).count("hard") == 6
 

@@ -259,6 +259,30 @@ def test_cli_build_on_the_shipped_catalogue_fills_every_lite_cell_with_a_complet
     assert again == rc and json.loads(capsys.readouterr().out)["subsets"] == data["subsets"]
 
 
+def test_the_shipped_lite_is_the_published_release_s_18_tasks(tam_lite_dir: Path) -> None:
+    """Where the paper's own Lite list and its public release differ (one Image/hard task),
+    the release wins: its tasks' graders and boards are what researchers compare with."""
+    from tambench.tasks.catalogue import bundled_catalogue_dir
+
+    lite = read_manifest(bundled_catalogue_dir() / "_subsets" / "lite.txt").ids
+    release = {p.name for p in tam_lite_dir.iterdir() if p.is_dir()}
+    assert {t.split("/")[1] for t in lite} == release
+
+
+def test_preferred_groups_rank_in_their_order_before_other_tasks() -> None:
+    """The release's task beats the paper list's in the same cell, both beat the rest."""
+    m, t = CELLS[0]
+    cands = [Candidate(f"kaggle/{n}", m, t, passes_filters=True, complete=True)
+             for n in ("other", "listed", "released")]
+    pref = {"lite": ({"kaggle/released"}, {"kaggle/listed", "kaggle/released"}),
+            "medium": ({"kaggle/released"}, {"kaggle/listed"})}
+    for seed in range(5):
+        build = build_subsets(cands, seed=seed, lite_per_cell=1, medium_per_cell=2,
+                              preferred=pref)
+        assert [k for k, v in build.subsets["lite"].items()] == ["kaggle/released"]
+        assert set(build.subsets["medium"]) == {"kaggle/released", "kaggle/listed"}
+
+
 @pytest.mark.parametrize(("tiers", "message"), [
     ("reference:typo", "unknown reference tier 'typo'"),
     ("difficulty:median", "unknown difficulty method"),

@@ -2,8 +2,11 @@
 
 Importers read a metric's name from another benchmark's files: MLE-bench's grader names
 (``config.yaml``: ``grader.name``, e.g. ``root-mean-squared-error``, ``MAP@5``,
-``levenhstein-distance`` with its typo), the TAM-Bench release's schema names
-(``metric.metric_name``, e.g. ``Log loss with 'eps=auto'``). :func:`resolve_alias` turns such
+``levenhstein-distance`` with its typo), dslighting's (the same layout, a few names of its
+own), the TAM-Bench release's schema names (``metric.metric_name``, e.g. ``Log loss with
+'eps=auto'``) and Kaggle's own names for its scoring metrics as the competition pages tag them
+(MLE-Dojo keeps them in ``prepare/mle.json``: "Area Under Receiver Operating Characteristic
+Curve", "Categorization Accuracy", "MAP@{K}"...). :func:`resolve_alias` turns such
 a name into a metric id and its parameters, through :data:`ALIASES` only.
 
 Rules of the table:
@@ -38,10 +41,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-Source = Literal["", "mle-bench", "tam-bench"]
+Source = Literal["", "mle-bench", "tam-bench", "kaggle", "dslighting"]
 
-#: Sources an alias may be scoped to ("" = any source).
-SOURCES: tuple[Source, ...] = ("", "mle-bench", "tam-bench")
+#: Sources an alias may be scoped to ("" = any source). ``kaggle`` is Kaggle's own name of a
+#: competition's scoring metric (its evaluation tag); ``dslighting`` falls back to
+#: ``mle-bench`` entries (the same layout and grader names) when it has none of its own.
+SOURCES: tuple[Source, ...] = ("", "mle-bench", "tam-bench", "kaggle", "dslighting")
+#: A source whose names fall back to another source's scoped entries.
+FALLBACK: dict[Source, Source] = {"dslighting": "mle-bench"}
 
 
 @dataclass(frozen=True)
@@ -90,6 +97,8 @@ def normalise_spelling(name: str) -> str:
 
 _MLE: Source = "mle-bench"
 _TAM: Source = "tam-bench"
+_KAGGLE: Source = "kaggle"
+_DSL: Source = "dslighting"
 _IOU_THRESHOLDS = [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95]
 
 #: Spellings whose metric is registered.
@@ -129,8 +138,11 @@ ALIASES: tuple[Alias, ...] = (
                "its config names dice-hausdorff-combo"),
     Alias("log-mean-absolute-error", "mean_log_mae", source=_MLE),
     Alias("matthews-correlation-coefficient", "mcc", source=_MLE),
-    Alias("map-at-5", "map_at_k", {"k": 5}, source=_MLE),
-    Alias("MAP@5", "map_at_k", {"k": 5}, source=_MLE),
+    Alias("map-at-5", "map_at_k", {"k": 5, "relevant": "single"}, source=_MLE,
+          note="hotel-id-2021-fgvc8: one true hotel per image, 1 / rank in the first five"),
+    Alias("MAP@5", "map_at_k", {"k": 5, "relevant": "single"}, source=_MLE,
+          note="whale-categorization-playground: one true whale per image, 1 / rank in the "
+               "first five"),
     Alias("MAP@12", "map_at_k", {"k": 12}, source=_MLE),
     Alias("label-ranking-average-precision", "lwlrap", source=_MLE,
           note="MLE-bench's grader of this name (freesound-audio-tagging-2019) weights "
@@ -196,6 +208,91 @@ ALIASES: tuple[Alias, ...] = (
     Alias("Log loss with 'eps=auto'", "multiclass_log_loss", source=_TAM),
     Alias("Mean Average Precision @ 25 (MAP@25)", "map_at_k", {"k": 25, "relevant": "single"},
           source=_TAM),
+    # --- Kaggle's names of its scoring metrics (evaluation tags; MLE-Dojo's prepare/*.json) --
+    Alias("Accuracy Score", "accuracy", source=_KAGGLE),
+    Alias("Categorization Accuracy", "accuracy", source=_KAGGLE),
+    Alias("Area Under Receiver Operating Characteristic Curve", "roc_auc", source=_KAGGLE),
+    Alias("Roc Auc Score", "roc_auc", source=_KAGGLE, ambiguous=True,
+          alternatives=("roc_auc", "roc_auc_columnwise"),
+          note="Kaggle's scikit-learn ROC AUC, scored on one column or averaged over several"),
+    Alias("Mean Columnwise Area Under Receiver Operating Characteristic Curve",
+          "roc_auc_columnwise", source=_KAGGLE),
+    Alias("QuadraticWeightedKappa", "qwk", source=_KAGGLE),
+    Alias("Cohen Kappa Score", "qwk", source=_KAGGLE, ambiguous=True, alternatives=("qwk",),
+          note="Kaggle's Cohen kappa takes its weighting as a parameter; the description says "
+               "which (quadratic is qwk)"),
+    Alias("Dice", "dice", source=_KAGGLE),
+    Alias("Dice3DHausdorff", "dice_hausdorff_3d", source=_KAGGLE),
+    Alias("DiceFBeta", "rle_f_beta", source=_KAGGLE,
+          note="F-beta over run-length encoded mask pixels; beta from the description"),
+    Alias("F-Score (Macro)", "f1_macro", source=_KAGGLE),
+    Alias("F-Score Beta (Micro)", "f1_micro", source=_KAGGLE, ambiguous=True,
+          alternatives=("f1_micro", "f1_micro_multilabel"),
+          note="micro-averaged F-score over labels or over label sets"),
+    Alias("F1 Score", "f1", source=_KAGGLE, ambiguous=True,
+          alternatives=("f1", "f1_micro", "f1_macro", "f1_weighted"),
+          note="Kaggle's scikit-learn F1 takes its averaging as a parameter"),
+    Alias("Kullback Leibler Divergence", "kl_divergence", source=_KAGGLE),
+    Alias("Laplace Log Likelihood", "laplace_log_likelihood", source=_KAGGLE),
+    Alias("Levenshtein Mean", "levenshtein_mean", source=_KAGGLE),
+    Alias("Log Loss", "log_loss", source=_KAGGLE,
+          note="Kaggle's log loss scores one probability column or several class columns"),
+    Alias("Multiclass Loss", "multiclass_log_loss", source=_KAGGLE),
+    Alias("MAP@{K}", "map_at_k", source=_KAGGLE, note="k from the description or the grader"),
+    Alias("Matthews correlation coefficient", "mcc", source=_KAGGLE),
+    Alias("Mean Absolute Error", "mae", source=_KAGGLE),
+    Alias("Mean Columnwise Root Mean Squared Error", "mcrmse", source=_KAGGLE),
+    Alias("Mean Columnwise Root Mean Squared Logarithmic Error", "rmsle_columnwise",
+          source=_KAGGLE),
+    Alias("Mean Columnwise Spearman's r (rank correlation  coefficient)",
+          "spearman_columnwise", source=_KAGGLE),
+    Alias("Mean Squared Error", "mse", source=_KAGGLE, ambiguous=True,
+          alternatives=("mse", "rmse"),
+          note="Kaggle's mean squared error can be set to report its square root"),
+    Alias("MeanAngularError", "mean_angular_error", source=_KAGGLE),
+    Alias("PearsonCorrelationCoefficient", "pearson", source=_KAGGLE),
+    Alias("R2 Score", "r2", source=_KAGGLE),
+    Alias("R^2 score (coefficient of determination)", "r2", source=_KAGGLE),
+    Alias("Root Mean Squared Error", "rmse", source=_KAGGLE),
+    Alias("Root Mean Squared Logarithmic Error", "rmsle", source=_KAGGLE),
+    Alias("SMAPE", "smape", source=_KAGGLE),
+    Alias("SpearmanR", "spearman", source=_KAGGLE),
+    Alias("Weighted Label Ranking Average Precision", "lwlrap", source=_KAGGLE),
+    Alias("MeanBestErrorAtK", "top1_error", source=_KAGGLE, ambiguous=True,
+          alternatives=("top1_error",),
+          note="Kaggle's best-of-k error; only k = 1 (top-1 error) is registered, so the "
+               "description or the grader must say top-1"),
+    Alias("Mean Squared Log Error", "rmsle", source=_KAGGLE, ambiguous=True,
+          alternatives=("rmsle",),
+          note="Kaggle's mean squared log error can be set to report its square root; only "
+               "the root (rmsle) is registered"),
+    Alias("Weighted Categorization Accuracy", "accuracy", source=_KAGGLE, ambiguous=True,
+          note="accuracy with per-row or per-class weights; which weighting, the description "
+               "or the grader must say"),
+    Alias("Gini Index", "normalized_gini", source=_KAGGLE,
+          note="for a binary target the normalised Gini is 2 * ROC AUC - 1"),
+    Alias("Normalized Gini Index", "normalized_gini", source=_KAGGLE),
+    Alias("NDCG@{K}", "ndcg_at_k", source=_KAGGLE, note="k from the description or the grader"),
+    Alias("IntersectionOverUnionObjectSegmentationBeta", "mask_object_fbeta", source=_KAGGLE,
+          note="F-beta of matched mask objects averaged over IoU thresholds"),
+    Alias("MASpearmanR", "spearman_orders", source=_KAGGLE,
+          note="Spearman's correlation of predicted and true orders, averaged over rows"),
+    Alias("Median Absolute Error", "median_absolute_error", source=_KAGGLE),
+    Alias("Root Mean Square Percentage Error", "rmspe", source=_KAGGLE),
+    Alias("Weighted Mean Absolute Error", "weighted_mae", source=_KAGGLE,
+          note="the weights and their normalisation come from the competition"),
+    Alias("Weighted Multiclass Loss", "balanced_log_loss", source=_KAGGLE,
+          note="class-weighted log loss; icr-identify-age-related-conditions weights each "
+               "class by the inverse of its frequency (balanced log loss)"),
+    # --- dslighting's grader names beyond MLE-bench's (its other names are MLE-bench's) ----
+    Alias("rmsle", "rmsle", source=_DSL),
+    Alias("smape", "smape", source=_DSL),
+    Alias("mcrmse", "mcrmse", source=_DSL),
+    Alias("macro-f1", "f1_macro", source=_DSL),
+    Alias("mae", "mae", source=_DSL),
+    Alias("rmse", "rmse", source=_DSL),
+    Alias("roc_auc", "roc_auc", source=_DSL),
+    Alias("balanced_accuracy", "balanced_accuracy", source=_DSL),
     # --- general spellings (any source) ---------------------------------------------------
     Alias("rmse", "rmse"),
     Alias("root mean squared error", "rmse"),
@@ -237,10 +334,16 @@ ALIASES: tuple[Alias, ...] = (
     Alias("balanced log loss", "balanced_log_loss"),
 )
 
-#: Spellings whose metric is being added to the registry. They resolve with
-#: ``registered=False`` until the id is registered; the completeness test of this table skips
-#: an entry only while its id is missing, and the entries move to :data:`ALIASES` then.
-PENDING_ALIASES: tuple[Alias, ...] = ()
+#: Spellings whose metric is being added to the registry (or, as each entry's note says, that
+#: no registered metric computes). They resolve with ``registered=False`` until the id is
+#: registered; the completeness test of this table skips an entry only while its id is
+#: missing, and the entries move to :data:`ALIASES` then.
+PENDING_ALIASES: tuple[Alias, ...] = (
+    Alias("exact_match", "dabench_answer_match", source=_DSL,
+          note="dslighting's DABench graders compare '@key[value]' answers key by key, numbers "
+               "within 0.01 and strings case-insensitively; no registered metric computes "
+               "that, and none is being added"),
+)
 
 #: Specific metric -> the general metric it specialises. When a source names the specific one
 #: and the description's words only name the general one, the two agree.
@@ -269,6 +372,15 @@ REFINEMENTS: dict[str, str] = {
     "char_span_micro_f1": "f1_micro",
     "mask_object_fbeta": "iou_thresholds_map",
 }
+
+
+#: (specific, general) refinements that give the same number on the data the specific one
+#: scores: a log loss over class probability columns, accuracy over free strings (exact_match
+#: only admits any string as a prediction). A source naming the general one agrees with a
+#: description naming the specific one (which is kept), and a grader computing the general
+#: one does not depart from a rule naming the specific one.
+SAME_NUMBER: frozenset[tuple[str, str]] = frozenset({("multiclass_log_loss", "log_loss"),
+                                                     ("exact_match", "accuracy")})
 
 
 def _index() -> dict[tuple[Source, str], Alias]:
@@ -303,7 +415,10 @@ def resolve_alias(name: str, source: Source = "") -> AliasMatch | None:
     if source not in SOURCES:
         raise ValueError(f"unknown alias source {source!r}; expected one of {SOURCES}")
     key = normalise_spelling(name)
-    alias = _INDEX.get((source, key)) or _INDEX.get(("", key))
+    alias = _INDEX.get((source, key))
+    if alias is None and source in FALLBACK:
+        alias = _INDEX.get((FALLBACK[source], key))
+    alias = alias or _INDEX.get(("", key))
     if alias is None:
         return None
     return AliasMatch(name=name, metric=alias.metric, params=dict(alias.params),

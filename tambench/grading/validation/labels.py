@@ -62,7 +62,9 @@ def equivalence_key(label: str, rules: Iterable[str]) -> tuple[str, object]:
     True
     >>> equivalence_key("1", ["boolean"]) == equivalence_key("True", ["boolean"])
     True
-    >>> equivalence_key("Cat", ["case"]) == equivalence_key("cat", [])
+    >>> equivalence_key("Cat", ["case"]) == equivalence_key("cat", ["case"])
+    True
+    >>> equivalence_key("Cat", []) == equivalence_key("cat", [])
     False
     """
     chosen = set(rules)

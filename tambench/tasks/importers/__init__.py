@@ -63,6 +63,10 @@ class ImportedTask:
     leaderboard: Leaderboard | None = None
     pages: tuple[ImportedPage, ...] = ()
     warnings: tuple[str, ...] = ()
+    extra_boards: tuple[tuple[str, Leaderboard], ...] = ()
+    """Further boards written beside the task's own, in the compact form: (file name, board),
+    e.g. the public board beside the private one. Their provenance is in the task's
+    leaderboard notes; they are written only when the task's board is the imported one."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,7 @@ IMPORTERS: Registry[Reader] = Registry(
     "task importer", error=ImportLayoutError, hint="`tambench tasks import --help` lists them")
 IMPORTERS.register_lazy("tam-lite", "tambench.tasks.importers.tam_lite:read_tam_lite")
 IMPORTERS.register_lazy("mle-bench", "tambench.tasks.importers.mle_bench:read_mle_bench")
+IMPORTERS.register_lazy("mle-dojo", "tambench.tasks.importers.mle_dojo:read_mle_dojo")
 
 
 class _Report(BaseModel):
@@ -181,6 +186,8 @@ def _store_board(task: ImportedTask, folder: Path, spec: TaskSpec) -> None:
     if task.leaderboard is not None and spec.leaderboard is not None and \
             spec.leaderboard == task.spec.leaderboard:
         write_compact_leaderboard(task.leaderboard, folder / LEADERBOARD_FILE)
+        for name, board in task.extra_boards:
+            write_compact_leaderboard(board, safe_join(folder, name, what="board file name"))
 
 
 def _record(task_id: str, changes: list[FieldChange]) -> list[ChangeRecord]:

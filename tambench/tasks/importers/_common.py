@@ -28,6 +28,7 @@ from pydantic import ValidationError
 from tambench.core.leaderboard import Leaderboard, read_leaderboard
 from tambench.core.metrics import get_metric
 from tambench.core.metrics.aliases import (
+    SAME_NUMBER,
     AliasMatch,
     Source,
     compare_metrics,
@@ -40,8 +41,10 @@ from tambench.errors import (
     MetricParameterError,
     SchemaMappingError,
 )
+from tambench.schema.complete import completeness_problems, status_for
 from tambench.schema.mapping import MappingResult, map_pages
-from tambench.schema.taskspec import GradingSpec, Modality, SubmissionFormat
+from tambench.schema.suggest import suggest_split_spec
+from tambench.schema.taskspec import GradingSpec, Modality, SubmissionFormat, TaskSpec
 
 LFS_POINTER_PREFIX = "version https://git-lfs.github.com/spec/"
 
@@ -73,6 +76,23 @@ def read_optional_leaderboard(path: Path) -> tuple[Leaderboard | None, bytes, st
         return read_leaderboard(path), data, None
     except LeaderboardError as exc:
         return None, b"", f"{path.name} could not be read: {exc}"
+
+
+def placeholder_board(lb: Leaderboard) -> str | None:
+    """Why a board is not a competition's real board, or None. A board whose every row is
+    dated at exactly midnight is invented (real exports carry each team's last submission
+    time; dslighting ships five-row boards dated at midnight on consecutive days)."""
+    stamps = [r.submitted_at for r in lb.rows if r.submitted_at]
+    if stamps and len(stamps) == len(lb) and all(_at_midnight(s) for s in stamps):
+        return (f"all {len(lb)} row(s) are dated at exactly midnight "
+                f"({stamps[0]} ... {stamps[-1]}): a placeholder, not the competition's board")
+    return None
+
+
+def _at_midnight(stamp: str) -> bool:
+    text = stamp.strip().replace("T", " ")
+    time = text.split(" ", 1)[1] if " " in text else ""
+    return time.startswith("00:00:00") and not time[8:].strip(".0Z+:")
 
 
 @dataclass
@@ -187,6 +207,10 @@ def _metric_from(alias: AliasMatch | None, name: str, described: Description,
             return None
         d.notes.append(f"metric {alias.metric} from the name {name!r}; {said}")
         return alias.metric, dict(alias.params)
+    if (described.metric, alias.metric) in SAME_NUMBER:
+        d.notes.append(f"metric name {name!r} means {alias.metric}; {said}, which computes the "
+                       "same number and says more (kept)")
+        return described.metric, dict(described.params)
     if alias.ambiguous and described.metric in alias.alternatives:
         d.notes.append(f"metric name {name!r} stands for {', '.join(alias.alternatives)}; "
                        f"{said}, which picks {described.metric}")
@@ -210,11 +234,19 @@ def _metric_from(alias: AliasMatch | None, name: str, described: Description,
     return alias.metric, params
 
 
-def _checked_params(metric: str, params: dict[str, Any], d: GradingDecision) -> dict[str, Any]:
+def params_misfit(metric: str, params: dict[str, Any]) -> str:
+    """Why ``params`` do not fit the registered ``metric`` ("" when they do)."""
     try:
         get_metric(metric).resolve_params(params)
     except MetricParameterError as exc:
-        d.warnings.append(f"parameters {params} do not fit {metric}: {exc}; defaults kept")
+        return str(exc)
+    return ""
+
+
+def _checked_params(metric: str, params: dict[str, Any], d: GradingDecision) -> dict[str, Any]:
+    misfit = params_misfit(metric, params)
+    if misfit:
+        d.warnings.append(f"parameters {params} do not fit {metric}: {misfit}; defaults kept")
         return {}
     return params
 
@@ -252,3 +284,22 @@ def decide_grading(name: str | None, source: Source, described: Description, *,
     if submission_format == SubmissionFormat.CSV:
         d.unfilled += [f"grading.{k}" for k, v in columns.items() if not v]
     return d
+
+
+def with_suggested_split(spec: TaskSpec) -> TaskSpec:
+    """The spec with a suggested split (when it can be split by rows) and its final status."""
+    split = suggest_split_spec(spec)
+    update: dict[str, Any] = {}
+    if split is not None:
+        update["split"] = split
+        update["provenance"] = spec.provenance.model_copy(update={"notes": [
+            *spec.provenance.notes, f"split suggested ({split.strategy}, test size "
+            f"{split.test_size}, seed {split.seed}) from the grading spec; review it"]})
+    spec = spec.model_copy(update=update)
+    return spec.model_copy(update={"status": status_for(spec)})
+
+
+def incomplete_reasons(spec: TaskSpec) -> list[str]:
+    """A warning naming what an incomplete imported task lacks (empty when it is complete)."""
+    problems = completeness_problems(spec)
+    return [f"left incomplete: {'; '.join(problems)}"] if problems else []

@@ -41,6 +41,10 @@ class Convention:
     source: str
     notes: tuple[str, ...] = field(default_factory=tuple)
     """What the task still cannot do with MLE-bench's answers as they are."""
+    departures: dict[str, str] = field(default_factory=dict)
+    """How a benchmark's own grader departs from the published rule, by the benchmark its
+    importer reads (``"mle-dojo"``: its ``metric.py``), where that importer's own reading of
+    the grader cannot see it; the task follows the published rule and names the departure."""
 
 
 def _digits(lo: int, hi: int) -> list[str]:
@@ -56,6 +60,25 @@ PADDY_LABELS = ["bacterial_leaf_blight", "bacterial_leaf_streak", "bacterial_pan
                 "blast", "brown_spot", "dead_heart", "downy_mildew", "hispa", "normal",
                 "tungro"]
 CERVICAL_TYPES = ["patient_overall", *(f"C{i}" for i in range(1, 8))]
+#: The 80 label columns of freesound-audio-tagging-2019's sample submission, in its order (the
+#: class list MLE-bench's ``vocabulary.py`` and MLE-Dojo's ``utils/prepare.py`` hold, which
+#: MLE-bench's preparer checks against the sample submission's header).
+FREESOUND_2019_LABELS = """
+Accelerating_and_revving_and_vroom Accordion Acoustic_guitar Applause Bark Bass_drum Bass_guitar
+Bathtub_(filling_or_washing) Bicycle_bell Burping_and_eructation Bus Buzz Car_passing_by Cheering
+Chewing_and_mastication Child_speech_and_kid_speaking Chink_and_clink Chirp_and_tweet Church_bell
+Clapping Computer_keyboard Crackle Cricket Crowd Cupboard_open_or_close Cutlery_and_silverware
+Dishes_and_pots_and_pans Drawer_open_or_close Drip Electric_guitar Fart Female_singing
+Female_speech_and_woman_speaking Fill_(with_liquid) Finger_snapping Frying_(food) Gasp Glockenspiel
+Gong Gurgling Harmonica Hi-hat Hiss Keys_jangling Knock Male_singing Male_speech_and_man_speaking
+Marimba_and_xylophone Mechanical_fan Meow Microwave_oven Motorcycle Printer Purr
+Race_car_and_auto_racing Raindrop Run Scissors Screaming Shatter Sigh Sink_(filling_or_washing)
+Skateboard Slam Sneeze Squeak Stream Strum Tap Tick-tock Toilet_flush
+Traffic_noise_and_roadway_noise Trickle_and_dribble Walk_and_footsteps Water_tap_and_faucet
+Waves_and_surf Whispering Writing Yell Zipper_(clothing)
+""".split()
+#: A value policy for rules that only rank the submitted scores (any finite number is valid).
+ANY_SCORE = {"probability_range": "any"}
 
 CONVENTIONS: dict[str, Convention] = {
     # --- which answers rows are scored --------------------------------------------------------
@@ -140,6 +163,56 @@ CONVENTIONS: dict[str, Convention] = {
         {"value_policy": {"probability_range": "any"}},
         "evaluation page: the weighted AUC ranks the submitted Label scores, which may be any "
         "real number; MLE-bench scores them as they are"),
+    "amazon-employee-access-challenge": Convention(
+        {"value_policy": ANY_SCORE},
+        "evaluation page (MLE-Dojo's info/description.txt): ACTION predictions need not be "
+        "binary and may be any real value; the AUC only ranks them"),
+    "stumbleupon": Convention(
+        {"value_policy": ANY_SCORE},
+        "evaluation page (MLE-Dojo's info/description.txt): any real-valued number may be "
+        "submitted as a label prediction, the AUC being sensitive to the ranking only"),
+    "3d-object-detection-for-autonomous-vehicles": Convention(
+        {"metric": "box3d_map", "metric_params": {"form": "image_precision"},
+         "id_columns": ["Id"], "target_columns": ["PredictionString"]},
+        "evaluation page (MLE-bench's description.md, openai/mle-bench@783b15a): per image, "
+        "TP / (TP + FP + FN) of 3-D boxes at each IoU threshold 0.50, 0.55, ..., 0.95, "
+        "averaged over the thresholds, the score being the mean over the test images (an "
+        "image without true boxes scores 0 for any prediction); columns Id, PredictionString. "
+        "MLE-bench's grade.py also scores image by image over those thresholds, but within an "
+        "image it takes the organisers' per-class average precision (mAP_evaluation.py) "
+        "where the page counts TP / (TP + FP + FN); the page's rule is followed"),
+    "detecting-insults-in-social-commentary": Convention(
+        {"metric": "roc_auc", "id_columns": ["Comment"], "target_columns": ["Insult"],
+         "submission_header": ["Insult", "Date", "Comment"]},
+        "evaluation page: AUC of the insult probability, the predictions in the first column "
+        "of the sample submission sample_submission_null.csv, whose header is Insult, Date, "
+        "Comment (MLE-bench's prepare.py rebuilds it in that format, openai/mle-bench@783b15a); "
+        "the file has no id column: MLE-bench's grade.py matches rows by Comment"),
+    "freesound-audio-tagging-2019": Convention(
+        {"metric": "lwlrap", "id_columns": ["fname"], "target_columns": FREESOUND_2019_LABELS},
+        "evaluation page: label-weighted label-ranking average precision (lwlrap); header "
+        "fname and the 80 labels in the sample submission's order (elided on the page; the list "
+        "in MLE-bench's vocabulary.py, openai/mle-bench@783b15a, and MLE-Dojo's "
+        "utils/prepare.py, MLE-Dojo/MLE-Dojo@667a8fd, which MLE-bench's preparer checks "
+        "against sample_submission.csv)"),
+    "flavours-of-physics-kernels-only": Convention(
+        {"metric": "weighted_auc_tpr", "id_columns": ["id"], "target_columns": ["prediction"],
+         "metric_params": {"tpr_thresholds": [0.0, 0.2, 0.4, 0.6, 0.8, 1.0],
+                           "weights": [2.0, 1.5, 1.0, 0.5, 0.0],
+                           "filter_column": "min_ANNmuon", "filter_above": 0.4}},
+        "evaluation page (MLE-Dojo's info/description.txt, MLE-Dojo/MLE-Dojo@667a8fd): ROC AUC "
+        "weighted by true-positive-rate band (0-0.2: 2, 0.2-0.4: 1.5, 0.4-0.6: 1, 0.6-0.8: "
+        "0.5, 0.8-1: 0) over the test rows with min_ANNmuon > 0.4; columns id, prediction",
+        departures={"mle-dojo": "utils/metric.py rescales the weighted area so that a random "
+                                "ranking scores 0 and integrates FPR over TPR on a grid, where "
+                                "Kaggle's weighted AUC scores a random ranking 0.5"}),
+    "home-data-for-ml-course": Convention(
+        {"metric": "mae", "id_columns": ["Id"], "target_columns": ["SalePrice"]},
+        "Kaggle's metric for this course competition is mean absolute error (its metric tag "
+        "in MLE-Dojo's prepare/mle.json, and the leaderboard's MAE scale); the page copies "
+        "House Prices' RMSE-of-logs text; columns Id, SalePrice",
+        departures={"mle-dojo": "utils/metric.py computes RMSE on raw prices where Kaggle "
+                                "scores MAE"}),
     "siim-covid19-detection": Convention(
         {"metric": "box_map", "metric_params": {"iou_thresholds": [0.5]}, "id_columns": ["id"],
          "target_columns": ["PredictionString"]},
@@ -154,7 +227,10 @@ CONVENTIONS: dict[str, Convention] = {
     "imet-2020-fgvc7": Convention(
         {"metric": "f1_micro_multilabel", "id_columns": ["id"],
          "target_columns": ["attribute_ids"]},
-        "evaluation page: micro-averaged F1 over the attribute sets of each image"),
+        "evaluation page: micro-averaged F1 over the attribute sets of each image",
+        departures={"mle-dojo": "utils/metric.py binarises over the attributes of the answers "
+                                "only, so predicted attributes absent from every answer row are "
+                                "dropped instead of counted as false positives"}),
     "tensorflow2-question-answering": Convention(
         {"metric": "span_micro_f1", "id_columns": ["example_id"],
          "target_columns": ["PredictionString"]},
@@ -212,6 +288,13 @@ CONVENTIONS: dict[str, Convention] = {
 def conventions_for(slug: str) -> Convention | None:
     """The conventions of a Kaggle competition (slug compared in lower case), or None."""
     return CONVENTIONS.get(slug.lower())
+
+
+def departure_of(slug: str, benchmark: str) -> str:
+    """How ``benchmark``'s grader of a competition departs from its published rule, as the
+    table records it (empty when it records none)."""
+    entry = conventions_for(slug)
+    return entry.departures.get(benchmark, "") if entry is not None else ""
 
 
 def apply_conventions(slug: str, grading: GradingSpec | None

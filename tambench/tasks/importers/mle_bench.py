@@ -13,6 +13,17 @@ Layout read; the path given may be the repository root, its ``mlebench/`` packag
                            header the description elides
     <repo>/experiments/splits/{low,medium,high}.txt   complexity labels, one id per line
 
+dslighting's registry (github:usail-hkust/dslighting) uses the same layout under
+``<repo>/dslighting/registry/<id>/`` (the repository root, ``dslighting/`` or the registry
+folder may be given), with these differences: no complexity labels; grader names of its own
+beside MLE-bench's (alias source ``dslighting``, falling back to MLE-bench's names); tasks that
+are not Kaggle competitions (DABench's ``dabench-*`` and ScienceAgentBench's
+``sciencebench-*`` take those platforms; other tasks without a real Kaggle board take the
+platform ``dslighting``); package helper folders without a ``config.yaml`` or a description
+(``instant_gratification/``), listed and skipped; and invented leaderboards: boards whose every
+row is dated at exactly midnight (a handful of rows on consecutive days) are reported and not
+shipped.
+
 The YAML is read with ``yaml.safe_load`` only. Each competition becomes ``kaggle/<id>`` with
 the id lower-cased (catalogue ids are lower-case slugs: ``AI4Code`` is ``kaggle/ai4code``).
 What each task gets:
@@ -32,7 +43,8 @@ import, named with its reason; the other folders are imported.
 
 from __future__ import annotations
 
-from dataclasses import replace
+import re
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,21 +52,24 @@ import yaml
 
 from tambench.core.layout import LEADERBOARD_FILE
 from tambench.core.leaderboard import Leaderboard
+from tambench.core.metrics.aliases import Source
 from tambench.errors import ImportLayoutError, TaskSpecError
-from tambench.schema.complete import status_for
-from tambench.schema.suggest import suggest_split_spec
 from tambench.schema.taskspec import GradingSpec, LeaderboardSource, Provenance, TaskSpec
 from tambench.tasks.importers import ImportedPage, ImportedTask, ImportFailure, TreeRead
 from tambench.tasks.importers._common import (
     Description,
     GradingDecision,
     decide_grading,
+    incomplete_reasons,
+    placeholder_board,
     read_descriptions,
     read_optional_leaderboard,
     read_text,
+    with_suggested_split,
 )
 from tambench.tasks.importers.class_lists import complete_header
 from tambench.tasks.importers.conventions import apply_conventions
+from tambench.tasks.importers.tree_files import git_commit
 from tambench.tasks.leaderboards import record_scale, source_sha256
 from tambench.tasks.names import default_url
 
@@ -68,22 +83,57 @@ REWRITTEN_DESCRIPTION_FILE = "description_obfuscated.md"
 MAX_CLASS_LIST_BYTES = 2_000_000
 
 
-def locate_tree(path: Path) -> tuple[Path, Path | None]:
-    """The competitions folder and the complexity-labels folder (None when absent).
+@dataclass(frozen=True)
+class Layout:
+    """Which benchmark's tree this is: MLE-bench's or dslighting's registry."""
 
-    Accepts the repository root, ``mlebench/`` and ``mlebench/competitions/``.
+    name: str
+    """The importer's name for it (``importer:<name>`` in provenance)."""
+    title: str
+    """How notes name it."""
+    repository: str
+    """The public repository, as leaderboard provenance names it."""
+    prefix: str
+    """The competitions folder inside that repository."""
+    alias_source: Source
+
+
+MLE_BENCH = Layout("mle-bench", "MLE-bench", "github:openai/mle-bench", "mlebench/competitions",
+                   "mle-bench")
+DSLIGHTING = Layout("dslighting", "dslighting", "github:usail-hkust/dslighting",
+                    "dslighting/registry", "dslighting")
+#: dslighting task ids of other benchmarks than Kaggle -> their platform.
+OTHER_PLATFORMS = {"dabench-": "dabench", "sciencebench-": "sciencebench"}
+#: dslighting's registry README lists the ids of its time-series datasets in a table under a
+#: heading naming this benchmark; those tasks take its name as their platform.
+README_BENCHMARKS = {"DSAgentBench": "dsagentbench"}
+#: ``competition_type`` values of tasks dslighting defines itself (not Kaggle's).
+OWN_TASK_TYPES = frozenset({"generic", "open_ended"})
+_KAGGLE_SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+def locate_tree(path: Path) -> tuple[Path, Path | None, Layout]:
+    """The competitions folder, the complexity-labels folder (None when absent) and the layout.
+
+    Accepts MLE-bench's repository root, ``mlebench/`` and ``mlebench/competitions/``, and
+    dslighting's repository root, ``dslighting/`` and ``dslighting/registry/``.
     """
     root = Path(path)
-    candidates = [(root / "mlebench" / "competitions", root),
-                  (root / "competitions", root.parent),
-                  (root, root.parent.parent)]
-    for comps, repo in candidates:
+    candidates = [(root / "mlebench" / "competitions", root, MLE_BENCH),
+                  (root / "dslighting" / "registry", root, DSLIGHTING),
+                  (root / "registry", root.parent, DSLIGHTING),
+                  (root / "competitions", root.parent, MLE_BENCH),
+                  (root, root.parent.parent,
+                   DSLIGHTING if root.name == "registry" else MLE_BENCH)]
+    for comps, repo, layout in candidates:
         if comps.is_dir() and any((d / CONFIG_FILE).is_file() for d in comps.iterdir()
                                   if d.is_dir()):
             splits = repo / "experiments" / "splits"
-            return comps, splits if splits.is_dir() else None
+            return comps, splits if splits.is_dir() else None, layout
     raise ImportLayoutError(f"{root}: expected MLE-bench's repository root, its mlebench/ "
-                            "folder or mlebench/competitions/ (folders holding config.yaml)")
+                            "folder or mlebench/competitions/, or dslighting's repository "
+                            "root, dslighting/ or dslighting/registry/ (folders holding "
+                            "config.yaml)")
 
 
 def read_complexity(splits_dir: Path) -> dict[str, str]:
@@ -128,64 +178,111 @@ def grader_name(cfg: dict[str, Any]) -> str | None:
     return name if isinstance(name, str) and name.strip() else None
 
 
-def _config_notes(folder: Path, cfg: dict[str, Any]) -> list[str]:
-    notes = [f"imported from MLE-bench competition folder {folder.name}"]
+def _config_notes(folder: Path, cfg: dict[str, Any], layout: Layout) -> list[str]:
+    notes = [f"imported from {layout.title} competition folder {folder.name}"]
     dataset = cfg.get("dataset") if isinstance(cfg.get("dataset"), dict) else {}
     if isinstance(dataset, dict) and dataset.get("answers"):
-        notes.append(f"MLE-bench answers file: {dataset['answers']}")
+        notes.append(f"{layout.title} answers file: {dataset['answers']}")
     if cfg.get("awards_medals") is False:
-        notes.append("MLE-bench: awards_medals is false for this competition")
+        notes.append(f"{layout.title}: awards_medals is false for this competition")
     code = sorted(p.name for p in folder.glob("*.py"))
     if code:
-        notes.append(f"MLE-bench code not run: {', '.join(code)}")
+        notes.append(f"{layout.title} code not run: {', '.join(code)}")
     return notes
 
 
-def _board_record(folder: Path, lb: Leaderboard, data: bytes,
-                  decision: GradingDecision) -> LeaderboardSource:
+def _board_record(folder: Path, lb: Leaderboard, data: bytes, decision: GradingDecision,
+                  where: tuple[Layout, str]) -> LeaderboardSource:
+    layout, commit = where
     scale = record_scale(decision.grading.metric) if decision.grading is not None else {}
     return LeaderboardSource.model_validate({
-        "source": "mle-bench",
-        "path": f"mlebench/competitions/{folder.name}/{LEADERBOARD_FILE}",
+        "source": layout.repository, "commit": commit,
+        "path": f"{layout.prefix}/{folder.name}/{LEADERBOARD_FILE}",
         "kind": "unknown", "rows": len(lb), "sha256": source_sha256(data),
-        "notes": ["MLE-bench's copy of the competition's Kaggle leaderboard, read from a local "
+        "notes": [f"{layout.title}'s copy of the competition's leaderboard, read from a local "
                   "checkout"], **scale})
 
 
-def read_competition(folder: Path, tier: str | None) -> ImportedTask:
+def readme_platforms(comps: Path) -> dict[str, str]:
+    """Task id -> platform, from the registry README's tables under a heading naming one of
+    :data:`README_BENCHMARKS` (first column of each table row)."""
+    path = comps / "README.md"
+    if not path.is_file():
+        return {}
+    out: dict[str, str] = {}
+    current: str | None = None
+    for line in read_text(path).splitlines():
+        if line.startswith("#"):
+            current = next((p for name, p in README_BENCHMARKS.items() if name in line), None)
+        elif current and line.startswith("|"):
+            first = line.strip("|").split("|")[0].strip()
+            if _KAGGLE_SLUG.match(first):
+                out[first] = current
+    return out
+
+
+def _platform(cfg: dict[str, Any], layout: Layout, listed: dict[str, str]) -> tuple[str, str]:
+    """(platform, why) of a task: Kaggle for MLE-bench; for dslighting, the benchmark a
+    prefixed or README-listed id comes from, ``dslighting`` for a task it defines itself
+    (its competition_type or task_type says so, or the id is no Kaggle slug), else Kaggle."""
+    cid = str(cfg["id"])
+    if layout is MLE_BENCH:
+        return "kaggle", ""
+    for prefix, platform in OTHER_PLATFORMS.items():
+        if cid.startswith(prefix):
+            return platform, f"a {platform} task (its id starts with {prefix!r})"
+    if cid in listed:
+        return listed[cid], f"listed as a {listed[cid]} dataset in dslighting's registry README"
+    kind, task_type = cfg.get("competition_type"), cfg.get("task_type")
+    if kind in OWN_TASK_TYPES or (task_type is not None and task_type != "kaggle") or \
+            not _KAGGLE_SLUG.match(cid.lower()) or grader_name(cfg) is None:
+        return "dslighting", (f"a task dslighting defines itself (competition_type {kind!r}, "
+                              f"task_type {task_type!r}, grader {grader_name(cfg)!r})")
+    return "kaggle", "" if task_type == "kaggle" else ("taken for the Kaggle competition of "
+                                                       "this slug")
+
+
+def read_competition(folder: Path, tier: str | None, layout: Layout = MLE_BENCH,
+                     commit: str = "", listed: dict[str, str] | None = None) -> ImportedTask:
     """One competition folder (see the module docstring)."""
     cfg = read_config(folder)
     cid = str(cfg["id"])
-    task_id = f"kaggle/{cid.lower()}"
-    url = default_url("kaggle", cid.lower())
-    notes = _config_notes(folder, cfg)
+    notes = _config_notes(folder, cfg, layout)
     warnings: list[str] = []
-    if cid != cid.lower():
-        notes.append(f"id lower-cased from MLE-bench's {cid!r}")
+    lb, data, why_not = read_optional_leaderboard(folder / LEADERBOARD_FILE)
+    invented = placeholder_board(lb) if lb is not None else None
+    if invented:
+        lb, why_not = None, f"{LEADERBOARD_FILE} not shipped: {invented}"
+    platform, why = _platform(cfg, layout, listed or {})
+    slug = cid.lower()
+    task_id, url = f"{platform}/{slug}", default_url(platform, slug)
+    notes += [why] if why else []
+    if cid != slug:
+        notes.append(f"id lower-cased from {layout.title}'s {cid!r}")
     texts = {n: read_text(folder / n) for n in (DESCRIPTION_FILE, REWRITTEN_DESCRIPTION_FILE)
              if (folder / n).exists()}
     if DESCRIPTION_FILE not in texts:
         warnings.append(f"no {DESCRIPTION_FILE}")
     described = _with_class_list(read_descriptions(list(texts.items()), task_id, url),
                                  folder, texts)
-    decision = decide_grading(grader_name(cfg), "mle-bench", described)
-    decision = _with_conventions(cid, decision, cfg)
-    lb, data, why_not = read_optional_leaderboard(folder / LEADERBOARD_FILE)
+    decision = decide_grading(grader_name(cfg), layout.alias_source, described)
+    if platform == "kaggle":
+        decision = _with_conventions(cid, decision, cfg)
     warnings += decision.warnings + ([why_not] if why_not else [])
-    if tier is None:
+    if tier is None and layout is MLE_BENCH:
         warnings.append("no complexity label in experiments/splits")
     name = cfg.get("name") if isinstance(cfg.get("name"), str) else ""
+    board = _board_record(folder, lb, data, decision, (layout, commit)) if lb else None
     spec = TaskSpec(
-        id=task_id, platform="kaggle", url=url, status="incomplete",
-        title=str(name or described.title),
-        modality=described.modality,
-        grading=decision.grading,
-        leaderboard=_board_record(folder, lb, data, decision) if lb is not None else None,
+        id=task_id, platform=platform, url=url, status="incomplete",
+        title=str(name or described.title), modality=described.modality,
+        grading=decision.grading, leaderboard=board,
         reference_tiers={REFERENCE_NAME: tier} if tier else {},
-        provenance=Provenance(mapper="importer:mle-bench", notes=notes + decision.notes,
+        provenance=Provenance(mapper=f"importer:{layout.name}", notes=notes + decision.notes,
                               unfilled=decision.unfilled),
     )
-    spec = _with_suggested_split(spec)
+    spec = with_suggested_split(spec)
+    warnings += incomplete_reasons(spec)
     pages = tuple(ImportedPage("overview" if n == DESCRIPTION_FILE else "other", n, text,
                                f"{folder.name}/{n}", url) for n, text in texts.items() if text)
     return ImportedTask(spec=spec, leaderboard=lb, pages=pages, warnings=tuple(warnings))
@@ -233,36 +330,33 @@ def _with_class_list(described: Description, folder: Path, texts: dict[str, str]
                                 f"{len(found.classes)} names of {found.source}")
 
 
-def _with_suggested_split(spec: TaskSpec) -> TaskSpec:
-    """The spec with a suggested split (when it can be split by rows) and its final status."""
-    split = suggest_split_spec(spec)
-    update: dict[str, Any] = {}
-    if split is not None:
-        update["split"] = split
-        update["provenance"] = spec.provenance.model_copy(update={"notes": [
-            *spec.provenance.notes, f"split suggested ({split.strategy}, test size "
-            f"{split.test_size}, seed {split.seed}) from the grading spec; review it"]})
-    spec = spec.model_copy(update=update)
-    return spec.model_copy(update={"status": status_for(spec)})
-
-
 def read_mle_bench(root: Path) -> TreeRead:
-    """Every competition of an MLE-bench tree, sorted by folder name."""
-    comps, splits = locate_tree(Path(root))
+    """Every competition of an MLE-bench (or dslighting) tree, sorted by folder name."""
+    comps, splits, layout = locate_tree(Path(root))
     out = TreeRead()
     labels: dict[str, str] = {}
-    if splits is None:
+    if splits is not None:
+        labels = read_complexity(splits)
+    elif layout is MLE_BENCH:
         out.notes.append("no experiments/splits folder beside the competitions: no complexity "
                          "labels imported (point at the repository root to get them)")
-    else:
-        labels = read_complexity(splits)
+    commit = git_commit(comps)
+    listed = readme_platforms(comps) if layout is DSLIGHTING else {}
     folders = sorted(p for p in comps.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
+    helpers = [f.name for f in folders if not (f / CONFIG_FILE).is_file()
+               and not (f / DESCRIPTION_FILE).is_file()]
+    if helpers:
+        out.notes.append(f"folders without {CONFIG_FILE} or {DESCRIPTION_FILE}, skipped as not "
+                         f"competitions: {helpers}")
     for folder in folders:
+        if folder.name in helpers:
+            continue
         if not (folder / CONFIG_FILE).is_file():
             out.failures.append(ImportFailure(str(folder), f"no {CONFIG_FILE}"))
             continue
         try:
-            out.tasks.append(read_competition(folder, labels.get(folder.name)))
+            out.tasks.append(read_competition(folder, labels.get(folder.name), layout, commit,
+                                              listed))
         except (ImportLayoutError, TaskSpecError, OSError) as exc:
             out.failures.append(ImportFailure(str(folder), str(exc)))
     orphans = sorted(set(labels) - {f.name for f in folders})

@@ -1,0 +1,31 @@
+"""Options the catalogue commands share: a date, and a collection by name."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import typer
+
+
+def parse_day(text: str | None, option: str) -> date | None:
+    """``text`` as a date, or a usage error naming the option (None stays None)."""
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise typer.BadParameter(f"expected a date YYYY-MM-DD, got {text!r}",
+                                 param_hint=option) from None
+
+
+def collection_option_ids(root: Path, name: str | None) -> set[str] | None:
+    """The members of ``--collection NAME`` (None: every entry); an unknown name is a usage
+    error listing the catalogue's collections."""
+    from tambench.errors import SubsetError
+    from tambench.tasks.collections import collection_ids
+
+    try:
+        return collection_ids(root, name)
+    except SubsetError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--collection") from None
