@@ -256,6 +256,20 @@ def _skip_final_collection() -> None:
         _FREEZE_AT_EXIT.append(True)
 
 
+#: Allocations between two young-generation collections in a ``tambench`` process (Python's
+#: default is 700). A command's start-up makes some 60,000 long-lived objects (pydantic's
+#: schemas, numpy, pyarrow, the task's answers) that each older-generation collection walks
+#: again: 28 ms of collection in a 200-run batch, 11 ms with this threshold. Garbage is
+#: still collected, less often.
+YOUNG_COLLECTION_THRESHOLD = 50_000
+
+
+def _collect_less_often() -> None:
+    """Raise this process's young-generation threshold (see the constant); never lower it."""
+    young, older, oldest = gc.get_threshold()
+    gc.set_threshold(max(YOUNG_COLLECTION_THRESHOLD, young), older, oldest)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run one command under the error contract; returns the exit code.
 
@@ -263,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
     the command prints after that is discarded and it finishes with its own exit code
     (``validate`` of an invalid file is still 1, a batch still writes its reports)."""
     _skip_final_collection()
+    if argv is None:  # the process's own entry point: the console script, python -m
+        _collect_less_often()
     guard = _PipeGuard(sys.stdout)
     sys.stdout = guard
     try:

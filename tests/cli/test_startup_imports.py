@@ -157,3 +157,21 @@ print("hooks:", len(_FREEZE_AT_EXIT), "frozen during the run:", gc.get_freeze_co
                           text=True, check=True)
     lines = proc.stdout.splitlines()
     assert lines[-2:] == ["hooks: 1 frozen during the run: False", "frozen at exit: True"]
+
+
+def test_the_process_entry_point_collects_young_garbage_less_often(tmp_path: Path) -> None:
+    """``tambench`` as a process (main() without argv) raises the young-generation threshold
+    so start-up's long-lived objects are walked less often; main(argv) from Python (a test, a
+    library user) leaves the caller's collector alone."""
+    code = """
+import gc, sys
+from tambench.cli.main import YOUNG_COLLECTION_THRESHOLD, main
+main(["--version"])
+called = gc.get_threshold()
+sys.argv = ["tambench", "--version"]
+main()
+print("thresholds:", called, gc.get_threshold() == (YOUNG_COLLECTION_THRESHOLD, 10, 10))
+"""
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, check=True)
+    assert proc.stdout.splitlines()[-1] == "thresholds: (700, 10, 10) True"
