@@ -21,6 +21,7 @@ import gc
 import importlib
 import io
 import json
+import os
 import select
 import sys
 from contextlib import redirect_stdout
@@ -270,6 +271,17 @@ def _collect_less_often() -> None:
     gc.set_threshold(max(YOUNG_COLLECTION_THRESHOLD, young), older, oldest)
 
 
+def _one_blas_thread() -> None:
+    """One OpenBLAS thread, unless the user chose (``OPENBLAS_NUM_THREADS`` or
+    ``OMP_NUM_THREADS``). numpy's OpenBLAS starts a thread per further core when numpy is
+    imported, and each spins for about 0.1 s waiting for matrix work no command gives it
+    (tambench's numerics are elementwise and sorts): 0.12 s of CPU in a 200-run batch,
+    a whole core on a two-core machine. Set before numpy is imported; children inherit it."""
+    if "numpy" not in sys.modules and not any(
+            v in os.environ for v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")):
+        os.environ["OPENBLAS_NUM_THREADS"] = "1"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run one command under the error contract; returns the exit code.
 
@@ -279,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     _skip_final_collection()
     if argv is None:  # the process's own entry point: the console script, python -m
         _collect_less_often()
+        _one_blas_thread()
     guard = _PipeGuard(sys.stdout)
     sys.stdout = guard
     try:

@@ -4,6 +4,7 @@ grade a user runs). Structural, not timed: the modules a fresh process loads are
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -175,3 +176,28 @@ print("thresholds:", called, gc.get_threshold() == (YOUNG_COLLECTION_THRESHOLD, 
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                           text=True, check=True)
     assert proc.stdout.splitlines()[-1] == "thresholds: (700, 10, 10) True"
+
+
+@pytest.mark.parametrize(("user", "expected"), [
+    ({}, "called: None entry: 1"),
+    ({"OMP_NUM_THREADS": "4"}, "called: None entry: None"),  # the user's choice stands
+    ({"OPENBLAS_NUM_THREADS": "2"}, "called: 2 entry: 2"),
+])
+def test_the_process_entry_point_asks_for_one_blas_thread(tmp_path: Path, user: dict[str, str],
+                                                          expected: str) -> None:
+    """numpy's OpenBLAS would start a spinning thread per further core when numpy loads;
+    ``tambench`` as a process asks for one thread unless the user said otherwise."""
+    code = """
+import os, sys
+from tambench.cli.main import main
+main(["--version"])
+called = os.environ.get("OPENBLAS_NUM_THREADS")
+sys.argv = ["tambench", "--version"]
+main()
+print("called:", called, "entry:", os.environ.get("OPENBLAS_NUM_THREADS"))
+"""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, check=True, env={**env, **user})
+    assert proc.stdout.splitlines()[-1] == expected
