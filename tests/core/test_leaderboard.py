@@ -280,3 +280,17 @@ def test_sorted_scores_are_computed_once_and_cannot_be_changed() -> None:
     mine = lb.finite_scores()
     mine[0] = 0.0  # the caller's own copy, file order
     assert lb.finite_scores().tolist() == [0.9, 0.5, 0.7]
+
+
+def test_one_cleaning_of_a_board_is_done_once() -> None:
+    """Every difficulty method of a task cleans its board the same way: the second asks get
+    the first's result; another range or rule set is another cleaning."""
+    lb = read_leaderboard_text("rank,score\n1,0.9\n2,1.5\n3,0.5\n4,0\n")
+    first = lb.clean(value_range=(0.0, 1.0))
+    assert lb.clean(value_range=(0.0, 1.0), exclude=sorted(DEFAULT_EXCLUDE)) is first
+    assert first.finite_scores().tolist() == [0.9, 0.5, 0.0]
+    assert lb.clean(value_range=(0.0, 2.0)).finite_scores().tolist() == [0.9, 1.5, 0.5, 0.0]
+    assert lb.clean(value_range=(0.0, 1.0), exclude=[*DEFAULT_EXCLUDE, "zero"]
+                    ).finite_scores().tolist() == [0.9, 0.5]
+    with pytest.raises(LeaderboardError, match="unknown junk rule"):
+        lb.clean(exclude=["no-such-rule"])

@@ -135,12 +135,19 @@ class Leaderboard:
         """A copy without the rows flagged by the rules named in ``exclude``.
 
         Rows whose score is not a finite number are always dropped by this method, whatever
-        ``exclude`` says: no statistic can use them.
+        ``exclude`` says: no statistic can use them. The same cleaning of one board is done
+        once (every difficulty method of a task asks for it).
         """
-        excluded = set(exclude)
+        excluded = frozenset(exclude)
         unknown = excluded - set(JUNK_RULES)
         if unknown:
             raise LeaderboardError(f"unknown junk rule(s) {sorted(unknown)}; known: {JUNK_RULES}")
+        range_key = None if value_range is None else tuple(value_range)
+        return self.memo(("clean", excluded, range_key),
+                         lambda: self._cleaned(excluded, value_range))
+
+    def _cleaned(self, excluded: frozenset[str],
+                 value_range: tuple[float, float] | None) -> Leaderboard:
         drop = {
             j.row
             for j in self.detect_junk(value_range=value_range)
