@@ -15,9 +15,10 @@ The config file is TOML: ``$TAMBENCH_CONFIG`` if set, else ``./tambench.toml`` i
     serve_port = 5000                   #   (another address needs --host on the command line)
 
 Environment variables: ``TAMBENCH_<KEY>`` for every key (``TAMBENCH_DATA_DIR``, ...), and
-``OPENAI_BASE_URL`` as well for ``llm_base_url``. Secrets are never read from the file: a key that
-looks like one (key, token, secret, password) is refused; API keys come only from the
-environment. Resolution is pydantic-settings' (imported only when settings are needed).
+``OPENAI_BASE_URL`` as well for ``llm_base_url``; names are matched in any case. Secrets are
+never read from the file: a key that looks like one (key, token, secret, password) is refused;
+API keys come only from the environment. Values are checked by one pydantic model, whatever
+gave them.
 """
 
 from __future__ import annotations
@@ -26,13 +27,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pydantic import AliasChoices, Field, ValidationError
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tambench.core.bounded import load_toml
 from tambench.errors import ConfigError
 
-#: Setting -> environment variable (documentation and messages; resolution is the model's).
+#: Setting -> environment variable (documentation and messages).
 ENV_VARS = {
     "data_dir": "TAMBENCH_DATA_DIR",
     "catalogue": "TAMBENCH_CATALOGUE",
@@ -45,6 +45,10 @@ ENV_VARS = {
     "serve_host": "TAMBENCH_SERVE_HOST",
     "serve_port": "TAMBENCH_SERVE_PORT",
 }
+
+#: Setting -> the environment variables that give it, first found wins.
+_ENV_NAMES = {name: (f"TAMBENCH_{name.upper()}",) for name in ENV_VARS} | {
+    "llm_base_url": ("TAMBENCH_LLM_BASE_URL", "OPENAI_BASE_URL")}
 
 _SECRET_HINTS = ("key", "token", "secret", "password")
 
@@ -128,48 +132,43 @@ def config_file() -> Path | None:
     return next((c for c in candidates if c.is_file()), None)
 
 
-class _ConfigFileSource(PydanticBaseSettingsSource):
-    """The TOML config file, with secrets and unknown keys refused."""
-
-    def __init__(self, settings_cls: type[BaseSettings]) -> None:
-        super().__init__(settings_cls)
-        self.path = config_file()
-
-    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
-        # Unused: __call__ returns the whole file at once.
-        return None, field_name, False
-
-    def __call__(self) -> dict[str, Any]:
-        if self.path is None:
-            return {}
-        try:
-            data = load_toml(self.path, error=ConfigError, source=f"config file {self.path}")
-        except OSError as exc:
-            raise ConfigError(f"config file {self.path} cannot be read: "
-                              f"{exc.strerror or exc}") from None
-        data = data.get("tambench", data)
-        if not isinstance(data, dict):
-            raise ConfigError(f"config file {self.path}: [tambench] must be a table of settings")
-        known = set(self.settings_cls.model_fields)
-        for key in data:
-            if any(h in key.lower() for h in _SECRET_HINTS):
-                raise ConfigError(
-                    f"config file {self.path} holds {key!r}: secrets are read only from the "
-                    "environment"
-                )
-            if key not in known:
-                raise ConfigError(
-                    f"config file {self.path}: unknown setting {key!r}; known: {sorted(known)}"
-                )
-        return dict(data)
+def _from_config_file(known: set[str]) -> dict[str, Any]:
+    """The TOML config file's settings, with secrets and unknown keys refused."""
+    path = config_file()
+    if path is None:
+        return {}
+    try:
+        data = load_toml(path, error=ConfigError, source=f"config file {path}")
+    except OSError as exc:
+        raise ConfigError(f"config file {path} cannot be read: {exc.strerror or exc}") from None
+    data = data.get("tambench", data)
+    if not isinstance(data, dict):
+        raise ConfigError(f"config file {path}: [tambench] must be a table of settings")
+    for key in data:
+        if any(h in key.lower() for h in _SECRET_HINTS):
+            raise ConfigError(
+                f"config file {path} holds {key!r}: secrets are read only from the environment"
+            )
+        if key not in known:
+            raise ConfigError(f"config file {path}: unknown setting {key!r}; known: {sorted(known)}")
+    return dict(data)
 
 
-class Settings(BaseSettings):
+def _from_environment() -> dict[str, str]:
+    """The settings environment variables give (names in any case; an empty value counts)."""
+    env = {k.lower(): v for k, v in os.environ.items()}
+    found: dict[str, str] = {}
+    for name, variables in _ENV_NAMES.items():
+        value = next((env[v.lower()] for v in variables if v.lower() in env), None)
+        if value is not None:
+            found[name] = value
+    return found
+
+
+class Settings(BaseModel):
     """Resolved settings (immutable)."""
 
-    model_config = SettingsConfigDict(
-        env_prefix="TAMBENCH_", extra="forbid", frozen=True, populate_by_name=True
-    )
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     data_dir: Path = Path("tambench-data")
     catalogue: Path = Field(default_factory=bundled_catalogue)
@@ -178,23 +177,9 @@ class Settings(BaseSettings):
     max_workers: int = 0
     retries: int = 2
     llm_model: str = ""
-    llm_base_url: str = Field(
-        "", validation_alias=AliasChoices("TAMBENCH_LLM_BASE_URL", "OPENAI_BASE_URL")
-    )
+    llm_base_url: str = ""
     serve_host: str = "127.0.0.1"
     serve_port: int = Field(5000, ge=0, le=65535)
-
-    @classmethod
-    def settings_customise_sources(
-        cls,
-        settings_cls: type[BaseSettings],
-        init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        # Options > environment > config file > defaults; no .env or secrets directory.
-        return init_settings, env_settings, _ConfigFileSource(settings_cls)
 
 
 def load_settings(**overrides: Any) -> Settings:
@@ -207,8 +192,11 @@ def load_settings(**overrides: Any) -> Settings:
     unknown = sorted(set(given) - set(Settings.model_fields))
     if unknown:
         raise ConfigError(f"unknown setting(s) {unknown}; known: {sorted(Settings.model_fields)}")
+    known = set(Settings.model_fields)
+    # Options > environment > config file > defaults; no .env or secrets directory.
+    values = {**_from_config_file(known), **_from_environment(), **given}
     try:
-        settings = Settings(**given)
+        settings = Settings(**values)
     except ValidationError as exc:
         problems = []
         for err in exc.errors():

@@ -73,3 +73,20 @@ def test_unknown_keys_bad_types_and_bad_toml_are_config_errors(
         load_settings()
     with pytest.raises(ConfigError, match="unknown setting"):
         load_settings(max_wokers=1)
+
+
+def test_every_setting_has_its_variable_read_in_any_case(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tambench.config import ENV_VARS, Settings, is_default
+
+    assert set(ENV_VARS) == set(Settings.model_fields)
+    monkeypatch.setenv("tambench_data_dir", "lower")
+    monkeypatch.setenv("TAMBENCH_SERVE_PORT", "8080")
+    monkeypatch.setenv("TAMBENCH_LLM_BASE_URL", "http://tambench")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://openai")
+    s = load_settings()
+    assert (s.data_dir, s.serve_port, s.llm_base_url) == (Path("lower"), 8080,
+                                                          "http://tambench")
+    assert not is_default(s, "data_dir") and is_default(s, "executor")
+    monkeypatch.setenv("TAMBENCH_SERVE_PORT", "70000")
+    with pytest.raises(ConfigError, match="serve_port: .*65535.*'70000'"):
+        load_settings()

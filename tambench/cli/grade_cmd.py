@@ -270,7 +270,7 @@ BATCH_COLUMNS = (
 
 
 def _print_batch(report: Any, written: list[Path]) -> None:
-    from tambench.cli._console import console, err_console
+    from tambench.cli._echo import echo  # plain lines: rich is not needed (nor imported)
 
     print_table(BATCH_COLUMNS, [
         (a.agent, a.total_runs, f"{100 * a.valid_submission_rate.value:.1f}",
@@ -281,25 +281,25 @@ def _print_batch(report: Any, written: list[Path]) -> None:
          a.total_failed)
         for a in report.agents])
     if all(a.constraint_pass_rate is None for a in report.agents):
-        console.print("constraints: not judged (no judge model; see --judge-model)")
-    console.print(report.aggregation_rule)
+        echo("constraints: not judged (no judge model; see --judge-model)")
+    echo(report.aggregation_rule)
     for path in written:  # the README's rule: "wrote ..." lines go to stderr, as progress does
-        err_console.print(f"wrote {path}")
+        echo(f"wrote {path}", err=True)
 
 
 def _print_problems(report: Any) -> None:
     """Batch warnings, then the distinct reasons runs could not be graded, on stderr."""
     from collections import Counter
 
-    from tambench.cli._console import err_console
+    from tambench.cli._echo import echo
 
     for w in report.warnings:
-        err_console.print(f"warning: {w}")
+        echo(f"warning: {w}", err=True)
     reasons = Counter(f"{r.status.value}: {r.error}" for r in report.rows if r.failed)
     for reason, n in reasons.most_common(10):
-        err_console.print(f"{n} run(s) {reason}")
+        echo(f"{n} run(s) {reason}", err=True)
     if len(reasons) > 10:
-        err_console.print(f"... {len(reasons) - 10} more distinct reasons (see the report)")
+        echo(f"... {len(reasons) - 10} more distinct reasons (see the report)", err=True)
 
 
 def register(app: typer.Typer) -> None:

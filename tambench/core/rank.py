@@ -27,14 +27,15 @@ from tambench.errors import InvalidScoreError, LeaderboardError
 
 
 def _board_scores(leaderboard: Leaderboard | ArrayLike) -> np.ndarray:
+    """The board's finite scores in ascending order (a Leaderboard sorts them once)."""
     if isinstance(leaderboard, Leaderboard):
-        s = leaderboard.finite_scores()
+        s = leaderboard.sorted_finite_scores()
     else:
         s = np.asarray(leaderboard, dtype=np.float64).ravel()
-        s = s[np.isfinite(s)]
+        s = np.sort(s[np.isfinite(s)])
     if s.size == 0:
         raise LeaderboardError("the leaderboard has no finite scores to rank against")
-    return np.sort(s)
+    return s
 
 
 def _check_scores(scores: np.ndarray) -> None:
@@ -152,8 +153,15 @@ class MedalResult:
 def medal_thresholds(
     leaderboard: Leaderboard | ArrayLike, higher_is_better: bool
 ) -> tuple[float, float, float, float]:
-    """(gold, silver, bronze, median) thresholds of a leaderboard."""
-    board = _board_scores(leaderboard)
+    """(gold, silver, bronze, median) thresholds of a leaderboard (a Leaderboard computes
+    them once per direction)."""
+    if isinstance(leaderboard, Leaderboard):
+        return leaderboard.memo(("medal_thresholds", higher_is_better),
+                                lambda: _thresholds(_board_scores(leaderboard), higher_is_better))
+    return _thresholds(_board_scores(leaderboard), higher_is_better)
+
+
+def _thresholds(board: np.ndarray, higher_is_better: bool) -> tuple[float, float, float, float]:
     best_first = board[::-1] if higher_is_better else board
     g, s, b = medal_positions(int(board.size))
     return (

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 from tambench.core.registry import Registry
 from tambench.errors import ConfigError
 from tambench.executors.auto import AutoExecutor, choose_backend
-from tambench.executors.limiter import GlobalRateLimiter, SlotBook, shared_rate_limiter
 from tambench.executors.pools import (
     LocalExecutor,
     SerialExecutor,
@@ -33,6 +32,19 @@ from tambench.executors.retry import DEFAULT_RETRIES, ItemResult, run_chunk, run
 
 if TYPE_CHECKING:
     from tambench.config import Settings
+    from tambench.executors.limiter import GlobalRateLimiter, SlotBook, shared_rate_limiter
+
+#: Names of :mod:`tambench.executors.limiter`, loaded on first use: the limiter is for crawls
+#: (asyncio and a multiprocessing manager), which a grading command never needs.
+_LIMITER_NAMES = frozenset({"GlobalRateLimiter", "SlotBook", "shared_rate_limiter"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LIMITER_NAMES:
+        from tambench.executors import limiter
+
+        return getattr(limiter, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "DEFAULT_RETRIES",

@@ -371,7 +371,8 @@ def leaderboard_order_fields(board: Leaderboard | None, metric: Metric) -> dict[
     metric's declared direction, its warning (nothing without a board)."""
     if board is None:
         return {}
-    inversions, message = order_problem(board, metric.higher_is_better)
+    hib = metric.higher_is_better  # the same board is checked once, not for every run
+    inversions, message = board.memo(("order_problem", hib), lambda: order_problem(board, hib))
     return {"leaderboard_order_inversions": inversions, "warnings": [message] if message else []}
 
 

@@ -4,6 +4,7 @@ grade a user runs). Structural, not timed: the modules a fresh process loads are
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -113,3 +114,90 @@ def test_validating_loads_no_more_than_grading(tiny: Path) -> None:
     assert out.startswith("kaggle/tiny-task: submission valid"), out
     assert "tambench.grading.verdict" in modules
     assert _unwanted(modules) == []
+
+
+#: Never loaded by ``grade-runs`` without ``--out``: figures and the HTML report, rich (its
+#: lines are plain), the crawl limiter's asyncio, the judge, and the heavy libraries above.
+NOT_FOR_GRADE_RUNS = (
+    "rich", "matplotlib", "asyncio", "ssl", "pydantic_settings", "playwright", "langchain",
+    "langchain_core", "openai", "httpx", "requests", "polars", "pandas", "scipy", "sklearn",
+    "ray", "tambench.grading.batch.figures", "tambench.grading.batch.html",
+    "tambench.grading.judge", "tambench.executors.limiter", "tambench.acquisition",
+    "tambench.cli._console",
+)
+
+
+@pytest.mark.parametrize("out", [[], ["--output-dir", "mle"]])
+def test_grading_a_batch_loads_no_figures_rich_or_asyncio(tiny: Path, out: list[str]) -> None:
+    """``grade-runs`` as MLE-bench's workflow runs it (one JSON report, or the table alone)."""
+    _tiny_task(tiny)
+    (tiny / "submissions.jsonl").write_text(
+        json.dumps({"competition_id": "tiny-task", "submission_path": "sub.csv"}) + "\n")
+    code, out_text, modules = _grade_modules(
+        tiny, ["submissions.jsonl", "--catalogue", "catalogue", "--data-dir", "data", *out],
+        command="grade-runs")
+    assert code == 0
+    assert "tambench.grading.batch.run" in modules and "numpy" in modules
+    assert out_text.splitlines()[0].split()[:2] == ["agent", "runs"]
+    assert [m for m in modules if any(m == p or m.startswith(p + ".")
+                                      for p in NOT_FOR_GRADE_RUNS)] == []
+    assert (tiny / "mle").is_dir() == bool(out)
+
+
+def test_the_process_skips_the_last_collection_walk_at_exit(tmp_path: Path) -> None:
+    """At exit every object is frozen (gc.freeze) before the interpreter's final collections,
+    which walked every object left: 45-60 ms after a batch. Once per process."""
+    code = """
+import atexit, gc, sys
+atexit.register(lambda: print("frozen at exit:", gc.get_freeze_count() > 0))
+from tambench.cli.main import main, _FREEZE_AT_EXIT
+main(["--version"]); main(["--version"])
+print("hooks:", len(_FREEZE_AT_EXIT), "frozen during the run:", gc.get_freeze_count() > 0)
+"""
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, check=True)
+    lines = proc.stdout.splitlines()
+    assert lines[-2:] == ["hooks: 1 frozen during the run: False", "frozen at exit: True"]
+
+
+def test_the_process_entry_point_collects_young_garbage_less_often(tmp_path: Path) -> None:
+    """``tambench`` as a process (main() without argv) raises the young-generation threshold
+    so start-up's long-lived objects are walked less often; main(argv) from Python (a test, a
+    library user) leaves the caller's collector alone."""
+    code = """
+import gc, sys
+from tambench.cli.main import YOUNG_COLLECTION_THRESHOLD, main
+main(["--version"])
+called = gc.get_threshold()
+sys.argv = ["tambench", "--version"]
+main()
+print("thresholds:", called, gc.get_threshold() == (YOUNG_COLLECTION_THRESHOLD, 10, 10))
+"""
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, check=True)
+    assert proc.stdout.splitlines()[-1] == "thresholds: (700, 10, 10) True"
+
+
+@pytest.mark.parametrize(("user", "expected"), [
+    ({}, "called: None entry: 1"),
+    ({"OMP_NUM_THREADS": "4"}, "called: None entry: None"),  # the user's choice stands
+    ({"OPENBLAS_NUM_THREADS": "2"}, "called: 2 entry: 2"),
+])
+def test_the_process_entry_point_asks_for_one_blas_thread(tmp_path: Path, user: dict[str, str],
+                                                          expected: str) -> None:
+    """numpy's OpenBLAS would start a spinning thread per further core when numpy loads;
+    ``tambench`` as a process asks for one thread unless the user said otherwise."""
+    code = """
+import os, sys
+from tambench.cli.main import main
+main(["--version"])
+called = os.environ.get("OPENBLAS_NUM_THREADS")
+sys.argv = ["tambench", "--version"]
+main()
+print("called:", called, "entry:", os.environ.get("OPENBLAS_NUM_THREADS"))
+"""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, check=True, env={**env, **user})
+    assert proc.stdout.splitlines()[-1] == expected

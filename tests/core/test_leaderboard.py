@@ -253,3 +253,44 @@ def test_compact_form_keeps_rows_without_a_score_as_participants() -> None:
     assert text == "rank,score\n1,0.5\n2,\n"
     again = read_leaderboard_text(text)
     assert len(again) == 2 and again.finite_scores().tolist() == [0.5]
+
+
+@pytest.mark.parametrize(("cell", "read"), [
+    ("2020-01-31 23:59:59", "2020-01-31T23:59:59"),
+    (" 2016-02-29 00:00:00 ", "2016-02-29T00:00:00"),
+    ("2017-02-29 00:00:00", "2017-02-29 00:00:00"),  # no such day: kept as written
+    ("2017-01-01 24:00:00", "2017-01-01 24:00:00"),
+    ("2017-01-01 23:59:60", "2017-01-01 23:59:60"),
+    ("2017-01-01 23:59", "2017-01-01T23:59:00"),  # ISO without seconds
+    ("2017-1-5 3:04:05", "2017-01-05T03:04:05"),  # unpadded fields
+])
+def test_submission_dates_read_the_same_on_the_fast_path_and_the_full_one(cell: str,
+                                                                          read: str) -> None:
+    from tambench.core.leaderboard.read import parse_timestamp
+
+    assert parse_timestamp(cell) == read
+
+
+def test_sorted_scores_are_computed_once_and_cannot_be_changed() -> None:
+    lb = read_leaderboard_text("rank,score\n1,0.9\n2,nan\n3,0.5\n4,0.7\n")
+    ranked = lb.sorted_finite_scores()
+    assert ranked.tolist() == [0.5, 0.7, 0.9] and lb.sorted_finite_scores() is ranked
+    with pytest.raises(ValueError, match="read-only"):
+        ranked[0] = 1.0
+    mine = lb.finite_scores()
+    mine[0] = 0.0  # the caller's own copy, file order
+    assert lb.finite_scores().tolist() == [0.9, 0.5, 0.7]
+
+
+def test_one_cleaning_of_a_board_is_done_once() -> None:
+    """Every difficulty method of a task cleans its board the same way: the second asks get
+    the first's result; another range or rule set is another cleaning."""
+    lb = read_leaderboard_text("rank,score\n1,0.9\n2,1.5\n3,0.5\n4,0\n")
+    first = lb.clean(value_range=(0.0, 1.0))
+    assert lb.clean(value_range=(0.0, 1.0), exclude=sorted(DEFAULT_EXCLUDE)) is first
+    assert first.finite_scores().tolist() == [0.9, 0.5, 0.0]
+    assert lb.clean(value_range=(0.0, 2.0)).finite_scores().tolist() == [0.9, 1.5, 0.5, 0.0]
+    assert lb.clean(value_range=(0.0, 1.0), exclude=[*DEFAULT_EXCLUDE, "zero"]
+                    ).finite_scores().tolist() == [0.9, 0.5]
+    with pytest.raises(LeaderboardError, match="unknown junk rule"):
+        lb.clean(exclude=["no-such-rule"])

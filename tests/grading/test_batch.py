@@ -160,6 +160,37 @@ def test_answers_are_loaded_once_per_task_per_worker(
     assert len(calls) == 2
 
 
+def test_task_files_and_leaderboards_are_read_once_per_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discovery, grading and the batch's order warnings share one reading of each task file
+    and each leaderboard, however many runs the task has; a changed file is read again."""
+    from tambench.grading import grade
+    from tambench.schema import io as schema_io
+
+    cat, data, runs = make_env(tmp_path)
+    for i in range(4):
+        put(runs, "a", "value", f"r{i}", perfect_text(TASKS["value"]))
+        put(runs, "a", "label", f"r{i}", perfect_text(TASKS["label"]))
+    boards: list[str] = []
+    specs: list[str] = []
+    real_board, real_spec = grade.read_leaderboard, schema_io.load_taskspec
+    monkeypatch.setattr(grade, "read_leaderboard",
+                        lambda p: boards.append(str(p)) or real_board(p))
+    monkeypatch.setattr(schema_io, "load_taskspec",
+                        lambda p: specs.append(str(p)) or real_spec(p))
+    first = _grade(runs, cat, data)
+    assert sorted(boards) == sorted(str(cat / "test" / t / "leaderboard.csv")
+                                    for t in ("label", "value"))
+    assert sorted(specs) == sorted(str(cat / "test" / t / "task.json") for t in ("label", "value"))
+    boards.clear()
+    write_leaderboard(cat / "test" / "value" / "leaderboard.csv", [0.1, 0.2, 0.3])
+    second = _grade(runs, cat, data)
+    assert boards == [str(cat / "test" / "value" / "leaderboard.csv")]
+    assert {r.n_teams for r in second.rows if r.task == "value"} == {3}
+    assert {r.n_teams for r in first.rows if r.task == "value"} == {20}
+
+
 def _mixed_runs(runs: Path) -> None:
     value_rows = TASKS["value"].perfect_rows
     put(runs, "a", "value", "r1", perfect_text(TASKS["value"]))  # rmse 0 -> rank 1 of 20

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any, TypeVar
 
 import numpy as np
 
 from tambench.core.leaderboard.numbers import CommaConvention, read_score
 from tambench.errors import LeaderboardError, LeaderboardOrderWarning
+
+T = TypeVar("T")
 
 NORMALISED_COLUMNS = ("rank", "team", "score", "entries", "submitted_at")
 SOURCE_PREFIX = "src_"
@@ -82,9 +86,39 @@ class Leaderboard:
         return np.array([r.score for r in self.rows], dtype=np.float64)
 
     def finite_scores(self) -> np.ndarray:
-        """The finite scores: the only ones ranking and statistics may use."""
+        """The finite scores: the only ones ranking and statistics may use (file order; a
+        fresh array the caller may change)."""
+        return self._finite.copy()
+
+    def sorted_finite_scores(self) -> np.ndarray:
+        """The finite scores in ascending order, read-only. Computed once per board: a batch
+        ranks each of a task's runs against one board without sorting it again."""
+        return self._sorted_finite
+
+    def memo(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, once per board and ``key`` (a board is immutable): what a batch
+        derives from a task's board (its medal thresholds) is not derived again per run."""
+        memo = self._memo
+        if key not in memo:
+            memo[key] = compute()
+        return memo[key]
+
+    @cached_property
+    def _memo(self) -> dict[Hashable, Any]:
+        return {}
+
+    @cached_property
+    def _finite(self) -> np.ndarray:
         s = self.scores
-        return s[np.isfinite(s)]
+        finite = s[np.isfinite(s)]
+        finite.flags.writeable = False
+        return finite
+
+    @cached_property
+    def _sorted_finite(self) -> np.ndarray:
+        out = np.sort(self._finite)
+        out.flags.writeable = False
+        return out
 
     def detect_junk(
         self, *, value_range: tuple[float, float] | None = None
@@ -101,12 +135,19 @@ class Leaderboard:
         """A copy without the rows flagged by the rules named in ``exclude``.
 
         Rows whose score is not a finite number are always dropped by this method, whatever
-        ``exclude`` says: no statistic can use them.
+        ``exclude`` says: no statistic can use them. The same cleaning of one board is done
+        once (every difficulty method of a task asks for it).
         """
-        excluded = set(exclude)
+        excluded = frozenset(exclude)
         unknown = excluded - set(JUNK_RULES)
         if unknown:
             raise LeaderboardError(f"unknown junk rule(s) {sorted(unknown)}; known: {JUNK_RULES}")
+        range_key = None if value_range is None else tuple(value_range)
+        return self.memo(("clean", excluded, range_key),
+                         lambda: self._cleaned(excluded, value_range))
+
+    def _cleaned(self, excluded: frozenset[str],
+                 value_range: tuple[float, float] | None) -> Leaderboard:
         drop = {
             j.row
             for j in self.detect_junk(value_range=value_range)
@@ -242,7 +283,7 @@ def order_problem(lb: Leaderboard, higher_is_better: bool) -> tuple[int, str | N
     direction was declared wrongly for this task, so rank and medals computed with the declared
     direction may be wrong (the direction itself is never changed).
     """
-    s = np.array([r.score for r in lb.rows if math.isfinite(r.score)], dtype=np.float64)
+    s = lb._finite
     if s.size < 2:
         return 0, None
     diffs = np.diff(s)

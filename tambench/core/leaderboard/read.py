@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -89,6 +90,10 @@ _DATE_FORMATS = (
     "%m/%d/%Y",
 )
 
+#: The first date format exactly, as Kaggle's exports write every row: read without strptime
+#: (a tenth of its cost); anything else, an impossible date included, takes the full path.
+_PLAIN_DATE_TIME = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2}) ([0-9]{2}):([0-9]{2}):([0-9]{2})")
+
 
 def _norm_header(name: str) -> str:
     return name.replace("\ufeff", "").strip()
@@ -120,6 +125,15 @@ def parse_timestamp(text: str | None) -> str | None:
     s = text.strip()
     if not s:
         return None
+    plain = _PLAIN_DATE_TIME.fullmatch(s)
+    if plain is not None:
+        try:
+            y, mo, d, h, mi, sec = map(int, plain.groups())
+            datetime(y, mo, d, h, mi, sec)  # a real date and time, or ValueError
+        except ValueError:
+            pass
+        else:
+            return f"{s[:10]}T{s[11:]}"  # its isoformat(): every field already two digits
     for fmt in _DATE_FORMATS:
         try:
             return datetime.strptime(s, fmt).isoformat()
@@ -197,8 +211,10 @@ def _rows_mapped(records: list[dict[str, str]], columns: Sequence[str], fmt: str
         has_score = not (c_has and _is_false(rec.get(c_has)))
         team_name = (rec.get(c_team, "") if c_team else "") or ""
         problems: list[str] = []
-        whole = _wholes({"rank": rec.get(c_rank) if c_rank else str(i),
+        whole = _wholes({"rank": rec.get(c_rank) if c_rank else None,
                          "entries": rec.get(c_entries) if c_entries else None}, problems)
+        if not c_rank:  # the row's position: a whole number, nothing to check
+            whole["rank"] = i
         rows.append(
             LeaderboardRow(
                 row=i,
@@ -210,7 +226,7 @@ def _rows_mapped(records: list[dict[str, str]], columns: Sequence[str], fmt: str
                 submitted_at=parse_timestamp(rec.get(c_date)) if c_date else None,
                 team_id=((rec.get(c_id) or "").strip() or None) if c_id else None,
                 has_score=has_score,
-                source={c: rec.get(c, "") or "" for c in columns},
+                source=rec,  # every column of the row, as read (the record is not used again)
                 problems=tuple(problems),
             )
         )
@@ -242,8 +258,8 @@ def read_leaderboard_text(text: str, *, path: str = "") -> Leaderboard:
     records: list[dict[str, str]] = []
     try:
         for lineno, values in enumerate(reader, start=2):
-            if not values or all(not v.strip() for v in values):
-                continue
+            if not values or (not values[0].strip() and all(not v.strip() for v in values)):
+                continue  # a blank line (a first cell with text settles it at once)
             if len(values) != len(header):
                 raise LeaderboardError(
                     f"leaderboard {path or '(text)'} line {lineno}: {len(values)} fields, "

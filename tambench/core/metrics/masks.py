@@ -25,6 +25,8 @@ from tambench.core.metrics.rle import (
     interval_overlap,
     interval_size,
     parse_rle,
+    parse_rle_rows,
+    row_overlaps,
 )
 from tambench.errors import (
     InvalidSubmissionError,
@@ -83,6 +85,21 @@ def raise_bad_rows(bad_pred: list[str], what: str = "malformed run-length encodi
         )
 
 
+def _string_overlaps(t_rows: list[Any], p_rows: list[Any],
+                     sizes: list[int | None]) -> np.ndarray | None:
+    """Run-length strings on both sides, every row well formed: all rows in one vectorised
+    pass (a task's 18,000 masks in milliseconds). None otherwise: the row-by-row path then
+    gives the same numbers, or names the faulty rows."""
+    if not all(isinstance(v, str) for v in t_rows) or \
+            not all(isinstance(v, str) for v in p_rows):
+        return None
+    truth = parse_rle_rows(t_rows, sizes)
+    pred = parse_rle_rows(p_rows, sizes) if truth is not None else None
+    if truth is None or pred is None:
+        return None
+    return row_overlaps(truth, pred, len(t_rows))
+
+
 def overlaps(
     y_true: Any, y_pred: Any, height: Any = None, width: Any = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -97,6 +114,9 @@ def overlaps(
         sizes = image_pixels(height, width, n)
     except ValueError as exc:
         raise TaskDataError(str(exc)) from None
+    fast = _string_overlaps(t_rows, p_rows, sizes)
+    if fast is not None:
+        return fast[0], fast[1], fast[2]
     out = np.zeros((3, n), dtype=np.float64)
     bad_pred: list[str] = []
     for i, (t, p) in enumerate(zip(t_rows, p_rows, strict=True)):

@@ -21,6 +21,7 @@ A violation raises :class:`RleError` naming the offending token or run; metrics 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,10 @@ QUOTE_CHARS = 24
 _VALID_TEXT = re.compile(r"[0-9 \t]*")
 _ASCII_SPACE = re.compile(r"[ \t]+")
 _TOKEN = re.compile(r"[0-9]+")
+#: Rows joined by line feeds, each as :data:`_VALID_TEXT` allows.
+_VALID_ROWS = re.compile(r"[0-9 \t\n]*")
+#: Offsets that keep rows apart in one sweep stay below this (no int64 overflow).
+_OFFSET_LIMIT = 2**62
 
 
 class RleError(ValueError):
@@ -169,3 +174,95 @@ def decode_rle(intervals: tuple[np.ndarray, np.ndarray], n_pixels: int) -> np.nd
     np.add.at(delta, starts, 1)
     np.add.at(delta, ends, -1)
     return np.cumsum(delta[:-1]) > 0
+
+
+#: Runs of many rows: (0-based starts, ends, row of each run), rows in order.
+Runs = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def parse_rle_rows(texts: Sequence[str], n_pixels: Sequence[int | None]) -> Runs | None:
+    """Every row's runs in one pass, exactly as :func:`parse_rle` reads each row, or None
+    when any row is one :func:`parse_rle` refuses: the caller then parses row by row, which
+    names the first fault (this pass only says that there is one).
+
+    >>> [a.tolist() for a in parse_rle_rows(["1 3 10 2", "", "5 1"], [None, None, 9])]
+    [[0, 9, 4], [3, 11, 5], [0, 0, 2]]
+    >>> parse_rle_rows(["1 3", "3 1 2 1"], [None, None]) is None  # runs out of order
+    True
+    """
+    joined = "\n".join(texts)
+    if joined.count("\n") != max(len(texts) - 1, 0) or not _VALID_ROWS.fullmatch(joined):
+        return None
+    found = _token_rows(joined, len(texts))
+    if found is None:
+        return None
+    token_rows = found
+    values = np.fromstring(joined, dtype=np.int64, sep=" ") if token_rows.size \
+        else np.empty(0, dtype=np.int64)
+    if values.size != token_rows.size:
+        return None
+    starts1, lengths = values[0::2], values[1::2]
+    rows = token_rows[0::2]  # the row of each run: tokens come in row order
+    if (starts1 < 1).any() or (lengths < 1).any():
+        return None
+    starts = starts1 - 1
+    ends = starts + lengths
+    if ((rows[1:] == rows[:-1]) & (starts[1:] < ends[:-1])).any():
+        return None
+    unbounded = np.iinfo(np.int64).max
+    limit = np.array([unbounded if n is None else n for n in n_pixels], dtype=np.int64)
+    if ends.size and (ends > limit[rows]).any():
+        return None
+    return starts, ends, rows
+
+
+def _token_rows(joined: str, n_rows: int) -> np.ndarray | None:
+    """The row of each token of validated rows joined by line feeds; None when a row has an
+    odd number of tokens or a token is too long."""
+    b = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
+    digit = (b >= ord("0")) & (b <= ord("9"))
+    edge = np.diff(digit.astype(np.int8), prepend=0, append=0)
+    first, past = np.flatnonzero(edge == 1), np.flatnonzero(edge == -1)
+    if first.size and int((past - first).max()) > MAX_TOKEN_DIGITS:
+        return None
+    rows = np.searchsorted(np.flatnonzero(b == ord("\n")), first)
+    counts = np.bincount(rows, minlength=n_rows)
+    if (counts % 2).any():
+        return None
+    return rows
+
+
+def row_overlaps(a: Runs, b: Runs, n_rows: int) -> np.ndarray | None:
+    """(3, n_rows) float64: per row, the pixels ``a`` and ``b`` share, ``a``'s and ``b``'s
+    pixels; the numbers :func:`interval_overlap` and :func:`interval_size` give row by row.
+    None when the rows cannot be laid side by side within int64 (the caller goes row by row).
+
+    Every row's positions are shifted by ``row * width`` (past the last end of any row), so
+    one stable sort and one running count cover all rows. Counts are sums of whole numbers
+    under 2**53 (runs do not overlap, so a row's total is at most its last end): exact in
+    float64.
+
+    >>> row_overlaps(parse_rle_rows(["1 4", ""], [None] * 2),
+    ...              parse_rle_rows(["3 4", "1 2"], [None] * 2), 2).tolist()
+    [[2.0, 0.0], [4.0, 0.0], [4.0, 2.0]]
+    """
+    width = 1 + max(int(a[1].max(initial=0)), int(b[1].max(initial=0)))
+    if width * n_rows >= _OFFSET_LIMIT:
+        return None
+    out = np.zeros((3, n_rows), dtype=np.float64)
+    out[1] = np.bincount(a[2], weights=(a[1] - a[0]).astype(np.float64), minlength=n_rows)
+    out[2] = np.bincount(b[2], weights=(b[1] - b[0]).astype(np.float64), minlength=n_rows)
+    shift_a, shift_b = a[2] * width, b[2] * width
+    pos = np.concatenate([a[0] + shift_a, a[1] + shift_a, b[0] + shift_b, b[1] + shift_b])
+    if pos.size == 0:
+        return out
+    na, nb = a[0].size, b[0].size
+    delta = np.concatenate([np.ones(na, np.int64), -np.ones(na, np.int64),
+                            np.ones(nb, np.int64), -np.ones(nb, np.int64)])
+    order = np.argsort(pos, kind="stable")
+    ordered = pos[order]
+    both = np.cumsum(delta[order])[:-1] == 2
+    gaps = np.diff(ordered)[both]
+    out[0] = np.bincount(ordered[:-1][both] // width, weights=gaps.astype(np.float64),
+                         minlength=n_rows)
+    return out

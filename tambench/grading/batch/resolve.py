@@ -20,8 +20,8 @@ from tambench.errors import (
 )
 from tambench.grading.batch.discover import Resolver, TaskProblem, TaskRef
 from tambench.grading.batch.models import RunStatus
+from tambench.grading.batch.worker import load_spec_cached
 from tambench.grading.sanitize import report_text
-from tambench.schema.io import load_taskspec
 from tambench.schema.taskspec import TaskSpec
 from tambench.splits.quarantine import check_gradable
 from tambench.tasks.locate import locate_task
@@ -73,7 +73,7 @@ def make_resolver(catalogue: Path, data_dir: Path, leaderboard_dir: Path | None 
         except (TaskNotFoundError, UnsafePathError) as exc:
             return TaskProblem(RunStatus.TASK_UNKNOWN, report_text(exc))
         try:
-            return _task_ref(load_taskspec(task_file), task_file, data_dir, leaderboard_dir,
+            return _task_ref(load_spec_cached(task_file), task_file, data_dir, leaderboard_dir,
                              allow_quarantined)
         except TambenchError as exc:  # broken task data: every run of the task says why
             return TaskProblem(RunStatus.ERROR, report_text(f"{type(exc).__name__}: {exc}"))

@@ -68,17 +68,17 @@ def leaderboard_warnings(items: list[RunItem]) -> list[str]:
 
 def _order_warnings(ref: Any) -> list[str]:
     """The order warning of one task's leaderboard (none when it cannot be read: its runs say
-    why)."""
+    why). Spec and board come from the process's cache (graded in this process: no reading)."""
     from tambench.core.metrics.base import get_metric
-    from tambench.grading.grade import leaderboard_order_fields, load_task_leaderboard
-    from tambench.schema.io import load_taskspec
+    from tambench.grading.batch.worker import load_board_cached, load_spec_cached
+    from tambench.grading.grade import leaderboard_order_fields
 
     try:
-        spec = load_taskspec(ref.task_file)
+        spec = load_spec_cached(ref.task_file)
         if spec.grading is None:
             return []
         metric = get_metric(spec.grading.metric)
-        board = load_task_leaderboard(Path(ref.leaderboard), metric)
+        board = load_board_cached(ref.leaderboard, metric)
     except (TambenchError, OSError):
         return []
     return [f"task {spec.id}: {w}" for w in leaderboard_order_fields(board, metric)["warnings"]]

@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 import stat
 from collections import Counter, OrderedDict
+from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -43,26 +45,59 @@ def _file_key(path: str | None) -> tuple[str | None, int, int]:
     return (path, st.st_mtime_ns, st.st_size)
 
 
+#: Per-process caches of parsed task files and cleaned leaderboards, by file identity (path,
+#: modification time, size) and, for a board, the metric's value range: discovery, grading
+#: and the batch's warnings read each file once per process, whatever the number of runs.
+_SPECS: OrderedDict[tuple[Any, ...], TaskSpec] = OrderedDict()
+_BOARDS: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+
+
+def _remember(cache: OrderedDict[tuple[Any, ...], Any], key: tuple[Any, ...],
+              load: Callable[[], Any]) -> Any:
+    hit = cache.get(key)
+    if hit is not None:
+        with suppress(KeyError):  # another thread of a thread pool may have dropped it
+            cache.move_to_end(key)
+        return hit
+    value = cache[key] = load()
+    while len(cache) > TASK_CACHE_SIZE:
+        cache.popitem(last=False)
+    return value
+
+
+def load_spec_cached(task_file: str | Path) -> TaskSpec:
+    """A task file's spec, parsed once per process (a changed file is parsed again)."""
+    from tambench.schema.io import load_taskspec
+
+    return _remember(_SPECS, _file_key(str(task_file)), lambda: load_taskspec(Path(task_file)))
+
+
+def load_board_cached(path: str, metric: Any) -> Any:
+    """A leaderboard read and cleaned for ``metric``'s value range, once per process."""
+    from tambench.grading.grade import load_task_leaderboard
+
+    key = (*_file_key(path), metric.lower_bound, metric.upper_bound)
+    return _remember(_BOARDS, key, lambda: load_task_leaderboard(Path(path), metric))
+
+
 def load_task_cached(ref: TaskRef) -> tuple[Any, Any, Any]:
     """(spec, answers, leaderboard) of a task, loaded once per worker process."""
     from tambench.core.metrics.base import get_metric
-    from tambench.grading.grade import load_task_leaderboard
     from tambench.grading.validate import load_answers
-    from tambench.schema.io import load_taskspec
 
     key = (_file_key(ref.task_file), ref.answers, _file_key(ref.leaderboard))
     hit = _TASK_CACHE.get(key)
     if hit is not None:
         _TASK_CACHE.move_to_end(key)
         return hit
-    spec = load_taskspec(ref.task_file)
+    spec = load_spec_cached(ref.task_file)
     if spec.grading is None:
         raise TaskDataError(f"task {spec.id} has no grading spec")
     metric = get_metric(spec.grading.metric)
     if not os.path.isfile(ref.answers):
         raise TaskDataError(f"answers of task {spec.id} not found at {ref.answers}")
     answers = load_answers(Path(ref.answers), spec.grading, metric)
-    board = load_task_leaderboard(Path(ref.leaderboard), metric) if ref.leaderboard else None
+    board = load_board_cached(ref.leaderboard, metric) if ref.leaderboard else None
     _TASK_CACHE[key] = (spec, answers, board)
     TASK_LOADS[ref.task_id] += 1
     while len(_TASK_CACHE) > TASK_CACHE_SIZE:
