@@ -456,6 +456,7 @@ def main() -> None:
     LEADERBOARDS = args.leaderboards
     only = args.only.split(",")
     root = args.workdir or Path(tempfile.mkdtemp(prefix="bench_cli_"))
+    root.mkdir(parents=True, exist_ok=True)
     PYCACHE = root / "pycache"
     rows: list[dict[str, Any]] = []
     try:
