@@ -9,13 +9,17 @@ it in breaks on the next release of that something else.
 from __future__ import annotations
 
 import ast
+import os
 import re
+import subprocess
 import sys
 import tomllib
 from collections.abc import Mapping
 from functools import cache
 from importlib.metadata import packages_distributions
 from pathlib import Path
+
+import pytest
 
 from tambench._optional import EXTRA_FOR_MODULE
 
@@ -92,3 +96,20 @@ def test_the_audit_sees_an_undeclared_import() -> None:
     assert "numpy" in _distributions("numpy") & core
     assert _distributions("yaml") & core == {"pyyaml"}
     assert not _distributions("hypothesis") & core  # a dev tool, not a dependency
+
+
+@pytest.mark.parametrize("module", sorted(EXTRA_FOR_MODULE))
+def test_every_optional_module_imports_when_its_extra_is_installed(module: str,
+                                                                   tmp_path: Path) -> None:
+    """An installed extra works: its packages import in a fresh interpreter. A package that
+    imports something it does not declare (browser-use imports pydantic-settings) fails here on
+    a fresh install unless the extra declares that import itself."""
+    if not _distributions(module):
+        pytest.skip(f"{module} is not installed")
+    # browser-use's switches (no telemetry, no version check, config in the test's folder).
+    env = {**os.environ, "ANONYMIZED_TELEMETRY": "false", "BROWSER_USE_CLOUD_SYNC": "false",
+           "BROWSER_USE_VERSION_CHECK": "false", "BROWSER_USE_SETUP_LOGGING": "false",
+           "BROWSER_USE_CONFIG_DIR": str(tmp_path / "browser-use"), "HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True,
+                          text=True, timeout=300, env=env)
+    assert done.returncode == 0, f"import {module} failed:\n{done.stderr[-2000:]}"
