@@ -100,7 +100,7 @@ def fallback_dir(purpose: str) -> Path:
 
 def env_dir_fallback(var: str, purpose: str) -> None:
     """Without a home directory, point the environment variable ``var`` (a library's cache or
-    config folder: ``MPLCONFIGDIR``, ``HOME`` for a child process, ...) at a private temporary
+    config folder: ``HOME`` for a child process, ...) at a private temporary
     folder, unless it is set already. With a home directory nothing changes."""
     if not os.environ.get(var) and home_dir() is None:
         os.environ[var] = str(fallback_dir(purpose))

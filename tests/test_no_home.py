@@ -1,7 +1,7 @@
 """Commands work without a home directory: HOME unset and a user id with no passwd entry (a
 container run under an arbitrary uid), where ``Path.home()`` raises "Could not determine home
 directory". The user config file is skipped; libraries that keep caches under the home
-directory (matplotlib, the judge's verdict cache) get a private temporary folder.
+directory (the browser agent, the judge's verdict cache) get a private temporary folder.
 
 The commands run in child processes as a uid without a passwd entry (the tests run as root and
 switch the child's uid; elsewhere they are skipped).
@@ -118,7 +118,7 @@ def test_commands_work_without_a_home_directory(homeless: tuple[Path, int]) -> N
     report = json.loads((root / "report" / "grades.json").read_text())
     assert [r["status"] for r in report["rows"]] == ["graded_valid", "invalid_submission"]
     html = (root / "report" / "report.html").read_text()
-    assert "data:image/svg+xml" in html  # matplotlib drew the figures
+    assert "data:image/svg+xml" in html  # the figures were drawn
     assert not [p for p in Path(tempfile.gettempdir()).glob("tambench-nohome-*")
                 if p.stat().st_uid == uid]  # the fallback folders are removed at exit
 
