@@ -42,6 +42,7 @@ def mirrors() -> Path:
     return found
 
 
+@pytest.mark.long  # a fill of every peer's repository: about 20 s
 def test_the_shipped_catalogue_is_what_a_fill_gives(
     mirrors: Path, shared_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
