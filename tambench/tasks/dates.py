@@ -211,10 +211,10 @@ def decide_dates(sources: Sequence[DatedSource]) -> DateDecision:
     out.start = _single("start", read["start"], out)
     deadline = _single("end", read["end"], out)
     boards = [s for s in sources if s.board_last is not None]
-    for src in boards:
-        assert src.board_last is not None
-        out.facts.setdefault("end_date", []).append(
-            _fact(src, src.board_last, "last submission on the final leaderboard"))
+    for src in sources:
+        if (last := src.board_last) is not None:
+            out.facts.setdefault("end_date", []).append(
+                _fact(src, last, "last submission on the final leaderboard"))
     stated = read["end"] is None or bool(read["end"])
     out.end = _end_from(deadline, stated, boards, out)
     if out.start and out.end and out.start > out.end:

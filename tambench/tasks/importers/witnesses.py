@@ -95,7 +95,8 @@ def agreement(a: Reading, b: Reading) -> str | None:
     alternatives; a refinement agrees with what it refines (the specific one is kept)."""
     if not (a.speaks and b.speaks and a.settles and b.settles):
         return None
-    assert a.metric is not None and b.metric is not None
+    if a.metric is None or b.metric is None:  # spoken readings name one; this narrows the type
+        return None
     for x, y in ((a, b), (b, a)):
         if x.alternatives and (y.metric in x.alternatives or any(
                 REFINEMENTS.get(str(y.metric)) == alt for alt in x.alternatives)):
