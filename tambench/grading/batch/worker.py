@@ -86,23 +86,21 @@ def load_task_cached(ref: TaskRef) -> tuple[Any, Any, Any]:
     from tambench.grading.validate import load_answers
 
     key = (_file_key(ref.task_file), ref.answers, _file_key(ref.leaderboard))
-    hit = _TASK_CACHE.get(key)
-    if hit is not None:
-        _TASK_CACHE.move_to_end(key)
-        return hit
-    spec = load_spec_cached(ref.task_file)
-    if spec.grading is None:
-        raise TaskDataError(f"task {spec.id} has no grading spec")
-    metric = get_metric(spec.grading.metric)
-    if not os.path.isfile(ref.answers):
-        raise TaskDataError(f"answers of task {spec.id} not found at {ref.answers}")
-    answers = load_answers(Path(ref.answers), spec.grading, metric)
-    board = load_board_cached(ref.leaderboard, metric) if ref.leaderboard else None
-    _TASK_CACHE[key] = (spec, answers, board)
-    TASK_LOADS[ref.task_id] += 1
-    while len(_TASK_CACHE) > TASK_CACHE_SIZE:
-        _TASK_CACHE.popitem(last=False)
-    return spec, answers, board
+
+    def load() -> tuple[Any, Any, Any]:
+        spec = load_spec_cached(ref.task_file)
+        if spec.grading is None:
+            raise TaskDataError(f"task {spec.id} has no grading spec")
+        metric = get_metric(spec.grading.metric)
+        if not os.path.isfile(ref.answers):
+            raise TaskDataError(f"answers of task {spec.id} not found at {ref.answers}")
+        answers = load_answers(Path(ref.answers), spec.grading, metric)
+        board = load_board_cached(ref.leaderboard, metric) if ref.leaderboard else None
+        TASK_LOADS[ref.task_id] += 1
+        return spec, answers, board
+
+    result: tuple[Any, Any, Any] = _remember(_TASK_CACHE, key, load)
+    return result
 
 
 def identity(item: RunItem) -> dict[str, Any]:
