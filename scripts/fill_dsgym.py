@@ -36,8 +36,6 @@ import json
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 from fill_sources import Board, Sources, mle_dojo_board, shared_boards
 
@@ -186,19 +184,15 @@ def dsgym_board(sources: Sources, slug: str) -> tuple[Board | None, str]:
     return Board(read_leaderboard(raw), record, raw), ""
 
 
-def dsgym_page(sources: Sources, slug: str) -> tuple[FactSource, Path] | None:
-    """DSGym's copy of a competition's page, as a file, with its citation."""
+def dsgym_page(sources: Sources, slug: str) -> tuple[FactSource, str] | None:
+    """DSGym's copy of a competition's page, as text, with its citation."""
     data = _load(sources)
     if data is None or slug.lower() not in data.pages:
         return None
     rel, text = data.pages[slug.lower()]
-    assert sources.workdir is not None
-    path = sources.workdir / NAME / f"{slug.lower()}.page.md"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
     tree = sources.trees[NAME]
     return FactSource(source=tree.peer.repository, commit=tree.commit, path=rel,
-                      detail=f"the page of {slug} (challenge_name {slug})"), path
+                      detail=f"the page of {slug} (challenge_name {slug})"), text
 
 
 def _rule(sources: Sources, slug: str) -> GradingSpec | None:
@@ -215,22 +209,22 @@ def _agrees(read: GradingSpec, rule: GradingSpec) -> bool:
             and m.resolve_params(read.metric_params) == m.resolve_params(rule.metric_params))
 
 
-def _reading(slug: str, text: str) -> tuple[GradingSpec | None, str, Any]:
-    """The mapper's grading of the page, a sentence of what it read, and the modality."""
+def _reading(slug: str, text: str) -> tuple[GradingSpec | None, str]:
+    """The mapper's grading of the page, and a sentence of what it read."""
     tid = f"kaggle/{slug}"
     d = read_descriptions([("page", text)], tid, default_url("kaggle", slug))
     if d.metric is None:
         said = ("names a metric no registered id computes exactly" if d.approximate
                 else "names no metric")
-        return None, f"DSGym's copy of the page {said}", d.modality
+        return None, f"DSGym's copy of the page {said}"
     params = json.dumps(d.params, sort_keys=True) if d.params else ""
     said = (f"DSGym's copy of the page reads {d.metric}{params} on "
             f"{','.join(d.header) or '(no header)'}")
     if not d.header:
-        return None, said, d.modality
+        return None, said
     g = GradingSpec(metric=d.metric, metric_params=dict(d.params), id_columns=d.id_columns,
                     target_columns=d.target_columns, submission_header=d.header)
-    return g, said, d.modality
+    return g, said
 
 
 def dsgym_task(sources: Sources, slug: str) -> ImportedTask | None:
@@ -239,7 +233,7 @@ def dsgym_task(sources: Sources, slug: str) -> ImportedTask | None:
     data = _load(sources)
     if data is None or slug.lower() not in data.pages:
         return None
-    read, said, _ = _reading(slug.lower(), data.pages[slug.lower()][1])
+    read, said = _reading(slug.lower(), data.pages[slug.lower()][1])
     rule = _rule(sources, slug)
     row = sources.rules().get(slug.lower())
     stated = f"the published rule ({row['published_rule']})" if row else "no published rule"

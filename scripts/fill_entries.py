@@ -390,8 +390,9 @@ def _missing(spec: TaskSpec, slug: str, sources: Sources) -> str:
         where = "no peer holds this competition"
     if unread and imports:
         where += f"; also held by {', '.join(unread)}, whose importer is not registered yet"
-    if extra_held(sources, slug):
-        where += f"; {extra_held(sources, slug)}"
+    also = extra_held(sources, slug)
+    if also:
+        where += f"; {also}"
     return (f"{'; '.join(problems)}; {where}; could come from a live `tambench acquire "
             f"{spec.url or spec.id}` and `tambench schema map`")
 

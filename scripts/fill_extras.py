@@ -95,9 +95,8 @@ def extra_dated(sources: Sources, slug: str) -> list[DatedSource]:
     out = []
     page = dsgym_page(sources, slug)
     if page is not None:
-        src, path = page
-        out.append(DatedSource(src, statements=tuple(timeline_statements(
-            path.read_text(encoding="utf-8")))))
+        src, text = page
+        out.append(DatedSource(src, statements=tuple(timeline_statements(text))))
     ogb = ogb_dates(sources, slug)
     if ogb is not None:
         out.append(ogb)

@@ -254,7 +254,15 @@ def mle_dojo_board(sources: Sources, slug: str) -> Board | None:
 
 
 def shared_boards(sources: Sources, slug: str) -> list[Board]:
-    """The dated boards of ../shared/data for a competition (their submission dates)."""
+    """The dated boards of ../shared/data for a competition (their submission dates), read once
+    per fill (the board, date and dslighting steps all ask for them)."""
+    key = f"shared-boards:{slug.lower()}"
+    if key not in sources.cache:
+        sources.cache[key] = _shared_boards(sources, slug)
+    return list(sources.cache[key])  # type: ignore[call-overload]
+
+
+def _shared_boards(sources: Sources, slug: str) -> list[Board]:
     out = []
     index = sources.shared / "data" / "leaderboards" / "index.csv"
     rows = {}

@@ -211,7 +211,7 @@ def decide_dates(sources: Sequence[DatedSource]) -> DateDecision:
     out.start = _single("start", read["start"], out)
     deadline = _single("end", read["end"], out)
     boards = [s for s in sources if s.board_last is not None]
-    for src in sources:
+    for src in boards:
         if (last := src.board_last) is not None:
             out.facts.setdefault("end_date", []).append(
                 _fact(src, last, "last submission on the final leaderboard"))

@@ -59,7 +59,6 @@ SPEECH_LABELS = ["yes", "no", "up", "down", "left", "right", "on", "off", "stop"
 PADDY_LABELS = ["bacterial_leaf_blight", "bacterial_leaf_streak", "bacterial_panicle_blight",
                 "blast", "brown_spot", "dead_heart", "downy_mildew", "hispa", "normal",
                 "tungro"]
-CERVICAL_TYPES = ["patient_overall", *(f"C{i}" for i in range(1, 8))]
 #: The 80 label columns of freesound-audio-tagging-2019's sample submission, in its order (the
 #: class list MLE-bench's ``vocabulary.py`` and MLE-Dojo's ``utils/prepare.py`` hold, which
 #: MLE-bench's preparer checks against the sample submission's header).

@@ -73,7 +73,6 @@ class GraderSource:
     box_step: int = 0
     """The literal step of a ``range(0, len(tokens), step)`` walking a prediction string."""
     imports: dict[str, str] = field(default_factory=dict)
-    class_name: str = ""
     facts: list[Term] = field(default_factory=list)
     """Value handling seen on the way: ``("clip", low, high)`` for each clip with literal
     bounds (None when open), ``("guard", condition)`` for each ``np.where`` that replaces
@@ -201,7 +200,6 @@ def read_grader(source: str) -> GraderSource:
     cls = _scoring_class(tree)
     if cls is None:
         return out
-    out.class_name = cls.name
     out.defaults, out.attributes = _init_facts(cls)
     attrs = {**{k: v for k, v in out.defaults.items()}, **out.attributes}
     methods = {m.name: m for m in cls.body if isinstance(m, ast.FunctionDef)}
