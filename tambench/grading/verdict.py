@@ -113,8 +113,10 @@ def resolve_public_task(
         TaskNotFoundError, AmbiguousTaskError: the reference names no single task.
         TaskDataError: the task has no grading spec or no public folder.
     """
+    # With a public folder given (an agent container's mount), the prepared data folder and
+    # its private answers need not exist: nothing private is read.
     resolved = resolve_task(task, catalogue=catalogue, data_dir=data_dir,
-                            allow_quarantined=True)
+                            allow_quarantined=True, check_data=public_dir is None)
     return public_task(resolved.spec, public_dir=public_dir,
                        task_dir=resolved.answers.parent.parent)
 

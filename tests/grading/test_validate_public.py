@@ -322,3 +322,31 @@ def test_a_label_task_without_a_label_set_warns_as_grading_does(tmp_path: Path) 
     assert verdict.warnings == [w for w in report.warnings if "declares no label set" in w]
     assert len(verdict.warnings) == 1 and "exact strings" in verdict.warnings[0]
     assert verdict.result_text().startswith("Submission is valid.\nwarning: task local/small")
+
+
+def test_an_agents_public_mount_is_enough_without_the_private_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`validate --public-dir` (and the API, and the server's task) needs the task's spec and
+    its public files only: the folder of prepared tasks with the private answers may be absent,
+    as it is in an agent's container."""
+    spec = TaskSpec(id="kaggle/tiny-public", platform="kaggle", status="complete",
+                    grading=GradingSpec(metric="rmse", id_columns=["id"], target_columns=["y"],
+                                        submission_header=["id", "y"]))
+    catalogue = tmp_path / "catalogue"
+    save_taskspec(spec, catalogue / "kaggle" / "tiny-public" / "task.json")
+    public = tmp_path / "mount"
+    public.mkdir()
+    (public / "sample_submission.csv").write_text("id,y\n1,0\n2,0\n")
+    sub = tmp_path / "submission.csv"
+    sub.write_text("id,y\n1,0.5\n2,1.5\n")
+    monkeypatch.chdir(tmp_path)  # no ./tambench-data here, and no --data-dir
+    monkeypatch.delenv("TAMBENCH_DATA_DIR", raising=False)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main(["validate", str(sub), "--task", spec.id, "--catalogue", str(catalogue),
+                   "--public-dir", str(public), "--json"])
+    assert rc == 0, err.getvalue()
+    assert json.loads(out.getvalue())["valid_submission"] is True
+    verdict = tambench.validate(sub, task=spec.id, catalogue=catalogue, public_dir=public)
+    assert verdict.valid_submission
