@@ -173,12 +173,18 @@ def _decided(item: RunItem, row: dict[str, Any]) -> dict[str, Any]:
     """The row of a run whose outcome discovery already knows."""
     status = item.status or RunStatus.ERROR
     problem = item.problem or status.value
-    if item.task_ref is not None:
-        spec, answers, board = load_task_cached(item.task_ref)
-        row.update(task_fields(spec, answers.metric.id, answers.metric.higher_is_better,
-                               board is not None))
+    if item.task_ref is not None:  # the spec and board only: no answers are read for it
+        from tambench.core.metrics.base import get_metric
+
+        ref = item.task_ref
+        spec = load_spec_cached(ref.task_file)
+        if spec.grading is None:
+            raise TaskDataError(f"task {spec.id} has no grading spec")
+        metric = get_metric(spec.grading.metric)
+        board = load_board_cached(ref.leaderboard, metric) if ref.leaderboard else None
+        row.update(task_fields(spec, metric.id, metric.higher_is_better, board is not None))
         if board is not None:  # the run earned nothing; the thresholds are the board's
-            row.update(_board_fields(board, answers.metric, spec.id))
+            row.update(_board_fields(board, metric, spec.id))
     elif status in (RunStatus.TASK_UNKNOWN, RunStatus.TASK_AMBIGUOUS):
         row["competition_id"] = item.task  # the id as given, never null
     if status == RunStatus.INVALID_SUBMISSION:
