@@ -9,9 +9,8 @@ relevant item per row or several) takes the form the text settles, or none.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
-from tambench.schema.mapping.decide_scores import columnwise, grouped
+from tambench.schema.mapping.decide_scores import Decide, grouped
 from tambench.schema.mapping.metric_context import (
     BOX3D,
     BOXES,
@@ -19,6 +18,7 @@ from tambench.schema.mapping.metric_context import (
     MASKS,
     Decision,
     MetricContext,
+    columnwise,
     id_,
     iou_thresholds,
     k_of,
@@ -26,8 +26,6 @@ from tambench.schema.mapping.metric_context import (
     r_,
 )
 from tambench.schema.mapping.metric_params import box_layout, detection_form, relevant_items
-
-Decide = Callable[[MetricContext, re.Match[str]], Decision]
 
 _ORDERS = r_(r"\border(?:s|ing)?\b|\bswaps?\b|\bcells?\b")
 _PERCENTILES = r_(r"\b50th\b|\b95th\b|\bpercentiles?")

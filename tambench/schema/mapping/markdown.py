@@ -359,13 +359,6 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END_RE.split(text) if s.strip()]
 
 
-def section_sentences(section: Section, *, with_title: bool = True) -> tuple[str, ...]:
-    """The heading title (optionally) and every prose sentence of a section, in order."""
-    if with_title or not section.title:
-        return section.sentence_list
-    return section.sentence_list[1:]
-
-
 class PageText:
     """Every page's normalised text, for checking that a quote occurs in the pages.
 

@@ -127,11 +127,6 @@ def label_sets(ctx: MetricContext) -> bool:
                for v in ctx.values)
 
 
-def single_labels(ctx: MetricContext) -> bool:
-    """Whether each row holds one label: example cells of one token each."""
-    return bool(ctx.values) and all(len(v.split()) == 1 for v in ctx.values)
-
-
 def binary(ctx: MetricContext) -> bool:
     cells = {v.strip().lower() for v in ctx.values}
     return bool(cells) and cells <= {"0", "1", "0.0", "1.0", "true", "false"} or bool(

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cached_property
 
 _TURKISH_DOTTED_I = "\u0130"  # the one character whose lower case is two characters long
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -93,9 +94,14 @@ class WordPattern:
             raise ValueError(f"a case-insensitive word pattern is written in lower case: "
                              f"{source!r}")
         self.cased = cased
-        self.exact = re.compile(source, 0 if cased else re.IGNORECASE)
-        """The pattern as written (case-insensitive unless ``cased``), for short texts."""
+        self.source = source
         self.scan = re.compile("|".join(a[2:] for a in alts))
+
+    @cached_property
+    def exact(self) -> re.Pattern[str]:
+        """The pattern as written (case-insensitive unless ``cased``), compiled on first use
+        (the mapper scans with :attr:`scan`; this one is for audits of the pattern)."""
+        return re.compile(self.source, 0 if self.cased else re.IGNORECASE)
 
     def text_for(self, text: str, low: str | None = None) -> str:
         """The text this pattern scans: ``text`` itself when cased, else its lowered copy."""
