@@ -272,12 +272,13 @@ def validate(
     """
     from tambench.grading.grade import check_submission_path
     from tambench.grading.verdict import check_submission, public_task, resolve_public_task
+    from tambench.splits.layout import task_dir as splits_task_dir
 
     with tempfile.TemporaryDirectory(prefix="tambench-api-") as tmp, ExitStack() as stack:
         sub = stack.enter_context(as_file(submission, "submission.csv", Path(tmp)))
         check_submission_path(sub)
         if isinstance(task, TaskSpec):
-            task_dir = None if data_dir is None else Path(data_dir) / task.platform / task.slug
+            task_dir = None if data_dir is None else splits_task_dir(task, Path(data_dir))
             resolved = public_task(task, public_dir=_path(public_dir), task_dir=task_dir)
         else:
             resolved = resolve_public_task(task, catalogue=_path(catalogue),

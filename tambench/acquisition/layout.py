@@ -29,6 +29,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tambench.acquisition.pruning import text_of
+
 _LIST_TAGS = ("ul", "ol")
 #: Where lxml closes an open ``ul`` and a browser does not.
 _LIST_BREAKERS = frozenset({"pre", "form", "address", "menu"})
@@ -50,13 +52,6 @@ _THRESHOLDS = {"em": (2.0, 1.5), "rem": (2.0, 1.5), "%": (200.0, 150.0), "px": (
                "pt": (24.0, 18.0)}
 #: ``<font size="N">``: 6 and 7 are xx-large and larger, 5 is x-large.
 _FONT_TAG_LEVELS = {"7": 2, "6": 2, "5": 3}
-_SPACE = re.compile(r"\s+")
-
-
-def _text(el: Any) -> str:
-    return _SPACE.sub(" ", el.get_text(" ")).strip()
-
-
 def font_level(el: Any) -> int | None:
     """The heading level an element's font size shows (2 or 3), or None for body-sized text."""
     if el.name == "font":
@@ -80,8 +75,8 @@ def _visual_headings(root: Any, soup: Any) -> None:
         if level is None or el.find_parent(_NOT_HEADING_INSIDE) is not None:
             continue
         block = el if el.name in ("p", "div") else el.find_parent(["p", "div"])
-        text = _text(el)
-        if (block is None or not text or len(text) > HEADING_MAX_CHARS or _text(block) != text
+        text = text_of(el)
+        if (block is None or not text or len(text) > HEADING_MAX_CHARS or text_of(block) != text
                 or block.find(["p", "div", "ul", "ol", "table", "pre", "img"]) is not None):
             continue
         heading = soup.new_tag(f"h{level}")

@@ -24,8 +24,7 @@ from tambench.core.layout import PRIVATE_DIR, PUBLIC_DIR, safe_join
 from tambench.core.metrics.base import get_metric
 from tambench.errors import InvalidSubmissionError, MissingSubmissionError, TaskDataError
 from tambench.grading.csvio import Limits
-from tambench.grading.files import bound_message
-from tambench.grading.grade import label_warnings, resolve_task, small_pages
+from tambench.grading.grade import bounded, label_warnings, resolve_task, small_pages
 from tambench.grading.validate import Answers, validate_submission
 from tambench.grading.validation.reference import load_reference
 from tambench.schema.taskspec import TaskSpec
@@ -170,12 +169,12 @@ def check_submission(
             refusals = cell_refusals(reference, validated.y_pred)
         except MissingSubmissionError as exc:
             return Verdict(**base, submission_exists=False, valid_submission=False,
-                           errors=[bound_message(p) for p in exc.problems])
+                           errors=bounded(exc.problems))
         except InvalidSubmissionError as exc:
             refusals = exc.problems
     if refusals:
         return Verdict(**base, valid_submission=False,
-                       errors=[bound_message(p) for p in refusals])
+                       errors=bounded(refusals))
     notes = label_warnings(task.spec.id, reference, validated.y_pred, answers_visible=False)
     return Verdict(**base, valid_submission=True, warnings=notes)
 
