@@ -26,7 +26,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from tambench.core.leaderboard import Leaderboard, read_leaderboard
-from tambench.core.metrics import get_metric
+from tambench.core.metrics import METRICS, get_metric
 from tambench.core.metrics.aliases import (
     SAME_NUMBER,
     AliasMatch,
@@ -44,7 +44,14 @@ from tambench.errors import (
 from tambench.schema.complete import completeness_problems, status_for
 from tambench.schema.mapping import MappingResult, map_pages
 from tambench.schema.suggest import suggest_split_spec
-from tambench.schema.taskspec import GradingSpec, Modality, SubmissionFormat, TaskSpec
+from tambench.schema.taskspec import (
+    GradingSpec,
+    LeaderboardSource,
+    Modality,
+    SubmissionFormat,
+    TaskSpec,
+)
+from tambench.tasks.leaderboards import record_scale, source_sha256
 
 LFS_POINTER_PREFIX = "version https://git-lfs.github.com/spec/"
 
@@ -57,6 +64,19 @@ def read_text(path: Path) -> str:
         return path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ImportLayoutError(f"{path} is not UTF-8 text: {exc}") from exc
+
+
+def board_record(*, source: str, path: str, lb: Leaderboard, data: bytes, metric: str | None,
+                 notes: list[str], commit: str = "", kind: str = "unknown") -> LeaderboardSource:
+    """The provenance record of an imported board: where it was read, its rows and hash, and
+    the scale of ``metric`` (a metric id not registered yet is recorded by its id alone; its
+    direction and bounds come once it is registered)."""
+    scale: dict[str, Any] = {}
+    if metric:
+        scale = record_scale(metric) if metric in METRICS else {"metric": metric}
+    return LeaderboardSource.model_validate({
+        "source": source, "commit": commit, "path": path, "kind": kind, "rows": len(lb),
+        "sha256": source_sha256(data), "notes": notes, **scale})
 
 
 def read_optional_leaderboard(path: Path) -> tuple[Leaderboard | None, bytes, str | None]:

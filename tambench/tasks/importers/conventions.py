@@ -296,6 +296,18 @@ def departure_of(slug: str, benchmark: str) -> str:
     return entry.departures.get(benchmark, "") if entry is not None else ""
 
 
+SETTLED_BY_TABLE = "grading settled by tambench's conventions table (see the notes)"
+
+
+def settled_by_table(warnings: list[str], unfilled: list[str], unset: str
+                     ) -> tuple[list[str], list[str]]:
+    """An importer's warnings and unfilled fields once the table built the grading its
+    witnesses left unset: ``unset`` (the importer's phrase) now says the table settled it, and
+    the grading fields are no longer unfilled."""
+    return ([w.replace(unset, SETTLED_BY_TABLE) for w in warnings],
+            [u for u in unfilled if not u.startswith("grading")])
+
+
 def apply_conventions(slug: str, grading: GradingSpec | None
                       ) -> tuple[GradingSpec | None, list[str]]:
     """The grading with the competition's conventions applied, and notes saying what changed.

@@ -15,7 +15,11 @@ from tambench.tasks.importers._common import (
     GradingDecision,
     params_misfit,
 )
-from tambench.tasks.importers.conventions import apply_conventions, departure_of
+from tambench.tasks.importers.conventions import (
+    apply_conventions,
+    departure_of,
+    settled_by_table,
+)
 from tambench.tasks.importers.grader_reading import WITNESS, GraderReading, departures
 from tambench.tasks.importers.tree_files import PrepareFacts
 from tambench.tasks.importers.witnesses import MetricDecision, Reading, decide_metric
@@ -186,9 +190,6 @@ def decide_dojo_grading(described: Description, grader: GraderReading | None, na
     return d
 
 
-SETTLED_BY_TABLE = "grading settled by tambench's conventions table (see the notes)"
-
-
 def with_conventions(slug: str, d: DojoGrading) -> DojoGrading:
     """The grading with the competition's conventions (:mod:`.conventions`: empty tokens,
     scored rows, label spellings, the columns metric parameters read) applied. A grading the
@@ -200,8 +201,7 @@ def with_conventions(slug: str, d: DojoGrading) -> DojoGrading:
         return d
     d.notes += notes
     if d.grading is None and grading is not None:
-        d.warnings = [w.replace("grading left unset", SETTLED_BY_TABLE) for w in d.warnings]
-        d.unfilled = [u for u in d.unfilled if not u.startswith("grading")]
+        d.warnings, d.unfilled = settled_by_table(d.warnings, d.unfilled, "grading left unset")
         d.pending = None
     d.grading = grading
     d.metric = grading.metric if grading is not None else d.metric

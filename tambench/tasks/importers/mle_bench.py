@@ -59,6 +59,7 @@ from tambench.tasks.importers import ImportedPage, ImportedTask, ImportFailure, 
 from tambench.tasks.importers._common import (
     Description,
     GradingDecision,
+    board_record,
     decide_grading,
     incomplete_reasons,
     placeholder_board,
@@ -68,9 +69,8 @@ from tambench.tasks.importers._common import (
     with_suggested_split,
 )
 from tambench.tasks.importers.class_lists import complete_header
-from tambench.tasks.importers.conventions import apply_conventions
+from tambench.tasks.importers.conventions import apply_conventions, settled_by_table
 from tambench.tasks.importers.tree_files import git_commit
-from tambench.tasks.leaderboards import record_scale, source_sha256
 from tambench.tasks.names import default_url
 
 REFERENCE_NAME = "mle-bench"
@@ -194,13 +194,12 @@ def _config_notes(folder: Path, cfg: dict[str, Any], layout: Layout) -> list[str
 def _board_record(folder: Path, lb: Leaderboard, data: bytes, decision: GradingDecision,
                   where: tuple[Layout, str]) -> LeaderboardSource:
     layout, commit = where
-    scale = record_scale(decision.grading.metric) if decision.grading is not None else {}
-    return LeaderboardSource.model_validate({
-        "source": layout.repository, "commit": commit,
-        "path": f"{layout.prefix}/{folder.name}/{LEADERBOARD_FILE}",
-        "kind": "unknown", "rows": len(lb), "sha256": source_sha256(data),
-        "notes": [f"{layout.title}'s copy of the competition's leaderboard, read from a local "
-                  "checkout"], **scale})
+    return board_record(
+        source=layout.repository, commit=commit,
+        path=f"{layout.prefix}/{folder.name}/{LEADERBOARD_FILE}", lb=lb, data=data,
+        metric=decision.grading.metric if decision.grading is not None else None,
+        notes=[f"{layout.title}'s copy of the competition's leaderboard, read from a local "
+               "checkout"])
 
 
 def readme_platforms(comps: Path) -> dict[str, str]:
@@ -293,13 +292,11 @@ def _with_conventions(cid: str, decision: GradingDecision, cfg: dict[str, Any]
     """The decision with the competition's conventions (:mod:`.conventions`) and MLE-bench's
     answers file name; a grading the conventions build is no longer left for review."""
     grading, notes = apply_conventions(cid, decision.grading)
-    built = decision.grading is None and grading is not None
-    settled = "grading settled by tambench's conventions table (see the notes)"
-    return replace(
-        decision, grading=_answers_file(grading, cfg), notes=[*decision.notes, *notes],
-        warnings=[w.replace("grading left unset for review", settled) if built else w
-                  for w in decision.warnings],
-        unfilled=[u for u in decision.unfilled if not (built and u.startswith("grading"))])
+    warnings, unfilled = list(decision.warnings), list(decision.unfilled)
+    if decision.grading is None and grading is not None:
+        warnings, unfilled = settled_by_table(warnings, unfilled, "grading left unset for review")
+    return replace(decision, grading=_answers_file(grading, cfg),
+                   notes=[*decision.notes, *notes], warnings=warnings, unfilled=unfilled)
 
 
 def _answers_file(grading: GradingSpec | None, cfg: dict[str, Any]) -> GradingSpec | None:

@@ -36,12 +36,12 @@ from pathlib import Path
 from typing import Any
 
 from tambench.core.leaderboard import Leaderboard
-from tambench.core.metrics import METRICS
 from tambench.core.metrics.aliases import resolve_alias
 from tambench.errors import ImportLayoutError, TaskSpecError
 from tambench.schema.taskspec import LeaderboardSource, Modality, Provenance, TaskSpec
 from tambench.tasks.importers import ImportedPage, ImportedTask, ImportFailure, TreeRead
 from tambench.tasks.importers._common import (
+    board_record,
     incomplete_reasons,
     read_descriptions,
     read_optional_leaderboard,
@@ -52,7 +52,6 @@ from tambench.tasks.importers.dojo_grading import decide_dojo_grading, with_conv
 from tambench.tasks.importers.grader_reading import GraderReading, read_grader_source
 from tambench.tasks.importers.tree_files import PrepareFacts, git_commit, read_json, read_prepare
 from tambench.tasks.importers.witnesses import Reading, from_alias
-from tambench.tasks.leaderboards import record_scale, source_sha256
 from tambench.tasks.names import default_url
 
 SOURCE = "github:MLE-Dojo/MLE-Dojo"
@@ -200,14 +199,9 @@ def _prepare_notes(p: PrepareFacts) -> list[str]:
 
 def _board_record(tree: DojoTree, slug: str, rel: str, kind: str, lb: Leaderboard,
                   data: bytes, metric: str | None, notes: list[str]) -> LeaderboardSource:
-    # A metric being added gives its id only; its direction and bounds come once registered.
-    scale: dict[str, Any] = {}
-    if metric:
-        scale = record_scale(metric) if metric in METRICS else {"metric": metric}
-    return LeaderboardSource.model_validate({
-        "source": SOURCE, "commit": tree.commit,
-        "path": f"mledojo/competitions/{slug}/{rel}", "kind": kind, "rows": len(lb),
-        "sha256": source_sha256(data), "notes": notes, **scale})
+    return board_record(source=SOURCE, commit=tree.commit,
+                        path=f"mledojo/competitions/{slug}/{rel}", kind=kind, lb=lb, data=data,
+                        metric=metric, notes=notes)
 
 
 def _boards(tree: DojoTree, folder: Path, metric: str | None, warnings: list[str]

@@ -48,12 +48,12 @@ from tambench.schema.taskspec import (
 )
 from tambench.tasks.importers import ImportedTask, ImportFailure, TreeRead
 from tambench.tasks.importers._common import (
+    board_record,
     decide_grading,
     read_descriptions,
     read_optional_leaderboard,
     read_text,
 )
-from tambench.tasks.leaderboards import record_scale, source_sha256
 from tambench.tasks.names import default_url, resolve_name
 
 REFERENCE_NAME = "tam-bench"
@@ -121,11 +121,8 @@ def _read_schema(src: Path) -> dict[str, Any]:
 
 def _board_record(where: str, lb: Leaderboard, data: bytes, metric: str | None
                   ) -> LeaderboardSource:
-    return LeaderboardSource.model_validate({
-        "source": "tam-bench", "path": where, "kind": "unknown", "rows": len(lb),
-        "sha256": source_sha256(data),
-        "notes": ["the TAM-Bench release's copy of the competition's leaderboard"],
-        **(record_scale(metric) if metric else {})})
+    return board_record(source="tam-bench", path=where, lb=lb, data=data, metric=metric,
+                        notes=["the TAM-Bench release's copy of the competition's leaderboard"])
 
 
 def build_task(data: dict[str, Any], name: str, *, modality: Modality | None, tier: str | None,
