@@ -28,7 +28,7 @@ from pathlib import Path, PurePosixPath
 import pyarrow as pa
 
 from tambench.errors import InvalidSubmissionError
-from tambench.grading.files import RawFile, echo, human_bytes
+from tambench.grading.files import COMPRESSED_FORMS, COMPRESSED_SUFFIXES, RawFile, echo, human_bytes
 
 #: The most a compressed submission may expand, in multiples of its compressed size.
 MAX_RATIO = 200.0
@@ -36,8 +36,8 @@ MAX_RATIO = 200.0
 #: compress very well and are harmless).
 RATIO_FLOOR_BYTES = 10 * 1024**2
 _CHUNK = 1 << 20
-_GZIP = b"\x1f\x8b"
-_ZIPS = (b"PK\x03\x04", b"PK\x05\x06")
+_GZIP = COMPRESSED_FORMS[".gz"][0]
+_ZIPS = COMPRESSED_FORMS[".zip"]
 
 
 def _refuse(message: str) -> InvalidSubmissionError:
@@ -147,7 +147,7 @@ def unpack_submission(raw: RawFile, *, max_bytes: int, fmt: str = "csv") -> RawF
     """
     name = raw.path.name
     lower = name.lower()
-    if not lower.endswith((".gz", ".zip")):
+    if not lower.endswith(COMPRESSED_SUFFIXES):
         return raw  # compressed bytes under a plain name are refused by the encoding check
     head = bytes(raw.data[:4])
     budget = _Budget(name, raw.size, max_bytes)

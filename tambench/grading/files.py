@@ -96,8 +96,13 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
     (b"PAR1", "a Parquet file"),
     (b"\xd0\xcf\x11\xe0", "an old Excel/OLE document"),
 )
-#: The compressed forms a submission may take under a name that says so (grading/compressed.py).
-_KAGGLE_SUFFIXES = {b"\x1f\x8b": ".gz", b"PK\x03\x04": ".zip"}
+#: The compressed forms a submission may take under a name that says so, as Kaggle accepts
+#: them (grading/compressed.py reads them): the suffix, and the bytes such a file starts with.
+COMPRESSED_FORMS: dict[str, tuple[bytes, ...]] = {
+    ".gz": (b"\x1f\x8b",), ".zip": (b"PK\x03\x04", b"PK\x05\x06")}
+COMPRESSED_SUFFIXES = tuple(COMPRESSED_FORMS)
+_KAGGLE_SUFFIXES = {magic: suffix for suffix, magics in COMPRESSED_FORMS.items()
+                    for magic in magics}
 _BOMS: tuple[tuple[bytes, str], ...] = (
     (b"\x00\x00\xfe\xff", "UTF-32 (big-endian BOM)"),
     (b"\xff\xfe\x00\x00", "UTF-32 (little-endian BOM)"),

@@ -31,6 +31,7 @@ from pathlib import Path
 from tambench.core.bounded import LINE_BOUNDS, parse_json
 from tambench.errors import InputError, MalformedInputError
 from tambench.grading.batch.models import RunStatus
+from tambench.grading.files import COMPRESSED_SUFFIXES
 from tambench.grading.sanitize import report_name, report_text
 
 SOLUTION_FILES = ("best_solution.py", "solution.py")
@@ -42,8 +43,6 @@ MLE_BENCH_SUBMISSION_DIR = "submission"
 SINGLE_RUN = "run"
 #: Submission formats looked for when the task (and so its format) is unknown.
 ANY_FORMAT = ("csv", "json", "txt")
-#: How Kaggle accepts a compressed submission: the file gzipped, or zipped alone.
-COMPRESSED_SUFFIXES = (".gz", ".zip")
 
 
 def submission_names(formats: tuple[str, ...]) -> list[str]:

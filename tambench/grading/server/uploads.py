@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tambench.grading.files import human_bytes
+from tambench.grading.files import COMPRESSED_SUFFIXES, human_bytes
 from tambench.grading.server.config import UploadLimits
 
 FILE_FIELD = "file"
@@ -73,11 +73,6 @@ def check_declared_size(headers: Any, limit: int) -> None:
         raise UploadRefused(400, "bad request", "Content-Length is not a number") from None
     if size > limit:
         raise too_large(limit, size)
-
-
-#: Suffixes of a compressed submission, kept from the client's name (grading reads a
-#: compressed submission by its name, as Kaggle does).
-COMPRESSED_SUFFIXES = (".gz", ".zip")
 
 
 def saved_name(client_name: str, base: str) -> str:
