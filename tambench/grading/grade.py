@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -160,25 +159,13 @@ def small_pages() -> Iterator[None]:
         switch(before)
 
 
-#: Boards this function has cleaned, by identity and value range: a board loaded once per task
-#: (a batch worker's cache) is not cleaned again for each of the task's runs (that cost 30 ms a
-#: run on a 2,000-row board). Weak values: a board is forgotten once nothing uses it.
-_CLEANED: weakref.WeakValueDictionary[tuple[int, float, float], Leaderboard] = \
-    weakref.WeakValueDictionary()
-
-
 def load_task_leaderboard(lb: Path | Leaderboard | None, metric: Metric) -> Leaderboard | None:
     """Read a leaderboard and drop junk rows (default rules, the metric's value range); a board
-    this function already cleaned for the same range is returned as it is."""
+    already cleaned for the same range is returned as it is (:meth:`Leaderboard.clean`)."""
     if lb is None:
         return None
-    value_range = (metric.lower_bound, metric.upper_bound)
-    if isinstance(lb, Leaderboard) and _CLEANED.get((id(lb), *value_range)) is lb:
-        return lb
     board = lb if isinstance(lb, Leaderboard) else read_leaderboard(lb)
-    cleaned = board.clean(value_range=value_range)
-    _CLEANED[(id(cleaned), *value_range)] = cleaned
-    return cleaned
+    return board.clean(value_range=(metric.lower_bound, metric.upper_bound))
 
 
 #: Relative slack at a metric's range bounds for floating-point rounding (a mean of equal

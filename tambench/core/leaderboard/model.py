@@ -136,15 +136,21 @@ class Leaderboard:
 
         Rows whose score is not a finite number are always dropped by this method, whatever
         ``exclude`` says: no statistic can use them. The same cleaning of one board is done
-        once (every difficulty method of a task asks for it).
+        once (every difficulty method of a task asks for it), and cleaning its result again
+        the same way returns that result (a batch cleans a task's board once for every run).
         """
         excluded = frozenset(exclude)
         unknown = excluded - set(JUNK_RULES)
         if unknown:
             raise LeaderboardError(f"unknown junk rule(s) {sorted(unknown)}; known: {JUNK_RULES}")
-        range_key = None if value_range is None else tuple(value_range)
-        return self.memo(("clean", excluded, range_key),
-                         lambda: self._cleaned(excluded, value_range))
+        key = ("clean", excluded, None if value_range is None else tuple(value_range))
+
+        def cleaned() -> Leaderboard:
+            out = self._cleaned(excluded, value_range)
+            out._memo[key] = out  # the same cleaning of the cleaned board is that board
+            return out
+
+        return self.memo(key, cleaned)
 
     def _cleaned(self, excluded: frozenset[str],
                  value_range: tuple[float, float] | None) -> Leaderboard:
