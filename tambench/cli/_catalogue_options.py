@@ -1,4 +1,5 @@
-"""Options the catalogue commands share: a date, and a collection by name."""
+"""Options the catalogue commands share: the catalogue folder, a date, and a collection by
+name."""
 
 from __future__ import annotations
 
@@ -29,3 +30,24 @@ def collection_option_ids(root: Path, name: str | None) -> set[str] | None:
         return collection_ids(root, name)
     except SubsetError as exc:
         raise typer.BadParameter(str(exc), param_hint="--collection") from None
+
+
+def catalogue_root(catalogue: Path | None) -> Path:
+    """``--catalogue``, else the configured catalogue."""
+    from tambench.config import load_settings
+
+    return load_settings(catalogue=catalogue).catalogue
+
+
+def import_catalogue(catalogue: Path | None) -> Path:
+    """Where an import writes: ``--catalogue``, else the configured catalogue, but never the
+    installed package's own catalogue by default."""
+    from tambench.config import bundled_catalogue
+
+    root = catalogue_root(catalogue)
+    if catalogue is None and root.resolve() == bundled_catalogue().resolve():
+        raise typer.BadParameter(
+            "give the catalogue to import into (--catalogue DIR, or `catalogue` in the "
+            "config): an import never writes into the installed package's catalogue by default",
+            param_hint="--catalogue")
+    return root

@@ -63,11 +63,11 @@ def acquire(
     stops the run; finished task folders and fetched pages are kept (rerun to resume).
     """
     from tambench.acquisition.pipeline import write_report
-    from tambench.cli.tasks_cmd import _import_catalogue
+    from tambench.cli._catalogue_options import import_catalogue
 
     if renderer not in ("browser", "http"):
         raise typer.BadParameter("expected browser or http", param_hint="--renderer")
-    catalogue = _import_catalogue(catalogue)
+    catalogue = import_catalogue(catalogue)
     job = _AcquireJob(list(refs), catalogue, _parse_base_urls(base_url), concurrency, llm,
                       renderer, hermetic, state_dir, fresh)
     report = job.run(executor, executor_address, max_workers, retries, quiet=json_out)

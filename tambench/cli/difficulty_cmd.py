@@ -19,6 +19,8 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
+from tambench.cli._catalogue_options import catalogue_root
+
 
 class _DefaultCommandGroup(TyperGroup):
     """A group whose first argument, when not a sub-command, goes to ``compute``."""
@@ -61,12 +63,6 @@ def _explain(r: Any) -> list[str]:
     return explain_calibrated(r) if r.method == "calibrated" else explain_lines(r)
 
 
-def _catalogue_dir(catalogue: Path | None) -> Path:
-    from tambench.config import load_settings
-
-    return load_settings(catalogue=catalogue).catalogue
-
-
 @difficulty_app.command("methods")
 def methods(
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
@@ -102,7 +98,7 @@ def compute(
     if catalogue is not None or leaderboard is None:
         if leaderboard is not None or metric is not None:
             raise typer.BadParameter("give either LB.csv --metric ID, or --catalogue DIR")
-        _compute_catalogue(_catalogue_dir(catalogue), primary, json_out, explain, write,
+        _compute_catalogue(catalogue_root(catalogue), primary, json_out, explain, write,
                            leaderboards)
         return
     if metric is None:
@@ -265,7 +261,7 @@ def compare(
     from tambench.difficulty.compare import CompareReport, compare_tiers, read_labels
 
     primary = _check_method(method)
-    root = _catalogue_dir(catalogue)
+    root = catalogue_root(catalogue)
     ref, unknown, origin = _reference(root, labels, reference)
     problems: list[str] = []
     if computed is not None:
@@ -316,7 +312,7 @@ def calibrate_cmd(
     if method not in ("paper", "robust"):
         raise typer.BadParameter(f"expected paper or robust, got {method!r}",
                                  param_hint="--method")
-    root = _catalogue_dir(catalogue)
+    root = catalogue_root(catalogue)
     ref, unknown, origin = _reference(root, labels, reference)
     results = {r.task: res for r in catalogue_difficulties(root, method, leaderboards)
                if (res := r.result(method)) is not None}

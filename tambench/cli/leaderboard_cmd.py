@@ -107,8 +107,8 @@ def refresh(
     from datetime import UTC, datetime
 
     from tambench.acquisition.kaggle_client import KaggleClient
+    from tambench.cli._catalogue_options import import_catalogue
     from tambench.cli._console import console
-    from tambench.cli.tasks_cmd import _import_catalogue
     from tambench.schema.taskspec import LeaderboardSource
     from tambench.tasks.leaderboards import record_scale, store_leaderboard
     from tambench.tasks.locate import locate_task
@@ -116,7 +116,7 @@ def refresh(
     if kind not in ("private", "public", "unknown"):
         raise typer.BadParameter(f"expected private, public or unknown, got {kind!r}",
                                  param_hint="--kind")
-    root = _import_catalogue(catalogue)
+    root = import_catalogue(catalogue)
     task_file = locate_task(task, root)
     from tambench.schema.io import load_taskspec
 

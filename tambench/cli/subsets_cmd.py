@@ -7,6 +7,8 @@ from typing import Any
 
 import typer
 
+from tambench.cli._catalogue_options import catalogue_root
+
 subsets_app = typer.Typer(help="Lite / Medium / Full subsets: build and diff manifests.",
                           no_args_is_help=True)
 
@@ -14,12 +16,6 @@ _TIERS_HELP = ("Tier source(s), tried in order: difficulty:<method> (calibrated,
                "or reference:<name> (tam-bench, mle-bench), comma-separated. Default: "
                "reference:tam-bench,difficulty:calibrated (the paper release's tiers for its "
                "Lite tasks, the calibrated model for the rest).")
-
-
-def _catalogue(catalogue: Path | None) -> Path:
-    from tambench.config import load_settings
-
-    return load_settings(catalogue=catalogue).catalogue
 
 
 def read_tier_source(text: str | None, root: Path, option: str = "--tiers") -> list[Any]:
@@ -133,7 +129,7 @@ def build(
     from tambench.tasks.catalogue import Catalogue, build_index, index_hash
     from tambench.tasks.subsets import write_manifests
 
-    root = _catalogue(catalogue)
+    root = catalogue_root(catalogue)
     when = parse_day(day, "--date")
     selection, scope, header = _selection(root, collection, since, until)
     sources = read_tier_source(tiers, root)
@@ -201,7 +197,7 @@ def _current_cells(catalogue: Path | None, tiers: str | None) -> dict[str, str]:
     from tambench.difficulty.tiers import catalogue_tiers
     from tambench.tasks.subsets import candidates_from_catalogue, cell_name
 
-    root = _catalogue(catalogue)
+    root = catalogue_root(catalogue)
     cands, skipped = candidates_from_catalogue(
         root, catalogue_tiers(root, read_tier_source(tiers, root), quiet=True))
     current = {c.id: cell_name(c.modality, c.tier) for c in cands}

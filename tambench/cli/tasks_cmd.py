@@ -8,19 +8,18 @@ from typing import Any
 
 import typer
 
-from tambench.cli._catalogue_options import collection_option_ids, parse_day
+from tambench.cli._catalogue_options import (
+    catalogue_root,
+    collection_option_ids,
+    import_catalogue,
+    parse_day,
+)
 from tambench.core.tables import Column, print_table
 
 tasks_app = typer.Typer(help="The task catalogue: index, validate, list, show, import.",
                         no_args_is_help=True)
 
 _CAT_HELP = "Catalogue folder (default: the configured one, else the bundled catalogue)."
-
-
-def _root(catalogue: Path | None) -> Path:
-    from tambench.config import load_settings
-
-    return load_settings(catalogue=catalogue).catalogue
 
 
 @tasks_app.command("index")
@@ -33,7 +32,7 @@ def index(
     from tambench.cli._console import console
     from tambench.tasks.catalogue import Catalogue, write_index
 
-    cat = Catalogue(_root(catalogue))
+    cat = Catalogue(catalogue_root(catalogue))
     csv_path, pq_path, digest = write_index(cat, out)
     console.print(f"{len(cat.ids())} tasks -> {csv_path}, {pq_path} (index sha256 {digest})")
 
@@ -68,7 +67,7 @@ def validate(
     from tambench.cli._console import console, print_json
     from tambench.tasks.catalogue import Catalogue, validate_catalogue
 
-    root = _root(catalogue)
+    root = catalogue_root(catalogue)
     problems = validate_catalogue(root) + _stored_difficulty_problems(root)
     problems.sort(key=lambda p: (p.where, p.severity, p.message))
     n = len(Catalogue(root).entry_dirs())
@@ -222,7 +221,7 @@ def list_tasks(
     from tambench.schema.taskspec import Modality
     from tambench.tasks.catalogue import Catalogue, build_index
 
-    root = _root(catalogue)
+    root = catalogue_root(catalogue)
     window = parse_day(since, "--since"), parse_day(until, "--until")
     members = collection_option_ids(root, collection)
     subset_ids = _subset_ids(root, subset)
@@ -315,7 +314,7 @@ def show(
     from tambench.tasks.collections import collection_memberships
     from tambench.tasks.filters import evaluate_rules, passes_filters
 
-    cat = Catalogue(_root(catalogue))
+    cat = Catalogue(catalogue_root(catalogue))
     entry = cat.get(task_id)
     spec = entry.spec
     rules = evaluate_rules(spec)
@@ -360,20 +359,6 @@ def show(
     lines += [f"  note: {n}" for n in spec.provenance.notes]
     for line in lines:
         console.print(line, markup=False)
-
-
-def _import_catalogue(catalogue: Path | None) -> Path:
-    """Where an import writes: ``--catalogue``, else the configured catalogue, but never the
-    installed package's own catalogue by default."""
-    from tambench.config import bundled_catalogue
-
-    root = _root(catalogue)
-    if catalogue is None and root.resolve() == bundled_catalogue().resolve():
-        raise typer.BadParameter(
-            "give the catalogue to import into (--catalogue DIR, or `catalogue` in the "
-            "config): an import never writes into the installed package's catalogue by default",
-            param_hint="--catalogue")
-    return root
 
 
 def _print_import(kind: str, path: Path, report: Any) -> None:
@@ -432,7 +417,7 @@ def import_tree(
                                  f"{on_existing!r}", param_hint="--on-existing")
     if not path.is_dir():
         raise ImportLayoutError(f"{path} is not a folder; expected the root of a {kind} tree")
-    root = _import_catalogue(catalogue)
+    root = import_catalogue(catalogue)
     tree = read_tree(kind, path)
     report = write_imported(tree, root, on_existing=on_existing)
     if json_out:
