@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 from tambench.core.layout import safe_join, safe_relpath
 from tambench.errors import ConfigError, TambenchError, UnsafePathError
-from tambench.fileio import write_text_atomic
+from tambench.fileio import fsync_dir, write_text_atomic
 from tambench.grading.validation.textfiles import parse_json
 
 COUNTS_FILE = "validations.json"
@@ -129,11 +129,7 @@ class ValidationCounts:
     def _write(self, run: str, counts: dict[str, Any]) -> None:
         folder = self.folder(run)
         write_text_atomic(folder / COUNTS_FILE, json.dumps(counts, indent=2) + "\n")
-        dir_fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)  # the rename itself survives a crash
-        finally:
-            os.close(dir_fd)
+        fsync_dir(folder)  # the rename itself survives a crash
 
 
 def _read_earlier(path: Path) -> dict[str, Any]:
