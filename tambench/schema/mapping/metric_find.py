@@ -44,6 +44,7 @@ from tambench.schema.mapping.metric_rules import (
 )
 from tambench.schema.mapping.metric_terms import (
     GENERIC_FAMILIES,
+    defining_cue,
     each_of,
     find_family,
     fold,
@@ -110,7 +111,6 @@ _FIRM_CUE = WordPattern("|".join([
     r"|\bwill be\b|\buses?\b)",
     each_of(["scored", "evaluated"], r" (?:on|using|by|with|based on|according to|in terms "
                                       r"of)\b")]))
-_FIRM_START_RE = re.compile(r"\W*(?:evaluation )?metric\s*:", re.IGNORECASE)
 #: Words allowed between a firm cue and the metric's name ("evaluated on the mean column-wise
 #: ..."); a generic word such as "accuracy" must follow closer.
 FIRM_GAP_WORDS = 6
@@ -232,12 +232,8 @@ def _finding(reader: _Reader, sent: _Sentence, family: str, m: re.Match[str]) ->
 
 def _firmly_named(sent: _Sentence, family: str, m: re.Match[str]) -> bool:
     """Whether the sentence states the score firmly and names this metric right after."""
-    low = lower(sent.text)
-    cue = _FIRM_CUE.search(sent.text, low=low)
+    cue = defining_cue(sent.text, lower(sent.text), words_pattern=_FIRM_CUE)
     end = cue.end() if cue is not None else None
-    start = _FIRM_START_RE.match(sent.text)
-    if start is not None and (end is None or cue is None or cue.start() > 0):
-        end = start.end()
     if end is None or m.start() < end:
         return False
     gap = len(sent.text[end:m.start()].split())

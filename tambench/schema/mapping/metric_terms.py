@@ -200,10 +200,12 @@ _CUE_START_RE = re.compile(_CUE_START, re.IGNORECASE)
 DEFINING_CUE_RE = re.compile(_CUE_WORDS + "|" + _CUE_START, re.IGNORECASE)
 
 
-def defining_cue(sentence: str, low: str | None = None) -> re.Match[str] | None:
+def defining_cue(sentence: str, low: str | None = None, *,
+                 words_pattern: WordPattern = _CUE_SCAN) -> re.Match[str] | None:
     """``DEFINING_CUE_RE.search(sentence)``'s match position, found with a fast scan (the match
-    is on the lowered sentence when it comes from the word alternatives)."""
-    words = _CUE_SCAN.search(sentence, low=low)
+    is on the lowered sentence when it comes from the word alternatives); ``words_pattern``
+    replaces the cue words (a stricter set), the "metric:" start stays."""
+    words = words_pattern.search(sentence, low=low)
     if words is not None and words.start() == 0:
         return words
     return _CUE_START_RE.match(sentence) or words
