@@ -98,7 +98,7 @@ class LocalExecutor(Executor):
                 return self._pool.submit(fn, *args, **kwargs)
             except BrokenProcessPool:
                 # The dead pool's futures have already failed; nothing of it is reusable.
-                self._pool.shutdown(wait=False, cancel_futures=True)
+                _end_broken_pool(self._pool)
                 self._pool = self._start_pool()
                 self.restarts += 1
                 return self._pool.submit(fn, *args, **kwargs)
@@ -108,7 +108,27 @@ class LocalExecutor(Executor):
         with self._lock:
             self._shut = True
             pool = self._pool
+        if getattr(pool, "_broken", False):
+            _end_broken_pool(pool)
         pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+def _end_broken_pool(pool: ProcessPoolExecutor) -> None:
+    """Shut a broken pool down and kill whatever worker of it is still running.
+
+    A broken pool's manager thread terminates the workers it knows and then joins all of them.
+    A ``submit`` that passed the "broken?" check just before the pool learnt that a worker had
+    died may still start a worker after that termination; nothing ever sends that worker work
+    or an end, so the join (and with it the interpreter's exit, which joins the manager thread)
+    would wait for ever. Killing the leftover workers lets the join finish.
+    """
+    # The standard pool keeps its workers in a private table (pid -> process), which its
+    # shutdown empties: read it first.
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        if process.is_alive():
+            process.kill()
 
 
 def worker_count(executor: Executor) -> int:
