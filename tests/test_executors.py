@@ -303,6 +303,39 @@ def test_a_worker_started_late_in_a_broken_pool_is_killed(tmp_path: Path, ending
         executor.shutdown()
 
 
+def test_a_task_queued_while_the_pool_breaks_fails_instead_of_waiting_for_ever(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The race: a submit passes the pool's "broken?" check, then the pool fails every pending
+    # task and marks itself broken, then the submit queues its task, which nothing will run.
+    from concurrent.futures.process import BrokenProcessPool
+
+    executor = LocalExecutor(max_workers=1)
+    try:
+        with pytest.raises(BrokenProcessPool):
+            executor.submit(behave, ("die", str(tmp_path / "m"))).result(timeout=60)
+        broken = executor._pool
+        broken._executor_manager_thread.join(timeout=60)  # the pool has failed its tasks
+        real_submit = broken.submit
+
+        def submit_as_the_race_does(*args: Any, **kwargs: Any) -> Any:
+            flags = broken._broken, broken._shutdown_thread
+            broken._broken, broken._shutdown_thread = False, False  # as seen by the check
+            try:
+                return real_submit(*args, **kwargs)
+            finally:
+                broken._broken, broken._shutdown_thread = flags
+
+        monkeypatch.setattr(broken, "submit", submit_as_the_race_does)
+        queued = executor.submit(square, 3)
+        with pytest.raises(BrokenProcessPool, match="broke while this task was being submitted"):
+            queued.result(timeout=60)
+        assert executor.restarts == 1
+        assert executor.submit(square, 4).result(timeout=60) == 16
+    finally:
+        executor.shutdown()
+
+
 def test_killed_ray_worker_is_retried_then_reported_like_the_local_pool(
     tmp_path: Path, ray_executor: Executor
 ) -> None:

@@ -9,16 +9,26 @@ its workers end when the process that started them dies (:mod:`tambench.executor
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import threading
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import (
+    Executor,
+    Future,
+    InvalidStateError,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+)
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 from typing import Any
 
 from tambench.executors.lifeline import watch_parent
+
+#: How long a replaced pool's manager thread may take to fail the tasks it still holds.
+_MANAGER_JOIN_SECONDS = 30.0
 
 
 def default_mp_context() -> BaseContext:
@@ -95,13 +105,34 @@ class LocalExecutor(Executor):
             if self._shut:
                 raise RuntimeError("cannot schedule new futures after shutdown")
             try:
+                future = self._pool.submit(fn, *args, **kwargs)
+            except (BrokenProcessPool, OSError):
+                # Broken before this submit, or while it started a worker (the pool closes
+                # the pipes that worker was being handed: OSError). The dead pool's futures
+                # have failed, and nothing of it is reusable.
+                if not getattr(self._pool, "_broken", False):
+                    raise
+                self._replace_broken_pool()
                 return self._pool.submit(fn, *args, **kwargs)
-            except BrokenProcessPool:
-                # The dead pool's futures have already failed; nothing of it is reusable.
-                _end_broken_pool(self._pool)
-                self._pool = self._start_pool()
-                self.restarts += 1
-                return self._pool.submit(fn, *args, **kwargs)
+            if getattr(self._pool, "_broken", False):
+                # The pool broke while this task was being queued: the task may have missed
+                # the pool's failing of every pending task, and would then never finish.
+                self._replace_broken_pool(queued=future)
+            return future
+
+    def _replace_broken_pool(self, queued: Future[Any] | None = None) -> None:
+        broken = self._pool
+        manager = getattr(broken, "_executor_manager_thread", None)  # shutdown clears it
+        _end_broken_pool(broken)
+        if queued is not None:
+            if manager is not None:
+                manager.join(timeout=_MANAGER_JOIN_SECONDS)
+            if not queued.done():
+                with contextlib.suppress(InvalidStateError):  # failed by the pool meanwhile
+                    queued.set_exception(BrokenProcessPool(
+                        "the process pool broke while this task was being submitted"))
+        self._pool = self._start_pool()
+        self.restarts += 1
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Stop the worker processes (waiting for running tasks when ``wait``)."""
