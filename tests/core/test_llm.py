@@ -155,7 +155,13 @@ def test_an_endpoint_failure_is_an_llm_error_not_a_traceback() -> None:
 def test_the_fake_server_stops_promptly() -> None:
     import time
 
-    srv = FakeOpenAIServer().start()
-    t0 = time.perf_counter()
-    srv.stop()
-    assert time.perf_counter() - t0 < 0.2
+    # A stop waits out the rest of the server's current poll. With the standard library's
+    # default interval (0.5 s) the mean wait is about 0.25 s; ten stops make the mean a firm
+    # figure even on a loaded machine.
+    waits = []
+    for _ in range(10):
+        srv = FakeOpenAIServer().start()
+        t0 = time.perf_counter()
+        srv.stop()
+        waits.append(time.perf_counter() - t0)
+    assert sum(waits) / len(waits) < 0.1, waits
