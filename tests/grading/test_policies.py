@@ -287,9 +287,8 @@ def test_the_row_sum_rule_follows_each_probability_metric(tmp_path: Path) -> Non
     rule) unless renormalize is false; column-wise AUC and label rankings read columns or
     orders, never sums; a task may require or waive the rule."""
     from tambench.core.metrics import list_metrics
-    from tambench.grading.validation.columns import DISTRIBUTION_ROWS
 
-    assert all(get_metric(m).kind == "probability" for m in DISTRIBUTION_ROWS)
+    assert [m.id for m in list_metrics() if m.rows_are_distributions] == ["kl_divergence"]
     answers = "id,a,b\nx,1,0\ny,0,1\nz,1,0\n"
     text = "id,a,b\nx,0.9,0.3\ny,0.2,0.6\nz,0.7,0.1\n"  # sums 1.2, 0.8, 0.8
     refused = {"kl_divergence"}
@@ -316,6 +315,34 @@ def test_the_row_sum_rule_follows_each_probability_metric(tmp_path: Path) -> Non
                            id_columns=["id"], target_columns=["a", "b"], value_policy=policy)
         report = _grade(spec, path, tmp_path / "p", text)
         assert any("do not sum to 1" in e for e in report.errors) == want, (params, policy)
+
+
+def test_a_registered_metric_that_reads_rows_as_distributions_gets_the_row_sum_rule(
+    tmp_path: Path,
+) -> None:
+    from tambench.core.metrics import METRICS, register
+
+    def total_variation(y_true: Any, y_pred: Any) -> float:
+        """Mean total variation distance between true and predicted rows."""
+        return float(np.abs(np.asarray(y_true) - np.asarray(y_pred)).sum(axis=1).mean() / 2)
+
+    with pytest.raises(ValueError, match="only a probability metric can read rows"):
+        register("test_tv_values", higher_is_better=False, value_range=(0.0, 1.0), kind="value",
+                 rows_are_distributions=True)(total_variation)
+    register("test_tv", higher_is_better=False, value_range=(0.0, 1.0), kind="probability",
+             rows_are_distributions=True)(total_variation)
+    try:
+        answers = "id,a,b\nx,1,0\ny,0,1\n"
+        spec, path = _task(tmp_path, answers, metric="test_tv", id_columns=["id"],
+                           target_columns=["a", "b"])
+        refused = _grade(spec, path, tmp_path / "bad", "id,a,b\nx,0.9,0.3\ny,0.2,0.6\n")
+        assert not refused.valid_submission
+        assert any("do not sum to 1" in e for e in refused.errors), refused.errors
+        graded = _grade(spec, path, tmp_path / "good", "id,a,b\nx,0.9,0.1\ny,0.2,0.8\n")
+        assert graded.valid_submission and graded.score == pytest.approx(0.15)
+    finally:
+        METRICS.unregister("test_tv")
+    assert "test_tv_values" not in METRICS
 
 
 # --- ventilator: only rows with u_out = 0 are scored ---------------------------------------------

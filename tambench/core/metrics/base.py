@@ -95,6 +95,9 @@ class Metric:
     check: CheckFn | None = None
     """Structural checker of a submission (structured metrics); None when the grader's
     per-kind checks are enough."""
+    rows_are_distributions: bool = False
+    """The metric reads each row of several probability columns as one distribution, so a
+    submitted row must sum to 1 (it is never rescaled; validation refuses such rows)."""
 
     @property
     def aux_names(self) -> tuple[str, ...]:
@@ -207,6 +210,7 @@ def register(
     kind: InputKind,
     defaults: Mapping[str, Any] | None = None,
     check: CheckFn | None = None,
+    rows_are_distributions: bool = False,
 ) -> Callable[[MetricFn], MetricFn]:
     """Decorator registering ``fn`` under ``metric_id``; the docstring's first line is its summary."""
 
@@ -214,6 +218,9 @@ def register(
         lo, hi = value_range
         if not lo < hi:
             raise ValueError(f"metric {metric_id!r}: value range {value_range} is empty")
+        if rows_are_distributions and kind != "probability":
+            raise ValueError(f"metric {metric_id!r}: only a probability metric can read rows "
+                             f"as distributions, not a {kind!r} one")
         summary = (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else metric_id
         METRICS.register(metric_id, Metric(
             id=metric_id,
@@ -225,6 +232,7 @@ def register(
             summary=summary,
             defaults=dict(defaults or {}),
             check=check,
+            rows_are_distributions=rows_are_distributions,
         ))
         return fn
 

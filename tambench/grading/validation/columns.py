@@ -10,7 +10,7 @@ Declared policies read here (``GradingSpec.value_policy``; absent keys take thes
   ``probability`` and ``label``; true for ``text``, ``set``, ``ranking`` and ``mask``, where an
   empty string is an empty set, ranking, mask or text.
 * ``row_sum`` (kind ``probability``, several target columns): ``"auto"`` (default: rows must sum
-  to 1 when the metric compares distributions, :data:`DISTRIBUTION_ROWS`, or takes a
+  to 1 when the metric compares distributions, :attr:`Metric.rows_are_distributions`, or takes a
   ``renormalize`` parameter set to false; a metric that renormalises declares so),
   ``"require"``, or ``"ignore"``. ``row_sum_tolerance`` default 1e-4 (absolute, on each
   row's sum).
@@ -298,13 +298,6 @@ def check_columns(
     return matrix if matrix is not None else stack_columns(cols, numeric)
 
 
-#: Metrics whose rule reads each row of several probability columns as one distribution that
-#: must sum to 1 (it is never rescaled), with the rule's source.
-DISTRIBUTION_ROWS = {
-    "kl_divergence": "hms-harmful-brain-activity-classification's evaluation page: the "
-                     "predicted probabilities of each row must sum to one or the submission "
-                     "fails; MLE-bench refuses such rows too",
-}
 #: Default tolerance of a row sum (``value_policy.row_sum_tolerance``).
 ROW_SUM_TOLERANCE = 1e-4
 
@@ -318,7 +311,7 @@ def rows_must_sum_to_one(ans: Answers) -> bool:
         return policy != "ignore"
     if ans.kind != "probability":
         return False
-    return ans.metric.id in DISTRIBUTION_ROWS or ans.params.get("renormalize", True) is False
+    return ans.metric.rows_are_distributions or ans.params.get("renormalize", True) is False
 
 
 def check_row_sums(
