@@ -274,11 +274,10 @@ def test_items_in_flight_when_the_pool_breaks_are_rerun_without_being_charged(
     assert [r.value for r in results[1:]] == ["ok done"] * 5
 
 
-@pytest.mark.parametrize("ending", ["replaced", "shut down"])
-def test_a_worker_started_late_in_a_broken_pool_is_killed(tmp_path: Path, ending: str) -> None:
-    # A submit that passes the pool's "broken?" check just before the pool learns of a death
-    # can start a worker after the pool has terminated the others. Nothing ever ends that
-    # worker, and the pool's manager thread (which the interpreter joins at exit) waits for it.
+@pytest.fixture
+def broken_local(tmp_path: Path) -> Iterator[tuple[LocalExecutor, Any]]:
+    """A one-worker local executor whose pool broke (its worker died) and has finished
+    failing its tasks and ending its workers; with that broken pool."""
     from concurrent.futures.process import BrokenProcessPool
 
     executor = LocalExecutor(max_workers=1)
@@ -286,54 +285,58 @@ def test_a_worker_started_late_in_a_broken_pool_is_killed(tmp_path: Path, ending
         with pytest.raises(BrokenProcessPool):
             executor.submit(behave, ("die", str(tmp_path / "m"))).result(timeout=60)
         broken = executor._pool
-        broken._executor_manager_thread.join(timeout=60)  # the pool has ended its workers
-        # The late worker: a process the broken pool records but did not terminate.
-        late = [executor._mp_context.Process(target=time.sleep, args=(600,))]  # type: ignore[attr-defined]
-        late[0].daemon = True
-        late[0].start()
-        broken._processes[late[0].pid] = late[0]
-        if ending == "replaced":
-            assert executor.submit(square, 4).result(timeout=60) == 16
-            assert executor.restarts == 1
-        else:
-            executor.shutdown()
-        late[0].join(timeout=20)
-        assert not late[0].is_alive()
+        broken._executor_manager_thread.join(timeout=60)
+        yield executor, broken
     finally:
         executor.shutdown()
 
 
+@pytest.mark.parametrize("ending", ["replaced", "shut down"])
+def test_a_worker_started_late_in_a_broken_pool_is_killed(
+    broken_local: tuple[LocalExecutor, Any], ending: str
+) -> None:
+    # A submit that passes the pool's "broken?" check just before the pool learns of a death
+    # can start a worker after the pool has terminated the others. Nothing ever ends that
+    # worker, and the pool's manager thread (which the interpreter joins at exit) waits for it.
+    executor, broken = broken_local
+    # The late worker: a process the broken pool records but did not terminate.
+    late = executor._mp_context.Process(target=time.sleep, args=(600,))  # type: ignore[attr-defined]
+    late.daemon = True
+    late.start()
+    broken._processes[late.pid] = late
+    if ending == "replaced":
+        assert executor.submit(square, 4).result(timeout=60) == 16
+        assert executor.restarts == 1
+    else:
+        executor.shutdown()
+    late.join(timeout=20)
+    assert not late.is_alive()
+
+
 def test_a_task_queued_while_the_pool_breaks_fails_instead_of_waiting_for_ever(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    broken_local: tuple[LocalExecutor, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The race: a submit passes the pool's "broken?" check, then the pool fails every pending
     # task and marks itself broken, then the submit queues its task, which nothing will run.
     from concurrent.futures.process import BrokenProcessPool
 
-    executor = LocalExecutor(max_workers=1)
-    try:
-        with pytest.raises(BrokenProcessPool):
-            executor.submit(behave, ("die", str(tmp_path / "m"))).result(timeout=60)
-        broken = executor._pool
-        broken._executor_manager_thread.join(timeout=60)  # the pool has failed its tasks
-        real_submit = broken.submit
+    executor, broken = broken_local
+    real_submit = broken.submit
 
-        def submit_as_the_race_does(*args: Any, **kwargs: Any) -> Any:
-            flags = broken._broken, broken._shutdown_thread
-            broken._broken, broken._shutdown_thread = False, False  # as seen by the check
-            try:
-                return real_submit(*args, **kwargs)
-            finally:
-                broken._broken, broken._shutdown_thread = flags
+    def submit_as_the_race_does(*args: Any, **kwargs: Any) -> Any:
+        flags = broken._broken, broken._shutdown_thread
+        broken._broken, broken._shutdown_thread = False, False  # as seen by the check
+        try:
+            return real_submit(*args, **kwargs)
+        finally:
+            broken._broken, broken._shutdown_thread = flags
 
-        monkeypatch.setattr(broken, "submit", submit_as_the_race_does)
-        queued = executor.submit(square, 3)
-        with pytest.raises(BrokenProcessPool, match="broke while this task was being submitted"):
-            queued.result(timeout=60)
-        assert executor.restarts == 1
-        assert executor.submit(square, 4).result(timeout=60) == 16
-    finally:
-        executor.shutdown()
+    monkeypatch.setattr(broken, "submit", submit_as_the_race_does)
+    queued = executor.submit(square, 3)
+    with pytest.raises(BrokenProcessPool, match="broke while this task was being submitted"):
+        queued.result(timeout=60)
+    assert executor.restarts == 1
+    assert executor.submit(square, 4).result(timeout=60) == 16
 
 
 def test_killed_ray_worker_is_retried_then_reported_like_the_local_pool(

@@ -371,16 +371,10 @@ def weighted_multilabel_log_loss(
     return _weighted_mean(loss, w, groups)
 
 
-# Rows are distributions: hms-harmful-brain-activity-classification's evaluation page says a
-# submission whose predicted rows do not each sum to one fails (MLE-bench refuses them too).
-@register(
-    "kl_divergence",
-    higher_is_better=False,
-    value_range=(0.0, math.inf),
-    kind="probability",
-    defaults={"eps": LOG_LOSS_EPS},
-    rows_are_distributions=True,
-)
+# Rows are distributions: per the evaluation page of hms-harmful-brain-activity-classification,
+# a submission whose predicted rows do not each sum to one fails (MLE-bench refuses them too).
+@register("kl_divergence", higher_is_better=False, value_range=(0.0, math.inf),
+          kind="probability", defaults={"eps": LOG_LOSS_EPS}, rows_are_distributions=True)
 def kl_divergence(y_true: Any, y_pred: Any, eps: float = LOG_LOSS_EPS) -> float:
     """Mean over rows of KL(true row || predicted row), predictions clipped below at eps.
 
