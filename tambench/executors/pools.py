@@ -110,11 +110,11 @@ class LocalExecutor(Executor):
                 # Broken before this submit, or while it started a worker (the pool closes
                 # the pipes that worker was being handed: OSError). The dead pool's futures
                 # have failed, and nothing of it is reusable.
-                if not getattr(self._pool, "_broken", False):
+                if not _is_broken(self._pool):
                     raise
                 self._replace_broken_pool()
                 return self._pool.submit(fn, *args, **kwargs)
-            if getattr(self._pool, "_broken", False):
+            if _is_broken(self._pool):
                 # The pool broke while this task was being queued: the task may have missed
                 # the pool's failing of every pending task, and would then never finish.
                 self._replace_broken_pool(queued=future)
@@ -139,9 +139,15 @@ class LocalExecutor(Executor):
         with self._lock:
             self._shut = True
             pool = self._pool
-        if getattr(pool, "_broken", False):
+        if _is_broken(pool):
             _end_broken_pool(pool)
         pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+def _is_broken(pool: ProcessPoolExecutor) -> bool:
+    """Whether the standard pool has marked itself broken (it keeps that in a private field,
+    set before it fails its pending tasks and ends its workers)."""
+    return bool(getattr(pool, "_broken", False))
 
 
 def _end_broken_pool(pool: ProcessPoolExecutor) -> None:
