@@ -25,7 +25,7 @@ from tambench.grading.batch.discover import JudgeConfig, RunItem, TaskRef
 from tambench.grading.batch.models import RunStatus
 from tambench.grading.csvio import Limits
 from tambench.grading.sanitize import report_messages, report_text
-from tambench.schema.taskspec import TaskSpec
+from tambench.schema.taskspec import GradingSpec, TaskSpec
 
 #: Tasks whose answers a worker keeps loaded at once.
 TASK_CACHE_SIZE = 8
@@ -80,21 +80,28 @@ def load_board_cached(path: str, metric: Any) -> Any:
     return _remember(_BOARDS, key, lambda: load_task_leaderboard(Path(path), metric))
 
 
+def _spec_and_metric(ref: TaskRef) -> tuple[TaskSpec, GradingSpec, Any]:
+    """A task's spec (cached), its grading and its registered metric; a task without grading
+    is refused."""
+    from tambench.core.metrics.base import get_metric
+
+    spec = load_spec_cached(ref.task_file)
+    if spec.grading is None:
+        raise TaskDataError(f"task {spec.id} has no grading spec")
+    return spec, spec.grading, get_metric(spec.grading.metric)
+
+
 def load_task_cached(ref: TaskRef) -> tuple[Any, Any, Any]:
     """(spec, answers, leaderboard) of a task, loaded once per worker process."""
-    from tambench.core.metrics.base import get_metric
     from tambench.grading.validate import load_answers
 
     key = (_file_key(ref.task_file), ref.answers, _file_key(ref.leaderboard))
 
     def load() -> tuple[Any, Any, Any]:
-        spec = load_spec_cached(ref.task_file)
-        if spec.grading is None:
-            raise TaskDataError(f"task {spec.id} has no grading spec")
-        metric = get_metric(spec.grading.metric)
+        spec, grading, metric = _spec_and_metric(ref)
         if not os.path.isfile(ref.answers):
             raise TaskDataError(f"answers of task {spec.id} not found at {ref.answers}")
-        answers = load_answers(Path(ref.answers), spec.grading, metric)
+        answers = load_answers(Path(ref.answers), grading, metric)
         board = load_board_cached(ref.leaderboard, metric) if ref.leaderboard else None
         TASK_LOADS[ref.task_id] += 1
         return spec, answers, board
@@ -174,13 +181,8 @@ def _decided(item: RunItem, row: dict[str, Any]) -> dict[str, Any]:
     status = item.status or RunStatus.ERROR
     problem = item.problem or status.value
     if item.task_ref is not None:  # the spec and board only: no answers are read for it
-        from tambench.core.metrics.base import get_metric
-
         ref = item.task_ref
-        spec = load_spec_cached(ref.task_file)
-        if spec.grading is None:
-            raise TaskDataError(f"task {spec.id} has no grading spec")
-        metric = get_metric(spec.grading.metric)
+        spec, _, metric = _spec_and_metric(ref)
         board = load_board_cached(ref.leaderboard, metric) if ref.leaderboard else None
         row.update(task_fields(spec, metric.id, metric.higher_is_better, board is not None))
         if board is not None:  # the run earned nothing; the thresholds are the board's
