@@ -305,6 +305,9 @@ def test_a_client_trickling_its_headers_is_disconnected(one: Running) -> None:
                     break
             except TimeoutError:
                 pass
+            except OSError:  # a reset (our unread bytes were still in the server's buffer) is a drop too
+                closed = True
+                break
         assert closed
 
 
