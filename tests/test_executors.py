@@ -339,6 +339,57 @@ def test_a_task_queued_while_the_pool_breaks_fails_instead_of_waiting_for_ever(
     assert executor.submit(square, 4).result(timeout=60) == 16
 
 
+@pytest.fixture
+def refused_starts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Worker starts that the forkserver refuses, as it does while it restarts (it ends when a
+    start fails half-way): set ``refused[0]`` to how many starts to refuse; ``refused[1]``
+    counts the refusals."""
+    import multiprocessing.forkserver as forkserver
+
+    refused = [0, 0]
+    real = forkserver.connect_to_new_process
+
+    def connect(fds: Any) -> Any:
+        if refused[1] < refused[0]:
+            refused[1] += 1
+            raise ConnectionRefusedError(111, "Connection refused")
+        return real(fds)
+
+    monkeypatch.setattr(forkserver, "connect_to_new_process", connect)
+    return refused
+
+
+def test_a_worker_start_refused_by_a_restarting_forkserver_is_retried_on_a_fresh_pool(
+    refused_starts: list[int],
+) -> None:
+    executor = LocalExecutor(max_workers=2)
+    try:
+        assert executor._mp_context.get_start_method() == "forkserver"
+        busy = executor.submit(time.sleep, 1.0)  # the first worker
+        refused_starts[0] = 2  # the next submit needs a second worker: refused twice
+        assert executor.submit(square, 3).result(timeout=60) == 9
+        assert refused_starts[1] == 2 and executor.restarts == 2
+        # The pool that could not grow was retired gently: its running task finished.
+        assert busy.result(timeout=60) is None
+    finally:
+        executor.shutdown()
+
+
+def test_a_pool_that_can_never_start_a_worker_raises_instead_of_hanging(
+    refused_starts: list[int],
+) -> None:
+    executor = LocalExecutor(max_workers=1)
+    try:
+        refused_starts[0] = 10**6
+        with pytest.raises(ConnectionRefusedError):
+            executor.submit(square, 3)
+        assert refused_starts[1] == 5  # a few fresh pools, then the error
+        refused_starts[0] = 0  # the forkserver is back: the executor works again
+        assert executor.submit(square, 4).result(timeout=60) == 16
+    finally:
+        executor.shutdown()
+
+
 def test_killed_ray_worker_is_retried_then_reported_like_the_local_pool(
     tmp_path: Path, ray_executor: Executor
 ) -> None:

@@ -13,6 +13,7 @@ import contextlib
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import (
     Executor,
@@ -29,6 +30,10 @@ from tambench.executors.lifeline import watch_parent
 
 #: How long a replaced pool's manager thread may take to fail the tasks it still holds.
 _MANAGER_JOIN_SECONDS = 30.0
+#: Fresh pools one ``submit`` may start, and the first pause after a failed worker start
+#: (doubled each time: 0.05 s to 0.4 s, under a second in all).
+_START_ATTEMPTS = 5
+_START_PAUSE_SECONDS = 0.05
 
 
 def default_mp_context() -> BaseContext:
@@ -100,37 +105,53 @@ class LocalExecutor(Executor):
                                    initializer=watch_parent, initargs=(os.getpid(),))
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        """Schedule ``fn(*args, **kwargs)`` on a worker process, restarting a broken pool."""
+        """Schedule ``fn(*args, **kwargs)`` on a worker process, restarting a broken pool.
+
+        Raises:
+            OSError: no worker process could be started, after a few fresh pools.
+        """
         with self._lock:
             if self._shut:
                 raise RuntimeError("cannot schedule new futures after shutdown")
-            try:
-                future = self._pool.submit(fn, *args, **kwargs)
-            except (BrokenProcessPool, OSError):
-                # Broken before this submit, or while it started a worker (the pool closes
-                # the pipes that worker was being handed: OSError). The dead pool's futures
-                # have failed, and nothing of it is reusable.
-                if not _is_broken(self._pool):
-                    raise
-                self._replace_broken_pool()
-                return self._pool.submit(fn, *args, **kwargs)
-            if _is_broken(self._pool):
-                # The pool broke while this task was being queued: the task may have missed
-                # the pool's failing of every pending task, and would then never finish.
-                self._replace_broken_pool(queued=future)
-            return future
+            for attempt in range(_START_ATTEMPTS):
+                try:
+                    future = self._pool.submit(fn, *args, **kwargs)
+                except BrokenProcessPool:
+                    self._replace_pool()  # broken before this submit: its futures have failed
+                    continue
+                except OSError:
+                    # A worker could not be started: the pool was breaking and closed the pipes
+                    # that worker was being handed, or the forkserver is restarting (it ends
+                    # when a start fails half-way, and refuses connections until it has gone).
+                    if attempt == _START_ATTEMPTS - 1:
+                        raise
+                    self._replace_pool()
+                    time.sleep(_START_PAUSE_SECONDS * 2**attempt)
+                    continue
+                if _is_broken(self._pool):
+                    # The pool broke while this task was being queued: the task may have missed
+                    # the pool's failing of every pending task, and would then never finish.
+                    self._replace_pool(queued=future)
+                return future
+            raise BrokenProcessPool(f"the process pool broke {_START_ATTEMPTS} times in a row "
+                                    "while this task was being submitted")
 
-    def _replace_broken_pool(self, queued: Future[Any] | None = None) -> None:
-        broken = self._pool
-        manager = getattr(broken, "_executor_manager_thread", None)  # shutdown clears it
-        _end_broken_pool(broken)
-        if queued is not None:
-            if manager is not None:
-                manager.join(timeout=_MANAGER_JOIN_SECONDS)
-            if not queued.done():
-                with contextlib.suppress(InvalidStateError):  # failed by the pool meanwhile
-                    queued.set_exception(BrokenProcessPool(
-                        "the process pool broke while this task was being submitted"))
+    def _replace_pool(self, queued: Future[Any] | None = None) -> None:
+        old = self._pool
+        if _is_broken(old):
+            manager = getattr(old, "_executor_manager_thread", None)  # shutdown clears it
+            _end_broken_pool(old)
+            if queued is not None:
+                if manager is not None:
+                    manager.join(timeout=_MANAGER_JOIN_SECONDS)
+                if not queued.done():
+                    with contextlib.suppress(InvalidStateError):  # failed by the pool meanwhile
+                        queued.set_exception(BrokenProcessPool(
+                            "the process pool broke while this task was being submitted"))
+        else:
+            # Sound, but it could not start a worker: the tasks it runs finish as usual (a
+            # task it holds half-queued may run too; nobody waits for its result).
+            old.shutdown(wait=False)
         self._pool = self._start_pool()
         self.restarts += 1
 
