@@ -19,13 +19,15 @@ from the metric name its source gives, cross-checked against its description.
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from tambench.core.leaderboard import Leaderboard, read_leaderboard
+from tambench.core.leaderboard import Leaderboard, read_leaderboard_text
 from tambench.core.metrics import METRICS, get_metric
 from tambench.core.metrics.aliases import (
     SAME_NUMBER,
@@ -40,9 +42,11 @@ from tambench.errors import (
     LeaderboardError,
     MetricParameterError,
     SchemaMappingError,
+    TaskSpecError,
 )
 from tambench.schema.complete import completeness_problems, status_for
 from tambench.schema.mapping import MappingResult, map_pages
+from tambench.schema.mapping.pageio import MAX_PAGE_BYTES
 from tambench.schema.suggest import suggest_split_spec
 from tambench.schema.taskspec import (
     GradingSpec,
@@ -56,12 +60,66 @@ from tambench.tasks.leaderboards import record_scale, source_sha256
 LFS_POINTER_PREFIX = "version https://git-lfs.github.com/spec/"
 
 
-def read_text(path: Path) -> str:
-    """A UTF-8 text file of the imported tree (BOM removed)."""
-    if path.is_symlink() or not path.is_file():
+#: Largest text file read from an imported tree: the description mapper's limit (a page over
+#: it could be mapped for neither its metric nor its columns, so it is neither read nor stored).
+MAX_TEXT_BYTES = MAX_PAGE_BYTES
+#: Largest leaderboard file read (Kaggle's largest boards are a few MB).
+MAX_BOARD_BYTES = 64 * 1024 * 1024
+
+
+#: Why a symbolic link to a folder in an imported tree is one failure of the import.
+LINKED_FOLDER = ("a symbolic link to a folder; not followed (nothing outside the imported tree "
+                 "is read)")
+
+
+#: What reading one folder of a tree may raise: that folder's failure, never the import's.
+FOLDER_ERRORS = (ImportLayoutError, TaskSpecError, OSError, RecursionError, MemoryError)
+
+
+def failure_reason(exc: BaseException) -> str:
+    """Why a folder could not be imported (one of :data:`FOLDER_ERRORS`)."""
+    if isinstance(exc, RecursionError | MemoryError):
+        return (f"a file of this folder is too large or too deeply nested to be read "
+                f"({type(exc).__name__}); nothing of it imported")
+    return str(exc)
+
+
+def tree_root(path: Path) -> Path:
+    """The imported tree's root with its symbolic links resolved: below it, a path whose real
+    location differs from its name passes through a link (see :func:`read_bytes`)."""
+    return Path(os.path.realpath(path))
+
+
+def read_bytes(path: Path, max_bytes: int) -> bytes:
+    """A regular file of the imported tree, read no further than ``max_bytes``.
+
+    Refused (ImportLayoutError naming the file): a file reached through a symbolic link (the
+    file itself or any folder above it inside the tree, whose root the readers resolve with
+    :func:`tree_root`), so nothing outside the tree is ever read; anything but a regular file
+    (a FIFO is opened without blocking and refused); a file larger than ``max_bytes``.
+    """
+    p = Path(path)
+    if os.path.realpath(p) != os.path.abspath(p):
+        raise ImportLayoutError(f"{p} is reached through a symbolic link; nothing outside the "
+                                "imported tree is read")
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    with os.fdopen(os.open(p, flags), "rb") as fh:
+        info = os.fstat(fh.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise ImportLayoutError(f"{p} is not a regular file")
+        data = b"" if info.st_size > max_bytes else fh.read(max_bytes + 1)
+    if info.st_size > max_bytes or len(data) > max_bytes:
+        raise ImportLayoutError(f"{p} is {max(info.st_size, len(data)):,} bytes, more than the "
+                                f"{max_bytes:,} read from a file of an imported tree; not read")
+    return data
+
+
+def read_text(path: Path, max_bytes: int = MAX_TEXT_BYTES) -> str:
+    """A UTF-8 text file of the imported tree (BOM removed), read by :func:`read_bytes`."""
+    if Path(path).is_symlink() or not Path(path).is_file():
         raise ImportLayoutError(f"{path} is not a regular file")
     try:
-        return path.read_text(encoding="utf-8-sig")
+        return read_bytes(path, max_bytes).decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ImportLayoutError(f"{path} is not UTF-8 text: {exc}") from exc
 
@@ -89,11 +147,16 @@ def read_optional_leaderboard(path: Path) -> tuple[Leaderboard | None, bytes, st
         return None, b"", f"no {path.name}"
     if path.is_symlink() or not path.is_file():
         return None, b"", f"{path.name} is not a regular file"
-    data = path.read_bytes()
+    try:
+        data = read_bytes(path, MAX_BOARD_BYTES)
+    except ImportLayoutError as exc:
+        return None, b"", f"{path.name} not read: {exc}"
     if data.startswith(LFS_POINTER_PREFIX.encode()):
         return None, b"", f"{path.name} is a Git LFS pointer, not the file; run `git lfs pull`"
     try:
-        return read_leaderboard(path), data, None
+        return read_leaderboard_text(data.decode("utf-8-sig"), path=str(path)), data, None
+    except UnicodeDecodeError as exc:
+        return None, b"", f"{path.name} could not be read: it is not UTF-8: {exc}"
     except LeaderboardError as exc:
         return None, b"", f"{path.name} could not be read: {exc}"
 
@@ -141,6 +204,9 @@ class Description:
     title: str = ""
     columns_from: str = ""
     """Which page the columns were read from."""
+    refused: dict[str, str] = field(default_factory=dict)
+    """Page name -> why the mapper refused it (a warning of the task; the page is not
+    stored)."""
 
 
 def _reading(result: MappingResult) -> dict[str, Any]:
@@ -162,26 +228,31 @@ def _reading(result: MappingResult) -> dict[str, Any]:
             "header": list(pending.submission_header)}
 
 
-def map_text(text: str, task_id: str, url: str = "") -> MappingResult | None:
-    """The offline mapper's reading of one Markdown text (None when there is no text)."""
+def map_text(text: str, task_id: str, url: str = "") -> MappingResult | str | None:
+    """The offline mapper's reading of one Markdown text: None when there is no text, the
+    mapper's reason when it refuses the page (binary, too large)."""
     if not text.strip():
         return None
     try:
         return map_pages({"all": text}, task_id=task_id, url=url)
-    except SchemaMappingError:
-        return None
+    except SchemaMappingError as exc:
+        return str(exc)
 
 
 def read_descriptions(pages: list[tuple[str, str]], task_id: str, url: str = "") -> Description:
     """Map each (page name, text) in order of preference and combine the readings: the metric
-    from the first page naming one, the columns from the first page giving a header."""
-    results = [(name, r) for name, text in pages if (r := map_text(text, task_id, url))]
+    from the first page naming one, the columns from the first page giving a header. A page
+    the mapper refuses is named, with its reason, in ``refused``."""
+    mapped = [(name, map_text(text, task_id, url)) for name, text in pages]
+    results = [(name, r) for name, r in mapped if isinstance(r, MappingResult)]
+    refused = {name: f"{name} not read by the description mapper: {r}" for name, r in mapped
+               if isinstance(r, str)}
     readings = [(name, _reading(r)) for name, r in results]
     named = next((rd for _, rd in readings if rd["metric"] or rd["approximate"]), None)
     headed = next(((n, rd) for n, rd in readings if rd["header"]), None)
     out: dict[str, Any] = {
         "modality": next((r.spec.modality for _, r in results if r.spec.modality), None),
-        "title": results[0][1].spec.title if results else ""}
+        "title": results[0][1].spec.title if results else "", "refused": refused}
     if named is not None:
         out.update(metric=named["metric"], params=named["params"],
                    approximate=named["approximate"])

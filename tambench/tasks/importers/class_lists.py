@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from tambench.errors import ImportLayoutError
 from tambench.schema.mapping.headers import elided_header_parts
 
 #: Fewest names a constant must hold to count as a class list.
@@ -64,6 +65,16 @@ def string_lists(source: str) -> list[list[str]]:
     return found
 
 
+def _lists_of(name: str, source: str) -> list[list[str]]:
+    """:func:`string_lists` of one file, a file too deeply nested for the parser (a
+    500,000-term expression) refused by name."""
+    try:
+        return string_lists(source)
+    except (RecursionError, MemoryError) as exc:
+        raise ImportLayoutError(f"{name} is nested too deeply to be parsed "
+                                f"({type(exc).__name__}); not read") from None
+
+
 def _names(value: ast.expr) -> list[str] | None:
     if isinstance(value, ast.List | ast.Tuple):
         items = [e.value for e in value.elts if isinstance(e, ast.Constant)]
@@ -92,7 +103,7 @@ def complete_header(lines: Iterable[str], files: Mapping[str, str]) -> ClassList
     """The header an elided line in ``lines`` stands for, completed from one of ``files``
     (name -> Python source); None unless exactly one class list fits."""
     lists = [(name, names) for name, text in sorted(files.items())
-             for names in string_lists(text)]
+             for names in _lists_of(name, text)]
     fits: dict[tuple[str, ...], ClassListHeader] = {}
     for line in lines:
         parts = elided_header_parts(line)

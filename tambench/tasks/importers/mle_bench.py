@@ -24,7 +24,8 @@ platform ``dslighting``); package helper folders without a ``config.yaml`` or a 
 row is dated at exactly midnight (a handful of rows on consecutive days) are reported and not
 shipped.
 
-The YAML is read with ``yaml.safe_load`` only. Each competition becomes ``kaggle/<id>`` with
+The YAML is read with the safe loader only, its aliases bounded (an alias bomb is that folder's
+failure). Each competition becomes ``kaggle/<id>`` with
 the id lower-cased (catalogue ids are lower-case slugs: ``AI4Code`` is ``kaggle/ai4code``).
 What each task gets:
 
@@ -48,29 +49,31 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from tambench.core.layout import LEADERBOARD_FILE
 from tambench.core.leaderboard import Leaderboard
 from tambench.core.metrics.aliases import Source
-from tambench.errors import ImportLayoutError, TaskSpecError
+from tambench.errors import ImportLayoutError
 from tambench.schema.taskspec import GradingSpec, LeaderboardSource, Provenance, TaskSpec
 from tambench.tasks.importers import ImportedPage, ImportedTask, ImportFailure, TreeRead
 from tambench.tasks.importers._common import (
+    FOLDER_ERRORS,
+    LINKED_FOLDER,
     Description,
     GradingDecision,
     board_record,
     decide_grading,
+    failure_reason,
     incomplete_reasons,
     placeholder_board,
     read_descriptions,
     read_optional_leaderboard,
     read_text,
+    tree_root,
     with_suggested_split,
 )
 from tambench.tasks.importers.class_lists import complete_header
 from tambench.tasks.importers.conventions import apply_conventions, settled_by_table
-from tambench.tasks.importers.tree_files import git_commit
+from tambench.tasks.importers.tree_files import git_commit, read_yaml
 from tambench.tasks.names import default_url
 
 REFERENCE_NAME = "mle-bench"
@@ -118,7 +121,7 @@ def locate_tree(path: Path) -> tuple[Path, Path | None, Layout]:
     Accepts MLE-bench's repository root, ``mlebench/`` and ``mlebench/competitions/``, and
     dslighting's repository root, ``dslighting/`` and ``dslighting/registry/``.
     """
-    root = Path(path)
+    root = tree_root(path)
     candidates = [(root / "mlebench" / "competitions", root, MLE_BENCH),
                   (root / "dslighting" / "registry", root, DSLIGHTING),
                   (root / "registry", root.parent, DSLIGHTING),
@@ -157,10 +160,7 @@ def read_complexity(splits_dir: Path) -> dict[str, str]:
 def read_config(folder: Path) -> dict[str, Any]:
     """A competition's config.yaml, checked: a mapping whose ``id`` is the folder's name."""
     path = folder / CONFIG_FILE
-    try:
-        data = yaml.safe_load(read_text(path))
-    except yaml.YAMLError as exc:
-        raise ImportLayoutError(f"{path} is not valid YAML: {exc}") from exc
+    data = read_yaml(path)
     if not isinstance(data, dict):
         raise ImportLayoutError(f"{path}: expected a mapping, got {type(data).__name__}")
     cid = data.get("id")
@@ -264,6 +264,7 @@ def read_competition(folder: Path, tier: str | None, layout: Layout = MLE_BENCH,
         warnings.append(f"no {DESCRIPTION_FILE}")
     described = _with_class_list(read_descriptions(list(texts.items()), task_id, url),
                                  folder, texts)
+    warnings += described.refused.values()
     decision = decide_grading(grader_name(cfg), layout.alias_source, described)
     if platform == "kaggle":
         decision = _with_conventions(cid, decision, cfg)
@@ -283,7 +284,8 @@ def read_competition(folder: Path, tier: str | None, layout: Layout = MLE_BENCH,
     spec = with_suggested_split(spec)
     warnings += incomplete_reasons(spec)
     pages = tuple(ImportedPage("overview" if n == DESCRIPTION_FILE else "other", n, text,
-                               f"{folder.name}/{n}", url) for n, text in texts.items() if text)
+                               f"{folder.name}/{n}", url) for n, text in texts.items()
+                  if text and n not in described.refused)
     return ImportedTask(spec=spec, leaderboard=lb, pages=pages, warnings=tuple(warnings))
 
 
@@ -348,14 +350,17 @@ def read_mle_bench(root: Path) -> TreeRead:
     for folder in folders:
         if folder.name in helpers:
             continue
+        if folder.is_symlink():
+            out.failures.append(ImportFailure(str(folder), LINKED_FOLDER))
+            continue
         if not (folder / CONFIG_FILE).is_file():
             out.failures.append(ImportFailure(str(folder), f"no {CONFIG_FILE}"))
             continue
         try:
             out.tasks.append(read_competition(folder, labels.get(folder.name), layout, commit,
                                               listed))
-        except (ImportLayoutError, TaskSpecError, OSError) as exc:
-            out.failures.append(ImportFailure(str(folder), str(exc)))
+        except FOLDER_ERRORS as exc:
+            out.failures.append(ImportFailure(str(folder), failure_reason(exc)))
     orphans = sorted(set(labels) - {f.name for f in folders})
     if orphans:
         out.notes.append(f"complexity labels for competitions without a folder: {orphans}")

@@ -37,15 +37,19 @@ from typing import Any
 
 from tambench.core.leaderboard import Leaderboard
 from tambench.core.metrics.aliases import resolve_alias
-from tambench.errors import ImportLayoutError, TaskSpecError
+from tambench.errors import ImportLayoutError
 from tambench.schema.taskspec import LeaderboardSource, Modality, Provenance, TaskSpec
 from tambench.tasks.importers import ImportedPage, ImportedTask, ImportFailure, TreeRead
 from tambench.tasks.importers._common import (
+    FOLDER_ERRORS,
+    LINKED_FOLDER,
     board_record,
+    failure_reason,
     incomplete_reasons,
     read_descriptions,
     read_optional_leaderboard,
     read_text,
+    tree_root,
     with_suggested_split,
 )
 from tambench.tasks.importers.dojo_grading import decide_dojo_grading, with_conventions
@@ -84,7 +88,7 @@ class DojoTree:
 
 def locate_tree(path: Path) -> tuple[Path, Path | None]:
     """The competitions folder and the repository root (None when not found)."""
-    root = Path(path)
+    root = tree_root(path)
     for comps, repo in ((root / "mledojo" / "competitions", root),
                         (root / "competitions", root.parent),
                         (root, root.parent.parent)):
@@ -243,6 +247,7 @@ def read_competition(tree: DojoTree, folder: Path) -> ImportedTask:
     described = read_descriptions(list(f.texts.items()), task_id, url)
     g = with_conventions(slug, decide_dojo_grading(described, f.grader,
                                                    kaggle_name_reading(tags), f.prepare))
+    f.warnings += described.refused.values()
     board, lb, extra = _boards(tree, folder, g.metric, f.warnings)
     notes = [f"imported from MLE-Dojo competition folder {folder.name}", *f.notes]
     if folder.name != slug:
@@ -266,7 +271,7 @@ def read_competition(tree: DojoTree, folder: Path) -> ImportedTask:
     f.warnings += incomplete_reasons(spec)
     pages = tuple(ImportedPage("overview", "description.md", text,
                                f"{folder.name}/{rel}", url) for rel, text in f.texts.items()
-                  if text)
+                  if text and rel not in described.refused)
     return ImportedTask(spec=spec, leaderboard=lb, pages=pages,
                         warnings=tuple(f.warnings + g.warnings), extra_boards=extra)
 
@@ -282,10 +287,13 @@ def read_mle_dojo(root: Path) -> TreeRead:
     folders = sorted(p for p in comps.iterdir() if p.is_dir() and not p.name.startswith(
         ("_", ".")))
     for folder in folders:
+        if folder.is_symlink():
+            out.failures.append(ImportFailure(str(folder), LINKED_FOLDER))
+            continue
         try:
             out.tasks.append(read_competition(tree, folder))
-        except (ImportLayoutError, TaskSpecError, OSError) as exc:
-            out.failures.append(ImportFailure(str(folder), str(exc)))
+        except FOLDER_ERRORS as exc:
+            out.failures.append(ImportFailure(str(folder), failure_reason(exc)))
     known = {f.name for f in folders}
     orphans = sorted(set(tree.meta) - known)
     if orphans and len(orphans) < len(tree.meta):

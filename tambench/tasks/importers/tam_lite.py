@@ -48,11 +48,14 @@ from tambench.schema.taskspec import (
 )
 from tambench.tasks.importers import ImportedTask, ImportFailure, TreeRead
 from tambench.tasks.importers._common import (
+    FOLDER_ERRORS,
     board_record,
     decide_grading,
+    failure_reason,
     read_descriptions,
     read_optional_leaderboard,
     read_text,
+    tree_root,
 )
 from tambench.tasks.names import default_url, resolve_name
 
@@ -207,7 +210,7 @@ def _cells(root: Path) -> list[tuple[Path, Modality]]:
 
 def read_tam_lite(root: Path) -> TreeRead:
     """Every task of a release tree (or of its flat copy), in folder order."""
-    root = Path(root)
+    root = tree_root(root)
     cells = _cells(root)
     flats = sorted(p for p in root.iterdir() if p.is_dir() and (p / FLAT_SCHEMA_FILE).is_file())
     if not cells and not flats:
@@ -221,6 +224,6 @@ def read_tam_lite(root: Path) -> TreeRead:
     for where, job in jobs:
         try:
             out.tasks.append(job())
-        except (ImportLayoutError, TaskSpecError, OSError) as exc:
-            out.failures.append(ImportFailure(where, str(exc)))
+        except FOLDER_ERRORS as exc:
+            out.failures.append(ImportFailure(where, failure_reason(exc)))
     return out

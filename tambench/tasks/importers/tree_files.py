@@ -2,7 +2,8 @@
 files, the commit a checkout is at.
 
 Nothing here imports or runs the files: JSON goes through the bounded loader
-(:mod:`tambench.core.bounded`), Python through :func:`ast.parse`.
+(:mod:`tambench.core.bounded`), YAML through the safe loader with its aliases bounded
+(:func:`read_yaml`), Python through :func:`ast.parse`.
 """
 
 from __future__ import annotations
@@ -28,6 +29,57 @@ def read_json(path: Path) -> Any:
         raise ImportLayoutError(f"{path} is larger than {MAX_FILE_BYTES} bytes")
     return parse_json(read_text(path), str(path), error=ImportLayoutError,
                       bounds=Bounds(max_bytes=MAX_FILE_BYTES))
+
+
+#: Most values a YAML file may stand for once its aliases are expanded (a competition's
+#: config.yaml has about twenty), and its deepest nesting.
+MAX_YAML_VALUES = 10_000
+MAX_YAML_DEPTH = 32
+
+
+def read_yaml(path: Path) -> Any:
+    """A YAML file of the tree, read with the safe loader within bounds: its aliases may not
+    expand to more than :data:`MAX_YAML_VALUES` values nor nest deeper than
+    :data:`MAX_YAML_DEPTH` levels (an alias bomb, a self-referencing anchor), checked on the
+    composed nodes before any value is built. Every refusal is an ImportLayoutError naming
+    the file."""
+    import yaml
+
+    loader = yaml.SafeLoader(read_text(path))
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _expanded_size(node, 0, {}, path)
+        return loader.construct_document(node)
+    except yaml.YAMLError as exc:
+        raise ImportLayoutError(f"{path} is not valid YAML: {exc}") from exc
+    except (RecursionError, MemoryError) as exc:
+        raise ImportLayoutError(f"{path} is nested too deeply to be read "
+                                f"({type(exc).__name__})") from None
+    finally:
+        loader.dispose()
+
+
+def _expanded_size(node: Any, depth: int, sizes: dict[int, int], path: Path) -> int:
+    """How many values ``node`` stands for with its aliases expanded (each shared node is
+    counted once per use, computed once)."""
+    if depth > MAX_YAML_DEPTH:
+        raise ImportLayoutError(f"{path} nests more than {MAX_YAML_DEPTH} levels deep (or an "
+                                "anchor refers to itself); not read")
+    if id(node) in sizes:
+        return sizes[id(node)]
+    children = node.value if isinstance(node.value, list) else []
+    size = 1
+    for child in children:
+        for part in child if isinstance(child, tuple) else (child,):
+            size += _expanded_size(part, depth + 1, sizes, path)
+            if size > MAX_YAML_VALUES:
+                raise ImportLayoutError(f"{path} stands for more than {MAX_YAML_VALUES:,} "
+                                        "values once its aliases are expanded (an alias "
+                                        "bomb?); not read")
+    sizes[id(node)] = size
+    return size
 
 
 def git_commit(path: Path) -> str:
