@@ -9,6 +9,8 @@ from __future__ import annotations
 import errno
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -96,3 +98,60 @@ def exchange_paths(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool
     if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
         return False  # this file system cannot exchange
     raise OSError(err, os.strerror(err), os.fsdecode(fa), None, os.fsdecode(fb))
+
+
+def swap_folder(staging: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
+    """Put the folder ``staging`` in place of ``target``: a rename when ``target`` is absent,
+    else one atomic exchange (:func:`exchange_paths`) after which the previous folder, now
+    under the staging name, is removed. Where the file system cannot exchange, two renames:
+    ``target`` is briefly absent, its previous content kept as ``.<name>.old-<suffix>`` until
+    the new one is in place (:func:`restore_folder` puts it back after a crash)."""
+    import shutil
+
+    staging, target = Path(staging), Path(target)
+    if not os.path.lexists(target):
+        os.rename(staging, target)
+    elif exchange_paths(staging, target):
+        shutil.rmtree(staging)  # the previous folder, now under the staging name
+    else:
+        old = target.parent / f".{target.name}.old-{staging.name.rsplit('-', 1)[-1]}"
+        os.rename(target, old)
+        os.rename(staging, target)
+        shutil.rmtree(old)
+    fsync_dir(target.parent)
+
+
+def restore_folder(target: str | os.PathLike[str], staging_prefix: str) -> None:
+    """Clean up after an interrupted :func:`swap_folder` of ``target``: a previous folder left
+    as ``.<name>.old-*`` goes back in place when ``target`` is missing (else it is removed),
+    and staging folders named ``<staging_prefix>*`` beside it are removed."""
+    import shutil
+
+    target = Path(target)
+    if not target.parent.is_dir():
+        return
+    old_prefix = f".{target.name}.old-"
+    for entry in sorted(os.scandir(target.parent), key=lambda e: e.name):
+        if not entry.is_dir(follow_symlinks=False):
+            continue
+        if entry.name.startswith(old_prefix) and not os.path.lexists(target):
+            os.rename(entry.path, target)
+        elif entry.name.startswith((old_prefix, staging_prefix)):
+            shutil.rmtree(entry.path, ignore_errors=True)
+
+
+@contextmanager
+def locked_folder(folder: str | os.PathLike[str]) -> Iterator[None]:
+    """An exclusive lock on ``folder`` (flock on its descriptor; none where unsupported):
+    writers of one folder take turns."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock

@@ -370,7 +370,8 @@ def _print_import(kind: str, path: Path, report: Any) -> None:
                   f"{len(report.failures)} failed; {len(report.complete)} complete",
                   markup=False)
     for tid, fields in sorted(report.merged.items()):
-        console.print(f"  merged {tid}: filled {', '.join(fields)}", markup=False)
+        console.print(f"  merged {tid}: {', '.join(fields) or 'no field'} changed; files "
+                      f"{', '.join(report.files.get(tid, []))}", markup=False)
     for c in report.replaced:
         console.print(f"  replaced {c.task} {c.field}: {c.existing!r} -> {c.imported!r}",
                       markup=False)
@@ -384,6 +385,27 @@ def _print_import(kind: str, path: Path, report: Any) -> None:
             err_console.print(f"warning: {tid}: {w}", markup=False)
     for note in report.notes:
         err_console.print(f"note: {note}", markup=False)
+
+
+def _run_import(kind: str, path: Path, root: Path, on_existing: Any) -> Any:
+    """Read the tree and write it into ``root``; Ctrl-C says what was written and exits 130."""
+    from tambench.cli._console import err_console
+    from tambench.tasks.importers import ImportInterrupted, read_tree, write_imported
+
+    try:
+        tree = read_tree(kind, path)
+    except KeyboardInterrupt:
+        err_console.print(f"interrupted while reading {path}; nothing was written to {root}",
+                          markup=False)
+        raise typer.Exit(130) from None
+    try:
+        return write_imported(tree, root, on_existing=on_existing)
+    except ImportInterrupted as exc:
+        done = exc.report
+        err_console.print(f"interrupted while writing {exc.task}, which is left as it was; "
+                          f"{len(done.written)} new and {len(done.merged)} changed entries "
+                          f"before it were written whole ({root})", markup=False)
+        raise typer.Exit(130) from None
 
 
 @tasks_app.command("import")
@@ -408,7 +430,7 @@ def import_tree(
     Exit 3 when some folder could not be imported (the others are)."""
     from tambench.cli._console import print_json
     from tambench.errors import ImportLayoutError
-    from tambench.tasks.importers import IMPORTERS, ON_EXISTING, read_tree, write_imported
+    from tambench.tasks.importers import IMPORTERS, ON_EXISTING
 
     if kind not in IMPORTERS:
         raise typer.BadParameter(IMPORTERS.unknown_message(kind), param_hint="KIND")
@@ -418,8 +440,7 @@ def import_tree(
     if not path.is_dir():
         raise ImportLayoutError(f"{path} is not a folder; expected the root of a {kind} tree")
     root = import_catalogue(catalogue)
-    tree = read_tree(kind, path)
-    report = write_imported(tree, root, on_existing=on_existing)
+    report = _run_import(kind, path, root, on_existing)
     if json_out:
         print_json(report.model_dump(mode="json"))
     else:

@@ -183,6 +183,8 @@ def merge_specs(existing: TaskSpec, imported: TaskSpec, *, replace: bool = False
             fields[name] = m.provenance(old, new)
         elif name == "reference_tiers":
             fields[name] = m.mapping(name, old, new)
+        elif name == "title":  # a placeholder title on both sides stays the entry's
+            fields[name] = m.value(name, old, new) or existing.title
         else:
             fields[name] = m.value(name, old, new)
     merged = TaskSpec.model_validate({k: _plain(v) for k, v in fields.items()})

@@ -16,13 +16,12 @@ import re
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from tambench.errors import TambenchError
+from tambench.fileio import locked_folder as _locked
 from tambench.grading.batch.models import BatchReport, MleBenchReport, RunRow
 from tambench.grading.report import MLE_BENCH_FIELDS
 from tambench.grading.sanitize import csv_line, escape_formula, printable
@@ -255,7 +254,7 @@ def replace_folder(out: Path, members: dict[str, bytes], manifest: bytes) -> Non
     A folder that cannot be swapped (a mount point, one whose parent this user cannot write,
     or the current folder or one above it) is updated in place instead: see
     :func:`_update_in_place`."""
-    from tambench.fileio import current_umask, exchange_paths, fsync_dir, write_bytes_atomic
+    from tambench.fileio import current_umask, fsync_dir, swap_folder, write_bytes_atomic
 
     out = Path(os.path.abspath(out))
     parent = out.parent
@@ -273,16 +272,7 @@ def replace_folder(out: Path, members: dict[str, bytes], manifest: bytes) -> Non
         mode = stat.S_IMODE(out.stat().st_mode) if out.is_dir() else 0o777 & ~current_umask()
         os.chmod(staging, mode)
         fsync_dir(staging)
-        if not out.exists():
-            os.rename(staging, out)
-        elif exchange_paths(staging, out):
-            shutil.rmtree(staging)  # the previous set, now under the staging name
-        else:  # no atomic exchange here: the folder is absent between the two renames
-            old = parent / f".{out.name}.old-{staging.name.rsplit('-', 1)[1]}"
-            os.rename(out, old)
-            os.rename(staging, out)
-            shutil.rmtree(old)
-        fsync_dir(parent)
+        swap_folder(staging, out)
 
 
 def _update_in_place(out: Path, members: dict[str, bytes], manifest: bytes) -> None:
@@ -318,19 +308,3 @@ def _remove_leftovers(parent: Path, name: str) -> None:
     for entry in os.scandir(parent):
         if entry.name.startswith(prefixes) and entry.is_dir(follow_symlinks=False):
             shutil.rmtree(entry.path, ignore_errors=True)
-
-
-@contextmanager
-def _locked(folder: Path) -> Iterator[None]:
-    """An exclusive lock on ``folder`` (flock on its descriptor; none where unsupported)."""
-    try:
-        import fcntl
-    except ImportError:
-        yield
-        return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # releases the lock

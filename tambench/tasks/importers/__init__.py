@@ -15,6 +15,12 @@ tasks into a catalogue. An existing entry (ids compared case-insensitively) is, 
 * ``replace``: merged, and conflicting values replaced, each replacement listed; a complete
   entry is never made incomplete;
 * ``skip``: left alone.
+
+A board file an existing entry holds without a provenance record (placed by hand) is never
+replaced: it is kept, and the imported board is listed as a conflict. Each entry is written
+whole or not at all (:mod:`.staging`): an interrupted import (kill -9, Ctrl-C, a full disk)
+leaves the entry it was writing as it was, and an entry the import does not change is not
+rewritten (the report lists exactly the files it changed).
 """
 
 from __future__ import annotations
@@ -31,12 +37,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from tambench.core.layout import LEADERBOARD_FILE, PAGES_DIR, TASK_FILE, safe_join
 from tambench.core.leaderboard import Leaderboard
 from tambench.core.registry import Registry
-from tambench.errors import ImportLayoutError, ReportVersionError
-from tambench.fileio import write_text_atomic
-from tambench.schema.io import load_taskspec, save_taskspec
+from tambench.errors import CatalogueError, ImportLayoutError, ReportVersionError
+from tambench.fileio import locked_folder
+from tambench.schema.io import dump_taskspec, load_taskspec
 from tambench.schema.taskspec import SourcePage, TaskSpec
+from tambench.tasks.importers.staging import EntryStage
 from tambench.tasks.locate import catalogue_ids
-from tambench.tasks.merge import FieldChange, merge_specs
+from tambench.tasks.merge import FieldChange, merge_specs, still_unfilled
 
 OnExisting = Literal["skip", "merge", "replace"]
 ON_EXISTING: tuple[OnExisting, ...] = ("merge", "replace", "skip")
@@ -119,9 +126,11 @@ class ImportReport(_Report):
     written: list[str] = Field(default_factory=list)
     """New entries."""
     merged: dict[str, list[str]] = Field(default_factory=dict)
-    """Existing entries -> the fields the import filled."""
+    """Existing entries whose files the import changed -> the fields it changed (filled,
+    replaced, or provenance parts such as ``provenance.notes``; empty when only a file such
+    as a page was added)."""
     unchanged: list[str] = Field(default_factory=list)
-    """Existing entries the import had nothing to add to."""
+    """Existing entries the import left byte for byte as they were."""
     skipped: list[str] = Field(default_factory=list)
     conflicts: list[ChangeRecord] = Field(default_factory=list)
     """Curated values the import contradicts, kept (listed, not applied)."""
@@ -133,6 +142,9 @@ class ImportReport(_Report):
     """Task id (or tree path) -> what the importer noticed about it."""
     failures: dict[str, str] = Field(default_factory=dict)
     """Folders that could not be imported -> why."""
+    files: dict[str, list[str]] = Field(default_factory=dict)
+    """Task id -> the files the import wrote or changed in its entry (an entry it did not
+    change is in ``unchanged`` and has none)."""
     notes: list[str] = Field(default_factory=list)
 
     @classmethod
@@ -160,14 +172,13 @@ def _existing_ids(catalogue: Path) -> dict[str, str]:
     return out
 
 
-def _write_pages(task: ImportedTask, folder: Path, stamp: datetime) -> list[SourcePage]:
+def _write_pages(task: ImportedTask, stage: EntryStage, stamp: datetime) -> list[SourcePage]:
     pages: list[SourcePage] = []
     for page in task.pages:
         digest = hashlib.sha256(page.text.encode("utf-8")).hexdigest()
         rel = f"{PAGES_DIR}/{page.name}"
-        target = safe_join(folder, rel, what="page name")
-        if not target.exists():
-            write_text_atomic(target, page_markdown(page, digest, stamp))
+        if not stage.exists(rel):
+            stage.write(rel, page_markdown(page, digest, stamp).encode("utf-8"))
         pages.append(SourcePage(kind=page.kind, url=page.url or page.source, sha256=digest,
                                 fetched_at=stamp, path=rel))
     return pages
@@ -180,14 +191,17 @@ def _with_pages(spec: TaskSpec, pages: list[SourcePage]) -> TaskSpec:
         update={"pages": pages})})
 
 
-def _store_board(task: ImportedTask, folder: Path, spec: TaskSpec) -> None:
-    from tambench.core.leaderboard import write_compact_leaderboard
+def _board_files(task: ImportedTask) -> list[str]:
+    return [LEADERBOARD_FILE, *(name for name, _ in task.extra_boards)]
+
+
+def _store_board(task: ImportedTask, stage: EntryStage, spec: TaskSpec) -> None:
+    from tambench.core.leaderboard import leaderboard_to_compact_csv
 
     if task.leaderboard is not None and spec.leaderboard is not None and \
             spec.leaderboard == task.spec.leaderboard:
-        write_compact_leaderboard(task.leaderboard, folder / LEADERBOARD_FILE)
-        for name, board in task.extra_boards:
-            write_compact_leaderboard(board, safe_join(folder, name, what="board file name"))
+        for name, board in ((LEADERBOARD_FILE, task.leaderboard), *task.extra_boards):
+            stage.write(name, leaderboard_to_compact_csv(board).encode("utf-8"))
 
 
 def _record(task_id: str, changes: list[FieldChange]) -> list[ChangeRecord]:
@@ -195,32 +209,111 @@ def _record(task_id: str, changes: list[FieldChange]) -> list[ChangeRecord]:
             for c in changes]
 
 
+@dataclass
+class _Entry:
+    """What writing one entry did, applied to the report once the entry is in place."""
+
+    spec: TaskSpec
+    fields: list[str] = field(default_factory=list)
+    conflicts: list[ChangeRecord] = field(default_factory=list)
+    replaced: list[ChangeRecord] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+
+def _changed_fields(old: TaskSpec, new: TaskSpec) -> list[str]:
+    """The fields (``provenance`` by part) whose values differ between two specs."""
+    out = []
+    for name in TaskSpec.model_fields:
+        a, b = getattr(old, name), getattr(new, name)
+        if name == "provenance":
+            out += [f"provenance.{k}" for k in type(a).model_fields
+                    if a.model_dump(mode="json")[k] != b.model_dump(mode="json")[k]]
+        elif a != b:
+            out.append(name)
+    return out
+
+
+def _hand_placed_board(task: ImportedTask, stage: EntryStage, old: TaskSpec | None
+                       ) -> ChangeRecord | None:
+    """A board file the entry holds without a provenance record (placed by hand): kept, the
+    imported board and its record not written, the difference listed as a conflict."""
+    if task.spec.leaderboard is None or (old is not None and old.leaderboard is not None):
+        return None
+    present = [name for name in _board_files(task) if stage.exists(name)]
+    if not present:
+        return None
+    return ChangeRecord(task=old.id if old else task.spec.id, field="leaderboard",
+                        existing=f"{', '.join(present)} placed by hand (no provenance "
+                                 "record): kept",
+                        imported=task.spec.leaderboard.model_dump(mode="json"))
+
+
+def _stage_entry(task: ImportedTask, stage: EntryStage, merge: OnExisting | None,
+                 stamp: datetime) -> _Entry:
+    """Write the entry's next state into ``stage``; ``merge`` is None for a new entry."""
+    old = load_taskspec(stage.path / TASK_FILE) if merge is not None else None
+    imported = _with_pages(task.spec, _write_pages(task, stage, stamp))
+    kept = _hand_placed_board(task, stage, old)
+    if kept is not None:
+        imported = imported.model_copy(update={"leaderboard": None})
+    if old is None:
+        spec = TaskSpec.model_validate(imported.model_dump())
+        spec = spec.model_copy(update={"provenance": spec.provenance.model_copy(
+            update={"unfilled": still_unfilled(spec)})})
+        entry = _Entry(spec)
+    else:
+        renamed = imported.model_copy(update={"id": old.id, "platform": old.platform})
+        result = merge_specs(old, renamed, replace=merge == "replace")
+        spec = result.spec
+        entry = _Entry(spec, _changed_fields(old, spec), _record(old.id, result.conflicts),
+                       _record(old.id, result.replaced))
+    entry.conflicts += [kept] if kept is not None else []
+    stage.write(TASK_FILE, dump_taskspec(spec).encode("utf-8"))
+    _store_board(task, stage, spec)
+    return entry
+
+
 def _write_one(task: ImportedTask, catalogue: Path, existing: dict[str, str],
                on_existing: OnExisting, report: ImportReport, stamp: datetime) -> None:
+    """Write one entry whole or not at all (:mod:`.staging`), then report it."""
     tid = existing.get(task.spec.id.lower())
     if tid is not None and on_existing == "skip":
         report.skipped.append(tid)
         return
-    folder = safe_join(catalogue, tid or task.spec.id, what="task id")
-    imported = _with_pages(task.spec, _write_pages(task, folder, stamp))
-    if tid is None:
-        spec = TaskSpec.model_validate(imported.model_dump())
-        report.written.append(spec.id)
-    else:
-        old = load_taskspec(folder / TASK_FILE)
-        renamed = imported.model_copy(update={"id": old.id, "platform": old.platform})
-        result = merge_specs(old, renamed, replace=on_existing == "replace")
-        spec = result.spec
-        report.conflicts += _record(old.id, result.conflicts)
-        report.replaced += _record(old.id, result.replaced)
-        if result.filled or result.replaced:
-            report.merged[old.id] = result.filled + [c.field for c in result.replaced]
+    stage = EntryStage(safe_join(catalogue, tid or task.spec.id, what="task id"))
+    try:
+        entry = _stage_entry(task, stage, on_existing if tid is not None else None, stamp)
+        entry.files = stage.changed()
+        if entry.files:
+            stage.commit()
         else:
-            report.unchanged.append(old.id)
-    save_taskspec(spec, folder / TASK_FILE)
-    _store_board(task, folder, spec)
+            stage.discard()
+    except BaseException:
+        stage.discard()
+        raise
+    spec = entry.spec
+    report.conflicts += entry.conflicts
+    report.replaced += entry.replaced
+    if tid is None:
+        report.written.append(spec.id)
+    elif entry.files:
+        report.merged[spec.id] = entry.fields
+    else:
+        report.unchanged.append(spec.id)
+    if entry.files:
+        report.files[spec.id] = entry.files
     if spec.status == "complete":
         report.complete.append(spec.id)
+
+
+class ImportInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`write_imported`: the entries before ``task`` were written whole,
+    ``task`` was left as it was (``report`` says what was written)."""
+
+    def __init__(self, report: ImportReport, task: str) -> None:
+        super().__init__(f"interrupted while writing {task}")
+        self.report = report
+        self.task = task
 
 
 def write_imported(
@@ -230,25 +323,42 @@ def write_imported(
     on_existing: OnExisting = "merge",
     now: datetime | None = None,
 ) -> ImportReport:
-    """Write imported tasks into a catalogue folder (see the module docstring)."""
+    """Write imported tasks into a catalogue folder (see the module docstring).
+
+    Raises:
+        ImportInterrupted: Ctrl-C; every entry is either written whole or as it was.
+        CatalogueError: a file could not be written (a full disk, a file too large): names
+            the file; its entry is as it was, the entries before it are written whole.
+    """
     if on_existing not in ON_EXISTING:
         raise ImportLayoutError(f"on_existing must be one of {ON_EXISTING}, got {on_existing!r}")
     tree = read if isinstance(read, TreeRead) else TreeRead(tasks=list(read))
     catalogue.mkdir(parents=True, exist_ok=True)
-    existing = _existing_ids(catalogue)
     stamp = (now or datetime.now(UTC)).replace(microsecond=0)
     report = ImportReport(catalogue=str(catalogue), read=len(tree.tasks), notes=list(tree.notes),
                           failures={f.where: f.message for f in tree.failures})
     seen: set[str] = set()
-    for task in tree.tasks:
-        key = task.spec.id.lower()
-        if key in seen:
-            report.failures[task.spec.id] = "the tree holds this task twice; the first was kept"
-            continue
-        seen.add(key)
-        if task.warnings:
-            report.warnings[task.spec.id] = list(task.warnings)
-        _write_one(task, catalogue, existing, on_existing, report, stamp)
+    with locked_folder(catalogue):
+        existing = _existing_ids(catalogue)
+        for task in tree.tasks:
+            key = task.spec.id.lower()
+            if key in seen:
+                report.failures[task.spec.id] = "the tree holds this task twice; the first " \
+                    "was kept"
+                continue
+            seen.add(key)
+            if task.warnings:
+                report.warnings[task.spec.id] = list(task.warnings)
+            try:
+                _write_one(task, catalogue, existing, on_existing, report, stamp)
+            except KeyboardInterrupt:
+                raise ImportInterrupted(report, task.spec.id) from None
+            except OSError as exc:
+                done = len(report.written) + len(report.merged) + len(report.unchanged)
+                raise CatalogueError(
+                    f"could not write {exc.filename or catalogue}: {exc.strerror or exc}; "
+                    f"{task.spec.id} is left as it was ({done} entries before it were written "
+                    "whole or left unchanged)") from exc
     return report
 
 
