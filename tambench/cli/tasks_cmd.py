@@ -428,6 +428,20 @@ def import_tree(
     """Import another benchmark's layout into a catalogue (no code from the tree is run).
 
     Exit 3 when some folder could not be imported (the others are)."""
+    try:
+        report = _import(kind, path, catalogue, on_existing, json_out)
+    except KeyboardInterrupt:
+        from tambench.cli._echo import echo
+
+        echo("interrupted; no entry of the catalogue is half-written (each is written whole or "
+             "not at all)", err=True)
+        raise typer.Exit(130) from None
+    if report.failures:
+        raise typer.Exit(3)
+
+
+def _import(kind: str, path: Path, catalogue: Path | None, on_existing: str,
+            json_out: bool) -> Any:
     from tambench.cli._console import print_json
     from tambench.errors import ImportLayoutError
     from tambench.tasks.importers import IMPORTERS, ON_EXISTING
@@ -445,8 +459,7 @@ def import_tree(
         print_json(report.model_dump(mode="json"))
     else:
         _print_import(kind, path, report)
-    if report.failures:
-        raise typer.Exit(3)
+    return report
 
 
 def register(app: typer.Typer) -> None:

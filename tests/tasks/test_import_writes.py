@@ -251,3 +251,20 @@ def test_the_cli_prints_each_changed_entry_with_its_files(
     assert "0 new, 1 merged, 0 unchanged" in out
     assert ("merged kaggle/alpha: provenance.pages changed; files "
             "pages/description_obfuscated.md, task.json") in out
+
+
+def test_ctrl_c_while_the_tree_is_read_says_nothing_was_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    mle_tree(tmp_path / "tree", "alpha")
+
+    def interrupted(kind: str, path: Path) -> Any:
+        signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(importers, "read_tree", interrupted)
+    code = main(["tasks", "import", "mle-bench", str(tmp_path / "tree"), "--catalogue",
+                 str(tmp_path / "cat")])
+    assert code == 130
+    assert f"interrupted while reading {tmp_path / 'tree'}; nothing was written" in \
+        " ".join(capsys.readouterr().err.split())
+    assert catalogue_ids(tmp_path / "cat") == []
