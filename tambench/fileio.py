@@ -100,25 +100,27 @@ def exchange_paths(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool
     raise OSError(err, os.strerror(err), os.fsdecode(fa), None, os.fsdecode(fb))
 
 
-def swap_folder(staging: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
+def swap_folder(staging: str | os.PathLike[str], target: str | os.PathLike[str]) -> Path | None:
     """Put the folder ``staging`` in place of ``target``: a rename when ``target`` is absent,
-    else one atomic exchange (:func:`exchange_paths`) after which the previous folder, now
-    under the staging name, is removed. Where the file system cannot exchange, two renames:
-    ``target`` is briefly absent, its previous content kept as ``.<name>.old-<suffix>`` until
-    the new one is in place (:func:`restore_folder` puts it back after a crash)."""
-    import shutil
+    else one atomic exchange (:func:`exchange_paths`), after which the previous folder is
+    under the staging name. Where the file system cannot exchange, two renames: ``target`` is
+    briefly absent, its previous content moved to ``.<name>.old-<suffix>`` first
+    (:func:`restore_folder` puts it back after a crash between the two).
 
+    Returns the folder now holding ``target``'s previous content, for the caller to remove
+    (None when ``target`` was absent)."""
     staging, target = Path(staging), Path(target)
+    old: Path | None = None
     if not os.path.lexists(target):
         os.rename(staging, target)
     elif exchange_paths(staging, target):
-        shutil.rmtree(staging)  # the previous folder, now under the staging name
+        old = staging
     else:
         old = target.parent / f".{target.name}.old-{staging.name.rsplit('-', 1)[-1]}"
         os.rename(target, old)
         os.rename(staging, target)
-        shutil.rmtree(old)
     fsync_dir(target.parent)
+    return old
 
 
 def restore_folder(target: str | os.PathLike[str], staging_prefix: str) -> None:

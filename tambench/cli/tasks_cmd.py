@@ -402,9 +402,10 @@ def _run_import(kind: str, path: Path, root: Path, on_existing: Any) -> Any:
         return write_imported(tree, root, on_existing=on_existing)
     except ImportInterrupted as exc:
         done = exc.report
-        err_console.print(f"interrupted while writing {exc.task}, which is left as it was; "
+        state = "written whole" if exc.task_written else "left as it was"
+        err_console.print(f"interrupted while writing {exc.task}, which is {state}; "
                           f"{len(done.written)} new and {len(done.merged)} changed entries "
-                          f"before it were written whole ({root})", markup=False)
+                          f"in all were written whole ({root})", markup=False)
         raise typer.Exit(130) from None
 
 

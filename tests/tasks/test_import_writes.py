@@ -103,7 +103,7 @@ def test_ctrl_c_leaves_the_entry_in_progress_as_it_was_and_says_so(
     assert code == 130
     err = capsys.readouterr().err
     assert ("interrupted while writing kaggle/gamma, which is left as it was; 1 new and 1 "
-            "changed entries before it were written whole") in " ".join(err.split())
+            "changed entries in all were written whole") in " ".join(err.split())
     after = snapshot(catalogue)
     assert "kaggle/beta/pages/description_obfuscated.md" in after  # written whole
     gamma = {k: v for k, v in after.items() if k.startswith("kaggle/gamma/")}

@@ -272,7 +272,9 @@ def replace_folder(out: Path, members: dict[str, bytes], manifest: bytes) -> Non
         mode = stat.S_IMODE(out.stat().st_mode) if out.is_dir() else 0o777 & ~current_umask()
         os.chmod(staging, mode)
         fsync_dir(staging)
-        swap_folder(staging, out)
+        previous = swap_folder(staging, out)
+        if previous is not None:
+            shutil.rmtree(previous)
 
 
 def _update_in_place(out: Path, members: dict[str, bytes], manifest: bytes) -> None:

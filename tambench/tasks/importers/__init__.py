@@ -289,8 +289,15 @@ def _write_one(task: ImportedTask, catalogue: Path, existing: dict[str, str],
         else:
             stage.discard()
     except BaseException:
-        stage.discard()
+        if not stage.committed:
+            stage.discard()
+            raise
+        _report_entry(report, entry, tid)  # in place: stopped while its old state was removed
         raise
+    _report_entry(report, entry, tid)
+
+
+def _report_entry(report: ImportReport, entry: _Entry, tid: str | None) -> None:
     spec = entry.spec
     report.conflicts += entry.conflicts
     report.replaced += entry.replaced
@@ -308,12 +315,14 @@ def _write_one(task: ImportedTask, catalogue: Path, existing: dict[str, str],
 
 class ImportInterrupted(KeyboardInterrupt):
     """Ctrl-C during :func:`write_imported`: the entries before ``task`` were written whole,
-    ``task`` was left as it was (``report`` says what was written)."""
+    ``task`` was left as it was unless ``task_written`` (``report`` says what was written)."""
 
     def __init__(self, report: ImportReport, task: str) -> None:
         super().__init__(f"interrupted while writing {task}")
         self.report = report
         self.task = task
+        self.task_written = task in report.files
+        """The stop came once ``task`` was in place (while its old state was removed)."""
 
 
 def write_imported(

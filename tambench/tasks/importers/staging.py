@@ -59,6 +59,7 @@ class EntryStage:
 
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
+        self.committed = False
         parent = self.folder.parent
         parent.mkdir(parents=True, exist_ok=True)
         restore_folder(self.folder, f".{self.folder.name}{STAGING_TAG}")
@@ -100,9 +101,13 @@ class EntryStage:
         return out
 
     def commit(self) -> None:
-        """Swap the stage in for the entry."""
+        """Swap the stage in for the entry (``committed`` is True from then on, while the
+        previous state is removed)."""
         fsync_dir(self.path)
-        swap_folder(self.path, self.folder)
+        previous = swap_folder(self.path, self.folder)
+        self.committed = True
+        if previous is not None:
+            shutil.rmtree(previous, ignore_errors=True)
 
     def discard(self) -> None:
         """Remove the stage; the entry stays as it was."""
