@@ -149,6 +149,16 @@ def test_a_200_mb_description_is_refused_by_name_and_never_stored(tmp_path: Path
     assert SECRET not in catalogue_text(catalogue)
 
 
+def test_a_board_over_the_bound_is_a_named_warning_and_no_board(tmp_path: Path) -> None:
+    comps = mle_tree(tmp_path / "tree", "alpha")
+    with (comps / "alpha" / "leaderboard.csv").open("a", encoding="utf-8") as fh:
+        fh.truncate(9 * 1024 * 1024)  # sparse
+    (task,) = read_tree("mle-bench", tmp_path / "tree").tasks
+    assert task.leaderboard is None and task.spec.leaderboard is None
+    assert any(w.startswith("leaderboard.csv not read") and "9,437,184 bytes" in w
+               for w in task.warnings)
+
+
 def test_a_page_the_mapper_refuses_is_a_warning_and_is_not_stored(tmp_path: Path) -> None:
     comps = mle_tree(tmp_path / "tree", "alpha")
     binary = "".join(chr(c) for c in range(1, 9)) * 200

@@ -211,6 +211,7 @@ def test_reimporting_the_same_tree_changes_no_file_and_says_so(tmp_path: Path) -
     again = write_imported(read_tree("mle-bench", tmp_path / "tree"), catalogue)
     assert snapshot(catalogue) == before
     assert again.merged == {} and again.files == {} and len(again.unchanged) == 3
+    assert again.schema_version == 2  # files, and merged/unchanged by the files changed
     assert load_taskspec(catalogue / "kaggle/ml2021spring-hw2/task.json").title == \
         "ML2021Spring-hw2"
     # one change in the tree: exactly that entry, its fields and files

@@ -47,7 +47,9 @@ from tambench.tasks.merge import FieldChange, merge_specs, still_unfilled
 
 OnExisting = Literal["skip", "merge", "replace"]
 ON_EXISTING: tuple[OnExisting, ...] = ("merge", "replace", "skip")
-IMPORT_REPORT_VERSION = 1
+#: 2: ``files`` added, ``merged`` lists every changed entry (provenance parts too) and
+#: ``unchanged`` only entries left byte for byte as they were.
+IMPORT_REPORT_VERSION = 2
 
 
 @dataclass(frozen=True)

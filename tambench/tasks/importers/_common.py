@@ -63,8 +63,9 @@ LFS_POINTER_PREFIX = "version https://git-lfs.github.com/spec/"
 #: Largest text file read from an imported tree: the description mapper's limit (a page over
 #: it could be mapped for neither its metric nor its columns, so it is neither read nor stored).
 MAX_TEXT_BYTES = MAX_PAGE_BYTES
-#: Largest leaderboard file read (Kaggle's largest boards are a few MB).
-MAX_BOARD_BYTES = 64 * 1024 * 1024
+#: Largest leaderboard file read: 30 times the largest real board (Jigsaw's 245 kB); an 8 MB
+#: board of the compact form (500,000 rows) is read in about 400 MB.
+MAX_BOARD_BYTES = 8 * 1024 * 1024
 
 
 #: Why a symbolic link to a folder in an imported tree is one failure of the import.
