@@ -125,6 +125,15 @@ def test_a_board_in_a_linked_folder_is_a_named_warning_and_no_board(tmp_path: Pa
                for w in task.warnings)
 
 
+@pytest.mark.timeout(120)
+def test_a_fifo_in_the_trees_git_folder_never_blocks_the_import(tmp_path: Path) -> None:
+    mle_tree(tmp_path / "tree", "alpha")
+    (tmp_path / "tree" / ".git").mkdir()
+    os.mkfifo(tmp_path / "tree" / ".git" / "HEAD")
+    (task,) = read_tree("mle-bench", tmp_path / "tree").tasks
+    assert task.spec.leaderboard is not None and task.spec.leaderboard.commit == ""
+
+
 # --- 6. an oversized description --------------------------------------------------------------
 
 @pytest.mark.parametrize("layout", ["mle-bench", "mle-dojo"])

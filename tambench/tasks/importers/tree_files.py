@@ -16,7 +16,7 @@ from typing import Any
 
 from tambench.core.bounded import Bounds, parse_json
 from tambench.errors import ImportLayoutError
-from tambench.tasks.importers._common import read_text
+from tambench.tasks.importers._common import MAX_TEXT_BYTES, read_bytes, read_text
 
 #: Largest JSON or Python file read from a tree (a tags file is ~100 kB, a prepare.py a few).
 MAX_FILE_BYTES = 5_000_000
@@ -87,7 +87,7 @@ def git_commit(path: Path) -> str:
     for folder in (path, *path.parents):
         dot = folder / ".git"
         if dot.is_file():
-            text = dot.read_text(encoding="utf-8", errors="replace").strip()
+            text = _git_text(dot)
             if not text.startswith("gitdir:"):
                 return ""
             dot = (folder / text.split(":", 1)[1].strip()).resolve()
@@ -96,11 +96,17 @@ def git_commit(path: Path) -> str:
     return ""
 
 
-def _head(git_dir: Path) -> str:
+def _git_text(path: Path) -> str:
+    """A file of a git folder, read within the importers' bounds ("" when it is no regular
+    file, too large or unreadable: a FIFO placed as ``HEAD`` never blocks the import)."""
     try:
-        head = (git_dir / "HEAD").read_text(encoding="utf-8").strip()
-    except OSError:
+        return read_bytes(path, MAX_TEXT_BYTES).decode("utf-8", errors="replace").strip()
+    except (ImportLayoutError, OSError):
         return ""
+
+
+def _head(git_dir: Path) -> str:
+    head = _git_text(git_dir / "HEAD")
     if _COMMIT.match(head):
         return head
     if not head.startswith("ref:"):
@@ -108,15 +114,15 @@ def _head(git_dir: Path) -> str:
     ref = head.split(":", 1)[1].strip()
     common = git_dir
     if (git_dir / "commondir").is_file():
-        common = (git_dir / (git_dir / "commondir").read_text().strip()).resolve()
+        common = (git_dir / _git_text(git_dir / "commondir")).resolve()
     for base in (git_dir, common):
         loose = base / ref
         if loose.is_file():
-            value = loose.read_text(encoding="utf-8").strip()
+            value = _git_text(loose)
             return value if _COMMIT.match(value) else ""
     packed = common / "packed-refs"
     if packed.is_file():
-        for line in packed.read_text(encoding="utf-8").splitlines():
+        for line in _git_text(packed).splitlines():
             parts = line.split()
             if len(parts) == 2 and parts[1] == ref and _COMMIT.match(parts[0]):
                 return parts[0]
