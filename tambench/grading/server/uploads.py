@@ -23,12 +23,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from aiohttp.http_exceptions import HttpProcessingError
+
 from tambench.grading.files import COMPRESSED_SUFFIXES, human_bytes
 from tambench.grading.server.config import UploadLimits
 
 FILE_FIELD = "file"
 RUN_FIELD = "run"
 CHUNK_BYTES = 64 * 1024
+#: What a client that sent no field ``file`` is told.
+USE_FILE = ('send the submission in the field "file" '
+            '(curl -X POST -F "file=@submission.csv" URL)')
 
 
 class UploadRefused(Exception):
@@ -100,9 +105,7 @@ async def receive(request: Any, folder: Path, limits: UploadLimits, cap: int,
     """
     check_declared_size(request.headers, cap)
     if not request.content_type.startswith("multipart/"):
-        raise UploadRefused(400, "bad request",
-                            'expected a multipart/form-data body with the submission in the '
-                            'field "file" (curl -X POST -F "file=@submission.csv" URL)')
+        raise UploadRefused(400, "bad request", f"expected a multipart/form-data body: {USE_FILE}")
     try:
         async with asyncio.timeout(limits.body_seconds):
             return await _read_form(request, folder, limits, cap, file_name)
@@ -113,10 +116,21 @@ async def receive(request: Any, folder: Path, limits: UploadLimits, cap: int,
     except (ValueError, AssertionError, RuntimeError) as exc:  # a malformed form
         raise UploadRefused(400, "bad request",
                             f"the multipart form could not be read: {str(exc)[:200]}") from None
+    except HttpProcessingError as exc:  # a part's headers: a NUL, a CR LF, a line too long
+        raise UploadRefused(400, "bad request",
+                            "the multipart form could not be read: a part's headers are "
+                            f"malformed ({type(exc).__name__}: {_reason(exc)})") from None
     except (ConnectionError, asyncio.IncompleteReadError) as exc:  # the client went away
         raise UploadRefused(400, "upload interrupted",
                             f"the connection ended before the form did ({type(exc).__name__})"
                             ) from None
+
+
+def _reason(exc: HttpProcessingError) -> str:
+    """What aiohttp says of a malformed header, on one line, without the client's bytes past
+    a short quote."""
+    text = " ".join(str(exc.message or exc).split())
+    return text if len(text) <= 200 else f"{text[:200]}... (+{len(text) - 200} characters)"
 
 
 async def _read_form(request: Any, folder: Path, limits: UploadLimits, cap: int,
@@ -126,6 +140,7 @@ async def _read_form(request: Any, folder: Path, limits: UploadLimits, cap: int,
     name = ""
     run: str | None = None
     received = 0
+    others: list[str] = []
     for _ in range(limits.max_parts):
         part = await reader.next()
         if part is None:
@@ -139,6 +154,7 @@ async def _read_form(request: Any, folder: Path, limits: UploadLimits, cap: int,
             received += len(data)
             run = data.decode("utf-8", errors="replace")
         else:
+            others.append(str(part.name)[:40])
             received += len(await _small_field(part, limits.max_field_bytes))
         if received > cap:
             raise too_large(cap)
@@ -147,9 +163,8 @@ async def _read_form(request: Any, folder: Path, limits: UploadLimits, cap: int,
             raise UploadRefused(400, "bad request",
                                 f"more than {limits.max_parts} form fields")
     if path is None:
-        raise UploadRefused(400, "bad request",
-                            'no file in the form: send the submission in the field "file" '
-                            '(curl -X POST -F "file=@submission.csv" URL)')
+        sent = f" (it holds {', '.join(repr(o) for o in others[:5])})" if others else ""
+        raise UploadRefused(400, "bad request", f"no field \"file\" in the form{sent}: {USE_FILE}")
     return Upload(path=path, name=name, run=run)
 
 
@@ -183,6 +198,7 @@ async def _small_field(part: Any, limit: int) -> bytes:
             return bytes(data)
         data += chunk
         if len(data) > limit:
+            hint = "" if part.name == RUN_FIELD else f"; {USE_FILE}"
             raise UploadRefused(400, "bad request",
                                 f"form field {str(part.name)[:40]!r} is longer than {limit} "
-                                "bytes")
+                                f"bytes{hint}")
