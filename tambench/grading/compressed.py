@@ -70,7 +70,7 @@ class _Budget:
 
     def __init__(self, name: str, packed: int, cap: int) -> None:
         self.name, self.packed, self.cap = name, packed, cap
-        self.out = pa.BufferOutputStream()
+        self.pieces: list[bytes] = []
         self.total = 0
 
     def add(self, piece: bytes) -> None:
@@ -82,7 +82,8 @@ class _Budget:
             raise _refuse(f"compressed submission {self.name!r} expands more than "
                           f"{MAX_RATIO:.0f}-fold ({human_bytes(self.packed)} to over "
                           f"{human_bytes(self.total)}): a decompression bomb? (stopped there)")
-        self.out.write(piece)
+        if piece:
+            self.pieces.append(piece)
 
     @property
     def ceiling(self) -> int:
@@ -90,7 +91,16 @@ class _Budget:
         return min(self.cap, max(RATIO_FLOOR_BYTES, int(MAX_RATIO * self.packed))) + _CHUNK
 
     def raw(self, path: Path) -> RawFile:
-        arrow = self.out.getvalue()  # arrow-owned memory, as RawFile needs
+        # Kept as pieces until now (a growing stream would double its capacity as it grows,
+        # so a refused bomb held twice what it produced), then copied once into arrow-owned
+        # memory, as RawFile needs.
+        arrow = pa.allocate_buffer(self.total)
+        view, at = memoryview(arrow).cast("B"), 0
+        self.pieces.reverse()
+        while self.pieces:
+            piece = self.pieces.pop()  # each piece freed once copied
+            view[at:at + len(piece)] = piece
+            at += len(piece)
         return RawFile(path=path, size=arrow.size, data=arrow.to_pybytes(), arrow=arrow)
 
 
