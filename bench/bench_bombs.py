@@ -147,7 +147,7 @@ def run(root: Path, ns: argparse.Namespace) -> dict[str, Any]:
         server.terminate()
         server.wait(30)
     base = kinds["plain (baseline)"]
-    for kind, got in kinds.items():
+    for got in kinds.values():
         for tool in ("grade", "validate", "server"):
             got[tool]["over_baseline_mib"] = round(
                 got[tool]["peak_rss_mib"] - base[tool]["peak_rss_mib"], 1)
