@@ -72,6 +72,15 @@ def test_malformed_part_headers_are_a_400_naming_the_problem(
     assert httpx.get(one.url + "/health").json() == {"status": "running"}
 
 
+def test_a_nested_multipart_field_is_a_400_not_a_bug(one: Running) -> None:
+    status, answer = _raw_post(one.url, b'Content-Disposition: form-data; name="file"; '
+                               b'filename="a.csv"\r\nContent-Type: multipart/mixed; boundary=qq',
+                               _perfect(one))
+    assert (status, answer["error"]) == (400, "bad request"), answer
+    assert answer["details"].startswith("a form field is itself a multipart body")
+    assert not any("internal error" in line for line in one.logs), one.logs
+
+
 def test_a_form_without_the_field_file_is_told_to_use_file(one: Running) -> None:
     for content in (b"id,y\n1,2\n", _perfect(one) * 20):  # small, and over a field's limit
         resp = httpx.post(one.url + "/validate", files={"submission": ("s.csv", content)})

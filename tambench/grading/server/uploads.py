@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from aiohttp import BodyPartReader
 from aiohttp.http_exceptions import HttpProcessingError
 
 from tambench.grading.files import COMPRESSED_SUFFIXES, human_bytes
@@ -145,6 +146,9 @@ async def _read_form(request: Any, folder: Path, limits: UploadLimits, cap: int,
         part = await reader.next()
         if part is None:
             break
+        if not isinstance(part, BodyPartReader):  # a multipart inside the form
+            raise UploadRefused(400, "bad request", "a form field is itself a multipart body "
+                                f"(nested parts are not read): {USE_FILE}")
         if part.name == FILE_FIELD and path is None:
             name = (part.filename or file_name)[:200]
             path = folder / saved_name(name, file_name)
@@ -154,7 +158,7 @@ async def _read_form(request: Any, folder: Path, limits: UploadLimits, cap: int,
             received += len(data)
             run = data.decode("utf-8", errors="replace")
         else:
-            others.append(str(part.name)[:40])
+            others.append(repr(part.name[:40]) if part.name else "a part without a name")
             received += len(await _small_field(part, limits.max_field_bytes))
         if received > cap:
             raise too_large(cap)
@@ -163,7 +167,7 @@ async def _read_form(request: Any, folder: Path, limits: UploadLimits, cap: int,
             raise UploadRefused(400, "bad request",
                                 f"more than {limits.max_parts} form fields")
     if path is None:
-        sent = f" (it holds {', '.join(repr(o) for o in others[:5])})" if others else ""
+        sent = f" (it holds {', '.join(others[:5])})" if others else ""
         raise UploadRefused(400, "bad request", f"no field \"file\" in the form{sent}: {USE_FILE}")
     return Upload(path=path, name=name, run=run)
 
