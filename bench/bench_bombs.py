@@ -6,13 +6,15 @@ reliability report), in every compressed form a submission may take:
 
 * ``gzip``: ``submission.csv.gz``;
 * ``zip-deflate``, ``zip-bzip2``, ``zip-lzma``: ``submission.zip`` of one member compressed
-  with that method (zipfile writes them);
-* ``zip-bzip2-lying``: the bzip2 zip whose headers declare a 1 KiB member.
+  with that method (zipfile writes them; over the size cap, their declared size refuses them);
+* the same three ``-understated``: their headers declare 255 MiB (under the cap), so the
+  member is decompressed, and stopped by the bytes it produces;
+* ``zip-bzip2-1KiB-declared``: the bzip2 zip whose headers declare 1 KiB.
 
 For each, ``tambench grade`` and ``tambench validate`` run in a fresh interpreter (peak RSS
-from ``wait4``), and the bomb is posted to one ``tambench serve validate`` process (its peak
-RSS, ``VmHWM``, reset before each post through ``/proc/<pid>/clear_refs``). A plain valid
-submission gives each its baseline. Reported per bomb and tool: the peak RSS, its excess over
+from ``wait4``), and the bomb is posted to a fresh ``tambench serve validate`` process after
+one valid submission (its peak RSS while answering the bomb, ``VmHWM`` reset through
+``/proc/<pid>/clear_refs``). A plain valid submission gives each its baseline. Reported per bomb and tool: the peak RSS, its excess over
 the baseline, the answer's first words, and the documented bound of decompression,
 min(size cap, max(10 MiB, 200 x the compressed size)) + 1 MiB, and whether the excess stays
 within what docs/grading.md promises: twice that bound + 1 MiB (the bytes let out, an LZMA
@@ -73,11 +75,19 @@ def make_bombs(head: bytes, expand: int) -> dict[str, tuple[str, bytes]]:
                 zf.open("submission.csv", "w", force_zip64=True) as fh:
             _fill(fh.write, head, expand)
         out[name] = ("submission.zip", buf.getvalue())
-    lying = bytearray(out["zip-bzip2"][1])
-    central = lying.rfind(b"PK\x01\x02")
-    lying[central + 24:central + 28] = (1024).to_bytes(4, "little")  # uncompressed size
-    out["zip-bzip2-lying"] = ("submission.zip", bytes(lying))
+    for name in ("zip-deflate", "zip-bzip2", "zip-lzma"):  # headers under the size cap
+        out[f"{name}-understated"] = ("submission.zip", _declaring(out[name][1], 255 * MIB))
+    out["zip-bzip2-1KiB-declared"] = ("submission.zip", _declaring(out["zip-bzip2"][1], 1024))
     return out
+
+
+def _declaring(data: bytes, size: int) -> bytes:
+    """A one-member zip whose central directory declares ``size`` uncompressed bytes (zipfile
+    wrote the real size there, four bytes, for a member of less than 4 GiB)."""
+    out = bytearray(data)
+    central = out.rfind(b"PK\x01\x02")
+    out[central + 24:central + 28] = size.to_bytes(4, "little")
+    return bytes(out)
 
 
 def bound(packed: int, cap: int) -> int:
@@ -102,19 +112,29 @@ def run_cli(argv: list[str]) -> dict[str, Any]:
             "seconds": round(time.monotonic() - start, 2), "answer": line[:160]}
 
 
-def post(proc: Any, url: str, name: str, data: bytes) -> dict[str, Any]:
-    """Post one file to the server; its peak RSS while answering (reset before)."""
+def serve_one(cat: Path, data: Path, tmp: Path, valid: bytes, name: str,
+              blob: bytes) -> dict[str, Any]:
+    """A fresh server: one valid submission posted (what validation loads is loaded), then
+    ``blob``; the server's peak RSS while answering it (VmHWM, reset before through
+    /proc/<pid>/clear_refs, else the peak since the start)."""
+    server, url = start_server(cat, data, tmp, [])
     try:
-        Path(f"/proc/{proc.pid}/clear_refs").write_text("5")  # resets VmHWM
-        reset = True
-    except OSError:
-        reset = False
-    start = time.monotonic()
-    resp = httpx.post(url + "/validate", files={"file": (name, data)}, timeout=120)
+        httpx.post(url + "/validate", files={"file": ("submission.csv", valid)}, timeout=120)
+        try:
+            Path(f"/proc/{server.pid}/clear_refs").write_text("5")
+            reset = True
+        except OSError:
+            reset = False
+        start = time.monotonic()
+        resp = httpx.post(url + "/validate", files={"file": (name, blob)}, timeout=120)
+        seconds = round(time.monotonic() - start, 2)
+        peak = proc_memory(server.pid)["VmHWM"]
+    finally:
+        server.terminate()
+        server.wait(30)
     answer = resp.json().get("result") or resp.json().get("details", "")
-    return {"peak_rss_mib": round(proc_memory(proc.pid)["VmHWM"] / 1024, 1),
-            "peak_reset": reset, "status": resp.status_code,
-            "seconds": round(time.monotonic() - start, 2),
+    return {"peak_rss_mib": round(peak / 1024, 1), "peak_reset": reset,
+            "status": resp.status_code, "seconds": seconds,
             "answer": " ".join(str(answer).split())[:160]}
 
 
@@ -130,22 +150,16 @@ def run(root: Path, ns: argparse.Namespace) -> dict[str, Any]:
     kinds: dict[str, Any] = {}
     tmp = root / "server-tmp"
     tmp.mkdir()
-    server, url = start_server(cat, data, tmp, [])
-    try:
-        for kind, (name, blob) in {"plain (baseline)": ("submission.csv", valid),
-                                   **bombs}.items():
-            path = subs / kind.split()[0] / name
-            path.parent.mkdir(parents=True)
-            path.write_bytes(blob)
-            kinds[kind] = {
-                "compressed_bytes": len(blob), "expands_to_mib": ns.expand_mb,
-                "bound_mib": round(bound(len(blob), cap) / MIB, 1),
-                "grade": run_cli(["grade", str(path), *task]),
-                "validate": run_cli(["validate", str(path), *task]),
-                "server": post(server, url, name, blob)}
-    finally:
-        server.terminate()
-        server.wait(30)
+    for kind, (name, blob) in {"plain (baseline)": ("submission.csv", valid), **bombs}.items():
+        path = subs / kind.split()[0] / name
+        path.parent.mkdir(parents=True)
+        path.write_bytes(blob)
+        kinds[kind] = {
+            "compressed_bytes": len(blob), "expands_to_mib": ns.expand_mb,
+            "bound_mib": round(bound(len(blob), cap) / MIB, 1),
+            "grade": run_cli(["grade", str(path), *task]),
+            "validate": run_cli(["validate", str(path), *task]),
+            "server": serve_one(cat, data, tmp, valid, name, blob)}
     base = kinds["plain (baseline)"]
     for got in kinds.values():
         for tool in ("grade", "validate", "server"):
