@@ -31,12 +31,9 @@ from __future__ import annotations
 import argparse
 import gzip
 import io
-import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import zipfile
 from pathlib import Path
@@ -45,10 +42,9 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_validation_server import make_task, proc_memory, start_server  # noqa: E402
+from bench_validation_server import make_task, proc_memory, record, start_server  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
-RESULTS = REPO / "bench" / "results"
 MIB = 1024**2
 #: compressed.py's bounds, restated so that the bench checks the documentation's figures.
 RATIO, FLOOR, STEP = 200, 10 * MIB, MIB
@@ -175,15 +171,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--expand-mb", type=int, default=1280)
     ap.add_argument("--rows", type=int, default=10_000)
-    ns = ap.parse_args()
-    root = Path(tempfile.mkdtemp(prefix="tambench-bench-bombs-"))
-    try:
-        results = run(root, ns)
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "bench_bombs.json").write_text(json.dumps(results, indent=2) + "\n")
-    print(json.dumps(results, indent=2))
+    record("bench_bombs", run, ap.parse_args())
 
 
 if __name__ == "__main__":

@@ -18,20 +18,16 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.grading.test_validation_server import CASES, Running, _catalogue, _perfect
+from tests.grading.test_validation_server import Running, _catalogue, _perfect, table_server
 
 pytest.importorskip("aiohttp")
 
 
 @pytest.fixture()
 def one(tmp_path: Path) -> Iterator[Running]:
-    """A server of the table's value task, with small limits."""
-    from tests.grading.public_tasks import build_prepared
-
-    case = next(c for c in CASES if c.id == "table-13-rows_shuffled")
-    folder, _, _ = build_prepared(case, tmp_path / "task")
-    running = Running(folder, case.spec, tmp_path / "srv", max_bytes=256 * 1024,
-                      body_seconds=5.0, header_seconds=2.0)
+    """A server of the table's value task, taking uploads of up to 256 KiB (a 100,000-character
+    file name fits)."""
+    running = table_server(tmp_path, max_bytes=256 * 1024, body_seconds=5.0, header_seconds=2.0)
     yield running
     running.server.close()
 
