@@ -121,6 +121,19 @@ def test_a_special_file_where_the_counts_go_never_freezes_the_server(
             holder.close()
 
 
+def test_a_link_loop_planted_as_a_run_folder_costs_the_count_not_the_answer(
+    one: Running,
+) -> None:
+    folder = one.tmp / "runs" / "a" / "value"
+    folder.mkdir(parents=True)
+    (folder / "r1").symlink_to("r1")
+    resp = httpx.post(one.url + "/validate", files={"file": ("s.csv", _perfect(one))},
+                      data={"run": "a/value/r1"}, timeout=10)
+    assert resp.json() == {"result": "Submission is valid."}
+    assert any("validations of run 'a/value/r1' not written" in line and "Symlink loop" in line
+               for line in one.logs), one.logs
+
+
 def test_a_stop_signal_ends_an_upload_in_progress_and_removes_its_folder(
     tmp_path: Path,
 ) -> None:

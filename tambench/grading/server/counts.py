@@ -122,7 +122,10 @@ class ValidationCounts:
         """The run's folder inside the runs folder (made when missing)."""
         if self.runs_dir is None:
             raise ConfigError("no runs folder: validations are not written")
-        folder = safe_join(self.runs_dir, run, what="run name")
+        try:
+            folder = safe_join(self.runs_dir, run, what="run name")
+        except RuntimeError as exc:  # a link loop planted in the runs folder
+            raise TambenchError(f"run folder of {run!r} cannot be resolved: {exc}") from None
         folder.mkdir(parents=True, exist_ok=True)
         return folder
 
