@@ -14,7 +14,7 @@ reliability report), in every compressed form a submission may take:
 For each, ``tambench grade`` and ``tambench validate`` run in a fresh interpreter (peak RSS
 from ``wait4``), and the bomb is posted to a fresh ``tambench serve validate`` process after
 one valid submission (its peak RSS while answering the bomb, ``VmHWM`` reset through
-``/proc/<pid>/clear_refs``). A plain valid submission gives each its baseline. Reported per bomb and tool: the peak RSS, its excess over
+``/proc/<pid>/clear_refs``, and its RSS once it has answered). A plain valid submission gives each its baseline. Reported per bomb and tool: the peak RSS, its excess over
 the baseline, the answer's first words, and the documented bound of decompression,
 min(size cap, max(10 MiB, 200 x the compressed size)) + 1 MiB, and whether the excess stays
 within what docs/grading.md promises: twice that bound + 1 MiB (the bytes let out, an LZMA
@@ -124,12 +124,13 @@ def serve_one(cat: Path, data: Path, tmp: Path, valid: bytes, name: str,
         start = time.monotonic()
         resp = httpx.post(url + "/validate", files={"file": (name, blob)}, timeout=120)
         seconds = round(time.monotonic() - start, 2)
-        peak = proc_memory(server.pid)["VmHWM"]
+        memory = proc_memory(server.pid)
     finally:
         server.terminate()
         server.wait(30)
     answer = resp.json().get("result") or resp.json().get("details", "")
-    return {"peak_rss_mib": round(peak / 1024, 1), "peak_reset": reset,
+    return {"peak_rss_mib": round(memory["VmHWM"] / 1024, 1), "peak_reset": reset,
+            "rss_after_mib": round(memory["VmRSS"] / 1024, 1),
             "status": resp.status_code, "seconds": seconds,
             "answer": " ".join(str(answer).split())[:160]}
 

@@ -30,6 +30,7 @@ import lzma
 import stat
 import zipfile
 import zlib
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
@@ -58,7 +59,35 @@ class _Decompressor(Protocol):
     def eof(self) -> bool: ...
     @property
     def needs_input(self) -> bool: ...
+    @property
+    def unused_data(self) -> bytes: ...
     def decompress(self, data: bytes | memoryview, max_length: int) -> bytes: ...
+
+
+class _Feed:
+    """The output of decompressor ``d`` reading ``data`` from ``pos``, in pieces of at most
+    :data:`_CHUNK` bytes, fed at most :data:`_CHUNK` bytes at a time: nothing is expanded
+    whole, whatever a header says. Iteration stops at the stream's end (``d.eof``) or the
+    input's; :attr:`end` is then where the stream ended in ``data``."""
+
+    def __init__(self, d: _Decompressor, data: memoryview, pos: int = 0) -> None:
+        self.d, self.data, self.pos = d, data, pos
+
+    def __iter__(self) -> Iterator[bytes]:
+        d = self.d
+        while not d.eof:
+            if not d.needs_input:
+                yield d.decompress(b"", _CHUNK)
+            elif self.pos < len(self.data):
+                chunk = self.data[self.pos:self.pos + _CHUNK]
+                self.pos += len(chunk)
+                yield d.decompress(chunk, _CHUNK)
+            else:
+                return
+
+    @property
+    def end(self) -> int:
+        return self.pos - len(self.d.unused_data)
 
 
 def _refuse(message: str) -> InvalidSubmissionError:
@@ -104,28 +133,24 @@ class _Budget:
         return RawFile(path=path, size=arrow.size, data=arrow.to_pybytes(), arrow=arrow)
 
 
-def _gunzip(data: bytes | memoryview, budget: _Budget) -> None:
-    """Every gzip member of ``data`` into ``budget``; refuses a truncated stream or trailing
-    bytes that are not another member."""
-    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    pending: bytes | memoryview = data
+def _gunzip(data: memoryview, budget: _Budget) -> None:
+    """Every gzip member of ``data`` into ``budget``, a megabyte in and out per step; refuses a
+    truncated stream or trailing bytes that are not another member."""
+    pos = 0
     try:
-        while True:
-            piece = d.decompress(pending, _CHUNK)
-            budget.add(piece)
-            if d.eof:
-                rest = d.unused_data
-                if not rest:
-                    return
-                if not rest.startswith(_GZIP):
-                    raise _refuse(f"compressed submission {budget.name!r} has "
-                                  f"{len(rest)} byte(s) after its gzip stream")
-                d, pending = zlib.decompressobj(16 + zlib.MAX_WBITS), rest
-                continue
-            if not piece and not pending:
+        while True:  # one member per turn
+            feed = _Feed(_Inflate(16 + zlib.MAX_WBITS), data, pos)
+            for piece in feed:
+                budget.add(piece)
+            if not feed.d.eof:
                 raise _refuse(f"compressed submission {budget.name!r} is a truncated gzip "
                               "stream (it ends before its last block)")
-            pending = d.unconsumed_tail
+            pos = feed.end
+            if pos >= len(data):
+                return
+            if bytes(data[pos:pos + len(_GZIP)]) != _GZIP:
+                raise _refuse(f"compressed submission {budget.name!r} has "
+                              f"{len(data) - pos} byte(s) after its gzip stream")
     except zlib.error as exc:
         raise _refuse(f"compressed submission {budget.name!r} is not valid gzip ({exc})") \
             from None
@@ -164,6 +189,7 @@ class _Stored:
 
     eof = False
     needs_input = True
+    unused_data = b""
 
     def decompress(self, data: bytes | memoryview, max_length: int) -> bytes:
         return bytes(data)
@@ -173,14 +199,18 @@ class _Inflate:
     """Raw deflate, with the interface of :class:`bz2.BZ2Decompressor`: input it could not
     take within ``max_length`` is kept and used by the next call."""
 
-    def __init__(self) -> None:
-        self._d = zlib.decompressobj(-zlib.MAX_WBITS)
+    def __init__(self, wbits: int = -zlib.MAX_WBITS) -> None:
+        self._d = zlib.decompressobj(wbits)
         self._tail: bytes = b""
         self.needs_input = True
 
     @property
     def eof(self) -> bool:
         return self._d.eof
+
+    @property
+    def unused_data(self) -> bytes:
+        return self._d.unused_data
 
     def decompress(self, data: bytes | memoryview, max_length: int) -> bytes:
         out = self._d.decompress(self._tail + bytes(data) if self._tail else data, max_length)
@@ -244,15 +274,8 @@ def _inflate_member(info: zipfile.ZipInfo, packed: memoryview, budget: _Budget) 
     step, whatever its header says; refused past its declared size, short of it, or when
     its CRC does not match."""
     d, stream = _decompressor(info, packed, budget)
-    crc, pos, start = 0, 0, budget.total
-    while not d.eof:
-        if d.needs_input:
-            if pos >= len(stream):
-                break
-            piece = d.decompress(stream[pos:pos + _CHUNK], _CHUNK)
-            pos += _CHUNK
-        else:
-            piece = d.decompress(b"", _CHUNK)
+    crc, start = 0, budget.total
+    for piece in _Feed(d, stream):
         if budget.total - start + len(piece) > info.file_size:
             raise _refuse(f"zipped submission {budget.name!r} expands past the "
                           f"{human_bytes(info.file_size)} its header declares (stopped there)")

@@ -254,3 +254,23 @@ def test_an_lzma_header_declaring_a_4_gib_dictionary_is_not_believed(
     peak, refusal = _unpack_peak(bytes(data))
     assert "a decompression bomb?" in refusal, refusal
     assert peak < _held_at_most(len(data)), f"{peak / 1024**2:.1f} MiB held at once"
+
+
+def test_gzip_is_fed_to_zlib_a_megabyte_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """zlib was handed the whole file, and gave back the rest of it, copied, at every step
+    (the whole input held twice, copied again and again); now it reads a megabyte at a time,
+    member after member."""
+    fed: list[int] = []
+    real = compressed._Inflate.decompress
+
+    def counting(self: compressed._Inflate, data: bytes | memoryview, n: int) -> bytes:
+        fed.append(len(data))
+        return real(self, data, n)
+
+    monkeypatch.setattr(compressed._Inflate, "decompress", counting)
+    noise = os.urandom(3 * 1024**2).hex().encode()  # 6 MB that compress about 2-fold
+    data = gzip.compress(TEXT) + gzip.compress(noise)
+    peak, refusal = _unpack_peak(data, "submission.csv.gz")
+    assert refusal == "" and max(fed) <= compressed._CHUNK
+    assert len(data) <= sum(fed) <= len(data) + compressed._CHUNK  # the second member's start
+    assert peak < 2 * len(noise) + 2 * compressed._CHUNK  # the pieces, then the copy at the end
