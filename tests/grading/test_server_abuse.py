@@ -184,3 +184,27 @@ def test_a_stop_signal_ends_an_upload_in_progress_and_removes_its_folder(
     assert rc == 0
     assert took < 6, f"{took:.1f} s from SIGTERM to exit"
     assert not list(tmp_path.glob("tambench-validate-*"))
+
+
+def test_a_body_compressed_as_a_whole_is_refused_before_it_is_expanded(one: Running) -> None:
+    """aiohttp expands a ``Content-Encoding: gzip`` body before the server counts it: a small
+    request would become a large upload (and a damaged one was a 500). No form client sends
+    one; a compressed submission is a file named .gz in the form."""
+    import gzip
+
+    form = (b'--zz\r\nContent-Disposition: form-data; name="file"; filename="s.csv"\r\n\r\n'
+            + b"0" * (4 * 1024**2) + b"\r\n--zz--\r\n")
+    host, port = one.url.removeprefix("http://").split(":")
+    for body in (gzip.compress(form), b"not gzip at all"):
+        head = (f"POST /validate HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n"
+                "Content-Type: multipart/form-data; boundary=zz\r\nContent-Encoding: gzip\r\n"
+                "Connection: close\r\n\r\n").encode()
+        reply = b""
+        with socket.create_connection((host, int(port)), timeout=20) as s:
+            s.sendall(head + body)
+            while chunk := s.recv(65536):
+                reply += chunk
+        assert reply.startswith(b"HTTP/1.1 415 "), reply[:200]
+        assert b"the request body is compressed (Content-Encoding: 'gzip')" in reply
+    assert not one.uploads
+    assert not any("internal error" in line for line in one.logs), one.logs

@@ -25,6 +25,7 @@ from typing import Any
 
 from aiohttp import BodyPartReader
 from aiohttp.http_exceptions import HttpProcessingError
+from aiohttp.web import RequestPayloadError
 
 from tambench.grading.files import COMPRESSED_SUFFIXES, human_bytes
 from tambench.grading.server.config import UploadLimits
@@ -68,6 +69,21 @@ def too_large(limit: int, got: int | None = None) -> UploadRefused:
         "the file is read)")
 
 
+def check_request_headers(headers: Any, limit: int) -> None:
+    """Refuse, before the body is read, a request declared over the cap, or whose body is
+    compressed as a whole (``Content-Encoding``): that body would be expanded before it is
+    counted, and no client of the form sends one (a compressed submission is a
+    ``submission.csv.gz`` file in the form)."""
+    check_declared_size(headers, limit)
+    encoding = headers.get("Content-Encoding", "").strip().lower()
+    if encoding not in ("", "identity"):
+        raise UploadRefused(
+            415, "unsupported media type",
+            f"the request body is compressed (Content-Encoding: {encoding[:40]!r}), which is "
+            "not read; send the form uncompressed, with a compressed submission as a file "
+            "named .gz or .zip")
+
+
 def check_declared_size(headers: Any, limit: int) -> None:
     """Refuse a request whose ``Content-Length`` is over the cap (or not a number)."""
     declared = headers.get("Content-Length")
@@ -104,7 +120,7 @@ async def receive(request: Any, folder: Path, limits: UploadLimits, cap: int,
     Raises:
         UploadRefused: not a multipart form with a file, too large, too slow, too many fields.
     """
-    check_declared_size(request.headers, cap)
+    check_request_headers(request.headers, cap)
     if not request.content_type.startswith("multipart/"):
         raise UploadRefused(400, "bad request", f"expected a multipart/form-data body: {USE_FILE}")
     try:
@@ -121,16 +137,19 @@ async def receive(request: Any, folder: Path, limits: UploadLimits, cap: int,
         raise UploadRefused(400, "bad request",
                             "the multipart form could not be read: a part's headers are "
                             f"malformed ({type(exc).__name__}: {_reason(exc)})") from None
+    except RequestPayloadError as exc:  # a body that breaks its own framing
+        raise UploadRefused(400, "bad request",
+                            f"the request body could not be read: {_reason(exc)}") from None
     except (ConnectionError, asyncio.IncompleteReadError) as exc:  # the client went away
         raise UploadRefused(400, "upload interrupted",
                             f"the connection ended before the form did ({type(exc).__name__})"
                             ) from None
 
 
-def _reason(exc: HttpProcessingError) -> str:
-    """What aiohttp says of a malformed header, on one line, without the client's bytes past
-    a short quote."""
-    text = " ".join(str(exc.message or exc).split())
+def _reason(exc: Exception) -> str:
+    """What aiohttp says of a malformed header or body, on one line, without the client's
+    bytes past a short quote."""
+    text = " ".join(str(getattr(exc, "message", "") or exc).split())
     return text if len(text) <= 200 else f"{text[:200]}... (+{len(text) - 200} characters)"
 
 
