@@ -206,14 +206,20 @@ def main() -> None:
     ap.add_argument("--rows", type=int, default=10_000)
     ap.add_argument("--upload-timeout", type=float, default=60.0)
     ap.add_argument("--header-timeout", type=float, default=10.0)
-    ns = ap.parse_args()
-    root = Path(tempfile.mkdtemp(prefix="tambench-bench-server-"))
+    record("bench_validation_server", run, ap.parse_args())
+
+
+def record(name: str, bench: Callable[[Path, argparse.Namespace], dict[str, Any]],
+           ns: argparse.Namespace) -> None:
+    """Run ``bench`` in a scratch folder (removed after) and write its figures to stdout and
+    ``bench/results/<name>.json``."""
+    root = Path(tempfile.mkdtemp(prefix=f"tambench-{name}-"))
     try:
-        results = run(root, ns)
+        results = bench(root, ns)
     finally:
         shutil.rmtree(root, ignore_errors=True)
     RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "bench_validation_server.json").write_text(json.dumps(results, indent=2) + "\n")
+    (RESULTS / f"{name}.json").write_text(json.dumps(results, indent=2) + "\n")
     print(json.dumps(results, indent=2))
 
 

@@ -9,6 +9,11 @@ with ``.gz`` or ``.zip`` is decompressed in memory, never onto the disk, and onl
   actually produced (a header cannot lie past it);
 * past :data:`RATIO_FLOOR_BYTES`, a file that expands more than :data:`MAX_RATIO`-fold is
   refused as a decompression bomb, as soon as it does;
+* a zip member (stored, deflate, bzip2 or LZMA; other methods are refused) is decompressed
+  here, at most a megabyte in and out per step, never through :mod:`zipfile`'s reader (which
+  expands a bzip2 or LZMA block whole): its declared size and its LZMA dictionary size are not
+  trusted, and a member that expands past its declared size, falls short of it or fails its
+  CRC is refused;
 * a zip holds exactly one entry: a regular file of the task's format, under a plain name (no
   folder, no ``..``, no absolute path, no link, no encryption); several members are refused;
 * anything that is not what its name says (gzip bytes named ``.csv``, a ``.gz`` that is not
@@ -19,11 +24,15 @@ Every refusal is an :class:`~tambench.errors.InvalidSubmissionError`: the agent'
 
 from __future__ import annotations
 
+import bz2
 import io
+import lzma
 import stat
 import zipfile
 import zlib
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
+from typing import Protocol
 
 import pyarrow as pa
 
@@ -36,8 +45,49 @@ MAX_RATIO = 200.0
 #: compress very well and are harmless).
 RATIO_FLOOR_BYTES = 10 * 1024**2
 _CHUNK = 1 << 20
+#: Zip methods that are not read, by the name a refusal gives them (APPNOTE 4.4.5).
+_OTHER_METHODS = {1: "shrink", 6: "implode", 9: "deflate64", 18: "terse", 19: "lz77",
+                  93: "zstd", 95: "xz", 97: "wavpack", 98: "ppmd"}
 _GZIP = COMPRESSED_FORMS[".gz"][0]
 _ZIPS = COMPRESSED_FORMS[".zip"]
+
+
+class _Decompressor(Protocol):
+    """What :func:`_inflate_member` asks of a decompressor (bz2's and lzma's interface)."""
+
+    @property
+    def eof(self) -> bool: ...
+    @property
+    def needs_input(self) -> bool: ...
+    @property
+    def unused_data(self) -> bytes: ...
+    def decompress(self, data: bytes | memoryview, max_length: int) -> bytes: ...
+
+
+class _Feed:
+    """The output of decompressor ``d`` reading ``data`` from ``pos``, in pieces of at most
+    :data:`_CHUNK` bytes, fed at most :data:`_CHUNK` bytes at a time: nothing is expanded
+    whole, whatever a header says. Iteration stops at the stream's end (``d.eof``) or the
+    input's; :attr:`end` is then where the stream ended in ``data``."""
+
+    def __init__(self, d: _Decompressor, data: memoryview, pos: int = 0) -> None:
+        self.d, self.data, self.pos = d, data, pos
+
+    def __iter__(self) -> Iterator[bytes]:
+        d = self.d
+        while not d.eof:
+            if not d.needs_input:
+                yield d.decompress(b"", _CHUNK)
+            elif self.pos < len(self.data):
+                chunk = self.data[self.pos:self.pos + _CHUNK]
+                self.pos += len(chunk)
+                yield d.decompress(chunk, _CHUNK)
+            else:
+                return
+
+    @property
+    def end(self) -> int:
+        return self.pos - len(self.d.unused_data)
 
 
 def _refuse(message: str) -> InvalidSubmissionError:
@@ -49,7 +99,7 @@ class _Budget:
 
     def __init__(self, name: str, packed: int, cap: int) -> None:
         self.name, self.packed, self.cap = name, packed, cap
-        self.out = pa.BufferOutputStream()
+        self.pieces: list[bytes] = []
         self.total = 0
 
     def add(self, piece: bytes) -> None:
@@ -61,35 +111,46 @@ class _Budget:
             raise _refuse(f"compressed submission {self.name!r} expands more than "
                           f"{MAX_RATIO:.0f}-fold ({human_bytes(self.packed)} to over "
                           f"{human_bytes(self.total)}): a decompression bomb? (stopped there)")
-        self.out.write(piece)
+        if piece:
+            self.pieces.append(piece)
+
+    @property
+    def ceiling(self) -> int:
+        """The most bytes :meth:`add` lets out before it refuses (plus one step)."""
+        return min(self.cap, max(RATIO_FLOOR_BYTES, int(MAX_RATIO * self.packed))) + _CHUNK
 
     def raw(self, path: Path) -> RawFile:
-        arrow = self.out.getvalue()  # arrow-owned memory, as RawFile needs
+        # Kept as pieces until now (a growing stream would double its capacity as it grows,
+        # so a refused bomb held twice what it produced), then copied once into arrow-owned
+        # memory, as RawFile needs.
+        arrow = pa.allocate_buffer(self.total)
+        view, at = memoryview(arrow).cast("B"), 0
+        self.pieces.reverse()
+        while self.pieces:
+            piece = self.pieces.pop()  # each piece freed once copied
+            view[at:at + len(piece)] = piece
+            at += len(piece)
         return RawFile(path=path, size=arrow.size, data=arrow.to_pybytes(), arrow=arrow)
 
 
-def _gunzip(data: bytes | memoryview, budget: _Budget) -> None:
-    """Every gzip member of ``data`` into ``budget``; refuses a truncated stream or trailing
-    bytes that are not another member."""
-    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    pending: bytes | memoryview = data
+def _gunzip(data: memoryview, budget: _Budget) -> None:
+    """Every gzip member of ``data`` into ``budget``, a megabyte in and out per step; refuses a
+    truncated stream or trailing bytes that are not another member."""
+    pos = 0
     try:
-        while True:
-            piece = d.decompress(pending, _CHUNK)
-            budget.add(piece)
-            if d.eof:
-                rest = d.unused_data
-                if not rest:
-                    return
-                if not rest.startswith(_GZIP):
-                    raise _refuse(f"compressed submission {budget.name!r} has "
-                                  f"{len(rest)} byte(s) after its gzip stream")
-                d, pending = zlib.decompressobj(16 + zlib.MAX_WBITS), rest
-                continue
-            if not piece and not pending:
+        while True:  # one member per turn
+            feed = _Feed(_Inflate(16 + zlib.MAX_WBITS), data, pos)
+            for piece in feed:
+                budget.add(piece)
+            if not feed.d.eof:
                 raise _refuse(f"compressed submission {budget.name!r} is a truncated gzip "
                               "stream (it ends before its last block)")
-            pending = d.unconsumed_tail
+            pos = feed.end
+            if pos >= len(data):
+                return
+            if bytes(data[pos:pos + len(_GZIP)]) != _GZIP:
+                raise _refuse(f"compressed submission {budget.name!r} has "
+                              f"{len(data) - pos} byte(s) after its gzip stream")
     except zlib.error as exc:
         raise _refuse(f"compressed submission {budget.name!r} is not valid gzip ({exc})") \
             from None
@@ -122,18 +183,121 @@ def _zip_member(zf: zipfile.ZipFile, name: str, fmt: str) -> zipfile.ZipInfo:
     return info
 
 
-def _unzip(data: bytes | memoryview, budget: _Budget, fmt: str) -> None:
+class _Stored:
+    """The decompressor interface (``decompress``, ``eof``, ``needs_input``) of bytes stored
+    as they are."""
+
+    eof = False
+    needs_input = True
+    unused_data = b""
+
+    def decompress(self, data: bytes | memoryview, max_length: int) -> bytes:
+        return bytes(data)
+
+
+class _Inflate:
+    """Raw deflate, with the interface of :class:`bz2.BZ2Decompressor`: input it could not
+    take within ``max_length`` is kept and used by the next call."""
+
+    def __init__(self, wbits: int = -zlib.MAX_WBITS) -> None:
+        self._d = zlib.decompressobj(wbits)
+        self._tail: bytes = b""
+        self.needs_input = True
+
+    @property
+    def eof(self) -> bool:
+        return self._d.eof
+
+    @property
+    def unused_data(self) -> bytes:
+        return self._d.unused_data
+
+    def decompress(self, data: bytes | memoryview, max_length: int) -> bytes:
+        out = self._d.decompress(self._tail + bytes(data) if self._tail else data, max_length)
+        self._tail = self._d.unconsumed_tail
+        self.needs_input = not self._tail and len(out) < max_length
+        return out
+
+
+def _lzma_decompressor(head: memoryview, budget: _Budget) -> tuple[lzma.LZMADecompressor, int]:
+    """The raw LZMA decompressor of a zip's LZMA member (its header: version, properties'
+    size, the five property bytes) and where the stream starts. The dictionary size the
+    header declares is not trusted: no match reaches further back than the bytes the budget
+    lets out."""
+    size = int.from_bytes(head[2:4], "little") if len(head) >= 4 else 0
+    props = bytes(head[4:4 + size])
+    if size != 5 or len(props) != 5 or props[0] >= 9 * 5 * 5:
+        raise _refuse(f"zipped submission {budget.name!r}: its LZMA header is damaged")
+    pb, rest = divmod(props[0], 45)
+    lp, lc = divmod(rest, 9)
+    declared = int.from_bytes(props[1:5], "little")
+    dict_size = max(4096, min(declared, budget.ceiling))
+    filters = [{"id": lzma.FILTER_LZMA1, "lc": lc, "lp": lp, "pb": pb, "dict_size": dict_size}]
+    return lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=filters), 4 + size
+
+
+def _member_bytes(data: memoryview, info: zipfile.ZipInfo, name: str) -> memoryview:
+    """The compressed bytes of ``info``, found through its local header."""
+    at = info.header_offset
+    local = bytes(data[at:at + 30])
+    if len(local) < 30 or not local.startswith(b"PK\x03\x04"):
+        raise _refuse(f"zipped submission {name!r}: the local header of its entry is missing "
+                      "or damaged")
+    start = at + 30 + int.from_bytes(local[26:28], "little") \
+        + int.from_bytes(local[28:30], "little")
+    if start + info.compress_size > len(data):
+        raise _refuse(f"zipped submission {name!r} is truncated (its entry ends past the end "
+                      "of the file)")
+    return data[start:start + info.compress_size]
+
+
+def _decompressor(info: zipfile.ZipInfo, packed: memoryview,
+                  budget: _Budget) -> tuple[_Decompressor, memoryview]:
+    """The streaming decompressor of ``info``'s method and the stream it reads."""
+    method = info.compress_type
+    if method == zipfile.ZIP_STORED:
+        return _Stored(), packed
+    if method == zipfile.ZIP_DEFLATED:
+        return _Inflate(), packed
+    if method == zipfile.ZIP_BZIP2:
+        return bz2.BZ2Decompressor(), packed
+    if method == zipfile.ZIP_LZMA:
+        d, start = _lzma_decompressor(packed, budget)
+        return d, packed[start:]
+    shown = _OTHER_METHODS.get(method, "unknown")
+    raise _refuse(f"zipped submission {budget.name!r} uses compression method {method} "
+                  f"({shown}), which is not read; expected stored, deflate, bzip2 or LZMA")
+
+
+def _inflate_member(info: zipfile.ZipInfo, packed: memoryview, budget: _Budget) -> None:
+    """Decompress one member into ``budget``, at most :data:`_CHUNK` bytes in and out per
+    step, whatever its header says; refused past its declared size, short of it, or when
+    its CRC does not match."""
+    d, stream = _decompressor(info, packed, budget)
+    crc, start = 0, budget.total
+    for piece in _Feed(d, stream):
+        if budget.total - start + len(piece) > info.file_size:
+            raise _refuse(f"zipped submission {budget.name!r} expands past the "
+                          f"{human_bytes(info.file_size)} its header declares (stopped there)")
+        budget.add(piece)
+        crc = zlib.crc32(piece, crc)
+    if budget.total - start != info.file_size or crc != info.CRC:
+        raise _refuse(f"zipped submission {budget.name!r} is damaged or truncated (its entry "
+                      f"gives {human_bytes(budget.total - start)}, its header declares "
+                      f"{human_bytes(info.file_size)}, CRC {'' if crc == info.CRC else 'not '}"
+                      "matching)")
+
+
+def _unzip(data: memoryview, budget: _Budget, fmt: str) -> None:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             info = _zip_member(zf, budget.name, fmt)
-            if info.file_size > budget.cap:
-                raise _refuse(f"zipped submission {budget.name!r} declares "
-                              f"{human_bytes(info.file_size)}, over the size cap of "
-                              f"{human_bytes(budget.cap)}")
-            with zf.open(info) as fh:
-                while piece := fh.read(_CHUNK):
-                    budget.add(piece)
-    except (zipfile.BadZipFile, zlib.error, NotImplementedError, EOFError) as exc:
+        if info.file_size > budget.cap:
+            raise _refuse(f"zipped submission {budget.name!r} declares "
+                          f"{human_bytes(info.file_size)}, over the size cap of "
+                          f"{human_bytes(budget.cap)}")
+        _inflate_member(info, _member_bytes(data, info, budget.name), budget)
+    except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, OSError, EOFError) as exc:
         raise _refuse(f"zipped submission {budget.name!r} cannot be read as a zip ({exc})") \
             from None
 

@@ -253,7 +253,8 @@ def ended_within(start: date | None, end: date | None, since: date | None,
     """Whether a competition ended on or after ``since`` and on or before ``until``.
 
     True or False with the date that decides, or None when the recorded dates cannot tell (no
-    end date, and a start date that does not settle it either), with the reason.
+    end date, and a start date that does not settle it either; or a start date after the end
+    date, which contradict each other: an entry edited by hand), with the reason.
 
     >>> ended_within(None, date(2023, 5, 1), date(2023, 1, 1), None)
     (True, 'ended 2023-05-01')
@@ -261,7 +262,11 @@ def ended_within(start: date | None, end: date | None, since: date | None,
     (True, 'started 2023-02-01, so ended after 2023-01-01')
     >>> ended_within(None, None, date(2023, 1, 1), None)[0] is None
     True
+    >>> ended_within(date(2023, 6, 1), date(2023, 5, 1), None, date(2024, 1, 1))
+    (None, 'start date 2023-06-01 is after end date 2023-05-01')
     """
+    if start is not None and end is not None and start > end:
+        return None, f"start date {start.isoformat()} is after end date {end.isoformat()}"
     if end is not None:
         inside = (since is None or end >= since) and (until is None or end <= until)
         return inside, f"ended {end.isoformat()}"

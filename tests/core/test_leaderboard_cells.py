@@ -1,5 +1,6 @@
 """Hostile leaderboards: every numeric cell is read strictly (``inf``, ``1e400``, ``nan`` in a
-score, rank or entries column are per-row problems, never a crash), a decimal comma is read by
+score, rank or entries column are per-row problems, never a crash; only the score decides
+whether a row counts), a decimal comma is read by
 its shape and never as a thousands separator, and every path that ranks warns about a board
 sorted against the metric's direction, in its report too."""
 
@@ -35,12 +36,34 @@ def test_a_rank_or_entries_cell_is_a_whole_number_or_a_row_problem(cell: str) ->
                    for i in (1, 2, 3))
     board = read_leaderboard_text(KAGGLE_WEB + rows.replace("2,12,", f"{cell},12,"))
     junk = board.detect_junk()
-    if cell:
-        assert {(j.row, j.rule) for j in junk} == {(2, "unparseable")}
+    if cell:  # reported, but the row's score is fine: it counts
+        assert {(j.row, j.rule) for j in junk} == {(2, "bad_cell")}
         assert all(cell[:10] in j.detail for j in junk)
-        assert len(board.clean()) == 2
+        assert len(board.clean()) == 3
     else:
         assert junk == []
+
+
+@pytest.mark.parametrize("column", ["SubmissionCount", "Rank"])
+def test_a_kaggle_row_with_an_absurd_count_or_rank_still_counts(tmp_path: Path,
+                                                                 column: str) -> None:
+    """Round 2 left these rows set aside as junk: a board of 20 teams became 18, and every
+    rank percentage moved."""
+    cell = "inf" if column == "SubmissionCount" else "1e400"
+    rows = [f"{i},{100 + i},t{i},2024-01-01 00:00:00,{i / 100},3" for i in range(1, 21)]
+    for i in (4, 9):
+        rank, team, name, date, score, count = rows[i].split(",")
+        rows[i] = ",".join([cell if column == "Rank" else rank, team, name, date, score,
+                            cell if column == "SubmissionCount" else count])
+    board = _write(tmp_path / "lb.csv", KAGGLE_WEB + "\n".join(rows) + "\n")
+    answers = _write(tmp_path / "answers.csv", "id,y\n1,1.0\n2,1.0\n")
+    sub = _write(tmp_path / "sub.csv", "id,y\n1,1.105\n2,0.895\n")  # rmse 0.105
+    report = tambench.grade(sub, answers=answers, metric="rmse", id_columns=["id"],
+                            target_columns=["y"], leaderboard=board)
+    assert report.n_teams == 20 and report.rank == 11  # ten teams scored below 0.105
+    junk = read_leaderboard_text(board.read_text()).detect_junk()
+    assert [(j.row, j.rule) for j in junk] == [(5, "bad_cell"), (10, "bad_cell")]
+    assert junk[0].detail.startswith(f"{'entries' if column == 'SubmissionCount' else 'rank'} ")
 
 
 @pytest.mark.parametrize(("cell", "rule"), [("inf", "non_finite"), ("1e400", "non_finite"),
@@ -99,9 +122,10 @@ def test_rank_show_and_grade_survive_a_hostile_rank_column(
         document = json.loads(out)
         if argv[0] == "leaderboard":
             assert {(j["row"], j["rule"]) for j in document["junk"]} == {
-                (2, "unparseable"), (3, "unparseable")}
-        else:  # rows 2 and 3 are junk: six teams remain, and 0.25 beats one of them
-            assert (document["rank"], document["n_teams"]) == (2, 6)
+                (2, "bad_cell"), (3, "bad_cell")}
+            assert document["excluded_by_default"] == []
+        else:  # rows 2 and 3 have fine scores: all eight teams count; 0.1 and 0.2 beat 0.25
+            assert (document["rank"], document["n_teams"]) == (3, 8)
 
 
 def test_a_decimal_comma_score_is_not_read_as_thousands_when_grading(

@@ -100,6 +100,32 @@ def test_a_jsonl_without_submission_lines_is_an_error(tmp_path: Path) -> None:
         grade_runs(jsonl, catalogue=cat, data_dir=data, now=FIXED)
 
 
+def test_a_nul_byte_in_a_jsonl_path_is_that_lines_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """No file name holds a NUL byte: the line is an unreadable row naming it, the other lines
+    are graded (it was a traceback and 0 rows)."""
+    cat, data, _ = make_env(tmp_path)
+    (tmp_path / "v.csv").write_text(perfect_text(TASKS["value"]))
+    jsonl = tmp_path / "submissions.jsonl"
+    jsonl.write_text("".join(json.dumps(line) + "\n" for line in (
+        {"competition_id": "value", "submission_path": "v.csv\u0000.txt"},
+        {"competition_id": "value\u0000x", "submission_path": "v.csv"},
+        {"competition_id": "value", "submission_path": "v.csv"})))
+    report = grade_runs(jsonl, catalogue=cat, data_dir=data, now=FIXED)
+    rows = {r.run: r for r in report.rows}
+    bad_path, bad_task, fine = rows["line1"], rows["line2"], rows["line3"]
+    assert bad_path.status == "unreadable" and bad_path.task == "value"
+    assert bad_path.error == ("submission_path v.csv\\x00.txt holds a NUL byte; no file has "
+                              "such a name")
+    assert bad_task.status == "task_unknown" and "'value\\x00x' is neither" in bad_task.error
+    assert fine.status == "graded_valid"
+    assert main(["grade-runs", str(jsonl), "--catalogue", str(cat), "--data-dir", str(data),
+                 "--json"]) == 3  # some runs could not be graded
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err and len(json.loads(out)["rows"]) == 3
+
+
 def test_jsonl_relative_paths_are_read_from_its_folder_whatever_the_current_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:

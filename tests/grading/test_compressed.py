@@ -156,3 +156,121 @@ def test_grade_runs_reads_run_folders_holding_only_the_compressed_file(
                "--data-dir", str(data)])
     assert rc == 0 and "test/value: rmse = 0.0" in capsys.readouterr().out
     assert os.listdir(runs / "a" / "value" / "r1") == ["submission.csv.gz"]
+
+
+def _zip_of(method: int, text: bytes, name: str = "submission.csv") -> bytes:
+    """A zip of one member compressed with ``method``, written a megabyte at a time."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", method) as zf, zf.open(name, "w", force_zip64=True) as fh:
+        for at in range(0, len(text), 1 << 20):
+            fh.write(text[at:at + (1 << 20)])
+    return out.getvalue()
+
+
+def _unpack_peak(data: bytes, name: str = "submission.zip") -> tuple[int, str]:
+    """The peak of Python's allocations (liblzma's and libbz2's included: Python gives them
+    its allocator) while ``data`` is unpacked, and the refusal, if any."""
+    import tracemalloc
+
+    import pyarrow as pa
+
+    from tambench.errors import InvalidSubmissionError
+    from tambench.grading.files import RawFile
+
+    raw = RawFile(path=Path(name), size=len(data), data=data, arrow=pa.py_buffer(data))
+    tracemalloc.start()
+    try:
+        compressed.unpack_submission(raw, max_bytes=1 << 30)
+        refusal = ""
+    except InvalidSubmissionError as exc:
+        refusal = str(exc)
+    finally:
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return peak, refusal
+
+
+def _held_at_most(packed: int) -> float:
+    """docs/grading.md's bound on what decompressing ``packed`` bytes holds (with the floor
+    the tests set to 1 MiB): the bytes let out, an LZMA dictionary no larger, one step of input,
+    and half a megabyte for the rest (the zip's directory, the messages)."""
+    let_out = max(1024**2, compressed.MAX_RATIO * packed) + compressed._CHUNK
+    return 2 * let_out + compressed._CHUNK + 512 * 1024
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA])
+def test_a_zip_bomb_of_every_method_is_decompressed_a_megabyte_at_a_time(
+    method: int, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """bzip2 and LZMA members used to be expanded by whole blocks (zipfile's reader passes
+    them no output limit): 32 MB of one byte compress to a few hundred bytes, and came out at
+    once. Now every method stops at the ratio cap, holding what it let out (the documented
+    bound), and for LZMA a dictionary no larger."""
+    monkeypatch.setattr(compressed, "RATIO_FLOOR_BYTES", 1024**2)
+    data = _zip_of(method, TEXT + b"0" * (32 * 1024**2))
+    peak, refusal = _unpack_peak(data)
+    assert "a decompression bomb?" in refusal, refusal
+    assert peak < _held_at_most(len(data)), f"{peak / 1024**2:.1f} MiB held at once"
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_STORED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA])
+def test_every_zip_method_grades_like_the_plain_file(tmp_path: Path, method: int) -> None:
+    report = _grade(tmp_path, "submission.zip", _zip_of(method, TEXT))
+    assert report.valid_submission and report.score == 0.0, report.errors
+
+
+def _central(data: bytes, at: int, value: bytes) -> bytes:
+    """``data`` with ``value`` written at offset ``at`` of its central directory's entry (the
+    facts of an entry that reading trusts)."""
+    out = bytearray(data)
+    central = out.rfind(b"PK\x01\x02")
+    out[central + at:central + at + len(value)] = value
+    return bytes(out)
+
+
+def test_a_lying_or_damaged_member_of_any_method_is_refused_by_name() -> None:
+    big = TEXT + b"9" * 50_000
+    for method in (zipfile.ZIP_STORED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA):
+        data = _zip_of(method, big)
+        _, refusal = _unpack_peak(_central(data, 24, (100).to_bytes(4, "little")))
+        assert "expands past the 100 bytes its header declares (stopped there)" in refusal
+        _, refusal = _unpack_peak(_central(data, 16, b"\x00\x00\x00\x00"))
+        assert "is damaged or truncated" in refusal and "CRC not matching" in refusal, refusal
+        _, refusal = _unpack_peak(_central(data, 24, (len(big) + 1).to_bytes(4, "little")))
+        assert "is damaged or truncated (its entry gives 48.9 KiB" in refusal, refusal
+    deflate64 = _central(_zip_of(zipfile.ZIP_DEFLATED, TEXT), 10, (9).to_bytes(2, "little"))
+    _, refusal = _unpack_peak(deflate64)
+    assert "uses compression method 9 (deflate64), which is not read; expected stored, " \
+        "deflate, bzip2 or LZMA" in refusal, refusal
+
+
+def test_an_lzma_header_declaring_a_4_gib_dictionary_is_not_believed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(compressed, "RATIO_FLOOR_BYTES", 1024**2)
+    data = bytearray(_zip_of(zipfile.ZIP_LZMA, TEXT + b"0" * (8 * 1024**2)))
+    props = data.index(b"\x05\x00", data.index(b"submission.csv") + 14) + 2  # after the size
+    data[props + 1:props + 5] = b"\xff\xff\xff\xff"
+    peak, refusal = _unpack_peak(bytes(data))
+    assert "a decompression bomb?" in refusal, refusal
+    assert peak < _held_at_most(len(data)), f"{peak / 1024**2:.1f} MiB held at once"
+
+
+def test_gzip_is_fed_to_zlib_a_megabyte_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """zlib was handed the whole file, and gave back the rest of it, copied, at every step
+    (the whole input held twice, copied again and again); now it reads a megabyte at a time,
+    member after member."""
+    fed: list[int] = []
+    real = compressed._Inflate.decompress
+
+    def counting(self: compressed._Inflate, data: bytes | memoryview, n: int) -> bytes:
+        fed.append(len(data))
+        return real(self, data, n)
+
+    monkeypatch.setattr(compressed._Inflate, "decompress", counting)
+    noise = os.urandom(3 * 1024**2).hex().encode()  # 6 MB that compress about 2-fold
+    data = gzip.compress(TEXT) + gzip.compress(noise)
+    peak, refusal = _unpack_peak(data, "submission.csv.gz")
+    assert refusal == "" and max(fed) <= compressed._CHUNK
+    assert len(data) <= sum(fed) <= len(data) + compressed._CHUNK  # the second member's start
+    assert peak < 2 * len(noise) + 2 * compressed._CHUNK  # the pieces, then the copy at the end

@@ -247,6 +247,33 @@ def test_the_report_folder_holds_only_a_report_set(tmp_path: Path,
     assert _set_of(old)["runs"] == ["a/r1"]
 
 
+@pytest.mark.parametrize("manifest", [
+    {"files": {"notes.txt": {"bytes": 5}}},  # another tool's, listing its own files
+    {"batch_id": "b", "created_at": "2024", "runs": 1,
+     "files": {"notes.txt": {"bytes": 5, "sha256": "0" * 64}}},  # ours in shape, not in size
+    {"name": "my-dataset", "version": 3},
+])
+def test_a_folder_holding_another_tools_manifest_is_refused_and_kept_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], manifest: dict[str, object],
+) -> None:
+    cat, data, runs = make_env(tmp_path)
+    put(runs, "a", "value", "r1", perfect_text(TASKS["value"]))
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "manifest.json").write_text(json.dumps(manifest))
+    if "files" in manifest:
+        (theirs / "notes.txt").write_text("mine, not a report\n")
+    before = {p.name: p.read_bytes() for p in theirs.iterdir()}
+    assert main(_grade_runs_argv(runs, cat, data, theirs)) == 1
+    err = capsys.readouterr().err
+    assert "theirs holds files that are not part of a report set (" in err
+    if "batch_id" not in manifest:
+        assert "manifest.json, not a tambench report manifest" in err
+    if "files" in manifest:
+        assert "notes.txt" in err
+    assert {p.name: p.read_bytes() for p in theirs.iterdir()} == before
+
+
 def test_a_linked_report_folder_stays_a_link_to_the_new_set(tmp_path: Path) -> None:
     one, two = _two_reports(tmp_path)
     real = tmp_path / "real-report"

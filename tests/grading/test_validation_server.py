@@ -186,13 +186,17 @@ def _expect_post(url: str, size: int, body: bytes = b"", run: str = "") -> tuple
 # --- the routes ------------------------------------------------------------------------------
 
 
+def table_server(tmp_path: Path, **limits: object) -> Running:
+    """A server of the table's value task, with the given limits."""
+    case = next(c for c in CASES if c.id == "table-13-rows_shuffled")
+    folder, _, _ = build_prepared(case, tmp_path / "task")
+    return Running(folder, case.spec, tmp_path / "srv", **limits)
+
+
 @pytest.fixture()
 def one(tmp_path: Path) -> Iterator[Running]:
     """A server of the table's value task, with small limits."""
-    case = next(c for c in CASES if c.id == "table-13-rows_shuffled")
-    folder, _, _ = build_prepared(case, tmp_path / "task")
-    running = Running(folder, case.spec, tmp_path / "srv", max_bytes=64 * 1024,
-                      body_seconds=3.0, header_seconds=1.0)
+    running = table_server(tmp_path, max_bytes=64 * 1024, body_seconds=3.0, header_seconds=1.0)
     yield running
     running.server.close()
 

@@ -235,6 +235,26 @@ def test_subsets_since_builds_from_what_ended_after_and_names_the_rest(
     assert "collection paper, ended since 2023-01-01" in text
 
 
+def test_an_entry_starting_after_it_ended_is_never_listed_by_a_date_window_silently(
+    capsys: pytest.CaptureFixture[str], dated_catalogue: Path, tmp_path: Path
+) -> None:
+    """A hand-edited entry whose start date is after its end date: the dates contradict each
+    other, so no window can place it; it is named, with both dates, wherever one is asked."""
+    _entry(dated_catalogue, "kaggle/backwards", Modality.TABULAR, start_date=date(2023, 6, 1),
+           end_date=date(2023, 5, 1), reference_tiers={"tam-bench": "easy"})
+    why = "start date 2023-06-01 is after end date 2023-05-01"
+    for window in (["--until", "2024-01-01"], ["--since", "2023-01-01"]):
+        assert main(["tasks", "list", "--catalogue", str(dated_catalogue), "--json",
+                     *window]) == 0
+        out, err = capsys.readouterr()
+        assert "kaggle/backwards" not in [r["id"] for r in json.loads(out)]
+        assert f"kaggle/backwards: {why}" in err
+    main(["subsets", "build", "--catalogue", str(dated_catalogue), "--collection", "all",
+          "--until", "2024-01-01", "--out", str(tmp_path / "out"), "--json"])
+    unplaced = {u["id"]: u["reason"] for u in json.loads(capsys.readouterr().out)["unplaced"]}
+    assert unplaced["kaggle/backwards"] == f"dates unknown: {why}"
+
+
 def test_the_final_submission_deadline_counts_beside_a_later_end_date() -> None:
     text = ("- August 11, 2022 - Final submission deadline.\n"
             "- November 10, 2022 - Competition End Date - Winner's announcement")

@@ -22,14 +22,14 @@ entry counts whole numbers, a comma in a score read by its shape and the board's
 (``0,5`` is a decimal comma, ``1,234`` thousands unless the board writes decimal commas, a
 board showing both has its comma cells refused). Rows whose score does not parse keep
 ``score = NaN`` and their raw text; a rank or count that is not a whole number (``inf``,
-``1e400``) is the row's problem: both are reported as junk, never a crash.
+``1e400``) is the row's problem: both are reported as junk, never a crash, but only the score
+decides whether a row counts.
 
 Junk rules (each names the rows it flags; which rules keep rows out of statistics is explicit,
 :data:`DEFAULT_EXCLUDE`):
 
 * ``missing``: empty score, or ``hasScore`` false.
-* ``unparseable``: the score is not a number, or the rank or entries cell is not a whole
-  number (``LeaderboardRow.problems`` names the cell).
+* ``unparseable``: the score is not a number.
 * ``non_finite``: NaN or infinite.
 * ``out_of_range``: outside the metric's declared value range (when a metric is given).
 * ``outlier``: absurdly far from the bulk: ``|score - median| > 1000 * IQR`` of the finite
@@ -48,6 +48,10 @@ The package is split by concern: :mod:`.model` (rows, junk rules, order check), 
 (numeric cells), :mod:`.read` (formats in) and :mod:`.write` (normalised and compact forms out).
 * ``zero``: an exact zero score, the value failed or empty submissions often receive. Reported,
   but not excluded by default: on some boards zero is a legitimate score.
+* ``bad_cell``: the rank or entries cell is not a whole number (``LeaderboardRow.problems``
+  names the cell). Reported, but not excluded by default: a board row whose
+  ``SubmissionCount`` is ``inf`` is still a team with a score, and dropping it would move
+  every rank percentage.
 """
 
 from __future__ import annotations

@@ -30,9 +30,12 @@ JUNK_RULES = (
     "duplicate",
     "placeholder",
     "zero",
+    "bad_cell",
 )
-#: Rules whose rows are kept out of statistics unless the caller says otherwise.
-DEFAULT_EXCLUDE = frozenset(JUNK_RULES) - {"zero"}
+#: Rules whose rows are kept out of statistics unless the caller says otherwise. Only the
+#: score decides whether a row counts: a rank or entry count that is not a whole number is
+#: reported (``bad_cell``), never a reason to drop a team from the field.
+DEFAULT_EXCLUDE = frozenset(JUNK_RULES) - {"zero", "bad_cell"}
 
 OUTLIER_IQR_FACTOR = 1000.0
 PLACEHOLDER_MAX_PARAMETERS = 1e13
@@ -53,8 +56,9 @@ class LeaderboardRow:
     has_score: bool = True
     source: dict[str, str] = field(default_factory=dict)
     problems: tuple[str, ...] = ()
-    """Cells of the row that are not what their column holds (a rank of ``inf``, a count of
-    ``1e400``): the row is junk (``unparseable``), never a crash."""
+    """Cells of the row other than its score that are not what their column holds (a rank of
+    ``inf``, a count of ``1e400``): reported (``bad_cell``), never a crash; the row still
+    counts when its score is fine."""
 
 
 @dataclass(frozen=True)
@@ -192,9 +196,9 @@ class _JunkContext:
 
 
 def _junk_score_text(r: LeaderboardRow, ctx: _JunkContext) -> list[JunkRow]:
-    """missing / unparseable / non_finite, from the score's raw text; unparseable for every
-    other cell of the row that is not what its column holds."""
-    cells = [JunkRow(r.row, "unparseable", p) for p in r.problems]
+    """missing / unparseable / non_finite, from the score's raw text; bad_cell (reported
+    only) for every other cell of the row that is not what its column holds."""
+    cells = [JunkRow(r.row, "bad_cell", p) for p in r.problems]
     if not r.has_score:
         return [JunkRow(r.row, "missing", "the row has no score (hasScore is false)"), *cells]
     _, problem, detail = read_score(r.score_raw, ctx.comma)

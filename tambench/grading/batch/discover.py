@@ -374,6 +374,9 @@ def _jsonl_items(path: Path, resolve: Resolver, settings: RunSettings,
 def _jsonl_run(walker: _Walker, agent: str, task: str, run: str, given: str) -> RunItem:
     """One JSONL line's run. A relative ``submission_path`` is read from the JSONL file's
     folder; reports show the path as the line gave it."""
+    if "\x00" in given:  # no file name holds one (the file system calls refuse it)
+        return walker.unreadable(agent, task, run, f"submission_path {report_text(given, 300)} "
+                                 "holds a NUL byte; no file has such a name")
     resolved = walker.resolve(task)
     ref = resolved if isinstance(resolved, TaskRef) else None
     sub_path = os.path.join(walker.root, given)  # an absolute ``given`` is kept as it is

@@ -222,28 +222,58 @@ def check_report_folder(out: Path) -> Path:
     if out.exists() and not out.is_dir():
         raise InputError(f"{out} is a file; the report set needs a folder")
     if out.is_dir():
-        foreign = sorted(n for n in os.listdir(out) if not _belongs(out, n))
+        listing = _set_listing(out)
+        foreign = sorted(n for n in os.listdir(out) if not _belongs(out, n, listing))
         if foreign:
             shown = ", ".join(foreign[:5]) + (" ..." if len(foreign) > 5 else "")
+            if listing is None:
+                shown = shown.replace(MANIFEST, f"{MANIFEST}, not a tambench report manifest")
             raise InputError(
                 f"{out} holds files that are not part of a report set ({shown}); the whole "
                 "folder is replaced by each batch, so give a new or empty folder")
     return out
 
 
-def _belongs(folder: Path, name: str) -> bool:
-    """Whether ``name`` in ``folder`` is part of a report set (its manifest lists it, or it
-    is a set file of an older tambench's run)."""
+def _set_listing(folder: Path) -> dict[str, Any] | None:
+    """What the folder's ``manifest.json`` lists (name -> its bytes and SHA-256): empty when
+    there is no manifest (an older tambench's set, or a new folder), None when the file is not
+    a report manifest of tambench (another tool's: it is theirs, and so is what it lists)."""
     from tambench.core.bounded import load_json
 
+    path = folder / MANIFEST
+    if not os.path.lexists(path):
+        return {}
+    try:
+        manifest = load_json(path)
+    except (OSError, TambenchError):
+        return None
+    if not (isinstance(manifest, dict) and isinstance(manifest.get("batch_id"), str)
+            and isinstance(manifest.get("created_at"), str)
+            and isinstance(manifest.get("runs"), int) and isinstance(manifest.get("files"), dict)):
+        return None
+    files: dict[str, Any] = manifest["files"]
+    if not all(isinstance(v, dict) and isinstance(v.get("bytes"), int)
+               and isinstance(v.get("sha256"), str) for v in files.values()):
+        return None
+    return files
+
+
+def _belongs(folder: Path, name: str, listing: dict[str, Any] | None) -> bool:
+    """Whether ``name`` in ``folder`` is part of a report set: a set file of any tambench
+    (the manifest only when it is one of ours), or a regular file the manifest lists, of the
+    size it lists."""
+    if name == MANIFEST:
+        return listing is not None
     if name in _KNOWN_NAMES or _MLE_NAME.fullmatch(name) or name.startswith(_INNER_STAGING):
         return True
-    try:
-        manifest = load_json(folder / MANIFEST)
-    except (OSError, TambenchError):
+    entry = (listing or {}).get(name)
+    if entry is None:
         return False
-    listed = manifest.get("files") if isinstance(manifest, dict) else None
-    return isinstance(listed, dict) and name in listed
+    try:
+        st = os.lstat(folder / name)
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_size == entry["bytes"]
 
 
 def replace_folder(out: Path, members: dict[str, bytes], manifest: bytes) -> None:
@@ -291,8 +321,9 @@ def _update_in_place(out: Path, members: dict[str, bytes], manifest: bytes) -> N
         for name, data in members.items():
             write_bytes_atomic(staging / name, data)
         write_bytes_atomic(staging / MANIFEST, manifest)
-        previous = [n for n in os.listdir(out) if n not in members and _belongs(out, n)
-                    and not n.startswith(_INNER_STAGING)]
+        listing = _set_listing(out)
+        previous = [n for n in os.listdir(out) if n not in members
+                    and _belongs(out, n, listing) and not n.startswith(_INNER_STAGING)]
         (out / MANIFEST).unlink(missing_ok=True)
         fsync_dir(out)
         for name in members:

@@ -7,9 +7,10 @@
   --json`` prints it (``valid_submission``, ``errors``, ``warnings``, ...): for harnesses that
   want the problems as a list.
 * A request that is not validated -> ``{"error": "...", "details": "..."}`` (the shape of
-  MLE-bench's 500 answer) with 400 (not a form with a file, a bad run name), 408 (too slow),
-  413 (too large), 503 (too many requests at once) or 500 (a bug in tambench: details name
-  the exception type only, the log holds the rest).
+  MLE-bench's 500 answer) with 400 (not a form with a file, a bad run name, malformed), 408
+  (too slow), 413 (too large), 415 (a body compressed as a whole), 503 (too many requests at
+  once) or 500 (a bug in tambench: details name the exception type only, the log holds the
+  rest).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from tambench.grading.server.config import UploadLimits
 from tambench.grading.server.counts import RUN_HEADER, ValidationCounts
 from tambench.grading.server.uploads import (
     UploadRefused,
-    check_declared_size,
+    check_request_headers,
     receive,
     request_folder,
 )
@@ -90,7 +91,7 @@ async def expect_continue(request: web.Request) -> web.Response | None:
     client never sends its body; else let it send."""
     state = request.app[STATE]
     try:
-        check_declared_size(request.headers, state.cap)
+        check_request_headers(request.headers, state.cap)
     except UploadRefused as exc:
         _count(state, request.headers.get(RUN_HEADER), "refused")
         return error_response(exc.status, exc.error, exc.details)

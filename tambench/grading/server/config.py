@@ -38,6 +38,9 @@ class UploadLimits:
     """Validations run at once (threads); more wait for one to finish."""
     max_pending: int = 32
     """Requests being received or validated at once; more are answered 503 at once."""
+    stop_seconds: float = 2.0
+    """Time a stop (SIGTERM, Ctrl-C) gives requests in progress to finish; then an upload
+    still arriving is ended and its folder removed (a container stop kills after 10 s)."""
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,6 @@ the folder must resolve inside the runs folder.
 from __future__ import annotations
 
 import json
-import os
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,6 +27,7 @@ from typing import Any, Literal
 from tambench.core.layout import safe_join, safe_relpath
 from tambench.errors import ConfigError, TambenchError, UnsafePathError
 from tambench.fileio import fsync_dir, write_text_atomic
+from tambench.grading.files import decode_text_file, open_regular_file
 from tambench.grading.validation.textfiles import parse_json
 
 COUNTS_FILE = "validations.json"
@@ -122,7 +122,10 @@ class ValidationCounts:
         """The run's folder inside the runs folder (made when missing)."""
         if self.runs_dir is None:
             raise ConfigError("no runs folder: validations are not written")
-        folder = safe_join(self.runs_dir, run, what="run name")
+        try:
+            folder = safe_join(self.runs_dir, run, what="run name")
+        except RuntimeError as exc:  # a link loop planted in the runs folder
+            raise TambenchError(f"run folder of {run!r} cannot be resolved: {exc}") from None
         folder.mkdir(parents=True, exist_ok=True)
         return folder
 
@@ -132,13 +135,20 @@ class ValidationCounts:
         fsync_dir(folder)  # the rename itself survives a crash
 
 
+def _not_counts(problems: list[str]) -> TambenchError:
+    return TambenchError("; ".join(problems))
+
+
 def _read_earlier(path: Path) -> dict[str, Any]:
     """The counts an earlier server left (its numbers and first time); nothing when the file
-    is absent, oversized or not a counts file."""
+    is absent, oversized or not a counts file. The runs folder is the agent's to write: a
+    link, FIFO, socket or device planted there is never opened for reading (a FIFO would
+    block the server's loop), and is replaced by the next count written."""
     try:
-        if os.lstat(path).st_size > MAX_COUNTS_BYTES or path.is_symlink():
-            return {}
-        data = parse_json(path.read_text(encoding="utf-8"), "counts file", TambenchError)
+        raw = open_regular_file(path, max_bytes=MAX_COUNTS_BYTES, what="counts file",
+                                error=_not_counts)
+        data = parse_json(decode_text_file(raw, what="counts file", error=_not_counts),
+                          "counts file", TambenchError)
     except (OSError, ValueError, TambenchError):
         return {}
     if not isinstance(data, dict):

@@ -94,7 +94,8 @@ class ValidationServer:
         if self.log is not None:
             state.log = self.log
         runner = web.AppRunner(build_app(state), access_log=None, lingering_time=0,
-                               keepalive_timeout=limits.header_seconds)
+                               keepalive_timeout=limits.header_seconds,
+                               shutdown_timeout=limits.stop_seconds)
         await runner.setup()
         try:
             site = web.TCPSite(runner, self.config.host, self.config.port)

@@ -23,12 +23,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from aiohttp import BodyPartReader
+from aiohttp.http_exceptions import HttpProcessingError
+from aiohttp.web import RequestPayloadError
+
 from tambench.grading.files import COMPRESSED_SUFFIXES, human_bytes
 from tambench.grading.server.config import UploadLimits
 
 FILE_FIELD = "file"
 RUN_FIELD = "run"
 CHUNK_BYTES = 64 * 1024
+#: What a client that sent no field ``file`` is told.
+USE_FILE = ('send the submission in the field "file" '
+            '(curl -X POST -F "file=@submission.csv" URL)')
 
 
 class UploadRefused(Exception):
@@ -60,6 +67,21 @@ def too_large(limit: int, got: int | None = None) -> UploadRefused:
         413, "submission too large",
         f"the upload {size}; expected at most {human_bytes(limit)} (size cap, checked before "
         "the file is read)")
+
+
+def check_request_headers(headers: Any, limit: int) -> None:
+    """Refuse, before the body is read, a request declared over the cap, or whose body is
+    compressed as a whole (``Content-Encoding``): that body would be expanded before it is
+    counted, and no client of the form sends one (a compressed submission is a
+    ``submission.csv.gz`` file in the form)."""
+    check_declared_size(headers, limit)
+    encoding = headers.get("Content-Encoding", "").strip().lower()
+    if encoding not in ("", "identity"):
+        raise UploadRefused(
+            415, "unsupported media type",
+            f"the request body is compressed (Content-Encoding: {encoding[:40]!r}), which is "
+            "not read; send the form uncompressed, with a compressed submission as a file "
+            "named .gz or .zip")
 
 
 def check_declared_size(headers: Any, limit: int) -> None:
@@ -98,11 +120,9 @@ async def receive(request: Any, folder: Path, limits: UploadLimits, cap: int,
     Raises:
         UploadRefused: not a multipart form with a file, too large, too slow, too many fields.
     """
-    check_declared_size(request.headers, cap)
+    check_request_headers(request.headers, cap)
     if not request.content_type.startswith("multipart/"):
-        raise UploadRefused(400, "bad request",
-                            'expected a multipart/form-data body with the submission in the '
-                            'field "file" (curl -X POST -F "file=@submission.csv" URL)')
+        raise UploadRefused(400, "bad request", f"expected a multipart/form-data body: {USE_FILE}")
     try:
         async with asyncio.timeout(limits.body_seconds):
             return await _read_form(request, folder, limits, cap, file_name)
@@ -113,10 +133,24 @@ async def receive(request: Any, folder: Path, limits: UploadLimits, cap: int,
     except (ValueError, AssertionError, RuntimeError) as exc:  # a malformed form
         raise UploadRefused(400, "bad request",
                             f"the multipart form could not be read: {str(exc)[:200]}") from None
+    except HttpProcessingError as exc:  # a part's headers: a NUL, a CR LF, a line too long
+        raise UploadRefused(400, "bad request",
+                            "the multipart form could not be read: a part's headers are "
+                            f"malformed ({type(exc).__name__}: {_reason(exc)})") from None
+    except RequestPayloadError as exc:  # a body that breaks its own framing
+        raise UploadRefused(400, "bad request",
+                            f"the request body could not be read: {_reason(exc)}") from None
     except (ConnectionError, asyncio.IncompleteReadError) as exc:  # the client went away
         raise UploadRefused(400, "upload interrupted",
                             f"the connection ended before the form did ({type(exc).__name__})"
                             ) from None
+
+
+def _reason(exc: Exception) -> str:
+    """What aiohttp says of a malformed header or body, on one line, without the client's
+    bytes past a short quote."""
+    text = " ".join(str(getattr(exc, "message", "") or exc).split())
+    return text if len(text) <= 200 else f"{text[:200]}... (+{len(text) - 200} characters)"
 
 
 async def _read_form(request: Any, folder: Path, limits: UploadLimits, cap: int,
@@ -126,10 +160,14 @@ async def _read_form(request: Any, folder: Path, limits: UploadLimits, cap: int,
     name = ""
     run: str | None = None
     received = 0
+    others: list[str] = []
     for _ in range(limits.max_parts):
         part = await reader.next()
         if part is None:
             break
+        if not isinstance(part, BodyPartReader):  # a multipart inside the form
+            raise UploadRefused(400, "bad request", "a form field is itself a multipart body "
+                                f"(nested parts are not read): {USE_FILE}")
         if part.name == FILE_FIELD and path is None:
             name = (part.filename or file_name)[:200]
             path = folder / saved_name(name, file_name)
@@ -139,6 +177,7 @@ async def _read_form(request: Any, folder: Path, limits: UploadLimits, cap: int,
             received += len(data)
             run = data.decode("utf-8", errors="replace")
         else:
+            others.append(repr(part.name[:40]) if part.name else "a part without a name")
             received += len(await _small_field(part, limits.max_field_bytes))
         if received > cap:
             raise too_large(cap)
@@ -147,9 +186,8 @@ async def _read_form(request: Any, folder: Path, limits: UploadLimits, cap: int,
             raise UploadRefused(400, "bad request",
                                 f"more than {limits.max_parts} form fields")
     if path is None:
-        raise UploadRefused(400, "bad request",
-                            'no file in the form: send the submission in the field "file" '
-                            '(curl -X POST -F "file=@submission.csv" URL)')
+        sent = f" (it holds {', '.join(others[:5])})" if others else ""
+        raise UploadRefused(400, "bad request", f"no field \"file\" in the form{sent}: {USE_FILE}")
     return Upload(path=path, name=name, run=run)
 
 
@@ -183,6 +221,7 @@ async def _small_field(part: Any, limit: int) -> bytes:
             return bytes(data)
         data += chunk
         if len(data) > limit:
+            hint = "" if part.name == RUN_FIELD else f"; {USE_FILE}"
             raise UploadRefused(400, "bad request",
                                 f"form field {str(part.name)[:40]!r} is longer than {limit} "
-                                "bytes")
+                                f"bytes{hint}")
