@@ -308,8 +308,10 @@ def show(
     catalogue: Path | None = typer.Option(None, "--catalogue", help=_CAT_HELP),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
-    """One task: its main fields, which filter rules it passes and why, its difficulty."""
+    """One task: its main fields, which filter rules it passes and why, its difficulty, its
+    statement (the schema's fields) and where its pages are read."""
     from tambench.cli._console import console, print_json
+    from tambench.cli._pages import statement_json, statement_lines
     from tambench.tasks.catalogue import Catalogue
     from tambench.tasks.collections import collection_memberships
     from tambench.tasks.filters import evaluate_rules, passes_filters
@@ -337,6 +339,7 @@ def show(
             "start_date": spec.start_date.isoformat() if spec.start_date else None,
             "end_date": spec.end_date.isoformat() if spec.end_date else None,
             "notes": spec.provenance.notes,
+            **statement_json(spec),
         })
         return
     lines = [f"{spec.id}  {spec.title}  [{spec.status}]",
@@ -357,6 +360,7 @@ def show(
               f"  filters: {'pass' if passes_filters(rules) else 'not passed'}"]
     lines += [f"    {r.verdict:7s} {r.rule}: {r.reason}" for r in rules]
     lines += [f"  note: {n}" for n in spec.provenance.notes]
+    lines += statement_lines(spec)
     for line in lines:
         console.print(line, markup=False)
 
@@ -430,4 +434,7 @@ def import_tree(
 
 def register(app: typer.Typer) -> None:
     """Attach the command group."""
+    from tambench.cli.tasks_pages_cmd import pages
+
+    tasks_app.command("pages")(pages)
     app.add_typer(tasks_app, name="tasks")

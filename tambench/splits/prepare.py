@@ -230,9 +230,11 @@ class PrepareResult:
     """The :class:`tambench.splits.audit.AuditReport` (None when the audit was skipped)."""
     changed: ChecksumDiff | None = None
     """For a forced rebuild: how the new files differ from the previous ones."""
+    pages_origin: str = ""
+    """Where the competition's pages in description.md came from ("" when not obtained:
+    description.md then holds the statement rendered from the schema)."""
     page_problems: list[str] = field(default_factory=list)
-    """Why the competition's pages were not obtained (each source tried); description.md
-    then holds the statement rendered from the schema."""
+    """Why each page source tried before (or instead) did not give the pages."""
 
 
 def _swap_into_place(staging: Path, final: Path) -> None:
@@ -298,7 +300,8 @@ def _build(spec: TaskSpec, raw: RawSource | str | Path | None, data_dir: Path,
         report.sample_submission.score = grade_sample(spec, staging, plan_split(spec),
                                                    grader)
         report.write(staging / REPORT_FILE)
-        page_problems = write_statement(spec, staging, final if final.is_dir() else None, pages)
+        origin, page_problems = write_statement(spec, staging,
+                                                final if final.is_dir() else None, pages)
         steps.advance(note=f"{report.rows.train} train / {report.rows.test} test rows")
         sums = write_checksums(staging)
         set_modes(staging)
@@ -317,7 +320,7 @@ def _build(spec: TaskSpec, raw: RawSource | str | Path | None, data_dir: Path,
             shutil.rmtree(staging, ignore_errors=True)
     changed = diff_checksums(previous, sums) if previous is not None else None
     return PrepareResult(spec.id, final, "prepared", report, changed=changed,
-                         page_problems=page_problems)
+                         pages_origin=origin, page_problems=page_problems)
 
 
 def _up_to_date(spec: TaskSpec, final: Path) -> PrepareResult:
@@ -433,6 +436,8 @@ class PrepareOutcome:
     error_type: str = ""
     task_dir: str = ""
     rows: dict[str, Any] = field(default_factory=dict)
+    pages: str = ""
+    """Where description.md's pages came from, or why they were not obtained."""
 
 
 def prepare_job(job: PrepareJob, progress: bool = False) -> PrepareOutcome:
@@ -448,8 +453,10 @@ def prepare_job(job: PrepareJob, progress: bool = False) -> PrepareOutcome:
                               task_dir=str(final) if final.is_dir() else "")
     except TambenchError as exc:
         return PrepareOutcome(job.spec.id, False, "failed", str(exc), type(exc).__name__)
+    pages = res.pages_origin or ("not obtained: " + "; ".join(res.page_problems)
+                                 if res.page_problems else "")
     return PrepareOutcome(job.spec.id, True, res.status, task_dir=str(res.task_dir),
-                          rows=res.report.rows.model_dump())
+                          rows=res.report.rows.model_dump(), pages=pages)
 
 
 def prepare_many(

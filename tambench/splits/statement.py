@@ -214,10 +214,15 @@ def render_instructions(spec: TaskSpec, time_limit: str = "") -> str:
 
 
 def write_statement(spec: TaskSpec, staging: Path, previous: Path | None,
-                    options: PageOptions | None, *, time_limit: str = "") -> list[str]:
+                    options: PageOptions | None, *, time_limit: str = ""
+                    ) -> tuple[str, list[str]]:
     """Obtain or carry over the task's pages into ``staging/pages`` and write description.md
-    and instructions.txt into ``staging/public``; the reasons the pages were not obtained."""
-    pages, problems = None, []
+    and instructions.txt into ``staging/public``.
+
+    Returns where the pages came from ("" when not obtained) and why each source tried
+    before did not give them."""
+    pages: ObtainedPages | None = None
+    problems: list[str] = []
     if previous is not None:
         pages = load_pages(previous)
     if pages is None and options is not None:
@@ -227,7 +232,7 @@ def write_statement(spec: TaskSpec, staging: Path, previous: Path | None,
     public = staging / PUBLIC_DIR
     write_text_atomic(public / DESCRIPTION_FILE, render_description(spec, public, pages))
     write_text_atomic(public / INSTRUCTIONS_FILE, render_instructions(spec, time_limit))
-    return problems
+    return (pages.origin if pages else ""), problems
 
 
 __all__ = ["DESCRIPTION_FILE", "INSTRUCTIONS_FILE", "PAGES_DIR", "PageOptions",

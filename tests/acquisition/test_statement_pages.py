@@ -221,3 +221,38 @@ def test_a_page_path_out_of_the_checkout_is_refused(tmp_path: Path) -> None:
     (tmp_path / "co").mkdir()
     got, problems = obtain_pages(_spec(src), parse_pages_from([f"mle-bench={tmp_path / 'co'}"]))
     assert got is None and "must not contain '..'" in problems[0]
+
+
+def _peer_layout(shared_dir: Path, root: Path) -> dict[str, str]:
+    """The shared real descriptions laid out as each shipped entry's first source that
+    pins their text (the peer's own path); slug -> the peer's name for --pages-from."""
+    from tambench.acquisition.statement_pages import PAGE_REPOSITORIES
+    from tambench.tasks.catalogue import Catalogue, bundled_catalogue_dir
+
+    names = {repo: name for name, repo in PAGE_REPOSITORIES.items()}
+    cat = Catalogue(bundled_catalogue_dir())
+    laid: dict[str, str] = {}
+    for f in sorted((shared_dir / "data/competition-descriptions").glob("*.md")):
+        data = f.read_bytes()
+        entry = cat.get(f"kaggle/{f.stem}")
+        src = next(s for s in entry.spec.page_sources if s.sha256 == _sha(data))
+        (root / names[src.source] / src.path).parent.mkdir(parents=True, exist_ok=True)
+        (root / names[src.source] / src.path).write_bytes(data)
+        laid[f.stem] = names[src.source]
+    return laid
+
+
+def test_the_shipped_pins_match_the_real_pages(tmp_path: Path, shared_dir: Path) -> None:
+    """Every real description in ../shared/data is pinned by its shipped entry, and obtaining
+    it through the entry's sources gives it back without its prizes."""
+    from tambench.tasks.catalogue import Catalogue, bundled_catalogue_dir
+
+    laid = _peer_layout(shared_dir, tmp_path)
+    assert len(laid) >= 50
+    opts = parse_pages_from([f"{n}={tmp_path / n}" for n in sorted(set(laid.values()))])
+    cat = Catalogue(bundled_catalogue_dir())
+    for slug in laid:
+        got, problems = obtain_pages(cat.get(f"kaggle/{slug}").spec, opts)
+        assert got is not None, (slug, problems)
+        assert not any(line.startswith("#") and "Prize" in line
+                       for line in got.markdown.splitlines()), slug
