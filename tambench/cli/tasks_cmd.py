@@ -203,14 +203,18 @@ def list_tasks(
                                      "(tasks whose dates cannot tell are named on stderr)."),
     until: str | None = typer.Option(None, "--until", help="Ended on or before YYYY-MM-DD."),
     subset: str | None = typer.Option(None, "--subset", help="In this manifest of the "
-                                      "catalogue's _subsets/ (lite finds lite.txt, else "
-                                      "paper-lite.txt)."),
+                                      "catalogue's _subsets/: lite, medium, full are the "
+                                      "regenerated subsets (lite.txt...; when absent, the "
+                                      "paper's); paper-lite, paper-medium, paper-full are the "
+                                      "paper's own lists (54 in paper-medium)."),
     collection: str | None = typer.Option(None, "--collection", help="In this collection of "
                                           "the catalogue's _collections/ (paper, mle-bench, "
                                           "mle-dojo, ...; all: every entry)."),
     status: str | None = typer.Option(None, "--status", help="complete or incomplete."),
     passing: bool | None = typer.Option(None, "--passes-filters/--fails-filters",
                                         help="Only tasks passing (or not) every filter rule."),
+    ready: bool | None = typer.Option(None, "--agent-ready/--not-agent-ready", help="Only "
+                                      "agent-ready tasks (or the others; `lacks` says why)."),
     explain: bool = typer.Option(False, "--explain", help="Show each filter rule's verdict."),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
@@ -228,7 +232,7 @@ def list_tasks(
     cat = Catalogue(root)
     entries, unreadable = cat.readable_entries()
     assigned, _ = _tiers_of(root, tier, tiers, members)
-    rows = _with_tiers(build_index(cat, entries), assigned)
+    rows = _with_readiness(_with_tiers(build_index(cat, entries), assigned), entries, ready)
     if tier is not None:
         rows = [r for r in rows if r["tier"] == tier.lower()]
     rows = filter_rows(
@@ -250,6 +254,16 @@ def list_tasks(
         raise typer.Exit(3)
 
 
+def _with_readiness(rows: list[dict[str, Any]], entries: list[Any], ready: bool | None
+                    ) -> list[dict[str, Any]]:
+    """Each row with what its task lacks to be agent-ready (``lacks``), filtered by ``ready``."""
+    from tambench.tasks.readiness import readiness_gaps
+
+    gaps = {e.id: readiness_gaps(e.spec, e.has_leaderboard) for e in entries}
+    out = [{**r, "lacks": ", ".join(gaps.get(r["id"], []))} for r in rows]
+    return out if ready is None else [r for r in out if (not r["lacks"]) == ready]
+
+
 #: The columns of ``tasks list`` (a row's key is the header; every field, the start date too,
 #: is in ``--json``): the id is never cut; on a narrow terminal the end date, then the
 #: subsets and the tier's source, then the status go first.
@@ -257,7 +271,7 @@ TASK_COLUMNS = (
     Column("id", key=True), Column("modality", priority=5), Column("tier", priority=5),
     Column("tier_source", priority=2), Column("metric", priority=4, min_width=10),
     Column("status", priority=3), Column("end_date", priority=1),
-    Column("subsets", priority=2, min_width=8),
+    Column("subsets", priority=2, min_width=8), Column("lacks", priority=3, min_width=8),
 )
 
 
