@@ -26,6 +26,7 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from peer_trees import find_mirrors
@@ -156,10 +157,16 @@ def open_mirrors(folder: Path) -> dict[str, Mirror]:
 
 def fill_pages(catalogue: Path, mirrors: dict[str, Mirror], *, check: bool = False) -> int:
     """Set every entry's page sources; the number of entries changed (or stale, ``check``)."""
+    return rewrite_entries(catalogue, lambda spec: spec.model_copy(
+        update={"page_sources": page_sources(spec, mirrors)}), check=check)
+
+
+def rewrite_entries(catalogue: Path, update: Callable[[TaskSpec], TaskSpec], *,
+                    check: bool = False) -> int:
+    """Rewrite every entry through ``update``; the number changed (or stale with ``check``)."""
     stale = 0
     for path in sorted(catalogue.glob("*/*/task.json")):
-        spec = load_taskspec(path)
-        new = spec.model_copy(update={"page_sources": page_sources(spec, mirrors)})
+        new = update(load_taskspec(path))
         if dump_taskspec(new) == path.read_text():
             continue
         stale += 1

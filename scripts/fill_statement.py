@@ -20,7 +20,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from tambench.schema.io import dump_taskspec, load_taskspec, save_taskspec
+from fill_pages import rewrite_entries
+
 from tambench.schema.mapping.templates import (
     names_metric,
     statement_problems,
@@ -85,15 +86,7 @@ def statement_update(spec: TaskSpec) -> TaskSpec:
 
 def fill_statements(catalogue: Path, *, check: bool = False) -> int:
     """Fill every entry; the number changed (or stale with ``check``)."""
-    stale = 0
-    for path in sorted(catalogue.glob("*/*/task.json")):
-        new = statement_update(load_taskspec(path))
-        if dump_taskspec(new) == path.read_text():
-            continue
-        stale += 1
-        if not check:
-            save_taskspec(new, path)
-    return stale
+    return rewrite_entries(catalogue, statement_update, check=check)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -49,7 +49,6 @@ RAW_BASE = "https://raw.githubusercontent.com"
 MAX_PAGE_BYTES = 5_000_000
 #: Sections an agent is not given: the standings and the money.
 _UNSHARED = re.compile(r"leaderboard|prize|award|winners?\b|money", re.I)
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 
 
 class PageUnavailable(Exception):
@@ -249,13 +248,11 @@ def drop_unshared_sections(md: str) -> str:
     >>> drop_unshared_sections("# T\\n\\nx\\n\\n## Prizes\\n\\n$1\\n\\n### 1st\\n\\n$1\\n\\n## Data\\n\\ny")
     '# T\\n\\nx\\n\\n## Data\\n\\ny\\n'
     """
+    from tambench.acquisition.markdown import heading_lines
+
     out: list[str] = []
     dropping = 0
-    fence = False
-    for line in md.splitlines():
-        if line.strip().startswith(("```", "~~~")):
-            fence = not fence
-        m = None if fence else _HEADING.match(line)
+    for line, m in heading_lines(md):
         if m:
             level = len(m.group(1))
             if dropping and level > dropping:

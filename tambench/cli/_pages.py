@@ -71,19 +71,10 @@ def statement_json(spec: TaskSpec) -> dict[str, object]:
 
 def statement_lines(spec: TaskSpec) -> list[str]:
     """The task's statement (the schema's fields) and its page sources, for ``tasks show``."""
-    info = spec.data_information
-    fields = [("task type", spec.task_type), ("goal", spec.goal_description),
-              ("metric", " - ".join(x for x in (spec.metric.metric_name,
-                                                 spec.metric.metric_formula) if x)),
-              ("target", spec.target_col),
-              ("train data", " - ".join(x for x in (info.train.data_location,
-                                                     info.train.data_description) if x)),
-              ("test data", " - ".join(x for x in (info.test.data_location,
-                                                    info.test.data_description) if x)),
-              ("output format", spec.output_format),
-              ("special instructions", spec.special_instructions)]
+    from tambench.splits.statement import statement_parts
+
     lines = ["  statement:"]
-    lines += [f"    {name}: {text}" if text else f"    {name}: -" for name, text in fields]
+    lines += [f"    {name.lower()}: {text or '-'}" for name, text in statement_parts(spec)]
     for src in spec.page_sources:
         where = src.url if src.kind == "platform" else (
             f"{src.source}@{src.commit[:12]}:{src.path}" + (f" [{src.key}]" if src.key else ""))

@@ -158,20 +158,24 @@ def benchmark_section(spec: TaskSpec, public: Path) -> str:
     return "\n".join(parts) + "\n"
 
 
+def statement_parts(spec: TaskSpec) -> list[tuple[str, str]]:
+    """The statement's parts (name, text; empty when the schema leaves it empty)."""
+    info = spec.data_information
+
+    def joined(*parts: str) -> str:
+        return " - ".join(x for x in parts if x)
+
+    return [("Task type", spec.task_type), ("Goal", spec.goal_description),
+            ("Metric", joined(spec.metric.metric_name, spec.metric.metric_formula)),
+            ("Target", spec.target_col),
+            ("Training data", joined(info.train.data_location, info.train.data_description)),
+            ("Test data", joined(info.test.data_location, info.test.data_description)),
+            ("Submission format", spec.output_format), ("Rules", spec.special_instructions)]
+
+
 def schema_statement(spec: TaskSpec) -> str:
     """The statement rendered from the task's schema fields, for when the page is missing."""
-    info = spec.data_information
-    fields = [("Task type", spec.task_type), ("Goal", spec.goal_description),
-              ("Metric", " ".join(x for x in (spec.metric.metric_name,
-                                                spec.metric.metric_formula) if x)),
-              ("Target", spec.target_col),
-              ("Training data", " ".join(x for x in (info.train.data_location,
-                                                       info.train.data_description) if x)),
-              ("Test data", " ".join(x for x in (info.test.data_location,
-                                                   info.test.data_description) if x)),
-              ("Submission format", spec.output_format),
-              ("Rules", spec.special_instructions)]
-    body = [f"## {name}\n\n{text}" for name, text in fields if text.strip()]
+    body = [f"## {name}\n\n{text}" for name, text in statement_parts(spec) if text.strip()]
     return "\n\n".join(body) + ("\n" if body else "")
 
 

@@ -38,6 +38,7 @@ def test_tasks_show_prints_the_statement_and_page_sources(
     rc = main(["tasks", "show", "biendata/ind"])
     out = capsys.readouterr().out
     assert rc == 0 and "statement:" in out and "goal: Develop a model" in out
+    assert "rules: 1. Participants are not allowed" in out
     assert "page source: github:JiaHangyi828/TAM-Bench@" in out
     rc = main(["tasks", "show", "biendata/ind", "--json"])
     data = json.loads(capsys.readouterr().out)
