@@ -46,6 +46,8 @@ from tambench.splits.layout import (
     PUBLIC_DIR,
     REPORT_FILE,
     SAMPLE_FILE,
+    TEST_FILE,
+    TRAIN_FILE,
     SplitPlan,
     plan_split,
     resolve_inside,
@@ -300,8 +302,10 @@ def _build(spec: TaskSpec, raw: RawSource | str | Path | None, data_dir: Path,
         report.sample_submission.score = grade_sample(spec, staging, plan_split(spec),
                                                    grader)
         report.write(staging / REPORT_FILE)
-        origin, page_problems = write_statement(spec, staging,
-                                                final if final.is_dir() else None, pages)
+        origin, page_problems = write_statement(
+            spec, staging, final if final.is_dir() else None, pages,
+            rows={TRAIN_FILE: report.rows.train, TEST_FILE: report.rows.test,
+                  SAMPLE_FILE: report.sample_submission.rows})
         steps.advance(note=f"{report.rows.train} train / {report.rows.test} test rows")
         sums = write_checksums(staging)
         set_modes(staging)

@@ -57,14 +57,21 @@ _ROLES = {
 }
 
 
-def _csv_shape(path: Path) -> tuple[list[str], int, list[str]]:
-    """Header, number of data rows and the first data row of a CSV file."""
+def _csv_head(path: Path) -> tuple[list[str], list[str]]:
+    """Header and first data row of a CSV file (read no further)."""
     with open(path, newline="", encoding="utf-8", errors="replace") as fh:
         reader = csv.reader(fh)
-        header = next(reader, [])
-        first = next(reader, None)
-        rows = 0 if first is None else 1 + sum(1 for _ in reader)
-    return header, rows, first or []
+        return next(reader, []), next(reader, [])
+
+
+def _line_rows(path: Path) -> int:
+    """Data rows of a CSV file the split report does not count: its lines after the header."""
+    lines, last = 0, b"\n"
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            lines += chunk.count(b"\n")
+            last = chunk[-1:]
+    return max(lines + (last != b"\n") - 1, 0)
 
 
 def _public_entries(public: Path) -> Iterator[Path]:
@@ -88,7 +95,7 @@ def _column_list(header: list[str], spec: TaskSpec) -> str:
     return shown + (f", and {more} more" if more > 0 else "")
 
 
-def _file_lines(spec: TaskSpec, public: Path) -> list[str]:
+def _file_lines(spec: TaskSpec, public: Path, rows: dict[str, int]) -> list[str]:
     lines: list[str] = []
     for p in _public_entries(public):
         role = _ROLES.get(p.name, "")
@@ -98,8 +105,9 @@ def _file_lines(spec: TaskSpec, public: Path) -> list[str]:
                     TEST_FILES_DIR: "files of the rows to predict"}.get(p.name, "files")
             lines.append(f"- `{p.name}/`: {n} {what}")
         elif p.suffix.lower() == ".csv":
-            header, rows, _ = _csv_shape(p)
-            lines.append(f"- `{p.name}`: {rows} rows, {len(header)} columns"
+            header, _ = _csv_head(p)
+            n = rows[p.name] if p.name in rows else _line_rows(p)
+            lines.append(f"- `{p.name}`: {n} rows, {len(header)} columns"
                          f"{': ' + role if role else ''}. Columns: {_column_list(header, spec)}")
         else:
             lines.append(f"- `{p.name}`: {p.stat().st_size:,} bytes"
@@ -127,7 +135,7 @@ def _metric_lines(spec: TaskSpec) -> list[str]:
 def _submission_lines(spec: TaskSpec, public: Path) -> list[str]:
     g = spec.grading
     sample = public / SAMPLE_SUBMISSION_FILE
-    header, _, first = _csv_shape(sample) if sample.is_file() else ([], 0, [])
+    header, first = _csv_head(sample) if sample.is_file() else ([], [])
     if g is not None and g.submission_header:
         header = list(g.submission_header)
     lines = [f"Write your predictions to `{SUBMISSION_PATH}`, one row per row of "
@@ -142,10 +150,11 @@ def _submission_lines(spec: TaskSpec, public: Path) -> list[str]:
     return lines
 
 
-def benchmark_section(spec: TaskSpec, public: Path) -> str:
-    """The part of description.md generated from the prepared files."""
+def benchmark_section(spec: TaskSpec, public: Path, rows: dict[str, int]) -> str:
+    """The part of description.md generated from the prepared files (``rows``: the rows of
+    the files the split report counts, by name)."""
     parts = ["## This benchmark's version of the task", "",
-             f"The data is in `{DATA_PATH}`:", "", *_file_lines(spec, public), "",
+             f"The data is in `{DATA_PATH}`:", "", *_file_lines(spec, public, rows), "",
              "### Submission", "", *_submission_lines(spec, public), "",
              "### Metric", "", *_metric_lines(spec), "",
              "### Where this setup and the page disagree", "",
@@ -179,7 +188,8 @@ def schema_statement(spec: TaskSpec) -> str:
     return "\n\n".join(body) + ("\n" if body else "")
 
 
-def render_description(spec: TaskSpec, public: Path, pages: ObtainedPages | None) -> str:
+def render_description(spec: TaskSpec, public: Path, pages: ObtainedPages | None,
+                       rows: dict[str, int]) -> str:
     """The whole of description.md."""
     title = f"# {spec.title or spec.slug}\n\n"
     if pages is not None:
@@ -190,7 +200,7 @@ def render_description(spec: TaskSpec, public: Path, pages: ObtainedPages | None
         head = ("The competition's original page was not available when this task was "
                 "prepared; this statement is rendered from the benchmark's catalogue entry.\n\n"
                 + schema_statement(spec) + "\n")
-    return title + head + benchmark_section(spec, public)
+    return title + head + benchmark_section(spec, public, rows)
 
 
 def render_instructions(spec: TaskSpec, time_limit: str = "") -> str:
@@ -218,8 +228,8 @@ def render_instructions(spec: TaskSpec, time_limit: str = "") -> str:
 
 
 def write_statement(spec: TaskSpec, staging: Path, previous: Path | None,
-                    options: PageOptions | None, *, time_limit: str = ""
-                    ) -> tuple[str, list[str]]:
+                    options: PageOptions | None, *, rows: dict[str, int] | None = None,
+                    time_limit: str = "") -> tuple[str, list[str]]:
     """Obtain or carry over the task's pages into ``staging/pages`` and write description.md
     and instructions.txt into ``staging/public``.
 
@@ -234,7 +244,8 @@ def write_statement(spec: TaskSpec, staging: Path, previous: Path | None,
     if pages is not None:
         save_pages(pages, staging)
     public = staging / PUBLIC_DIR
-    write_text_atomic(public / DESCRIPTION_FILE, render_description(spec, public, pages))
+    write_text_atomic(public / DESCRIPTION_FILE,
+                      render_description(spec, public, pages, rows or {}))
     write_text_atomic(public / INSTRUCTIONS_FILE, render_instructions(spec, time_limit))
     return (pages.origin if pages else ""), problems
 

@@ -123,3 +123,13 @@ def test_a_raw_file_cannot_take_the_statements_name(tmp_path: Path, name: str) -
     spec = make_spec("x", {"strategy": "random", "extra_public_files": [name]})
     with pytest.raises(Exception, match=name):
         prepare_task(spec, tmp_path / "raw", tmp_path / "data")
+
+
+def test_an_extra_public_file_is_listed_with_its_rows(tmp_path: Path) -> None:
+    _raw_with_markers(tmp_path / "raw")
+    (tmp_path / "raw/meta.csv").write_text("key,value\na,1\nb,2\nc,3")  # no final newline
+    spec = make_spec("extra", {"strategy": "random", "extra_public_files": ["meta.csv"]})
+    res = prepare_task(spec, tmp_path / "raw", tmp_path / "data")
+    desc = (res.task_dir / "public/description.md").read_text()
+    assert "- `meta.csv`: 3 rows, 2 columns. Columns: `key`, `value`" in desc
+    assert f"- `sample_submission.csv`: {res.report.sample_submission.rows} rows" in desc
