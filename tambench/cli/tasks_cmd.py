@@ -202,19 +202,17 @@ def list_tasks(
     since: str | None = typer.Option(None, "--since", help="Ended on or after YYYY-MM-DD "
                                      "(tasks whose dates cannot tell are named on stderr)."),
     until: str | None = typer.Option(None, "--until", help="Ended on or before YYYY-MM-DD."),
-    subset: str | None = typer.Option(None, "--subset", help="In this manifest of the "
-                                      "catalogue's _subsets/: lite, medium, full are the "
-                                      "regenerated subsets (lite.txt...; when absent, the "
-                                      "paper's); paper-lite, paper-medium, paper-full are the "
-                                      "paper's own lists (54 in paper-medium)."),
+    subset: str | None = typer.Option(None, "--subset", help="In this manifest of _subsets/: "
+                                      "lite, medium (42), full: the regenerated ones; "
+                                      "paper-lite, paper-medium (54), paper-full: the paper's."),
     collection: str | None = typer.Option(None, "--collection", help="In this collection of "
                                           "the catalogue's _collections/ (paper, mle-bench, "
                                           "mle-dojo, ...; all: every entry)."),
     status: str | None = typer.Option(None, "--status", help="complete or incomplete."),
     passing: bool | None = typer.Option(None, "--passes-filters/--fails-filters",
                                         help="Only tasks passing (or not) every filter rule."),
-    ready: bool | None = typer.Option(None, "--agent-ready/--not-agent-ready", help="Only "
-                                      "agent-ready tasks (or the others; `lacks` says why)."),
+    ready: bool | None = typer.Option(None, "--agent-ready/--not-agent-ready",
+                                      help="Only agent-ready tasks (or the others)."),
     explain: bool = typer.Option(False, "--explain", help="Show each filter rule's verdict."),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
