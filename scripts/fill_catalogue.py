@@ -80,9 +80,10 @@ def open_peers(args: argparse.Namespace, workdir: Path) -> dict[str, PeerTree]:
     return trees
 
 
-def fill(catalogue: Path, shared: Path, trees: dict[str, PeerTree], workdir: Path
-         ) -> list[EntryFill]:
-    """Ship the shared boards, then fill every entry, then write the manifests."""
+def fill(catalogue: Path, shared: Path, trees: dict[str, PeerTree], workdir: Path,
+         mirrors: Path | None = None) -> list[EntryFill]:
+    """Ship the shared boards, then fill every entry and its page sources (read from the
+    snapshots under ``mirrors``), then write the manifests."""
     ship = _script("ship_leaderboards")
     if ship.main(["--shared", str(shared), "--catalogue", str(catalogue)]) != 0:
         raise SystemExit("ship_leaderboards failed")
@@ -90,6 +91,10 @@ def fill(catalogue: Path, shared: Path, trees: dict[str, PeerTree], workdir: Pat
                       workdir=workdir)
     import_peers(sources)
     fills = fill_catalogue_entries(catalogue, sources)
+    if mirrors is not None:
+        pages = _script("fill_pages")
+        pages.fill_pages(catalogue, pages.open_mirrors(mirrors))
+    _script("fill_statement").fill_statements(catalogue)
     write_collections(catalogue, fills, trees)
     write_subsets(catalogue)
     for note in sources.notes:
@@ -149,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.check:
             target = work / "catalogue"
             shutil.copytree(args.catalogue, target)
-        fills = fill(target, args.shared, trees, work / "read")
+        fills = fill(target, args.shared, trees, work / "read", args.mirrors)
         summary(fills, target)
         if args.check:
             changed = differences(args.catalogue, target)

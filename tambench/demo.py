@@ -309,6 +309,7 @@ def _prepare(con: Console, site: Any, specs: list[TaskSpec], raw_dir: Path, cata
     from tambench.grading.grade import grade_submission
     from tambench.schema.suggest import suggest_split_spec
     from tambench.splits.prepare import prepare_task
+    from tambench.splits.statement import PageOptions
 
     views: list[_TaskView] = []
     rows: list[list[Any]] = []
@@ -321,7 +322,8 @@ def _prepare(con: Console, site: Any, specs: list[TaskSpec], raw_dir: Path, cata
             raise TambenchError(f"demo task {spec.id} cannot be split by rows")
         spec = spec.model_copy(update={"split": split})
         save_taskspec(spec, catalogue / spec.platform / spec.slug / "task.json")
-        result = prepare_task(spec, raw, data_dir, grader=grade_submission)
+        result = prepare_task(spec, raw, data_dir, grader=grade_submission,
+                              pages=PageOptions(acquired=[catalogue]))
         counts = result.report.rows
         audit = "passed" if result.audit is not None and result.audit.passed else "FAILED"
         rows.append([spec.id, f"{split.strategy} {split.test_size:.0%}", counts.train,

@@ -29,6 +29,12 @@ def test_demo_acquires_splits_and_grades_end_to_end(tmp_path: Path) -> None:
     for task in ("breast-cancer-diagnosis", "wine-cultivar-classification", "diabetes-progression"):
         assert len(list(result.data_dir.glob(f"*/{task}/private/answers.csv"))) == 1
         assert len(list(result.catalogue.glob(f"*/{task}/task.json"))) == 1
+        # the agent's statement is the acquired page, then the benchmark's own section
+        desc = next(result.data_dir.glob(f"*/{task}/public/description.md")).read_text()
+        assert "original page was not available" not in desc
+        assert "## This benchmark's version of the task" in desc
+        assert len(desc) > 1500
+        assert next(result.data_dir.glob(f"*/{task}/public/instructions.txt")).is_file()
     assert text.count("passed") == 3 and "FAILED" not in text
     by_agent = {a["agent"]: a for a in grades["agents"]}
     careless = by_agent["careless-agent"]

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from tambench._optional import require
@@ -416,11 +416,7 @@ def markdown_sections(md: str, pattern: str) -> str:
     rx = re.compile(pattern, re.I)
     out: list[str] = []
     keep_level = 0  # > 0 while inside a kept section of that level
-    fence = False
-    for line in md.splitlines():
-        if line.strip().startswith(("```", "~~~")):
-            fence = not fence
-        m = None if fence else _MD_HEADING.match(line)
+    for line, m in heading_lines(md):
         if m:
             level = len(m.group(1))
             if keep_level and level <= keep_level:
@@ -430,3 +426,12 @@ def markdown_sections(md: str, pattern: str) -> str:
         if keep_level:
             out.append(line)
     return _tidy("\n".join(out))
+
+
+def heading_lines(md: str) -> Iterator[tuple[str, re.Match[str] | None]]:
+    """Each line of ``md`` with its heading match (None for text and inside fenced code)."""
+    fence = False
+    for line in md.splitlines():
+        if line.strip().startswith(("```", "~~~")):
+            fence = not fence
+        yield line, None if fence else _MD_HEADING.match(line)

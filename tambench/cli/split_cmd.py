@@ -13,6 +13,7 @@ from tambench.cli._executor import (
     max_workers_option,
     retries_option,
 )
+from tambench.cli._pages import page_options, pages_from_option, pages_online_option
 
 if TYPE_CHECKING:
     from tambench.schema.taskspec import TaskSpec
@@ -73,13 +74,16 @@ def prepare(
     catalogue: Path | None = _CATALOGUE,
     force: bool = typer.Option(False, "--force", help="Rebuild even if checksums match."),
     no_audit: bool = typer.Option(False, "--no-audit", help="Skip the leakage audit."),
+    pages_from: list[str] = pages_from_option(),
+    pages_online: bool = pages_online_option(),
     executor: str | None = executor_option(),
     executor_address: str | None = executor_address_option(),
     max_workers: int | None = max_workers_option(),
     retries: int | None = retries_option(),
     json_out: bool = typer.Option(False, "--json", help="Print strict JSON."),
 ) -> None:
-    """Split raw competition data into public/ and private/, then audit it for leakage."""
+    """Split raw competition data into public/ (with description.md, instructions.txt) and
+    private/, then audit it for leakage."""
     from tambench.cli._console import console, print_json
     from tambench.config import load_settings
     from tambench.grading.grade import grade_submission
@@ -90,9 +94,10 @@ def prepare(
     settings = load_settings(data_dir=data_dir, executor=executor, max_workers=max_workers)
     specs = [resolve_task(t, catalogue) for t in tasks]
     many = len(specs) > 1
+    pages = page_options(pages_from, pages_online, catalogue, specs)
     jobs = [PrepareJob(spec=s, raw=None if download else _raw_for(s, raw, many) if raw else None,
                        data_dir=str(settings.data_dir), force=force, run_audit=not no_audit,
-                       grader=grade_submission)
+                       grader=grade_submission, pages=pages)
             for s in specs]
     if many:
         from tambench.cli._executor import open_executor
@@ -108,6 +113,7 @@ def prepare(
         for o in outcomes:
             if o.ok:
                 console.print(f"{o.task_id}: {o.status} in {o.task_dir} (rows {o.rows})")
+                console.print(f"  pages: {o.pages or 'none'}", markup=False)
             elif many:  # one task's failure is the command's one error line, printed once
                 console.print(f"{o.task_id}: FAILED ({o.error_type})\n{o.error}")
     failed = [o for o in outcomes if not o.ok]

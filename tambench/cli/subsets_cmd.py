@@ -69,8 +69,8 @@ def _print_build(result: Any, tiers_text: str, counts: dict[str, int], scope: st
             console.print(f"not placed: {s.id}: {s.reason}", markup=False)
 
 
-def _selection(root: Path, collection: str | None, since: str | None, until: str | None
-               ) -> tuple[Any, str, dict[str, str]]:
+def _selection(root: Path, collection: str | None, since: str | None, until: str | None,
+               agent_ready: bool = False) -> tuple[Any, str, dict[str, str]]:
     """The build's selection, a line naming it, and its manifest header fields."""
     from tambench.cli._catalogue_options import collection_option_ids, parse_day
     from tambench.tasks.collections import default_subset_collection
@@ -79,12 +79,37 @@ def _selection(root: Path, collection: str | None, since: str | None, until: str
     name = collection or default_subset_collection(root)
     ids = collection_option_ids(root, name)
     window = parse_day(since, "--since"), parse_day(until, "--until")
-    selection = Selection(frozenset(ids) if ids is not None else None, *window)
+    selection = Selection(frozenset(ids) if ids is not None else None, *window,
+                          agent_ready=agent_ready)
     header = {"collection": name} | {k: d.isoformat() for k, d in
                                      zip(("since", "until"), window, strict=True) if d}
+    header |= {"agent_ready": "yes"} if agent_ready else {}
     scope = f"collection {name}" + "".join(f", ended {k} {v}" for k, v in header.items()
-                                           if k != "collection")
+                                           if k in ("since", "until"))
+    scope += ", agent-ready tasks only" if agent_ready else ""
     return selection, scope, header
+
+
+def _readiness(result: Any, root: Path) -> dict[str, Any]:
+    """Per subset: how many members are agent-ready, and what each other member lacks."""
+    from tambench.tasks.readiness import catalogue_readiness
+
+    gaps = catalogue_readiness(root)
+    out: dict[str, Any] = {}
+    for name, members in result.subsets.items():
+        lacking = {t: gaps.get(t, ["entry"]) for t in sorted(members) if gaps.get(t, ["entry"])}
+        out[name] = {"agent_ready": len(members) - len(lacking), "tasks": len(members),
+                     "not_ready": lacking}
+    return out
+
+
+def _print_readiness(readiness: dict[str, Any]) -> None:
+    from tambench.cli._console import console
+
+    for name, r in readiness.items():
+        console.print(f"{name}: {r['agent_ready']} of {r['tasks']} agent-ready", markup=False)
+        for tid, gaps in r["not_ready"].items():
+            console.print(f"  not agent-ready: {tid}: lacks {', '.join(gaps)}", markup=False)
 
 
 def _build_json(result: Any, paths: list[Path]) -> dict[str, Any]:
@@ -118,9 +143,13 @@ def build(
         "training cutoff); tasks whose dates cannot tell are named and left out."),
     until: str | None = typer.Option(None, "--until",
                                      help="Only tasks that ended on or before YYYY-MM-DD."),
+    agent_ready: bool = typer.Option(
+        False, "--agent-ready", help="Build from agent-ready tasks only (statement, page "
+        "source, recipe, grading, leaderboard); every other task is named with what it lacks."),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
-    """Regenerate Lite, Medium and Full; name every cell the catalogue cannot fill, and why.
+    """Regenerate Lite, Medium and Full; name every cell the catalogue cannot fill, and why,
+    and every member that is not agent-ready with what it lacks.
 
     Exit 3 when a cell is short, unless --allow-gaps."""
     from tambench.cli._catalogue_options import parse_day
@@ -131,7 +160,7 @@ def build(
 
     root = catalogue_root(catalogue)
     when = parse_day(day, "--date")
-    selection, scope, header = _selection(root, collection, since, until)
+    selection, scope, header = _selection(root, collection, since, until, agent_ready)
     sources = read_tier_source(tiers, root)
     tiers_text = ",".join(str(s) for s in sources)
     result, assigned = build_from_catalogue(root, sources, selection, seed=seed,
@@ -143,10 +172,12 @@ def build(
     if json_out:
         print_json({
             "catalogue": str(root), "seed": seed, "tiers": tiers_text, "index_sha256": digest,
-            **header, "tier_counts": tier_counts(assigned), **_build_json(result, paths)})
+            **header, "tier_counts": tier_counts(assigned), **_build_json(result, paths),
+            "readiness": _readiness(result, root)})
     else:
         _print_build(result, tiers_text, tier_counts(assigned),
                      f"{len(assigned)} catalogue tasks in {scope}")
+        _print_readiness(_readiness(result, root))
         for p in paths:
             err_console.print(f"wrote {p}", markup=False)
         if target is None:

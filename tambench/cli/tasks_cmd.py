@@ -202,15 +202,17 @@ def list_tasks(
     since: str | None = typer.Option(None, "--since", help="Ended on or after YYYY-MM-DD "
                                      "(tasks whose dates cannot tell are named on stderr)."),
     until: str | None = typer.Option(None, "--until", help="Ended on or before YYYY-MM-DD."),
-    subset: str | None = typer.Option(None, "--subset", help="In this manifest of the "
-                                      "catalogue's _subsets/ (lite finds lite.txt, else "
-                                      "paper-lite.txt)."),
+    subset: str | None = typer.Option(None, "--subset", help="In this manifest of _subsets/: "
+                                      "lite, medium (42), full: the regenerated ones; "
+                                      "paper-lite, paper-medium (54), paper-full: the paper's."),
     collection: str | None = typer.Option(None, "--collection", help="In this collection of "
                                           "the catalogue's _collections/ (paper, mle-bench, "
                                           "mle-dojo, ...; all: every entry)."),
     status: str | None = typer.Option(None, "--status", help="complete or incomplete."),
     passing: bool | None = typer.Option(None, "--passes-filters/--fails-filters",
                                         help="Only tasks passing (or not) every filter rule."),
+    ready: bool | None = typer.Option(None, "--agent-ready/--not-agent-ready",
+                                      help="Only agent-ready tasks (or the others)."),
     explain: bool = typer.Option(False, "--explain", help="Show each filter rule's verdict."),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
@@ -228,7 +230,7 @@ def list_tasks(
     cat = Catalogue(root)
     entries, unreadable = cat.readable_entries()
     assigned, _ = _tiers_of(root, tier, tiers, members)
-    rows = _with_tiers(build_index(cat, entries), assigned)
+    rows = _with_readiness(_with_tiers(build_index(cat, entries), assigned), entries, ready)
     if tier is not None:
         rows = [r for r in rows if r["tier"] == tier.lower()]
     rows = filter_rows(
@@ -250,6 +252,16 @@ def list_tasks(
         raise typer.Exit(3)
 
 
+def _with_readiness(rows: list[dict[str, Any]], entries: list[Any], ready: bool | None
+                    ) -> list[dict[str, Any]]:
+    """Each row with what its task lacks to be agent-ready (``lacks``), filtered by ``ready``."""
+    from tambench.tasks.readiness import readiness_gaps
+
+    gaps = {e.id: readiness_gaps(e.spec, e.has_leaderboard) for e in entries}
+    out = [{**r, "lacks": ", ".join(gaps.get(r["id"], []))} for r in rows]
+    return out if ready is None else [r for r in out if (not r["lacks"]) == ready]
+
+
 #: The columns of ``tasks list`` (a row's key is the header; every field, the start date too,
 #: is in ``--json``): the id is never cut; on a narrow terminal the end date, then the
 #: subsets and the tier's source, then the status go first.
@@ -257,7 +269,7 @@ TASK_COLUMNS = (
     Column("id", key=True), Column("modality", priority=5), Column("tier", priority=5),
     Column("tier_source", priority=2), Column("metric", priority=4, min_width=10),
     Column("status", priority=3), Column("end_date", priority=1),
-    Column("subsets", priority=2, min_width=8),
+    Column("subsets", priority=2, min_width=8), Column("lacks", priority=3, min_width=8),
 )
 
 
@@ -308,8 +320,10 @@ def show(
     catalogue: Path | None = typer.Option(None, "--catalogue", help=_CAT_HELP),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
-    """One task: its main fields, which filter rules it passes and why, its difficulty."""
+    """One task: its main fields, which filter rules it passes and why, its difficulty, its
+    statement (the schema's fields) and where its pages are read."""
     from tambench.cli._console import console, print_json
+    from tambench.cli._pages import statement_json, statement_lines
     from tambench.tasks.catalogue import Catalogue
     from tambench.tasks.collections import collection_memberships
     from tambench.tasks.filters import evaluate_rules, passes_filters
@@ -337,6 +351,7 @@ def show(
             "start_date": spec.start_date.isoformat() if spec.start_date else None,
             "end_date": spec.end_date.isoformat() if spec.end_date else None,
             "notes": spec.provenance.notes,
+            **statement_json(spec),
         })
         return
     lines = [f"{spec.id}  {spec.title}  [{spec.status}]",
@@ -357,6 +372,7 @@ def show(
               f"  filters: {'pass' if passes_filters(rules) else 'not passed'}"]
     lines += [f"    {r.verdict:7s} {r.rule}: {r.reason}" for r in rules]
     lines += [f"  note: {n}" for n in spec.provenance.notes]
+    lines += statement_lines(spec)
     for line in lines:
         console.print(line, markup=False)
 
@@ -465,4 +481,7 @@ def _import(kind: str, path: Path, catalogue: Path | None, on_existing: str,
 
 def register(app: typer.Typer) -> None:
     """Attach the command group."""
+    from tambench.cli.tasks_pages_cmd import pages
+
+    tasks_app.command("pages")(pages)
     app.add_typer(tasks_app, name="tasks")

@@ -3,7 +3,8 @@
 A task in the catalogue and its prepared data on disk::
 
     <catalogue>/<platform>/<slug>/task.json, leaderboard.csv, pages/*.md
-    <data dir>/<platform>/<slug>/raw/, public/, private/, checksums.json, split_report.json
+    <data dir>/<platform>/<slug>/raw/, public/, private/, pages/, checksums.json,
+      split_report.json
       (+ quarantine.json while a failed leakage audit keeps the task from being graded)
 
 Every path built from something a user, a page or an agent wrote (task ids, file names in a
@@ -34,6 +35,9 @@ PUBLIC_TRAIN_FILE = "train.csv"
 PUBLIC_TEST_FILE = "test.csv"
 SAMPLE_SUBMISSION_FILE = "sample_submission.csv"
 FILES_MANIFEST_FILE = "files_manifest.csv"
+#: The agent's statement and the benchmark's rules, written by prepare.
+DESCRIPTION_FILE = "description.md"
+INSTRUCTIONS_FILE = "instructions.txt"
 TRAIN_FILES_DIR = "train"
 TEST_FILES_DIR = "test"
 #: Written beside checksums.json when a prepared task failed its leakage audit.

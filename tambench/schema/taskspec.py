@@ -340,6 +340,42 @@ class SourcePage(_Model):
     """Where the page's Markdown is kept, relative to the task folder."""
 
 
+class PageSource(_Model):
+    """Where the competition's own pages (overview, evaluation, data, rules) can be read.
+
+    The catalogue names the text and pins it by checksum; it does not hold it. ``tambench
+    tasks pages`` and ``prepare`` read it on the user's side (a local checkout of the
+    repository, the repository over the network, or the platform) and check the checksum."""
+
+    kind: Literal["repository", "platform"]
+    """repository: a file of a public repository at a commit; platform: the competition's
+    page on its platform (read as HTML)."""
+
+    source: str = Field(min_length=1)
+    """The repository ("github:openai/mle-bench") or the platform ("kaggle")."""
+
+    commit: str = Field(default="", pattern=r"^([0-9a-f]{40})?$")
+    """The commit the file is read at (repository sources)."""
+
+    path: str = ""
+    """The file, relative to the repository's root (repository sources)."""
+
+    key: str = ""
+    """For a file holding many competitions' pages (a JSON list): ``<field>=<value>/<text
+    field>``, the item whose field has that value and the field holding its text."""
+
+    url: str = ""
+    """The page's address (platform sources)."""
+
+    format: Literal["markdown", "text", "html", "paper-schema"] = "markdown"
+    """How the text is written: Markdown, plain text, an HTML page, or the paper's schema
+    JSON (a statement, not the page)."""
+
+    sha256: str = Field(default="", pattern=r"^([0-9a-f]{64})?$")
+    """SHA-256 of the text as read (the file's bytes, or the UTF-8 of the keyed text); empty
+    only for a platform page, whose text changes and is not pinned."""
+
+
 class FactSource(_Model):
     """One source of one fact of a task: a file of a public repository or data set."""
 
@@ -474,6 +510,10 @@ class TaskSpec(_Model):
 
     special_instructions: str = ""
     """Numbered constraints a solution must respect ("1. ... 2. ...")."""
+
+    page_sources: list[PageSource] = Field(default_factory=list)
+    """Where the competition's pages are read, best first (see :class:`PageSource`); the
+    catalogue ships none of their text."""
 
     # What the paper's schema lacks ---------------------------------------------------------
     grading: GradingSpec | None = None

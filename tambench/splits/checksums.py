@@ -2,8 +2,9 @@
 
 The file (:class:`ChecksumsFile`) maps each path relative to the task folder (POSIX
 separators, sorted) to its sha256. A later run that finds different bytes reports which files
-were added, removed or changed. ``checksums.json`` itself and the quarantine marker (written
-after the files, when the audit fails) are not part of the record.
+were added, removed or changed. ``checksums.json`` itself, the quarantine marker (written
+after the files, when the audit fails) and ``pages/`` (the competition's pages, obtained
+separately and checked by their own record) are not part of the record.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tambench.core.layout import CHECKSUMS_FILE, QUARANTINE_FILE
+from tambench.core.layout import CHECKSUMS_FILE, PAGES_DIR, QUARANTINE_FILE
 from tambench.errors import ChecksumMismatchError, TaskDataError
 from tambench.splits.report import VersionedModel
 
@@ -53,7 +54,7 @@ def compute_checksums(root: Path) -> dict[str, str]:
     out: dict[str, str] = {}
     for p in iter_files(root):
         rel = p.relative_to(root).as_posix()
-        if rel in _NOT_RECORDED:
+        if rel in _NOT_RECORDED or rel.startswith(f"{PAGES_DIR}/"):
             continue
         if p.is_symlink() or not p.is_file():
             raise TaskDataError(f"prepared folder {root} holds {rel}, which is not a regular file")

@@ -46,6 +46,8 @@ from tambench.splits.layout import (
     PUBLIC_DIR,
     REPORT_FILE,
     SAMPLE_FILE,
+    TEST_FILE,
+    TRAIN_FILE,
     SplitPlan,
     plan_split,
     resolve_inside,
@@ -56,6 +58,7 @@ from tambench.splits.quarantine import AUDIT_PENDING, lift_quarantine, quarantin
 from tambench.splits.rawcsv import RawTable, open_table
 from tambench.splits.report import RowCounts, SplitReport
 from tambench.splits.sources import KaggleSource, PrivateFiles, RawSource, open_source
+from tambench.splits.statement import PageOptions, write_statement
 from tambench.splits.strategies import STRATEGIES, RowStrategy, TableStrategy
 from tambench.splits.tables import split_two_tables
 from tambench.splits.write import (
@@ -229,6 +232,11 @@ class PrepareResult:
     """The :class:`tambench.splits.audit.AuditReport` (None when the audit was skipped)."""
     changed: ChecksumDiff | None = None
     """For a forced rebuild: how the new files differ from the previous ones."""
+    pages_origin: str = ""
+    """Where the competition's pages in description.md came from ("" when not obtained:
+    description.md then holds the statement rendered from the schema)."""
+    page_problems: list[str] = field(default_factory=list)
+    """Why each page source tried before (or instead) did not give the pages."""
 
 
 def _swap_into_place(staging: Path, final: Path) -> None:
@@ -278,7 +286,7 @@ def _scrubbed(exc: TambenchError, names: dict[str, str]) -> TambenchError:
 
 def _build(spec: TaskSpec, raw: RawSource | str | Path | None, data_dir: Path,
            final: Path, steps: Progress, audit_pending: bool,
-           grader: Grader | None) -> PrepareResult:
+           grader: Grader | None, pages: PageOptions | None = None) -> PrepareResult:
     source = resolve_source(spec, raw)
     final.parent.mkdir(parents=True, exist_ok=True)
     previous = read_checksums(final) if (final / CHECKSUMS_FILE).is_file() else None
@@ -294,6 +302,10 @@ def _build(spec: TaskSpec, raw: RawSource | str | Path | None, data_dir: Path,
         report.sample_submission.score = grade_sample(spec, staging, plan_split(spec),
                                                    grader)
         report.write(staging / REPORT_FILE)
+        origin, page_problems = write_statement(
+            spec, staging, final if final.is_dir() else None, pages,
+            rows={TRAIN_FILE: report.rows.train, TEST_FILE: report.rows.test,
+                  SAMPLE_FILE: report.sample_submission.rows})
         steps.advance(note=f"{report.rows.train} train / {report.rows.test} test rows")
         sums = write_checksums(staging)
         set_modes(staging)
@@ -311,7 +323,8 @@ def _build(spec: TaskSpec, raw: RawSource | str | Path | None, data_dir: Path,
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
     changed = diff_checksums(previous, sums) if previous is not None else None
-    return PrepareResult(spec.id, final, "prepared", report, changed=changed)
+    return PrepareResult(spec.id, final, "prepared", report, changed=changed,
+                         pages_origin=origin, page_problems=page_problems)
 
 
 def _up_to_date(spec: TaskSpec, final: Path) -> PrepareResult:
@@ -350,6 +363,7 @@ def prepare_task(
     run_audit: bool = True,
     progress: bool = False,
     grader: Grader | None = None,
+    pages: PageOptions | None = None,
 ) -> PrepareResult:
     """Prepare one task into ``<data_dir>/<platform>/<slug>`` and audit it.
 
@@ -360,7 +374,9 @@ def prepare_task(
     every finding. ``progress`` reports the steps on stderr (Ctrl-C says what was kept).
     ``grader`` (``tambench.grading.grade.grade_submission``, passed by the callers that have
     the grading stage) scores the sample submission into the report and the audit; None
-    leaves its score None (header and ids are still checked).
+    leaves its score None (header and ids are still checked). ``pages`` says where the
+    competition's pages may be read for ``public/description.md`` (see
+    :mod:`tambench.splits.statement`); pages kept by an earlier prepare are reused.
     """
     final = task_dir(spec, data_dir)
     existed = (final / CHECKSUMS_FILE).is_file()
@@ -381,7 +397,7 @@ def prepare_task(
             steps.advance(3, note="up to date")
         else:
             result = _build(spec, raw, data_dir, final, steps, audit_pending=run_audit,
-                            grader=grader)
+                            grader=grader, pages=pages)
             written.append(final)
         if run_audit:
             result.audit = audit_prepared(spec, final, grader=grader)
@@ -408,6 +424,8 @@ class PrepareJob:
     run_audit: bool = True
     grader: Grader | None = None
     """Scores the sample submission (a module-level function, so the job pickles)."""
+    pages: PageOptions | None = None
+    """Where the competition's pages may be read."""
 
 
 @dataclass(frozen=True)
@@ -422,13 +440,16 @@ class PrepareOutcome:
     error_type: str = ""
     task_dir: str = ""
     rows: dict[str, Any] = field(default_factory=dict)
+    pages: str = ""
+    """Where description.md's pages came from, or why they were not obtained."""
 
 
 def prepare_job(job: PrepareJob, progress: bool = False) -> PrepareOutcome:
     """Run one :class:`PrepareJob`; tambench's own errors become a failed outcome."""
     try:
         res = prepare_task(job.spec, job.raw, Path(job.data_dir), force=job.force,
-                           run_audit=job.run_audit, progress=progress, grader=job.grader)
+                           run_audit=job.run_audit, progress=progress, grader=job.grader,
+                           pages=job.pages)
     except LeakageError as exc:
         final = task_dir(job.spec, Path(job.data_dir))
         status = "quarantined" if final.is_dir() else "failed"
@@ -436,8 +457,10 @@ def prepare_job(job: PrepareJob, progress: bool = False) -> PrepareOutcome:
                               task_dir=str(final) if final.is_dir() else "")
     except TambenchError as exc:
         return PrepareOutcome(job.spec.id, False, "failed", str(exc), type(exc).__name__)
+    pages = res.pages_origin or ("not obtained: " + "; ".join(res.page_problems)
+                                 if res.page_problems else "")
     return PrepareOutcome(job.spec.id, True, res.status, task_dir=str(res.task_dir),
-                          rows=res.report.rows.model_dump())
+                          rows=res.report.rows.model_dump(), pages=pages)
 
 
 def prepare_many(

@@ -32,10 +32,11 @@ from tambench.core.layout import SUBSETS_DIR
 from tambench.errors import SubsetError
 from tambench.fileio import write_text_atomic
 from tambench.schema.taskspec import Modality, TaskSpec, Tier
-from tambench.tasks.catalogue import Catalogue
+from tambench.tasks.catalogue import Catalogue, CatalogueEntry
 from tambench.tasks.dates import ended_within
 from tambench.tasks.filters import evaluate_rules, passes_filters
 from tambench.tasks.manifests import Manifest, read_manifest, render_manifest
+from tambench.tasks.readiness import not_ready_reason, readiness_gaps
 
 MODALITY_ORDER: tuple[Modality, ...] = tuple(Modality)
 TIER_ORDER: tuple[Tier, ...] = (Tier.EASY, Tier.MEDIUM, Tier.HARD)
@@ -99,6 +100,9 @@ class Selection:
     """A collection's members (None: every entry)."""
     since: date | None = None
     until: date | None = None
+    agent_ready: bool = False
+    """Only agent-ready tasks (see :mod:`tambench.tasks.readiness`); the others are left out
+    with what they lack."""
 
     def considers(self, task_id: str) -> bool:
         """Whether the task is in the collection at all."""
@@ -129,7 +133,7 @@ def candidates_from_catalogue(
         spec = entry.spec
         if not selection.considers(spec.id):
             continue
-        excluded = selection.excludes(spec)
+        excluded = selection.excludes(spec) or _not_ready(selection, entry)
         if excluded:
             skipped.append(Skipped(spec.id, excluded, spec.modality))
             continue
@@ -286,7 +290,16 @@ def complete_tasks(root: Path, selection: Selection | None = None
     selection = selection or Selection()
     return [(e.id, e.spec.modality) for e in Catalogue(root)
             if e.spec.status == "complete" and e.spec.modality is not None
-            and selection.considers(e.id) and not selection.excludes(e.spec)]
+            and selection.considers(e.id) and not selection.excludes(e.spec)
+            and not _not_ready(selection, e)]
+
+
+def _not_ready(selection: Selection, entry: CatalogueEntry) -> str:
+    """Why an agent-ready build leaves the entry out ("" when it does not)."""
+    if not selection.agent_ready:
+        return ""
+    gaps = readiness_gaps(entry.spec, entry.has_leaderboard)
+    return not_ready_reason(gaps) if gaps else ""
 
 
 def write_manifests(

@@ -64,6 +64,8 @@ CASES: dict[str, list[tuple[list[str], int]]] = {
     "tasks import": [(["mle-bnch", D], 2), (["mle-bench", M], 1)],
     "tasks index": [(["--catalogue", M], 1)],
     "tasks list": [(["--catalogue", M], 1)],
+    "tasks pages": [(["kaggle/spaceship-titanc"], 1),
+                    (["kaggle/spaceship-titanic", "--pages-from", "nobody=/"], 1)],
     "tasks show": [(["kaggle/spaceship-titanc"], 1)],
     "tasks validate": [(["--catalogue", M], 1)],
     "validate": [([M, "--task", "kaggle/spaceship-titanc"], 1),
