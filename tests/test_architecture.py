@@ -9,9 +9,10 @@ Layers, lowest first (a module may import its own stage and any lower layer, not
 2. ``tasks``, ``acquisition`` (siblings: neither imports the other)
 3. ``difficulty``, ``splits`` (siblings)
 4. ``grading``
-5. ``testing`` (local servers for tests and the demo), ``api`` (the Python API; siblings)
-6. ``demo``
-7. ``cli``
+5. ``runs`` (running agents in sandboxes; it may grade the runs it made)
+6. ``testing`` (local servers for tests and the demo), ``api`` (the Python API; siblings)
+7. ``demo``
+8. ``cli``
 
 Every import counts, including those inside functions and under ``TYPE_CHECKING``: an import
 moved into a function to dodge a cycle is still a dependency. So does a module named by a
@@ -35,9 +36,10 @@ LAYERS: dict[str, int] = {
     "tasks": 2, "acquisition": 2,
     "difficulty": 3, "splits": 3,
     "grading": 4,
-    "testing": 5, "api": 5,
-    "demo": 6,
-    "cli": 7,
+    "runs": 5,
+    "testing": 6, "api": 6,
+    "demo": 7,
+    "cli": 8,
 }
 
 
