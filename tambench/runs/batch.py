@@ -24,7 +24,7 @@ from typing import Any
 from tambench.errors import ConfigError, TambenchError
 from tambench.runs.agents import AgentSpec
 from tambench.runs.job import RunJob, TaskInfo, execute_run
-from tambench.runs.limits import Limits, gpu_sets
+from tambench.runs.limits import gpu_sets
 from tambench.runs.record import is_finished, read_record, task_checksums
 
 GPU_LOCKS = ".gpu-locks"

@@ -24,6 +24,7 @@ from typing import Any
 
 from tambench.runs.agents import CONDA_SHIM, AgentSpec
 from tambench.runs.limits import Limits
+from tambench.runs.pricing import add_costs
 from tambench.runs.record import RUN_RECORD_VERSION, hardware, write_record
 from tambench.runs.sandbox import SHIMS, Mounts, agent_env, get_sandbox, python_roots
 from tambench.runs.services import AllowHostProxy, UnixService, Usage, tcp_relay
@@ -58,6 +59,8 @@ class RunJob:
     data_dir: str | None = None
     gpu_devices: tuple[str, ...] = ()
     validation: bool = True
+    prices: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """Model -> USD per million input and output tokens (:mod:`tambench.runs.pricing`)."""
 
     @property
     def folder(self) -> Path:
@@ -183,6 +186,7 @@ class Services:
                                                      run=job.folder.name), log=lambda _: None)
         server.start()
         self._closers.append(server.close)
+        assert server.port is not None  # set once listening
         self.validation_url = server.url + "/validate"
         relay = UnixService(sockets / "validate.sock", tcp_relay("127.0.0.1", server.port))
         self._closers.append(relay.close)
@@ -260,7 +264,12 @@ def execute_run(job: RunJob, interrupted: threading.Event | None = None) -> dict
     problem = collect_submission(job.folder, job.task.submission_format)
     for name in ("workspace", "tmp"):
         clear(job.folder / name)
-    record.update(facts, state="done", ended_at=now_iso(), usage=services.usage.as_dict())
+    # A run the runner was told to stop is not finished: the next batch redoes it.
+    state = "interrupted" if facts["exit_reason"] == "killed" and interrupted is not None \
+        and interrupted.is_set() else "done"
+    assert services is not None  # set before the run started
+    record.update(facts, state=state, ended_at=now_iso(), usage=services.usage.as_dict())
+    add_costs(record, job.prices)
     if problem:
         record["submission_problem"] = problem
     write_record(job.folder, record)

@@ -1,0 +1,153 @@
+""":func:`run_agents`: the whole ``tambench run`` (and ``tambench.run`` in Python)."""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tambench.errors import ConfigError
+from tambench.runs.agents import AgentSpec
+from tambench.runs.batch import execute_plan, plan_batch, task_info
+from tambench.runs.job import RunJob
+from tambench.runs.limits import Limits
+from tambench.runs.pricing import load_prices
+from tambench.runs.record import comparable
+from tambench.runs.sandbox import get_sandbox
+
+
+@dataclass
+class RunsResult:
+    """What a batch of runs did."""
+
+    out: Path
+    records: list[dict[str, Any]]
+    skipped: int
+    """Runs already finished before this call (not run again)."""
+    warnings: list[str] = field(default_factory=list)
+    report: Any = None
+    """The :class:`~tambench.grading.batch.BatchReport` when graded."""
+
+    def counts(self) -> dict[str, int]:
+        """Runs per exit reason (``error`` for a run the harness itself could not make)."""
+        out: dict[str, int] = defaultdict(int)
+        for r in self.records:
+            out[str(r.get("exit_reason") or r.get("state") or "error")] += 1
+        return dict(sorted(out.items()))
+
+
+def difference_warnings(records: list[dict[str, Any]]) -> list[str]:
+    """A warning when the runs' hardware or limits differ (their results are not comparable
+    as they stand)."""
+    out = []
+    for index, what in ((0, "hardware"), (1, "limits")):
+        groups: dict[str, list[str]] = defaultdict(list)
+        for r in records:
+            if r.get("state") == "done":
+                groups[comparable(r)[index]].append(f"{r.get('agent')}/{r.get('task_folder')}/"
+                                                    f"{r.get('seed')}")
+        if len(groups) > 1:
+            shown = "; ".join(f"{len(v)} run(s) like {v[0]}" for v in groups.values())
+            out.append(f"the runs differ in {what} ({len(groups)} kinds: {shown}); compare "
+                       "their results with care")
+    return out
+
+
+def _executor(kind: str, workers: int, limits: Limits, address: str | None) -> Executor:
+    from tambench.executors import get_executor
+
+    if kind == "ray":
+        options: dict[str, Any] = {"num_cpus": limits.cpus or 1, "num_gpus": limits.gpus}
+        if address:
+            options["address"] = address
+        return get_executor("ray", workers or None, **options)
+    if kind not in ("local", "serial"):
+        raise ConfigError(f"runs go to a local process pool (local), this process (serial) or "
+                          f"Ray (ray), not {kind!r}")
+    return get_executor(kind, workers)
+
+
+def run_agents(
+    agents: Sequence[AgentSpec],
+    tasks: Sequence[str],
+    *,
+    seeds: int | Sequence[int] = 1,
+    out: str | os.PathLike[str] = "runs",
+    catalogue: str | os.PathLike[str] | None = None,
+    data_dir: str | os.PathLike[str] | None = None,
+    limits: Limits | None = None,
+    sandbox: str = "bubblewrap",
+    allow_hosts: Sequence[str] = (),
+    executor: str = "local",
+    executor_address: str | None = None,
+    parallel: int = 1,
+    gpu_devices: Sequence[str] = (),
+    validation: bool = True,
+    prices: str | os.PathLike[str] | None = None,
+    grade: bool = False,
+    on_result: Callable[[Any], None] | None = None,
+) -> RunsResult:
+    """Run every agent on every task with every seed; finished runs are not run again.
+
+    Args:
+        agents: from :func:`~tambench.runs.agents.make_agent`.
+        tasks: task references (ids, unique slugs), each prepared in ``data_dir``.
+        seeds: a number of seeds (0..n-1) or the seeds themselves.
+        out: the runs folder (``<out>/<agent>/<platform>__<slug>/<seed>/``).
+        limits: per-run limits (default: :class:`Limits`' defaults, 8 hours).
+        sandbox: ``bubblewrap``, ``docker``, ``podman`` or ``none``.
+        allow_hosts: hosts (``host`` or ``host:port``) the agent may reach through the proxy.
+        executor, executor_address, parallel: ``local`` (a process pool of ``parallel`` runs),
+            ``serial`` or ``ray`` (a task per run asking for the limits' CPUs and GPUs).
+        gpu_devices: the GPU ids shared out, ``limits.gpus`` per run.
+        validation: serve the validation endpoint at localhost:5000 in each run.
+        prices: a JSON price table extending the built-in one (cost per million tokens).
+        grade: grade the runs folder at the end (``grade_runs``).
+
+    Raises:
+        ConfigError: an unknown sandbox, or one this machine cannot run; bad limits.
+        TaskNotFoundError, TaskDataError: a task that does not resolve or is not prepared.
+    """
+    from tambench.config import load_settings
+
+    settings = load_settings(catalogue=_path(catalogue), data_dir=_path(data_dir))
+    limits = limits or Limits()
+    get_sandbox(sandbox).check()
+    seed_list = list(range(seeds)) if isinstance(seeds, int) else list(seeds)
+    if not seed_list or not agents or not tasks:
+        raise ConfigError("nothing to run: give at least one agent, one task and one seed")
+    infos = [task_info(t, settings.catalogue, settings.data_dir) for t in dict.fromkeys(tasks)]
+    template = RunJob(agent=agents[0], task=infos[0], seed=0, out=str(out), limits=limits,
+                      sandbox=sandbox, allow_hosts=tuple(allow_hosts),
+                      catalogue=str(settings.catalogue), data_dir=str(settings.data_dir),
+                      gpu_devices=tuple(gpu_devices), validation=validation,
+                      prices=load_prices(_path(prices)))
+    plan = plan_batch(list(agents), infos, seed_list, Path(out), template)
+    pool = _executor(executor, max(1, parallel), limits, executor_address)
+    try:
+        records = execute_plan(plan, pool, on_result)
+    finally:
+        pool.shutdown(wait=True)
+    result = RunsResult(out=Path(out), records=records, skipped=len(plan.done),
+                        warnings=difference_warnings(records))
+    if grade:
+        result.report = grade_folder(result, settings.catalogue, settings.data_dir)
+    return result
+
+
+def grade_folder(result: RunsResult, catalogue: Path, data_dir: Path) -> Any:
+    """Grade the runs folder; the differences between runs become the report's warnings."""
+    from tambench.grading.batch import grade_runs
+
+    report = grade_runs(result.out, catalogue=catalogue, data_dir=data_dir)
+    report.warnings.extend(w for w in result.warnings if w not in report.warnings)
+    return report
+
+
+def _path(p: str | os.PathLike[str] | None) -> Path | None:
+    return None if p is None else Path(p)
+
