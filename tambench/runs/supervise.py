@@ -35,6 +35,7 @@ from tambench.runs.sandbox import Mounts, get_sandbox
 POLL_SECONDS = 0.1
 DISK_POLL_SECONDS = 0.5
 _PR_SET_PDEATHSIG = 1
+_FSIZE_MARGIN = 1 << 20
 AGENT_LOG = "agent.log"
 WRITABLE = ("submission", "code", "logs", "workspace", "tmp", "agent")
 
@@ -107,8 +108,9 @@ def rlimits_for(limits: Limits, held: list[str]) -> tuple[list[tuple[int, int]],
     """Resource limits for what the cgroup does not hold; returns them and their names."""
     out = [(resource.RLIMIT_CORE, 0)]
     names = []
-    if limits.disk is not None:  # no single file past the disk limit, whatever else holds it
-        out.append((resource.RLIMIT_FSIZE, limits.disk))
+    if limits.disk is not None:  # no single file much past the disk limit (the margin lets
+        # the supervisor see the limit crossed, and say so)
+        out.append((resource.RLIMIT_FSIZE, limits.disk + _FSIZE_MARGIN))
     if limits.processes is not None and "processes" not in held:
         out.append((resource.RLIMIT_NPROC, limits.processes))
         names.append("processes")
@@ -215,11 +217,14 @@ def launch(spec: Launch, interrupted: threading.Event) -> dict[str, Any]:
         proc.wait()
         pump.join(5)
     wall = time.monotonic() - started
+    disk = folder_bytes(writable)
+    if spec.limits.disk is not None and disk > spec.limits.disk:  # crossed as the run ended
+        watch.stop_for("disk_limit")
     facts: dict[str, Any] = {
         "exit_code": proc.returncode, "wall_seconds": round(wall, 3),
         "exit_reason": exit_reason(watch, proc.returncode, group, interrupted.is_set()),
         "log_bytes": watch.log_bytes,
-        "disk_bytes": folder_bytes(writable),
+        "disk_bytes": disk,
         "enforcement": {"cgroup": held, "rlimit": by_rlimit, "harness": ["time", "disk", "log"],
                         "sandbox": spec.sandbox},
     }

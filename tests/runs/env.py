@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
 from pathlib import Path
+from typing import Any
 
 from tambench.grading.grade import resolve_task
+from tambench.runs.agents import command_agent
 from tambench.runs.batch import task_info
-from tambench.runs.job import TaskInfo
+from tambench.runs.job import RunJob, TaskInfo, execute_run
+from tambench.runs.limits import Limits
 from tests.grading.corpus import TASKS
 from tests.grading.public_tasks import write_public
 from tests.grading.test_batch import make_env
@@ -28,3 +33,55 @@ def info(cat: Path, data: Path, task: str = "test/value") -> TaskInfo:
 
 def answers_text(name: str = "value") -> str:
     return TASKS[name].answers
+
+
+def needs_bwrap() -> None:
+    """Skip when this machine has no bubblewrap (scripts/install-system-deps.sh installs it)."""
+    import shutil
+
+    import pytest
+
+    if shutil.which("bwrap") is None:
+        pytest.skip("bubblewrap (bwrap) is not installed")
+
+
+def run_command(tmp_path: Path, command: str, *, task: str = "test/value",
+                limits: Limits | None = None, **job: Any) -> tuple[RunJob, dict[str, Any]]:
+    """One run of a shell command on a prepared task in the bubblewrap sandbox."""
+    needs_bwrap()
+    cat, data = (tmp_path / "catalogue", tmp_path / "data")
+    if not cat.exists():
+        prepared(tmp_path)
+    spec = RunJob(agent=command_agent(command, "probe"), task=info(cat, data, task), seed=0,
+                  out=str(tmp_path / "runs"), limits=limits or Limits(time=60),
+                  catalogue=str(cat), data_dir=str(data), **job)
+    return spec, execute_run(spec)
+
+
+def snapshot(*roots: Path) -> dict[str, str]:
+    """sha256 of every file under the roots, and the folders (to see anything added)."""
+    out: dict[str, str] = {}
+    for root in roots:
+        for p in sorted(root.rglob("*")):
+            if p.is_symlink():
+                out[str(p)] = "link:" + str(p.readlink())
+            elif p.is_file():
+                out[str(p)] = hashlib.sha256(p.read_bytes()).hexdigest()
+            else:
+                out[str(p)] = "dir"
+    return out
+
+
+def leftovers(marker: str) -> list[str]:
+    """Command lines of processes of this machine that mention ``marker``."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit() or int(proc.name) == os.getpid():
+            continue
+        try:
+            cmd = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if marker in cmd:
+            found.append(f"{proc.name}: {cmd}")
+    return found
