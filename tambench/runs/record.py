@@ -26,8 +26,8 @@ from tambench.fileio import fsync_dir, write_text_atomic
 RUN_FILE = "run.json"
 RUN_RECORD_VERSION = 1
 #: How a run ended.
-EXIT_REASONS = ("finished", "crashed", "time_limit", "out_of_memory", "disk_limit",
-                "log_limit", "killed", "sandbox_error")
+EXIT_REASONS = ("finished", "crashed", "time_limit", "out_of_memory", "process_limit",
+                "disk_limit", "log_limit", "killed", "sandbox_error")
 
 
 def write_record(folder: Path, record: dict[str, Any]) -> None:

@@ -185,7 +185,7 @@ class Bubblewrap(Sandbox):
             args += ["--bind", str(m.agent), INSIDE["agent"]]
         args += ["--bind", str(m.tmp), "/tmp", "--ro-bind", str(m.sockets), SOCKETS,
                  "--ro-bind", str(INSIDE_SCRIPT), INIT, "--ro-bind", str(m.etc / "bin"), SHIMS,
-                 "--chdir", cwd, "--clearenv"]
+                 "--remount-ro", "/", "--chdir", cwd, "--clearenv"]
         for key, value in env.items():
             args += ["--setenv", key, value]
         return [*args, "--", *init_command(m, python_inside(), SOCKETS, command, cwd)]

@@ -165,8 +165,8 @@ def exit_reason(watch: Watch, returncode: int | None, group: RunGroup | None,
         return "out_of_memory"
     if returncode == 0:
         return "finished"
-    if returncode in (137, -9) and group is not None and group.oom_killed():
-        return "out_of_memory"
+    if group is not None and group.process_limit_hit():  # a fork refused, then the crash
+        return "process_limit"
     return "crashed"
 
 
