@@ -84,11 +84,11 @@ def test_no_network_and_no_host_loopback(tmp_path: Path) -> None:
     t = threading.Thread(target=accept, daemon=True)
     t.start()
     code = ("import socket\n"
-            "for host, port in (('127.0.0.1', %d), ('1.1.1.1', 80), ('example.com', 80)):\n"
+            f"for host, port in (('127.0.0.1', {port}), ('1.1.1.1', 80), ('example.com', 80)):\n"
             "    try:\n"
             "        socket.create_connection((host, port), timeout=3); print('reached', host)\n"
             "    except OSError as exc:\n"
-            "        print('refused', host, type(exc).__name__)\n") % port
+            "        print('refused', host, type(exc).__name__)\n")
     try:
         job, record = run_command(tmp_path, f"python3 -c \"{code}\"")
     finally:
