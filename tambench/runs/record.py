@@ -22,8 +22,8 @@ from typing import Any
 
 from tambench.core.layout import CHECKSUMS_FILE
 from tambench.fileio import fsync_dir, write_text_atomic
+from tambench.grading.batch.records import RUN_FILE
 
-RUN_FILE = "run.json"
 RUN_RECORD_VERSION = 1
 #: How a run ended.
 EXIT_REASONS = ("finished", "crashed", "time_limit", "out_of_memory", "process_limit",
@@ -98,11 +98,3 @@ def task_checksums(task_dir: Path, public: Path) -> dict[str, Any]:
     if record.is_file():
         out["checksums_json_sha256"] = sha256_file(record)
     return out
-
-
-def comparable(record: dict[str, Any]) -> tuple[str, str]:
-    """The hardware and limits of a record, as strings that differ exactly when they differ
-    (the host's name left out: two identical machines are the same hardware)."""
-    hw = {k: v for k, v in (record.get("hardware") or {}).items() if k != "hostname_hash"}
-    limits = record.get("limits") or {}
-    return json.dumps(hw, sort_keys=True), json.dumps(limits, sort_keys=True)

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from tambench.errors import ConfigError
+from tambench.grading.batch.records import difference_warnings
 from tambench.runs.agents import AgentSpec
 from tambench.runs.batch import execute_plan, plan_batch, task_info
 from tambench.runs.job import RunJob
 from tambench.runs.limits import Limits
 from tambench.runs.pricing import load_prices
-from tambench.runs.record import comparable
 from tambench.runs.sandbox import get_sandbox
 
 
@@ -38,23 +38,6 @@ class RunsResult:
         for r in self.records:
             out[str(r.get("exit_reason") or r.get("state") or "error")] += 1
         return dict(sorted(out.items()))
-
-
-def difference_warnings(records: list[dict[str, Any]]) -> list[str]:
-    """A warning when the runs' hardware or limits differ (their results are not comparable
-    as they stand)."""
-    out = []
-    for index, what in ((0, "hardware"), (1, "limits")):
-        groups: dict[str, list[str]] = defaultdict(list)
-        for r in records:
-            if r.get("state") == "done":
-                groups[comparable(r)[index]].append(f"{r.get('agent')}/{r.get('task_folder')}/"
-                                                    f"{r.get('seed')}")
-        if len(groups) > 1:
-            shown = "; ".join(f"{len(v)} run(s) like {v[0]}" for v in groups.values())
-            out.append(f"the runs differ in {what} ({len(groups)} kinds: {shown}); compare "
-                       "their results with care")
-    return out
 
 
 def _executor(kind: str, workers: int, limits: Limits, address: str | None) -> Executor:
@@ -133,19 +116,17 @@ def run_agents(
     finally:
         pool.shutdown(wait=True)
     result = RunsResult(out=Path(out), records=records, skipped=len(plan.done),
-                        warnings=difference_warnings(records))
+                        warnings=difference_warnings(records))  # this batch's runs
     if grade:
         result.report = grade_folder(result, settings.catalogue, settings.data_dir)
     return result
 
 
 def grade_folder(result: RunsResult, catalogue: Path, data_dir: Path) -> Any:
-    """Grade the runs folder; the differences between runs become the report's warnings."""
+    """Grade the runs folder (its report warns when the runs' hardware or limits differ)."""
     from tambench.grading.batch import grade_runs
 
-    report = grade_runs(result.out, catalogue=catalogue, data_dir=data_dir)
-    report.warnings.extend(w for w in result.warnings if w not in report.warnings)
-    return report
+    return grade_runs(result.out, catalogue=catalogue, data_dir=data_dir)
 
 
 def _path(p: str | os.PathLike[str] | None) -> Path | None:

@@ -14,6 +14,7 @@ from tambench.errors import ConfigError, InputError, TambenchError
 from tambench.grading.batch.deadline import DEFAULT_TIME_LIMIT
 from tambench.grading.batch.discover import JudgeConfig, RunItem, RunSettings, discover_runs
 from tambench.grading.batch.models import Aggregation, BatchReport, RunRow, RunStatus
+from tambench.grading.batch.records import difference_warnings, read_run_records
 from tambench.grading.batch.resolve import make_resolver
 from tambench.grading.batch.summary import summarise
 from tambench.grading.batch.worker import grade_run_item, identity
@@ -156,8 +157,9 @@ def grade_runs(
     results = _run(items, executor or SerialExecutor(), retries, progress)
     rows = rows_from_results(items, results)
     agents, comparisons = summarise(rows, agg)
+    warnings = leaderboard_warnings(items) + difference_warnings(read_run_records(runs))
     return BatchReport(
         created_at=run_settings.created_at, runs_dir=report_text(str(runs), 500), aggregation=agg,
-        aggregation_rule=agg.statement, warnings=leaderboard_warnings(items), rows=rows,
+        aggregation_rule=agg.statement, warnings=warnings, rows=rows,
         agents=agents, comparisons=comparisons,
     )
