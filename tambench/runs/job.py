@@ -218,15 +218,24 @@ def collect_submission(folder: Path, fmt: str) -> str | None:
     return None
 
 
-def base_record(job: RunJob) -> dict[str, Any]:
-    from tambench import __version__
+def tambench_version() -> str:
+    """The installed tambench's version (read from its metadata: importing the package itself
+    here would load the Python API, which imports this stage)."""
+    from importlib.metadata import PackageNotFoundError, version
 
+    try:
+        return version("tambench")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def base_record(job: RunJob) -> dict[str, Any]:
     return {
         "record_version": RUN_RECORD_VERSION, "state": "running", "agent": job.agent.name,
         "agent_command": list(job.agent.command), "agent_folder": job.agent.folder,
         "task": job.task.task_id, "task_folder": job.task.folder_name, "seed": job.seed,
         "sandbox": job.sandbox, "allow_hosts": list(job.allow_hosts),
-        "limits": job.limits.as_dict(), "hardware": hardware(), "tambench_version": __version__,
+        "limits": job.limits.as_dict(), "hardware": hardware(), "tambench_version": tambench_version(),
         "task_checksums": job.task.checksums, "started_at": now_iso(), "runner_pid": os.getpid(),
     }
 

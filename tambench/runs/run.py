@@ -13,7 +13,7 @@ from typing import Any
 from tambench.errors import ConfigError
 from tambench.grading.batch.records import difference_warnings
 from tambench.runs.agents import AgentSpec
-from tambench.runs.batch import execute_plan, plan_batch, task_info
+from tambench.runs.batch import BatchPlan, execute_plan, plan_batch, task_info
 from tambench.runs.job import RunJob
 from tambench.runs.limits import Limits
 from tambench.runs.pricing import load_prices
@@ -109,15 +109,26 @@ def run_agents(
                       catalogue=str(settings.catalogue), data_dir=str(settings.data_dir),
                       gpu_devices=tuple(gpu_devices), validation=validation,
                       prices=load_prices(_path(prices)))
-    plan = plan_batch(list(agents), infos, seed_list, Path(out), template)
-    pool = _executor(executor, max(1, parallel), limits, executor_address)
+    return _execute(plan_batch(list(agents), infos, seed_list, Path(out), template),
+                    executor, executor_address, parallel, on_result, grade)
+
+
+def _execute(plan: BatchPlan, executor: str, address: str | None, parallel: int,
+             on_result: Callable[[Any], None] | None, grade: bool) -> RunsResult:
+    """Run a planned batch on its executor; grade it when asked."""
+    from tambench.config import load_settings
+
+    template = plan.jobs[0]
+    pool = _executor(executor, max(1, parallel), template.limits, address)
     try:
         records = execute_plan(plan, pool, on_result)
     finally:
         pool.shutdown(wait=True)
-    result = RunsResult(out=Path(out), records=records, skipped=len(plan.done),
+    result = RunsResult(out=Path(template.out), records=records, skipped=len(plan.done),
                         warnings=difference_warnings(records))  # this batch's runs
     if grade:
+        settings = load_settings(catalogue=_path(template.catalogue),
+                                 data_dir=_path(template.data_dir))
         result.report = grade_folder(result, settings.catalogue, settings.data_dir)
     return result
 

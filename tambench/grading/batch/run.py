@@ -67,6 +67,12 @@ def leaderboard_warnings(items: list[RunItem]) -> list[str]:
     return [no_leaderboard_warning(t) for t in missing] + order
 
 
+def batch_warnings(items: list[RunItem], runs: Path) -> list[str]:
+    """The leaderboards' warnings, then one each when the runs' records (run.json, written by
+    ``tambench run``) show different hardware or limits."""
+    return leaderboard_warnings(items) + difference_warnings(read_run_records(runs))
+
+
 def _order_warnings(ref: Any) -> list[str]:
     """The order warning of one task's leaderboard (none when it cannot be read: its runs say
     why). Spec and board come from the process's cache (graded in this process: no reading)."""
@@ -157,9 +163,8 @@ def grade_runs(
     results = _run(items, executor or SerialExecutor(), retries, progress)
     rows = rows_from_results(items, results)
     agents, comparisons = summarise(rows, agg)
-    warnings = leaderboard_warnings(items) + difference_warnings(read_run_records(runs))
     return BatchReport(
         created_at=run_settings.created_at, runs_dir=report_text(str(runs), 500), aggregation=agg,
-        aggregation_rule=agg.statement, warnings=warnings, rows=rows,
+        aggregation_rule=agg.statement, warnings=batch_warnings(items, runs), rows=rows,
         agents=agents, comparisons=comparisons,
     )
