@@ -76,6 +76,13 @@ def gpu_slot(job: RunJob) -> Iterator[RunJob]:
     if job.limits.gpus == 0:
         yield job
         return
+    if not job.gpu_devices:  # a Ray task given GPUs: Ray chose the devices and says which
+        given = tuple(d for d in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if d)
+        if len(given) < job.limits.gpus:
+            raise ConfigError(f"each run asks for {job.limits.gpus} GPU(s) but none were "
+                              "given: name them with --gpu-devices (or run on Ray with GPUs)")
+        yield replace(job, gpu_devices=given[: job.limits.gpus])
+        return
     sets = gpu_sets(list(job.gpu_devices), job.limits.gpus)
     locks = Path(job.out) / GPU_LOCKS
     locks.mkdir(parents=True, exist_ok=True)

@@ -60,3 +60,31 @@ def test_the_command_says_what_no_sandbox_leaves_open_and_prints_records(
     assert record["sandbox"] == "none" and record["exit_reason"] == "finished"
     assert (tmp_path / "runs" / "open" / "test__value" / "0" / "submission.csv").is_file()
     assert (tmp_path / "runs-grades" / "grades.json").is_file()
+
+
+def test_gpu_sets_are_held_one_run_at_a_time(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    from tambench.runs.agents import command_agent
+    from tambench.runs.batch import gpu_slot
+    from tambench.runs.job import RunJob
+    from tambench.runs.limits import Limits, gpu_sets
+    from tests.runs.env import info
+
+    assert gpu_sets(["0", "1", "2"], 1) == [("0",), ("1",), ("2",)]
+    with pytest.raises(ConfigError, match="asks for 2 GPU"):
+        gpu_sets(["0"], 2)
+    cat, data = prepared(tmp_path)
+    job = RunJob(agent=command_agent("true"), task=info(cat, data),
+                 seed=0, out=str(tmp_path / "runs"), limits=Limits(gpus=2),
+                 gpu_devices=("0", "1", "2", "3"))
+    with gpu_slot(job) as first, gpu_slot(replace(job, seed=1)) as second:
+        assert {first.gpu_devices, second.gpu_devices} == {("0", "1"), ("2", "3")}
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "5,6")
+    with gpu_slot(replace(job, gpu_devices=())) as ray_given:
+        assert ray_given.gpu_devices == ("5", "6")
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES")
+    with pytest.raises(ConfigError, match="none were given"), \
+            gpu_slot(replace(job, gpu_devices=())):
+        pass
