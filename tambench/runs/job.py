@@ -255,6 +255,7 @@ def execute_run(job: RunJob, interrupted: threading.Event | None = None) -> dict
         paths["validate"] = (services.validation_url if not sandbox.inside_paths
                              else "http://localhost:5000/validate")
         (scratch / "instructions.txt").write_text(instructions_text(job, paths), encoding="utf-8")
+        sandbox.prepare(mounts)
         extra = {"TAMBENCH_SEED": str(job.seed), "TAMBENCH_TASK": job.task.task_id, **job.agent.env}
         if not sandbox.inside_paths:
             extra["VALIDATION_URL"] = services.validation_url

@@ -107,6 +107,9 @@ class Sandbox:
     def check(self) -> None:
         """Raise :class:`ConfigError` when this sandbox cannot run on this machine."""
 
+    def prepare(self, m: Mounts) -> None:
+        """Adjust the run's folders before the sandbox starts (ownership, modes)."""
+
     def paths(self, m: Mounts) -> dict[str, str]:
         return dict(INSIDE)
 
@@ -249,6 +252,22 @@ class Container(Sandbox):
     def stop(self, run_name: str) -> None:
         subprocess.run([self.engine, "kill", run_name], capture_output=True, timeout=60,
                        check=False)
+
+    def prepare(self, m: Mounts) -> None:
+        """The container's user (uid 1000, not mapped to this one) must write the run's
+        folders and reach the harness's sockets."""
+        writable = [m.submission, m.code, m.logs, m.workspace, m.tmp]
+        if m.agent is not None:
+            writable.append(m.agent)
+        for folder in writable:
+            for path in [folder, *folder.rglob("*")]:
+                if os.geteuid() == 0:
+                    os.chown(path, AGENT_UID, AGENT_UID, follow_symlinks=False)
+                elif not path.is_symlink():
+                    path.chmod(0o777 if path.is_dir() else 0o666)
+        m.sockets.chmod(0o755)
+        for sock in m.sockets.iterdir():
+            sock.chmod(0o666)
 
 
 def _engine_limits(limits: Limits) -> list[str]:

@@ -4,8 +4,6 @@ the token use of OpenAI-compatible responses is counted and priced."""
 from __future__ import annotations
 
 import json
-import socket
-import threading
 from pathlib import Path
 
 import pytest
@@ -14,7 +12,7 @@ from tambench.errors import ConfigError
 from tambench.runs.pricing import BUILT_IN, add_costs, load_prices
 from tambench.runs.services import host_port, usage_from_body
 from tambench.testing.fake_openai import FakeOpenAIServer
-from tests.runs.env import run_command
+from tests.runs.env import host_listener, run_command
 
 AGENT = """
 import httpx, openai, sys
@@ -30,35 +28,16 @@ print("status", r.status_code)
 
 
 def test_allowed_host_reached_others_refused_and_tokens_counted(tmp_path: Path) -> None:
-    other = socket.socket()
-    other.bind(("127.0.0.1", 0))
-    other.listen(1)
-    other.settimeout(0.2)
-    hits: list[object] = []
-    stop = threading.Event()
-
-    def accept() -> None:
-        while not stop.is_set():
-            try:
-                hits.append(other.accept())
-            except OSError:
-                continue
-
-    threading.Thread(target=accept, daemon=True).start()
-    other_url = f"http://127.0.0.1:{other.getsockname()[1]}/"
-    try:
-        with FakeOpenAIServer(default="hello") as srv:
-            port = srv.base_url.split(":")[-1].split("/")[0]
-            prices = tmp_path / "prices.json"
-            prices.write_text(json.dumps({"gpt-4o-mini": {"input": 1000000, "output": 2000000}}))
-            job, record = run_command(
-                tmp_path, f"cat > agent.py <<'EOF'\n{AGENT}\nEOF\n"
-                          f"python3 agent.py {srv.base_url} {other_url}",
-                allow_hosts=(f"127.0.0.1:{port}",), prices=load_prices(prices))
-            assert len(srv.requests) == 3
-    finally:
-        stop.set()
-        other.close()
+    with host_listener() as (other_port, hits), FakeOpenAIServer(default="hello") as srv:
+        other_url = f"http://127.0.0.1:{other_port}/"
+        port = srv.base_url.split(":")[-1].split("/")[0]
+        prices = tmp_path / "prices.json"
+        prices.write_text(json.dumps({"gpt-4o-mini": {"input": 1000000, "output": 2000000}}))
+        job, record = run_command(
+            tmp_path, f"cat > agent.py <<'EOF'\n{AGENT}\nEOF\n"
+                      f"python3 agent.py {srv.base_url} {other_url}",
+            allow_hosts=(f"127.0.0.1:{port}",), prices=load_prices(prices))
+        assert len(srv.requests) == 3
     log = (job.folder / "agent.log").read_text()
     assert log.count("model said hello") == 3, log
     assert "status 403" in log
@@ -67,7 +46,7 @@ def test_allowed_host_reached_others_refused_and_tokens_counted(tmp_path: Path) 
     assert usage["models"]["gpt-4o-mini"] == {"requests": 3, "prompt_tokens": 3,
                                               "completion_tokens": 3, "cost_usd": 9.0}
     assert usage["cost_usd"] == 9.0
-    assert f"127.0.0.1:{other_url.split(':')[-1].rstrip('/')}" in usage["refused_hosts"]
+    assert f"127.0.0.1:{other_port}" in usage["refused_hosts"]
 
 
 def test_usage_fields_of_json_and_streamed_responses() -> None:

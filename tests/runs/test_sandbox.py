@@ -4,8 +4,6 @@ a validation endpoint, no network, nothing else of the host."""
 from __future__ import annotations
 
 import json
-import socket
-import threading
 from pathlib import Path
 
 import pytest
@@ -13,7 +11,15 @@ import pytest
 from tambench.runs.agents import folder_agent
 from tambench.runs.job import RunJob, execute_run
 from tambench.runs.limits import Limits
-from tests.runs.env import info, leftovers, needs_bwrap, prepared, run_command, snapshot
+from tests.runs.env import (
+    host_listener,
+    info,
+    leftovers,
+    needs_bwrap,
+    prepared,
+    run_command,
+    snapshot,
+)
 
 CANARY = "canary-4f1d2c9b7e"
 
@@ -66,35 +72,16 @@ def test_the_task_writes_its_instructions_when_prepare_gave_some(tmp_path: Path)
 
 
 def test_no_network_and_no_host_loopback(tmp_path: Path) -> None:
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(4)
-    server.settimeout(0.2)
-    port = server.getsockname()[1]
-    accepted: list[object] = []
-
-    def accept() -> None:
-        while not stop.is_set():
-            try:
-                accepted.append(server.accept())
-            except OSError:
-                continue
-
-    stop = threading.Event()
-    t = threading.Thread(target=accept, daemon=True)
-    t.start()
-    code = ("import socket\n"
-            f"for host, port in (('127.0.0.1', {port}), ('1.1.1.1', 80), ('example.com', 80)):\n"
-            "    try:\n"
-            "        socket.create_connection((host, port), timeout=3); print('reached', host)\n"
-            "    except OSError as exc:\n"
-            "        print('refused', host, type(exc).__name__)\n")
-    try:
+    with host_listener() as (port, accepted):
+        code = ("import socket\n"
+                f"for host, port in (('127.0.0.1', {port}), ('1.1.1.1', 80), "
+                "('example.com', 80)):\n"
+                "    try:\n"
+                "        socket.create_connection((host, port), timeout=3); "
+                "print('reached', host)\n"
+                "    except OSError as exc:\n"
+                "        print('refused', host, type(exc).__name__)\n")
         job, record = run_command(tmp_path, f"python3 -c \"{code}\"")
-    finally:
-        stop.set()
-        t.join()
-        server.close()
     log = (job.folder / "agent.log").read_text()
     assert "reached" not in log and log.count("refused") == 3, log
     assert accepted == []
