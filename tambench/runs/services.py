@@ -65,24 +65,28 @@ class UnixService:
             self.path.unlink()
 
 
+def copy_stream(src: socket.socket, dst: socket.socket,
+                count: Callable[[int], None] | None = None) -> None:
+    """Copy ``src`` to ``dst`` until ``src`` ends (or either fails), then end ``dst``'s side.
+    (The sandbox's own relay, :mod:`tambench.runs.inside`, has its copy: nothing of tambench
+    is mounted there.)"""
+    try:
+        while data := src.recv(_CHUNK):
+            dst.sendall(data)
+            if count is not None:
+                count(len(data))
+    except OSError:
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            dst.shutdown(socket.SHUT_WR)
+
+
 def pipe_both(a: socket.socket, b: socket.socket, count: Callable[[int], None] | None = None) -> None:
     """Copy both ways until both sides are done."""
-
-    def one(src: socket.socket, dst: socket.socket) -> None:
-        try:
-            while data := src.recv(_CHUNK):
-                dst.sendall(data)
-                if count is not None:
-                    count(len(data))
-        except OSError:
-            pass
-        finally:
-            with contextlib.suppress(OSError):
-                dst.shutdown(socket.SHUT_WR)
-
-    t = threading.Thread(target=one, args=(b, a), daemon=True)
+    t = threading.Thread(target=copy_stream, args=(b, a, count), daemon=True)
     t.start()
-    one(a, b)
+    copy_stream(a, b, count)
     t.join()
 
 
@@ -224,7 +228,8 @@ class AllowHostProxy:
         upstream.sendall(f"{method} {path} HTTP/1.0\r\n".encode("latin-1")
                          + "".join(f"{h}\r\n" for h in headers).encode("latin-1")
                          + b"Connection: close\r\n\r\n" + rest)
-        sender = threading.Thread(target=_copy_rest, args=(client, upstream), daemon=True)
+        # the rest of the request body, as the client sends it
+        sender = threading.Thread(target=copy_stream, args=(client, upstream), daemon=True)
         sender.start()
         kept = bytearray()
         while data := upstream.recv(_CHUNK):
@@ -235,11 +240,3 @@ class AllowHostProxy:
         for model, usage in usage_from_body(body):
             self.usage.add(model, usage)
 
-
-def _copy_rest(client: socket.socket, upstream: socket.socket) -> None:
-    """The rest of a request body, as the client sends it."""
-    try:
-        while data := client.recv(_CHUNK):
-            upstream.sendall(data)
-    except OSError:
-        pass
