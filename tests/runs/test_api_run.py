@@ -12,7 +12,8 @@ from tambench.cli.main import main
 from tambench.errors import ConfigError
 from tests.runs.env import needs_bwrap, prepared
 
-GOOD = "cp /home/data/sample_submission.csv /home/submission/submission.csv"
+GOOD = ("cp /home/data/sample_submission.csv /home/submission/submission.csv; "
+        "echo 'print(1)' > /home/code/best_solution.py")
 
 
 def test_the_api_runs_agents_grades_them_and_skips_finished_runs(tmp_path: Path) -> None:
@@ -26,6 +27,7 @@ def test_the_api_runs_agents_grades_them_and_skips_finished_runs(tmp_path: Path)
     rows = {(r.agent, r.task, r.run): r for r in result.report.rows}
     assert len(rows) == 8
     assert rows[("cp", "test__value", "0")].valid_submission
+    assert rows[("cp", "test__value", "0")].solution_path == "cp/test__value/0/code/best_solution.py"
     assert rows[("exit", "test__label", "1")].status == "missing_submission"
     rule = {a.agent: a.seed_rule for a in result.report.agents}
     # the sample's placeholders are valid for the value task only
