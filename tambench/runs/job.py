@@ -95,11 +95,16 @@ def instructions_text(job: RunJob, paths: dict[str, str]) -> str:
 
 
 def _duration(seconds: float) -> str:
-    """``8 hours``, ``90 minutes``, ``20 seconds``."""
-    for unit, size in (("hours", 3600), ("minutes", 60)):
-        if seconds >= size and seconds % size == 0 or seconds >= 10 * size:
-            return f"{seconds / size:g} {unit}"
-    return f"{seconds:g} seconds"
+    """``8 hours``, ``90 minutes``, ``1 minute``, ``20 seconds``.
+
+    >>> _duration(28800), _duration(5400), _duration(60), _duration(2.5)
+    ('8 hours', '90 minutes', '1 minute', '2.5 seconds')
+    """
+    for unit, size in (("hour", 3600), ("minute", 60), ("second", 1)):
+        if seconds >= size and seconds % size == 0 or seconds >= 10 * size or size == 1:
+            value = seconds / size
+            return f"{value:g} {unit}{'' if value == 1 else 's'}"
+    raise AssertionError("unreachable")
 
 
 VALIDATE_SCRIPT = """#!/bin/sh

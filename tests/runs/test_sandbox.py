@@ -32,10 +32,12 @@ def _plant(tmp_path: Path) -> tuple[Path, Path]:
     return cat, data
 
 
-def test_the_agent_sees_its_task_at_mle_benchs_paths_and_nothing_else(tmp_path: Path) -> None:
+def test_the_agent_sees_its_task_at_mle_benchs_paths_and_nothing_else(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     cat, data = _plant(tmp_path)
+    monkeypatch.setenv("TAMBENCH_TEST_SECRET", CANARY)  # the runner's environment stays out
     probe = (
-        "id -u; ls /home; ls /home/data; head -1 /home/instructions.txt; "
+        "id -u; ls /home; ls /home/data; head -1 /home/instructions.txt; env; "
         "cp /home/data/sample_submission.csv /home/submission/submission.csv; "
         "echo print > /home/code/solution.py; echo note > /home/logs/agent-notes.txt; "
         "bash /home/validate_submission.sh /home/submission/submission.csv; "
