@@ -132,3 +132,14 @@ def test_a_record_is_final_only_when_the_run_ended(tmp_path: Path) -> None:
     start = time.strptime(doc["started_at"][:19], "%Y-%m-%dT%H:%M:%S")
     assert time.mktime(start) <= time.time()
     assert doc["runner_pid"] == os.getpid()
+
+
+def test_a_busy_agent_gets_the_cpu_share_of_its_limit_where_a_cgroup_holds_it(
+        tmp_path: Path) -> None:
+    busy = ("python3 -c \"import os, time\nt = time.time()\nwhile time.time() - t < 3: pass\n"
+            "print(os.times().user + os.times().system)\"")
+    job, record = run_command(tmp_path, busy, limits=Limits(time=60, cpus=0.1))
+    if "cpus" not in record["enforcement"]["cgroup"]:
+        return  # no cgroup here: the CPU limit is not enforced, and the record says so
+    used = float((job.folder / "agent.log").read_text().split()[-1])
+    assert used < 0.6, used  # 0.1 CPU for 3 s is 0.3 s; unlimited it would be about 3 s
