@@ -16,6 +16,7 @@ GOOD = ("cp /home/data/sample_submission.csv /home/submission/submission.csv; "
         "echo 'print(1)' > /home/code/best_solution.py")
 
 
+@pytest.mark.long  # eleven sandboxed runs and a grading: about 20 s
 def test_the_api_runs_agents_grades_them_and_skips_finished_runs(tmp_path: Path) -> None:
     needs_bwrap()
     cat, data = prepared(tmp_path)

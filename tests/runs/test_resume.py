@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.runs.env import leftovers, needs_bwrap, prepared
 
 MARK = "tambench-resume-7f3a"
@@ -74,9 +76,11 @@ def _interrupt_then_resume(tmp_path: Path, stop: object) -> None:
     _no_leftovers()
 
 
+@pytest.mark.long  # two batches of six sandboxed runs: about 30 s
 def test_kill_9_of_the_runner_mid_batch_then_resume_runs_each_run_once(tmp_path: Path) -> None:
     _interrupt_then_resume(tmp_path, lambda p: os.kill(p.pid, signal.SIGKILL))
 
 
+@pytest.mark.long  # two batches of six sandboxed runs: about 30 s
 def test_ctrl_c_mid_batch_marks_no_unfinished_run_finished(tmp_path: Path) -> None:
     _interrupt_then_resume(tmp_path, lambda p: os.killpg(p.pid, signal.SIGINT))
