@@ -136,12 +136,52 @@ def _v2_root() -> Path | None:
     return None
 
 
-def make_group(name: str | None = None) -> RunGroup | None:
-    """A new group for one run, or None when this machine does not let us make one."""
-    leaf = f"tambench-{name or uuid.uuid4().hex[:12]}"
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this number exists (ours or another user's)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def owner_pid(name: str) -> int | None:
+    """The runner's process number in a name made by :func:`leaf_name` (None otherwise).
+
+    >>> owner_pid("tambench-4242-0-ab12"), owner_pid("other")
+    (4242, None)
+    """
+    parts = name.split("-")
+    return int(parts[1]) if len(parts) > 2 and parts[0] == "tambench" and parts[1].isdigit() \
+        else None
+
+
+def leaf_name(tag: str) -> str:
+    """``tambench-<this process>-<tag>``: a name whose owner can be told dead or alive."""
+    return f"tambench-{os.getpid()}-{tag}"
+
+
+def sweep(base: Path) -> None:
+    """Remove the groups under ``base`` left by runners that were killed (their process is
+    gone); a group still holding a process is left (the kernel refuses to remove it)."""
+    with contextlib.suppress(OSError):
+        for entry in base.iterdir():
+            pid = owner_pid(entry.name)
+            if pid is not None and entry.is_dir() and not pid_alive(pid):
+                with contextlib.suppress(OSError):
+                    entry.rmdir()
+
+
+def make_group(leaf: str | None = None) -> RunGroup | None:
+    """A new group for one run (named ``leaf``, made by :func:`leaf_name`), or None when this
+    machine does not let us make one."""
+    leaf = leaf or leaf_name(uuid.uuid4().hex[:12])
     v2 = _v2_root()
     if v2 is not None:
         folder = v2 / leaf
+        sweep(v2)
         try:
             folder.mkdir()
         except OSError:
@@ -155,6 +195,7 @@ def make_group(name: str | None = None) -> RunGroup | None:
         base = ROOT / controller / mine.get(controller, "")
         if not (base / "cgroup.procs").is_file():
             continue
+        sweep(base)
         try:
             (base / leaf).mkdir()
         except OSError:

@@ -270,7 +270,7 @@ def execute_run(job: RunJob, interrupted: threading.Event | None = None) -> dict
                 else f"{env['PATH']}:{scratch / 'etc' / 'bin'}"
         cwd = paths["agent"] if job.agent.mle_bench else paths["workspace"]
         facts = launch(Launch(job.sandbox, mounts, list(job.agent.command), env, cwd,
-                              f"tambench-{os.getpid()}-{job.seed}-{scratch.name}", job.limits,
+                              scratch.name, job.limits,
                               job.folder / AGENT_LOG), interrupted or threading.Event())
     finally:
         if services is not None:

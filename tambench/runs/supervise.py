@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from tambench.runs.cgroup import RunGroup, make_group
+from tambench.runs.cgroup import RunGroup, leaf_name, make_group, owner_pid, pid_alive
 from tambench.runs.limits import Limits
 from tambench.runs.sandbox import Mounts, get_sandbox
 
@@ -247,8 +247,16 @@ def now_iso() -> str:
 
 def scratch_dir() -> Path:
     """A short private folder for a run's sockets (a Unix socket path is limited to 107
-    bytes, so not under the runs folder)."""
-    return Path(tempfile.mkdtemp(prefix="tb-"))
+    bytes, so not under the runs folder), named after this process; those of runners that
+    were killed are removed first."""
+    root = Path(tempfile.gettempdir())
+    with contextlib.suppress(OSError):
+        for entry in root.glob("tambench-*"):
+            pid = owner_pid(entry.name)
+            if pid is not None and entry.is_dir() and not entry.is_symlink() \
+                    and entry.stat().st_uid == os.getuid() and not pid_alive(pid):
+                shutil.rmtree(entry, ignore_errors=True)
+    return Path(tempfile.mkdtemp(prefix=leaf_name("")))
 
 
 def clear(folder: Path) -> None:
