@@ -207,14 +207,22 @@ def _opt(path: str | None) -> Path | None:
 
 
 def collect_submission(folder: Path, fmt: str) -> str | None:
-    """Move ``submission/submission.<fmt>`` to the run folder; a link or anything but a regular
-    file is left where it is and named as the problem (returned)."""
-    name = f"submission.{fmt}"
-    src = folder / "submission" / name
-    try:
-        st = os.lstat(src)
-    except OSError:
-        return None
+    """Move ``submission/submission.<fmt>`` (or its compressed form, as grade-runs reads them)
+    to the run folder; a link or anything but a regular file is left where it is and named as
+    the problem (returned)."""
+    from tambench.grading.batch.discover import submission_names
+
+    for name in submission_names((fmt,)):
+        src = folder / "submission" / name
+        try:
+            st = os.lstat(src)
+        except OSError:
+            continue
+        return _collect(folder, src, name, st)
+    return None
+
+
+def _collect(folder: Path, src: Path, name: str, st: os.stat_result) -> str | None:
     if stat.S_ISLNK(st.st_mode):
         return f"submission/{name} is a symbolic link (to {os.readlink(src)!r}); not collected"
     if not stat.S_ISREG(st.st_mode):

@@ -158,3 +158,15 @@ def test_container_sandboxes_say_when_no_daemon_answers(name: str) -> None:
             pytest.skip(f"a {name} daemon answers here; its runs are tested where it does")
     with pytest.raises(ConfigError, match=name):
         sandbox.check()
+
+
+def test_a_compressed_submission_is_collected_and_graded(tmp_path: Path) -> None:
+    from tambench.grading.batch import grade_runs
+
+    job, record = run_command(
+        tmp_path, "gzip -c /home/data/sample_submission.csv > /home/submission/submission.csv.gz")
+    assert record["exit_reason"] == "finished"
+    assert (job.folder / "submission.csv.gz").is_file()
+    (row,) = grade_runs(tmp_path / "runs", catalogue=tmp_path / "catalogue",
+                        data_dir=tmp_path / "data").rows
+    assert row.submission_exists and row.valid_submission
