@@ -148,15 +148,12 @@ def run_agents(views: list[_TaskView], runs_dir: Path, catalogue: Path, data_dir
     from tambench.runs.run import run_agents as run_batch
 
     tasks = _task_table(views)
-    sandbox = _sandbox(con)
-    n = 0
-    for agent, seeds in AGENT_RUNS.items():
-        folder = _agent_folder(runs_dir.parent / "agents", agent, tasks)
-        result = run_batch([folder_agent(folder)], list(tasks), seeds=seeds, out=runs_dir,
-                           catalogue=catalogue, data_dir=data_dir, sandbox=sandbox,
-                           limits=Limits(time=600), parallel=2)
-        n += len(result.records)
-    return n
+    agents = [folder_agent(_agent_folder(runs_dir.parent / "agents", agent, tasks))
+              for agent in AGENT_RUNS]
+    result = run_batch(agents, list(tasks), seeds=AGENT_RUNS, out=runs_dir, catalogue=catalogue,
+                       data_dir=data_dir, sandbox=_sandbox(con), limits=Limits(time=600),
+                       parallel=2)
+    return len(result.records)
 
 
 # --- the pipeline -----------------------------------------------------------------------------

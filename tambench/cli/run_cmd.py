@@ -36,8 +36,8 @@ _DISK = typer.Option("50G", "--disk", help="Bytes a run may write (e.g. 50G).")
 _LOG = typer.Option("100M", "--log-limit", help="Agent output kept per run; more ends the run.")
 _GPUS = typer.Option(0, "--gpus", min=0, help="GPUs per run (one device set per run).")
 _GPU_DEVICES = typer.Option(None, "--gpu-devices", help="GPU ids to share out, e.g. 0,1,2,3.")
-_PARALLEL = typer.Option(1, "--parallel", min=1, help="Runs at once (local pool), or Ray's "
-                         "tasks in flight.")
+_PARALLEL = typer.Option(1, "--parallel", min=1, help="Runs at once on the local pool (with "
+                         "--executor ray and no address: the CPUs of the local Ray started).")
 _EXECUTOR = typer.Option("local", "--executor", help="local (process pool), serial or ray.")
 _ADDRESS = typer.Option(None, "--executor-address", help="Ray cluster address.")
 _PRICES = typer.Option(None, "--prices", help="JSON price table extending the built-in one.")

@@ -59,14 +59,14 @@ class BatchPlan:
         return [j for j in self.jobs if id(j) not in finished]
 
 
-def plan_batch(agents: list[AgentSpec], tasks: list[TaskInfo], seeds: list[int], out: Path,
-               template: RunJob) -> BatchPlan:
-    """One job per (agent, task, seed); the finished ones noted."""
+def plan_batch(agents: list[AgentSpec], tasks: list[TaskInfo], seeds: dict[str, list[int]],
+               out: Path, template: RunJob) -> BatchPlan:
+    """One job per (agent, task, seed of that agent); the finished ones noted."""
     names = [a.name for a in agents]
     if len(set(names)) != len(names):
         raise ConfigError(f"two agents share a name ({', '.join(names)}); name them apart")
     jobs = [replace(template, agent=a, task=t, seed=s, out=str(out))
-            for a in agents for t in tasks for s in seeds]
+            for a in agents for t in tasks for s in seeds[a.name]]
     return BatchPlan(jobs, [j for j in jobs if is_finished(j.folder)])
 
 

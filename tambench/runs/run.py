@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,7 +58,7 @@ def run_agents(
     agents: Sequence[AgentSpec],
     tasks: Sequence[str],
     *,
-    seeds: int | Sequence[int] = 1,
+    seeds: int | Sequence[int] | Mapping[str, int] = 1,
     out: str | os.PathLike[str] = "runs",
     catalogue: str | os.PathLike[str] | None = None,
     data_dir: str | os.PathLike[str] | None = None,
@@ -79,7 +79,8 @@ def run_agents(
     Args:
         agents: from :func:`~tambench.runs.agents.make_agent`.
         tasks: task references (ids, unique slugs), each prepared in ``data_dir``.
-        seeds: a number of seeds (0..n-1) or the seeds themselves.
+        seeds: a number of seeds (0..n-1), the seeds themselves, or a number of seeds per
+            agent name.
         out: the runs folder (``<out>/<agent>/<platform>__<slug>/<seed>/``).
         limits: per-run limits (default: :class:`Limits`' defaults, 8 hours).
         sandbox: ``bubblewrap``, ``docker``, ``podman`` or ``none``.
@@ -100,8 +101,8 @@ def run_agents(
     settings = load_settings(catalogue=_path(catalogue), data_dir=_path(data_dir))
     limits = limits or Limits()
     get_sandbox(sandbox).check()
-    seed_list = list(range(seeds)) if isinstance(seeds, int) else list(seeds)
-    if not seed_list or not agents or not tasks:
+    seed_lists = {a.name: seed_list(seeds, a.name) for a in agents}
+    if not all(seed_lists.values()) or not agents or not tasks:
         raise ConfigError("nothing to run: give at least one agent, one task and one seed")
     infos = [task_info(t, settings.catalogue, settings.data_dir) for t in dict.fromkeys(tasks)]
     template = RunJob(agent=agents[0], task=infos[0], seed=0, out=str(out), limits=limits,
@@ -109,7 +110,7 @@ def run_agents(
                       catalogue=str(settings.catalogue), data_dir=str(settings.data_dir),
                       gpu_devices=tuple(gpu_devices), validation=validation,
                       prices=load_prices(_path(prices)))
-    return _execute(plan_batch(list(agents), infos, seed_list, Path(out), template),
+    return _execute(plan_batch(list(agents), infos, seed_lists, Path(out), template),
                     executor, executor_address, parallel, on_result, grade)
 
 
@@ -138,6 +139,19 @@ def grade_folder(result: RunsResult, catalogue: Path, data_dir: Path) -> Any:
     from tambench.grading.batch import grade_runs
 
     return grade_runs(result.out, catalogue=catalogue, data_dir=data_dir)
+
+
+def seed_list(seeds: int | Sequence[int] | Mapping[str, int], agent: str) -> list[int]:
+    """The seeds one agent runs.
+
+    >>> seed_list(3, "a"), seed_list([7, 9], "a"), seed_list({"a": 2, "b": 1}, "b")
+    ([0, 1, 2], [7, 9], [0])
+    """
+    if isinstance(seeds, Mapping):
+        if agent not in seeds:
+            raise ConfigError(f"no number of seeds given for agent {agent!r}")
+        return list(range(seeds[agent]))
+    return list(range(seeds)) if isinstance(seeds, int) else list(seeds)
 
 
 def _path(p: str | os.PathLike[str] | None) -> Path | None:
