@@ -133,6 +133,19 @@ def test_stages_import_only_their_own_stage_or_a_lower_layer() -> None:
     assert not bad, "upward or sideways imports:\n" + "\n".join(bad)
 
 
+#: The stage that runs agents is used by these stages only (the layers alone would let
+#: ``testing`` import it).
+RUNS_USERS = {"runs", "api", "demo", "cli"}
+
+
+def test_only_the_api_the_demo_and_the_cli_run_agents() -> None:
+    bad = [f"{mod} -> {target}" for mod, targets in sorted(_graph().items())
+           for target in sorted(targets)
+           if _stage(target) == "runs" and _stage(mod) not in RUNS_USERS]
+    assert not bad, "imports of tambench.runs outside the API, the demo and the CLI:\n" + \
+        "\n".join(bad)
+
+
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """Strongly connected components with more than one module (Tarjan)."""
     index: dict[str, int] = {}
