@@ -170,3 +170,29 @@ def test_a_compressed_submission_is_collected_and_graded(tmp_path: Path) -> None
     (row,) = grade_runs(tmp_path / "runs", catalogue=tmp_path / "catalogue",
                         data_dir=tmp_path / "data").rows
     assert row.submission_exists and row.valid_submission
+
+
+def test_the_container_command_has_mle_benchs_conventions_and_the_limits(tmp_path: Path) -> None:
+    from tambench.runs.job import prepare_folder
+    from tambench.runs.sandbox import INIT, agent_env, get_sandbox
+
+    cat, data = prepared(tmp_path)
+    job = RunJob(agent=folder_agent(_mle_bench_style_agent(tmp_path)), task=info(cat, data),
+                 seed=0, out=str(tmp_path / "runs"), sandbox="docker",
+                 limits=Limits(time=60, memory=2**30, cpus=2, processes=100, gpus=1))
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    mounts = prepare_folder(job, scratch)
+    sandbox = get_sandbox("docker")
+    env = agent_env(mounts, sandbox.paths(mounts), {"SECRET_FREE": "1"})
+    argv = sandbox.wrap(mounts, ["bash", "/home/agent/start.sh"], env, "/home/agent", "tb-1",
+                        job.limits)
+    text = " ".join(argv)
+    assert argv[:3] == ["docker", "run", "--rm"] and "--network none" in text
+    assert "--user 1000:1000" in text and "--memory 1073741824" in text
+    assert "--cpus 2" in text and "--pids-limit 100" in text
+    assert f"{data}/test/value/public:/home/data:ro" in text
+    assert f"-v {job.folder}/submission:/home/submission" in text
+    assert "private" not in text
+    assert argv[argv.index("python:3.11-slim") + 1:][:2] == ["python3", INIT]
+    assert argv[-2:] == ["bash", "/home/agent/start.sh"]
