@@ -28,10 +28,6 @@ class RunGroup:
         self.folders = folders
         self.v2 = v2
 
-    @property
-    def controllers(self) -> list[str]:
-        return sorted(self.folders)
-
     def _file(self, controller: str, v1: str, v2: str) -> Path | None:
         folder = self.folders.get(controller)
         if folder is None:
@@ -186,8 +182,15 @@ def make_group(leaf: str | None = None) -> RunGroup | None:
             folder.mkdir()
         except OSError:
             return None
-        controllers = set((v2 / "cgroup.subtree_control").read_text().split())
-        return RunGroup({c: folder for c in ("memory", "cpu", "pids") if c in controllers}, True)
+        try:  # the controllers this process's group hands down to its children
+            controllers = set((v2 / "cgroup.subtree_control").read_text().split())
+        except OSError:
+            controllers = set()
+        held = {c: folder for c in ("memory", "cpu", "pids") if c in controllers}
+        if not held:
+            folder.rmdir()
+            return None
+        return RunGroup(held, True)
     folders: dict[str, Path] = {}
     mine = own_groups()
     for controller in ("memory", "cpu", "pids"):
