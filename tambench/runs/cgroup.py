@@ -186,7 +186,7 @@ def make_group(leaf: str | None = None) -> RunGroup | None:
             controllers = set((v2 / "cgroup.subtree_control").read_text().split())
         except OSError:
             controllers = set()
-        held = {c: folder for c in ("memory", "cpu", "pids") if c in controllers}
+        held: dict[str, Path] = {c: folder for c in ("memory", "cpu", "pids") if c in controllers}
         if not held:
             folder.rmdir()
             return None
