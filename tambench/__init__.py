@@ -2,7 +2,8 @@
 
 Data flows one way through the stage subpackages:
 URL -> ``acquisition`` (pages + leaderboard) -> ``schema`` (TaskSpec) -> ``tasks`` (catalogue,
-subsets) -> ``difficulty`` (tier) -> ``splits`` (public/private) -> ``grading`` (report).
+subsets) -> ``difficulty`` (tier) -> ``splits`` (public/private) -> ``grading`` (report);
+``runs`` runs agents on prepared tasks in sandboxes, and grades what they made.
 
 The Python API (:mod:`tambench.api`) is importable from here; each name loads its module on
 first use, so ``import tambench`` stays cheap::
@@ -20,7 +21,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Aggregation", "BatchReport", "GradeReport", "RunRow", "RunStatus", "TaskSpec", "Verdict",
     "__version__", "get_metric", "grade", "grade_runs", "list_metrics", "load_batch_report",
-    "load_report", "load_task", "locate_task", "validate", "write_batch_outputs",
+    "load_report", "load_task", "locate_task", "run", "validate", "write_batch_outputs",
 ]
 #: The public API: every name lives in :mod:`tambench.api` and is loaded on first use.
 API_NAMES = frozenset(__all__) - {"__version__"}

@@ -67,6 +67,7 @@ __all__ = [
     "load_report",
     "load_task",
     "locate_task",
+    "run",
     "validate",
     "write_batch_outputs",
 ]
@@ -287,3 +288,59 @@ def validate(
         reference = resolved.reference(sample_submission)
         shown = str(submission) if isinstance(submission, str | Path) else "submission.csv"
         return check_submission(sub, resolved, reference, limits=limits, shown_as=shown)
+
+
+def run(
+    agent: str | PathLike | Sequence[str | PathLike],
+    tasks: str | Sequence[str],
+    *,
+    seeds: int | Sequence[int] = 1,
+    out: PathLike = "runs",
+    name: str | None = None,
+    time_limit: str | float = "8h",
+    memory: str | int | None = None,
+    cpus: float | None = None,
+    processes: int | None = 1024,
+    disk: str | int | None = "50G",
+    log_limit: str | int | None = "100M",
+    gpus: int = 0,
+    **options: Any,
+) -> Any:
+    """Run agents on tasks x seeds as ``tambench run`` does: each run sandboxed, limited by the
+    harness and recorded in ``<out>/<agent>/<platform>__<slug>/<seed>/run.json``; finished runs
+    are not run again.
+
+    Args:
+        agent: a shell command, an MLE-bench agent folder (start.sh and config.yaml), or a
+            list of them (each named after its folder or command, or ``name`` for one agent).
+        tasks: task ids or unique slugs, prepared in the data folder.
+        seeds: a number of seeds (0..n-1) or the seeds themselves.
+        out: the runs folder.
+        time_limit, memory, cpus, processes, disk, log_limit, gpus: the limits of each run
+            (``"8h"``, ``"16G"``, ...; None: no limit).
+        **options: passed to :func:`tambench.runs.run.run_agents`: ``sandbox``,
+            ``allow_hosts``, ``executor``, ``parallel``, ``gpu_devices``, ``grade``,
+            ``catalogue``, ``data_dir``, ``prices``, ``validation``.
+
+    Returns:
+        A :class:`tambench.runs.run.RunsResult`: one record per run, the number already
+        finished, warnings, and the graded report with ``grade=True``.
+
+    Raises:
+        ConfigError: bad limits, an unknown sandbox or one this machine cannot run.
+        TaskNotFoundError, TaskDataError: a task that does not resolve or is not prepared.
+    """
+    from tambench.runs.agents import make_agent
+    from tambench.runs.limits import Limits as RunLimits
+    from tambench.runs.limits import parse_duration, parse_size
+    from tambench.runs.run import run_agents
+
+    given = [agent] if isinstance(agent, str | Path) else list(agent)
+    if name is not None and len(given) != 1:
+        raise ConfigError("name= names one agent; give each of several agents its own run")
+    specs = [make_agent(str(a), name) for a in given]
+    limits = RunLimits(time=parse_duration(time_limit), memory=parse_size(memory, "memory"),
+                       cpus=cpus, processes=processes, disk=parse_size(disk, "disk"),
+                       log=parse_size(log_limit, "log"), gpus=gpus)
+    names = [tasks] if isinstance(tasks, str) else list(tasks)
+    return run_agents(specs, names, seeds=seeds, out=out, limits=limits, **options)

@@ -12,8 +12,9 @@
 3. downloads each competition's training data and prepares a train/test split with hidden
    labels, followed by the leakage audit;
 4. runs a few baseline agents (a constant predictor, a linear model, a random forest, and a
-   careless agent whose files break the rules) that each write ``submission.csv`` and
-   ``best_solution.py`` per task and run;
+   careless agent whose files break the rules) with ``tambench run``'s runner, each run in the
+   bubblewrap sandbox seeing only its task's public files; each writes ``submission.csv`` and
+   its solution code per task and seed;
 5. grades every run (validation, metric, rank on the real leaderboard, medals, aggregates) and
    writes ``grades.json``, ``grades.csv`` and the HTML report.
 
@@ -23,17 +24,15 @@ Everything goes under one output folder (``demo-output/`` by default), rebuilt o
 from __future__ import annotations
 
 import csv
-import io
+import json
 import shutil
 import time
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from rich.console import Console
 
 from tambench.core.tables import Column, render_table
@@ -86,154 +85,75 @@ def _download(url: str, dest: Path) -> None:
 
 @dataclass(frozen=True)
 class _TaskView:
-    """What an agent sees of a prepared task: the public files and the task spec."""
+    """A prepared task: its spec and public folder."""
 
     spec: TaskSpec
     public: Path
 
-    @cached_property
-    def data(self) -> tuple[np.ndarray, np.ndarray, list[str], list[str], list[str]]:
-        """(X_train, X_test, y_train, test_ids, header) from the public files, read once."""
-        g = self.spec.grading
-        if g is None:
-            raise TambenchError(f"task {self.spec.id} has no grading spec")
-        id_col, target = g.id_columns[0], g.target_columns[0]
-        head, train = _read_csv(self.public / "train.csv")
-        test_head, test = _read_csv(self.public / "test.csv")
-        features = [c for c in head if c not in (id_col, *g.target_columns)]
-        xi = [head.index(c) for c in features]
-        ti = [test_head.index(c) for c in features]
-        x_train = np.array([[float(r[i]) for i in xi] for r in train])
-        x_test = np.array([[float(r[i]) for i in ti] for r in test])
-        y_train = [r[head.index(target)] for r in train]
-        ids = [r[test_head.index(id_col)] for r in test]
-        sample_head, _ = _read_csv(self.public / "sample_submission.csv")
-        return x_train, x_test, y_train, ids, sample_head
+
+#: Each agent's model in the agent script (tambench/testing/demo_agent.py).
+MODELS = {"constant-baseline": "constant", "linear-model": "linear", "random-forest": "forest",
+          "careless-agent": "careless"}
 
 
-def _predict(view: _TaskView, model: str, seed: int) -> list[str]:
-    """Fit ``model`` on the public training data and predict the test rows."""
-    from sklearn.dummy import DummyClassifier, DummyRegressor
-    from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
-    from sklearn.linear_model import LogisticRegression, Ridge
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-
-    if view.spec.grading is None:
-        raise TambenchError(f"task {view.spec.id} has no grading spec")
+def _task_table(views: list[_TaskView]) -> dict[str, dict[str, Any]]:
+    """What the agents are told of each task (its public spec): columns, prediction kind, slug."""
     from tambench.core.metrics import get_metric
 
-    kind = get_metric(view.spec.grading.metric).kind
-    x_train, x_test, y_train, _, _ = view.data
-    rng = np.random.default_rng(seed)
-    rows = rng.integers(0, len(y_train), len(y_train)) if seed else np.arange(len(y_train))
-    x_fit, y_fit = x_train[rows], [y_train[i] for i in rows]
-    if kind == "value":
-        y_num = np.array([float(v) for v in y_fit])
-        reg = {"constant": DummyRegressor(strategy="mean"),
-               "linear": make_pipeline(StandardScaler(), Ridge(alpha=1.0)),
-               "forest": RandomForestRegressor(n_estimators=200, random_state=seed)}[model]
-        reg.fit(x_fit, y_num)
-        return [repr(round(float(v), 6)) for v in reg.predict(x_test)]
-    clf = {"constant": DummyClassifier(strategy="prior"),
-           "linear": make_pipeline(StandardScaler(), LogisticRegression(max_iter=5000)),
-           "forest": RandomForestClassifier(n_estimators=200, random_state=seed)}[model]
-    clf.fit(x_fit, y_fit)
-    if kind == "probability":
-        positive = list(clf.classes_).index("1")
-        return [repr(round(float(p), 6)) for p in clf.predict_proba(x_test)[:, positive]]
-    return [str(v) for v in clf.predict(x_test)]
-
-
-_SOLUTION_TEMPLATE = '''"""{agent} for {task}: {model} model on the public training table."""
-import csv
-
-from sklearn.{module} import {estimator}
-
-with open("public/train.csv", newline="") as fh:
-    rows = list(csv.DictReader(fh))
-features = [c for c in rows[0] if c not in ({id_col!r}, {target!r})]
-X = [[float(r[c]) for c in features] for r in rows]
-y = [r[{target!r}] for r in rows]
-model = {estimator}({args}).fit(X, y)
-with open("public/test.csv", newline="") as fh:
-    test = list(csv.DictReader(fh))
-predictions = model.{predict}([[float(r[c]) for c in features] for r in test])
-with open("submission.csv", "w", newline="") as fh:
-    out = csv.writer(fh)
-    out.writerow([{id_col!r}, {target!r}])
-    for r, p in zip(test, predictions):
-        out.writerow([r[{id_col!r}], {value}])
-'''
-
-
-def _solution_code(agent: str, model: str, view: _TaskView, seed: int) -> str:
-    """The final solution script the agent hands in beside its submission (for the judge)."""
-    g = view.spec.grading
-    if g is None:
-        raise TambenchError(f"task {view.spec.id} has no grading spec")
-    from tambench.core.metrics import get_metric
-
-    kind = get_metric(g.metric).kind
-    regression = kind == "value"
-    module, estimator, args = {
-        "constant": ("dummy", "DummyRegressor" if regression else "DummyClassifier",
-                     "strategy='mean'" if regression else "strategy='prior'"),
-        "linear": ("linear_model", "Ridge" if regression else "LogisticRegression",
-                   "alpha=1.0" if regression else "max_iter=5000"),
-        "forest": ("ensemble", "RandomForestRegressor" if regression
-                   else "RandomForestClassifier", f"n_estimators=200, random_state={seed}"),
-    }[model]
-    probability = kind == "probability"
-    return _SOLUTION_TEMPLATE.format(
-        agent=agent, task=view.spec.id, model=model, module=module, estimator=estimator,
-        args=args, id_col=g.id_columns[0], target=g.target_columns[0],
-        predict="predict_proba" if probability else "predict",
-        value="p[1]" if probability else "p",
-    )
-
-
-def _write_submission(folder: Path, header: list[str], ids: list[str], values: list[str]) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
-    w.writerows(zip(ids, values, strict=True))
-    (folder / "submission.csv").write_text(buf.getvalue(), encoding="utf-8")
-
-
-def run_agents(views: list[_TaskView], runs_dir: Path) -> int:
-    """Write every agent's runs as ``<agent>/<slug>/run-<k>/``; returns the number of runs."""
-    models = {"constant-baseline": "constant", "linear-model": "linear",
-              "random-forest": "forest"}
-    n = 0
+    out = {}
     for view in views:
-        _, _, _, ids, header = view.data
-        for agent, runs in AGENT_RUNS.items():
-            for k in range(runs):
-                folder = runs_dir / agent / view.spec.slug / f"run-{k + 1}"
-                folder.mkdir(parents=True, exist_ok=True)
-                n += 1
-                if agent == "careless-agent":
-                    _careless_run(view, folder, ids, header)
-                    continue
-                values = _predict(view, models[agent], seed=k)
-                _write_submission(folder, header, ids, values)
-                (folder / "best_solution.py").write_text(
-                    _solution_code(agent, models[agent], view, k), encoding="utf-8")
-    return n
+        g = view.spec.grading
+        if g is None:
+            raise TambenchError(f"task {view.spec.id} has no grading spec")
+        out[view.spec.id] = {"id": g.id_columns[0], "target": g.target_columns[0],
+                             "targets": list(g.target_columns), "slug": view.spec.slug,
+                             "kind": get_metric(g.metric).kind}
+    return out
 
 
-def _careless_run(view: _TaskView, folder: Path, ids: list[str], header: list[str]) -> None:
-    """Three kinds of broken runs, one per task, so the report shows what validation says."""
-    slot = sum(view.spec.slug.encode()) % 3
-    values = _predict(view, "linear", seed=0)
-    if slot == 0:  # header in the wrong case
-        _write_submission(folder, [c.upper() for c in header], ids, values)
-    elif slot == 1:  # three rows lost and one id duplicated in their place
-        kept_ids, kept = ids[3:] + ids[3:4], values[3:] + values[3:4]
-        _write_submission(folder, header, kept_ids, kept)
-    # slot 2: the agent crashed before writing anything: no submission at all
+def _agent_folder(root: Path, agent: str, tasks: dict[str, dict[str, Any]]) -> Path:
+    """An MLE-bench-style agent folder: start.sh, config.yaml, the script and its task table."""
+    from tambench.testing import demo_agent
+
+    folder = root / agent
+    folder.mkdir(parents=True)
+    (folder / "agent.py").write_text(Path(demo_agent.__file__).read_text(encoding="utf-8"))
+    (folder / "tasks.json").write_text(json.dumps(tasks, indent=1))
+    (folder / "start.sh").write_text('#!/bin/bash\nexec python3 "$AGENT_DIR/agent.py"\n')
+    (folder / "config.yaml").write_text(
+        f"{agent}:\n  start: {agent}/start.sh\n  env_vars:\n    DEMO_MODEL: {MODELS[agent]}\n")
+    return folder
+
+
+def _sandbox(con: Console) -> str:
+    """bubblewrap where it runs; else no sandbox, saying so (the demo's agents are ours)."""
+    from tambench.errors import ConfigError
+    from tambench.runs.sandbox import get_sandbox
+
+    try:
+        get_sandbox("bubblewrap").check()
+    except ConfigError as exc:
+        con.print(f"[yellow]warning:[/] {exc}; the demo's own agents run without a sandbox",
+                  highlight=False)
+        return "none"
+    return "bubblewrap"
+
+
+def run_agents(views: list[_TaskView], runs_dir: Path, catalogue: Path, data_dir: Path,
+               con: Console) -> int:
+    """Run every agent through ``tambench run``'s runner (in the sandbox), as
+    ``<agent>/<platform>__<slug>/<seed>/``; returns the number of runs."""
+    from tambench.runs.agents import folder_agent
+    from tambench.runs.limits import Limits
+    from tambench.runs.run import run_agents as run_batch
+
+    tasks = _task_table(views)
+    agents = [folder_agent(_agent_folder(runs_dir.parent / "agents", agent, tasks))
+              for agent in AGENT_RUNS]
+    result = run_batch(agents, list(tasks), seeds=AGENT_RUNS, out=runs_dir, catalogue=catalogue,
+                       data_dir=data_dir, sandbox=_sandbox(con), limits=Limits(time=600),
+                       parallel=2)
+    return len(result.records)
 
 
 # --- the pipeline -----------------------------------------------------------------------------
@@ -260,8 +180,8 @@ def run_demo(
         step("downloading training data, preparing splits with hidden labels, auditing")
         views = _prepare(con, site, specs, out_dir / "raw", catalogue, data_dir)
 
-    step("running baseline agents (each writes submission.csv and best_solution.py)")
-    n_runs = run_agents(views, runs_dir)
+    step("running baseline agents with tambench run, each run in the sandbox")
+    n_runs = run_agents(views, runs_dir, catalogue, data_dir, con)
     con.print(f"{n_runs} runs by {len(AGENT_RUNS)} agents over {len(views)} tasks")
 
     step("grading every run: validation, metric, rank on the leaderboard, medals, aggregates")

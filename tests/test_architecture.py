@@ -9,9 +9,10 @@ Layers, lowest first (a module may import its own stage and any lower layer, not
 2. ``tasks``, ``acquisition`` (siblings: neither imports the other)
 3. ``difficulty``, ``splits`` (siblings)
 4. ``grading``
-5. ``testing`` (local servers for tests and the demo), ``api`` (the Python API; siblings)
-6. ``demo``
-7. ``cli``
+5. ``runs`` (running agents in sandboxes; it may grade the runs it made)
+6. ``testing`` (local servers for tests and the demo), ``api`` (the Python API; siblings)
+7. ``demo``
+8. ``cli``
 
 Every import counts, including those inside functions and under ``TYPE_CHECKING``: an import
 moved into a function to dodge a cycle is still a dependency. So does a module named by a
@@ -35,9 +36,10 @@ LAYERS: dict[str, int] = {
     "tasks": 2, "acquisition": 2,
     "difficulty": 3, "splits": 3,
     "grading": 4,
-    "testing": 5, "api": 5,
-    "demo": 6,
-    "cli": 7,
+    "runs": 5,
+    "testing": 6, "api": 6,
+    "demo": 7,
+    "cli": 8,
 }
 
 
@@ -129,6 +131,19 @@ def test_stages_import_only_their_own_stage_or_a_lower_layer() -> None:
             if LAYERS[dst] >= LAYERS[src] and edge not in PENDING_IMPORTS | set(FACADE_IMPORTS):
                 bad.append(f"{mod} -> {target} (layer {LAYERS[src]} -> {LAYERS[dst]})")
     assert not bad, "upward or sideways imports:\n" + "\n".join(bad)
+
+
+#: The stage that runs agents is used by these stages only (the layers alone would let
+#: ``testing`` import it).
+RUNS_USERS = {"runs", "api", "demo", "cli"}
+
+
+def test_only_the_api_the_demo_and_the_cli_run_agents() -> None:
+    bad = [f"{mod} -> {target}" for mod, targets in sorted(_graph().items())
+           for target in sorted(targets)
+           if _stage(target) == "runs" and _stage(mod) not in RUNS_USERS]
+    assert not bad, "imports of tambench.runs outside the API, the demo and the CLI:\n" + \
+        "\n".join(bad)
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:

@@ -52,6 +52,7 @@ COMMANDS: dict[str, str] = {
     "prepare": "tambench.cli.split_cmd",
     "protocol": "tambench.cli.protocol_cmd",
     "rank": "tambench.cli.rank_cmd",
+    "run": "tambench.cli.run_cmd",
     "schema": "tambench.cli.schema_cmd",
     "serve": "tambench.cli.serve_cmd",
     "site": "tambench.cli.site_cmd",

@@ -1,5 +1,5 @@
 """One registry shape for every extension point: metrics, platforms, split strategies,
-protocols, difficulty methods and executors.
+protocols, difficulty methods, executors and run sandboxes.
 
 An extension point is one :class:`Registry`. An entry is registered once, under a lower-case
 name, either as the object itself or as a lazy ``"package.module:attribute"`` path that is
@@ -178,6 +178,7 @@ REGISTRY_MODULES: tuple[str, ...] = (
     "tambench.splits.strategies",
     "tambench.tasks.importers",
     "tambench.difficulty.methods",
+    "tambench.runs.sandbox",
 )
 
 

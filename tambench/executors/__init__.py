@@ -108,7 +108,7 @@ def get_executor(kind: str = "auto", max_workers: int | None = None, **options: 
         max_workers: Parallel workers (default: one per CPU; for ``ray`` with an address,
             the cluster's CPUs).
         **options: Backend options; ``ray`` takes ``address`` ("auto", "ray://host:10001"),
-            ``num_cpus``, ``runtime_env`` and ``temp_dir``. Other backends ignore them.
+            ``num_cpus``, ``num_gpus``, ``runtime_env`` and ``temp_dir``. Other backends ignore them.
 
     Raises:
         ConfigError: ``kind`` is not registered.

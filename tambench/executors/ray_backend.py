@@ -46,6 +46,8 @@ class RayExecutor(Executor):
             with an address, how many tasks batch helpers keep in flight (default: the
             cluster's CPUs).
         num_cpus: CPUs each task reserves (default 1).
+        num_gpus: GPUs each task reserves (default 0); Ray sets the task's
+            ``CUDA_VISIBLE_DEVICES`` to the devices it was given.
         runtime_env: Ray runtime environment for the workers, e.g.
             ``{"pip": ["tambench==0.1.0"]}`` on a cluster without tambench installed.
         temp_dir: Session folder for a local Ray, kept after shutdown (default: a new temporary
@@ -66,6 +68,7 @@ class RayExecutor(Executor):
         *,
         max_workers: int | None = None,
         num_cpus: float = 1,
+        num_gpus: float = 0,
         runtime_env: dict[str, Any] | None = None,
         temp_dir: str | None = None,
     ) -> None:
@@ -86,7 +89,7 @@ class RayExecutor(Executor):
             raise ExecutorError(f"connected to Ray but could not read its resources: {exc}") from exc
         #: Tasks that run at once (used by batch helpers to size their window).
         self.max_workers = max_workers if max_workers and self.address else max(1, cluster_cpus)
-        self._remote = ray.remote(max_retries=0, num_cpus=num_cpus)(_invoke)
+        self._remote = ray.remote(max_retries=0, num_cpus=num_cpus, num_gpus=num_gpus)(_invoke)
 
     def _start_session(
         self, max_workers: int | None, runtime_env: dict[str, Any] | None, temp_dir: str | None

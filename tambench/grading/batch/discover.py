@@ -34,7 +34,8 @@ from tambench.grading.batch.models import RunStatus
 from tambench.grading.files import COMPRESSED_SUFFIXES
 from tambench.grading.sanitize import report_name, report_text
 
-SOLUTION_FILES = ("best_solution.py", "solution.py")
+#: A run's solution code: in the run folder, or in its code/ folder (``tambench run``'s layout).
+SOLUTION_FILES = ("best_solution.py", "solution.py", "code/best_solution.py", "code/solution.py")
 #: MLE-bench names a run folder ``<competition id>_<uuid4>``.
 MLE_BENCH_RUN = re.compile(r"^(?P<task>.+)_(?P<run>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-"
                            r"[0-9a-f]{4}-[0-9a-f]{12})$")
@@ -284,6 +285,8 @@ def _first_regular(folder: str, names: tuple[str, ...]) -> str | None:
     for name in names:
         path = os.path.join(folder, name)
         try:
+            if os.path.islink(os.path.dirname(path)):  # a linked code/ folder is not followed
+                continue
             if stat.S_ISREG(os.lstat(path).st_mode):
                 return path
         except (FileNotFoundError, NotADirectoryError):

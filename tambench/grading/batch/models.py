@@ -130,6 +130,25 @@ class AtK(_Model):
     """Mean over those tasks of 1 - C(n - c, k) / C(n, k) (n runs, c with a medal)."""
 
 
+class SeedRule(_Model):
+    """MLE-bench's aggregation over seeds, beside the bootstrap: each seed (run name) is one
+    attempt at every task the agent has runs of; a task missing a run of that seed counts as a
+    failure; the rates are computed per seed, then their mean and standard error over seeds
+    are reported."""
+
+    n_seeds: int
+    """Run names (seeds) seen for the agent."""
+    n_tasks: int
+    """Tasks the agent has runs of."""
+    missing_runs: int
+    """(task, seed) pairs without a run, each counted as a failure."""
+    valid_submission: Spread
+    """Per seed: the fraction of tasks with a valid submission."""
+    any_medal: Spread | None
+    """Per seed: the fraction of tasks with a leaderboard where the run earned a medal (null
+    without such tasks)."""
+
+
 class TaskSummary(_Model):
     """One agent on one task, over its runs."""
 
@@ -233,6 +252,9 @@ class AgentSummary(_Model):
     """Sum over judged runs (null: nothing judged)."""
     constraint_pass_rate: float | None = None
     """constraints_passed / constraints_total (null: nothing judged)."""
+    seed_rule: SeedRule | None = None
+    """MLE-bench's rule over seeds (missing seeds count as failures; mean and standard error
+    over seeds)."""
 
 
 class PairedComparison(_Model):

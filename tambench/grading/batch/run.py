@@ -14,6 +14,7 @@ from tambench.errors import ConfigError, InputError, TambenchError
 from tambench.grading.batch.deadline import DEFAULT_TIME_LIMIT
 from tambench.grading.batch.discover import JudgeConfig, RunItem, RunSettings, discover_runs
 from tambench.grading.batch.models import Aggregation, BatchReport, RunRow, RunStatus
+from tambench.grading.batch.records import difference_warnings, read_run_records
 from tambench.grading.batch.resolve import make_resolver
 from tambench.grading.batch.summary import summarise
 from tambench.grading.batch.worker import grade_run_item, identity
@@ -64,6 +65,12 @@ def leaderboard_warnings(items: list[RunItem]) -> list[str]:
               if it.task_ref is not None and it.task_ref.leaderboard is not None}
     order = [w for task_id in sorted(boards) for w in _order_warnings(boards[task_id])]
     return [no_leaderboard_warning(t) for t in missing] + order
+
+
+def batch_warnings(items: list[RunItem], runs: Path) -> list[str]:
+    """The leaderboards' warnings, then one each when the runs' records (run.json, written by
+    ``tambench run``) show different hardware or limits."""
+    return leaderboard_warnings(items) + difference_warnings(read_run_records(runs))
 
 
 def _order_warnings(ref: Any) -> list[str]:
@@ -158,6 +165,6 @@ def grade_runs(
     agents, comparisons = summarise(rows, agg)
     return BatchReport(
         created_at=run_settings.created_at, runs_dir=report_text(str(runs), 500), aggregation=agg,
-        aggregation_rule=agg.statement, warnings=leaderboard_warnings(items), rows=rows,
+        aggregation_rule=agg.statement, warnings=batch_warnings(items, runs), rows=rows,
         agents=agents, comparisons=comparisons,
     )

@@ -37,6 +37,7 @@ from tambench.grading.batch.models import (
     Estimate,
     PairedComparison,
     RunRow,
+    SeedRule,
     Spread,
     TaskSummary,
 )
@@ -183,6 +184,31 @@ class _AgentCells:
         return out
 
 
+def _medal(row: RunRow | None) -> bool:
+    return row is not None and bool(row.any_medal)
+
+
+def seed_rule(rows: list[RunRow]) -> SeedRule:
+    """MLE-bench's rule: per seed (run name), the rate over every task of the agent, a missing
+    run counted as a failure; then mean and standard error over the seeds."""
+    seeds = sorted({r.run for r in rows})
+    by_task: dict[str, dict[str, RunRow]] = defaultdict(dict)
+    for r in rows:
+        by_task[task_key(r)][r.run] = r
+    board = [t for t, runs in by_task.items() if any(r.any_medal is not None for r in runs.values())]
+    valid, medal = [], []
+    for seed in seeds:
+        got = [by_task[t].get(seed) for t in by_task]
+        valid.append(sum(bool(r and r.valid_submission) for r in got) / len(by_task))
+        if board:
+            medal.append(sum(_medal(by_task[t].get(seed)) for t in board) / len(board))
+    missing = sum(seed not in runs for runs in by_task.values() for seed in seeds)
+    return SeedRule(n_seeds=len(seeds), n_tasks=len(by_task), missing_runs=missing,
+                    valid_submission=spread(valid) or Spread(n=0, mean=0, std=None, se=None,
+                                                             min=0, max=0),
+                    any_medal=spread(medal))
+
+
 def agent_summary(data: _AgentCells, tasks: list[TaskSummary]) -> AgentSummary:
     """Every aggregate of one agent."""
     rs = data.rows
@@ -226,6 +252,7 @@ def agent_summary(data: _AgentCells, tasks: list[TaskSummary]) -> AgentSummary:
         rank_pct_by_modality={k: math.fsum(v) / len(v) for k, v in sorted(by_mod.items())},
         tasks=tasks, constraints_passed=c_pass, constraints_total=c_total,
         constraint_pass_rate=(c_pass / c_total) if c_pass is not None and c_total else None,
+        seed_rule=seed_rule(rs),
     )
 
 

@@ -1,0 +1,264 @@
+"""One run, start to end: folders, services, the sandboxed process, its limits, its record.
+
+:func:`execute_run` is what a worker of the batch runs for each (agent, task, seed). The
+agent's process is started in a new process group with the parent-death signal set (so a
+runner killed by ``kill -9`` takes its runs with it), inside the run's cgroup when one could be
+made. The supervisor watches the wall clock, the bytes written to the run's writable folders
+and the size of the agent's output; the first limit crossed ends the whole process tree (the
+sandbox's PID namespace ends with its first process; the cgroup is emptied), and the exit
+reason says which.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+from tambench.runs.cgroup import RunGroup, leaf_name, make_group, owner_pid, pid_alive
+from tambench.runs.limits import Limits
+from tambench.runs.sandbox import Mounts, get_sandbox
+
+#: How often the supervisor looks at the clock and the disk.
+POLL_SECONDS = 0.1
+DISK_POLL_SECONDS = 0.5
+_PR_SET_PDEATHSIG = 1
+_FSIZE_MARGIN = 1 << 20
+AGENT_LOG = "agent.log"
+WRITABLE = ("submission", "code", "logs", "workspace", "tmp", "agent")
+
+
+@dataclass
+class Watch:
+    """What the supervisor saw while the run went on."""
+
+    reason: str | None = None
+    """The limit that ended the run (``time_limit``, ``disk_limit``, ``log_limit``), if any."""
+    log_bytes: int = 0
+    disk_bytes: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def stop_for(self, reason: str) -> None:
+        with self.lock:
+            if self.reason is None:
+                self.reason = reason
+
+
+def folder_bytes(folders: list[Path], cap: int | None = None) -> int:
+    """Bytes allocated under the folders (links not followed); stops counting past ``cap``."""
+    total = 0
+    stack = [str(f) for f in folders]
+    while stack:
+        with contextlib.suppress(OSError), os.scandir(stack.pop()) as it:
+            for entry in it:
+                with contextlib.suppress(OSError):
+                    st = entry.stat(follow_symlinks=False)
+                    total += max(st.st_blocks * 512, 0)
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+                if cap is not None and total > cap:
+                    return total
+    return total
+
+
+def _pump(stream: IO[bytes], log: Path, limit: int | None, watch: Watch) -> None:
+    """Copy the agent's output to its log, up to the log limit; past it, stop the run."""
+    with open(log, "ab") as out:
+        while chunk := stream.read1(65536):  # type: ignore[attr-defined]
+            room = chunk if limit is None else chunk[: max(limit - watch.log_bytes, 0)]
+            if room:
+                out.write(room)
+                out.flush()
+            watch.log_bytes += len(chunk)
+            if limit is not None and watch.log_bytes > limit:
+                out.write(f"\n[tambench: output past the log limit of {limit} bytes; run "
+                          "ended]\n".encode())
+                watch.stop_for("log_limit")
+                return
+
+
+def _preexec(group: RunGroup | None, rlimits: list[tuple[int, int]]) -> Callable[[], None]:
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def setup() -> None:
+        os.setsid()
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        if group is not None:
+            group.join()
+        for which, value in rlimits:
+            with contextlib.suppress(ValueError, OSError):
+                resource.setrlimit(which, (value, value))
+
+    return setup
+
+
+def rlimits_for(limits: Limits, held: list[str]) -> tuple[list[tuple[int, int]], list[str]]:
+    """Resource limits for what the cgroup does not hold; returns them and their names."""
+    out = [(resource.RLIMIT_CORE, 0)]
+    names = []
+    if limits.disk is not None:  # no single file much past the disk limit (the margin lets
+        # the supervisor see the limit crossed, and say so)
+        out.append((resource.RLIMIT_FSIZE, limits.disk + _FSIZE_MARGIN))
+    if limits.processes is not None and "processes" not in held:
+        out.append((resource.RLIMIT_NPROC, limits.processes))
+        names.append("processes")
+    if limits.memory is not None and "memory" not in held:
+        out.append((resource.RLIMIT_AS, limits.memory))
+        names.append("memory")
+    return out, names
+
+
+def kill_tree(proc: subprocess.Popen[bytes], group: RunGroup | None,
+              stop: Callable[[], None]) -> None:
+    """End the run's processes: the sandbox (its PID namespace ends with it), the process
+    group, and whatever is left in the cgroup."""
+    with contextlib.suppress(Exception):
+        stop()
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        proc.kill()
+    if group is not None:
+        group.kill_all()
+
+
+def watch_process(proc: subprocess.Popen[bytes], limits: Limits, writable: list[Path],
+                  watch: Watch) -> None:
+    """Wait for the process, stopping it at the first limit crossed."""
+    start = time.monotonic()
+    next_disk = 0.0
+    while proc.poll() is None:
+        now = time.monotonic()
+        if now - start >= limits.time:
+            watch.stop_for("time_limit")
+        if limits.disk is not None and now >= next_disk:
+            watch.disk_bytes = folder_bytes(writable, limits.disk)
+            if watch.disk_bytes > limits.disk:
+                watch.stop_for("disk_limit")
+            next_disk = now + DISK_POLL_SECONDS
+        if watch.reason is not None:
+            return
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(POLL_SECONDS)
+
+
+def exit_reason(watch: Watch, returncode: int | None, group: RunGroup | None,
+                interrupted: bool) -> str:
+    """How the run ended, the harness's own reasons first."""
+    if interrupted:
+        return "killed"
+    if watch.reason is not None:
+        return watch.reason
+    if group is not None and group.oom_killed():
+        return "out_of_memory"
+    if returncode == 0:
+        return "finished"
+    if group is not None and group.process_limit_hit():  # a fork refused, then the crash
+        return "process_limit"
+    return "crashed"
+
+
+@dataclass
+class Launch:
+    """What :func:`launch` needs for one run (built by :mod:`tambench.runs.job`)."""
+
+    sandbox: str
+    mounts: Mounts
+    command: list[str]
+    env: dict[str, str]
+    cwd: str
+    name: str
+    limits: Limits
+    log: Path
+
+
+def launch(spec: Launch, interrupted: threading.Event) -> dict[str, Any]:
+    """Run the sandboxed command under the limits; returns the facts for run.json."""
+    sandbox = get_sandbox(spec.sandbox)
+    group = make_group(spec.name) if spec.sandbox in ("bubblewrap", "none") else None
+    held = group.apply(spec.limits.memory, spec.limits.cpus, spec.limits.processes) if group else []
+    rlims, by_rlimit = rlimits_for(spec.limits, held)
+    argv = sandbox.wrap(spec.mounts, spec.command, spec.env, spec.cwd, spec.name, spec.limits)
+    watch = Watch()
+    started = time.monotonic()
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, preexec_fn=_preexec(group, rlims),
+                                env=spec.env if spec.sandbox == "none" else _host_env(),
+                                cwd=spec.cwd if spec.sandbox == "none" else None)
+    except OSError as exc:
+        if group is not None:
+            group.remove()
+        return {"exit_reason": "sandbox_error", "error": f"could not start {argv[0]}: {exc}",
+                "enforcement": {}}
+    assert proc.stdout is not None
+    pump = threading.Thread(target=_pump, args=(proc.stdout, spec.log, spec.limits.log, watch),
+                            daemon=True)
+    pump.start()
+    writable = [getattr(spec.mounts, k) for k in WRITABLE if getattr(spec.mounts, k, None)]
+    try:
+        watch_process(proc, spec.limits, writable, watch)
+        if interrupted.is_set():
+            watch.stop_for("killed")
+    finally:
+        kill_tree(proc, group, lambda: sandbox.stop(spec.name))
+        proc.wait()
+        pump.join(5)
+    wall = time.monotonic() - started
+    disk = folder_bytes(writable)
+    if spec.limits.disk is not None and disk > spec.limits.disk:  # crossed as the run ended
+        watch.stop_for("disk_limit")
+    facts: dict[str, Any] = {
+        "exit_code": proc.returncode, "wall_seconds": round(wall, 3),
+        "exit_reason": exit_reason(watch, proc.returncode, group, interrupted.is_set()),
+        "log_bytes": watch.log_bytes,
+        "disk_bytes": disk,
+        "enforcement": {"cgroup": held, "rlimit": by_rlimit, "harness": ["time", "disk", "log"],
+                        "sandbox": spec.sandbox},
+    }
+    if group is not None:
+        facts["process_limit_reached"] = group.process_limit_hit()
+        group.remove()
+    return facts
+
+
+def _host_env() -> dict[str, str]:
+    """The environment of the sandbox program itself (bwrap, docker): PATH and the engine's
+    own variables; the agent's environment is given to the sandbox explicitly."""
+    keep = ("PATH", "DOCKER_HOST", "DOCKER_CONFIG", "XDG_RUNTIME_DIR", "CONTAINER_HOST")
+    return {k: v for k, v in os.environ.items() if k in keep}
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def scratch_dir() -> Path:
+    """A short private folder for a run's sockets (a Unix socket path is limited to 107
+    bytes, so not under the runs folder), named after this process; those of runners that
+    were killed are removed first."""
+    root = Path(tempfile.gettempdir())
+    with contextlib.suppress(OSError):
+        for entry in root.glob("tambench-*"):
+            pid = owner_pid(entry.name)
+            if pid is not None and entry.is_dir() and not entry.is_symlink() \
+                    and entry.stat().st_uid == os.getuid() and not pid_alive(pid):
+                shutil.rmtree(entry, ignore_errors=True)
+    return Path(tempfile.mkdtemp(prefix=leaf_name("")))
+
+
+def clear(folder: Path) -> None:
+    """Remove a folder the run wrote (links not followed)."""
+    shutil.rmtree(folder, ignore_errors=True)
