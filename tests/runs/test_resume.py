@@ -37,17 +37,17 @@ def _records(runs: Path) -> dict[str, dict[str, object]]:
     return out
 
 
-def _wait_for(cond: object, timeout: float) -> None:
+def _wait_for(cond: object, timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if cond():  # type: ignore[operator]
             return
         time.sleep(0.1)
-    raise AssertionError("timed out")
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
 def _no_leftovers() -> None:
-    _wait_for(lambda: not leftovers(MARK), 15)
+    _wait_for(lambda: not leftovers(MARK), 60, "the runs' processes to end")
 
 
 def _interrupt_then_resume(tmp_path: Path, stop: object) -> None:
@@ -55,7 +55,8 @@ def _interrupt_then_resume(tmp_path: Path, stop: object) -> None:
     cat, data = prepared(tmp_path)
     runs = tmp_path / "runs"
     proc = _start(tmp_path, cat, data)
-    _wait_for(lambda: sum(r["state"] == "done" for r in _records(runs).values()) >= 2, 120)
+    _wait_for(lambda: sum(r["state"] == "done" for r in _records(runs).values()) >= 2, 300,
+              "two finished runs")
     stop(proc)  # type: ignore[operator]
     proc.wait(30)
     _no_leftovers()
