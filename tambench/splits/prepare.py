@@ -389,7 +389,8 @@ def prepare_task(
             if not result.audit.passed:
                 raise LeakageError(
                     f"{result.audit.render_findings()}\n{final} is quarantined: it is kept for "
-                    "inspection and is not graded (fix the split, then prepare with --force)")
+                    "inspection and is not graded (apply the fixes above to the task's split "
+                    "recipe, then prepare with --force)")
     return result
 
 

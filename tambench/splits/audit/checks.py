@@ -183,7 +183,8 @@ def check_no_target(plan: SplitPlan, root: Path) -> CheckResult:
 
 
 def check_private_files(root: Path) -> CheckResult:
-    """No private file is in public/, by name or as a byte-identical copy."""
+    """No private file is in public/ as a byte-identical copy (its contents, not its name:
+    public/test.csv beside a private test.csv of answers is the usual layout, not a leak)."""
     findings = []
     pub = root / PUBLIC_DIR
     private = {p.name: (p.stat().st_size, sha256_file(p)) for p in iter_files(root / PRIVATE_DIR)}
@@ -192,9 +193,6 @@ def check_private_files(root: Path) -> CheckResult:
         by_size.setdefault(size, []).append((name, digest))
     for p in iter_files(pub):
         rel = p.relative_to(pub).as_posix()
-        if p.name in private:
-            findings.append(f"public/{rel} has the name of private file {p.name!r}")
-            continue
         candidates = by_size.get(p.stat().st_size)
         if candidates:
             digest = sha256_file(p)
@@ -298,6 +296,8 @@ def check_sample(spec: TaskSpec, plan: SplitPlan, root: Path, answers: pl.DataFr
                 an.implode()).all():
             findings.append(f"holds {ids.len()} rows / {ids.n_unique()} distinct ids, "
                             f"expected the {an.len()} answer ids once each")
+    if not findings:
+        findings += _sample_is_answers(plan, path, answers)
     if not findings and grader is not None and spec.grading is not None:
         rep = grader(path, spec, root / PRIVATE_DIR / plan.answers_file)
         if not rep.valid_submission or rep.score is None:
@@ -312,6 +312,23 @@ def check_sample(spec: TaskSpec, plan: SplitPlan, root: Path, answers: pl.DataFr
         detail = "header and ids checked (no grader given, so not scored)"
     return CheckResult(name="sample_submission", status="fail" if findings else "pass",
                        findings=findings, detail=detail)
+
+
+def _sample_is_answers(plan: SplitPlan, path: Path, answers: pl.DataFrame) -> list[str]:
+    """The sample submission's target values are not the answers (a sample split from the
+    labelled rows, or copied from them, hands the agent every label)."""
+    targets = [c for c in plan.submission_header if c != plan.id_column and c in answers.columns]
+    if not targets or answers.height < 2:
+        return []
+    sample = read_csv(path, [plan.id_column, *targets])
+    joined = answers.select([plan.id_column, *targets]).join(
+        sample, on=plan.id_column, how="inner", suffix="\x01")
+    if joined.height != answers.height:
+        return []
+    same = [t for t in targets if answers[t].n_unique() >= 2 and
+            joined[t].fill_null("").equals(joined[f"{t}\x01"].fill_null("").rename(t))]
+    return [f"its column {t!r} equals the answers on every row: the sample submission "
+            "holds the test labels" for t in same]
 
 
 def _recorded_score(root: Path) -> float | None:
