@@ -44,6 +44,7 @@ from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 from tambench.core.fielddocs import DOCUMENTED
 from tambench.core.registry import Registry
 from tambench.errors import TaskSpecError
+from tambench.schema.transforms import AnyTransform
 
 DEFAULT_TEST_SIZE = 0.1
 
@@ -99,6 +100,27 @@ class FilesSpec(_Model):
     """Hard-link files into public/ when the file system allows it and the raw file is
     readable by everyone (else copy); false always copies."""
 
+    dest: str = ""
+    """Path of a row's file under public/train/ or public/test/, with ``{column}`` fields
+    (e.g. "{id}.jpg" when the raw name holds the label); empty: the raw path. Several rows
+    may share one file (one structure per molecule): it is placed once."""
+
+
+class RecipeSource(_Model):
+    """Where a recipe's knowledge of the raw layout was read."""
+
+    source: str = Field(min_length=1)
+    """The repository ("github:openai/mle-bench") or page the layout was read from."""
+
+    commit: str = ""
+    """The commit read (repositories)."""
+
+    path: str = ""
+    """The file read, e.g. "mlebench/competitions/<slug>/prepare.py"."""
+
+    detail: str = ""
+    """What it showed (file names, nesting, columns)."""
+
 
 class SplitSpec(_Model):
     """Fields every split strategy has. Build a concrete one with :func:`make_split_spec`."""
@@ -134,6 +156,14 @@ class SplitSpec(_Model):
     extra_public_files: list[str] = Field(default_factory=list)
     """Raw files (relative paths) copied unchanged into public/, e.g. side tables a solver
     needs to predict (stores.csv, holidays.csv)."""
+
+    transforms: list[AnyTransform] = Field(default_factory=list)
+    """Recipe transforms applied in order to the raw tables before the split (one_hot, rename,
+    compose_id, hash_id, drop_rows, files_table; see ``tambench.schema.transforms``)."""
+
+    sources: list[RecipeSource] = Field(default_factory=list)
+    """Where the raw layout this recipe expects was read (peers' prepare scripts, data
+    pages)."""
 
     @model_validator(mode="before")
     @classmethod

@@ -12,7 +12,14 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from pydantic import BaseModel, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+    model_validator,
+)
 
 from tambench.core.bounded import REPORT_BOUNDS, load_json
 from tambench.core.fielddocs import DOCUMENTED
@@ -135,6 +142,16 @@ class FilesReport(_Part):
     """Files hard-linked from the raw data."""
     copied: int
     """Files copied."""
+    shared: int = 0
+    """Rows whose file another row of the same side had already placed (one file, several
+    rows); written only when not 0."""
+
+    @model_serializer(mode="wrap")
+    def _omit_no_sharing(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out: dict[str, Any] = handler(self)
+        if not self.shared:
+            out.pop("shared", None)
+        return out
     manifest: str
     """The manifest listing id, side and path of every file."""
 
@@ -180,3 +197,13 @@ class SplitReport(VersionedModel):
     """The sample submission."""
     extra_public_files: list[str] = Field(default_factory=list)
     """Raw files copied unchanged into public/."""
+    recipe_notes: list[str] = Field(default_factory=list)
+    """What the recipe's transforms did (files listed, rows dropped and why); written only
+    when there is something to say."""
+
+    @model_serializer(mode="wrap")
+    def _omit_no_notes(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out: dict[str, Any] = handler(self)
+        if not self.recipe_notes:
+            out.pop("recipe_notes", None)
+        return out

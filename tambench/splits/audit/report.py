@@ -27,7 +27,7 @@ FIXES: dict[str, str] = {
                                  "answers)",
     "labels_in_public": "hide the column with split.hidden_columns {column: \"test\"} (or "
                         "\"public\"), or leave the file out of extra_public_files; for file "
-                        "paths, name files by id, not by label",
+                        "paths, set split.files.dest to a path made of the id (\"{id}.jpg\")",
     "feature_leakage": "hide the column with split.hidden_columns if it is derived from the "
                        "label; otherwise it is a real feature the raw data gives away",
     "row_order": "keep test_order 'shuffled'",
