@@ -35,7 +35,9 @@ from pydantic import (
     GetJsonSchemaHandler,
     PlainValidator,
     SerializeAsAny,
+    SerializerFunctionWrapHandler,
     ValidationError,
+    model_serializer,
     model_validator,
 )
 from pydantic.json_schema import JsonSchemaValue
@@ -89,6 +91,15 @@ class _Model(BaseModel):
     model_config = DOCUMENTED
 
 
+def _omit_empty(out: Any, names: tuple[str, ...]) -> Any:
+    """A dumped model without the named fields that are empty."""
+    if isinstance(out, dict):
+        for name in names:
+            if name in out and not out[name]:
+                del out[name]
+    return out
+
+
 class FilesSpec(_Model):
     """Per-row files (images, audio, documents) that follow their row into public/."""
 
@@ -103,7 +114,12 @@ class FilesSpec(_Model):
     dest: str = ""
     """Path of a row's file under public/train/ or public/test/, with ``{column}`` fields
     (e.g. "{id}.jpg" when the raw name holds the label); empty: the raw path. Several rows
-    may share one file (one structure per molecule): it is placed once."""
+    may share one file (one structure per molecule): it is placed once. Written only when
+    set."""
+
+    @model_serializer(mode="wrap")
+    def _omit_unset_dest(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return _omit_empty(handler(self), ("dest",))
 
 
 class RecipeSource(_Model):
@@ -164,6 +180,12 @@ class SplitSpec(_Model):
     sources: list[RecipeSource] = Field(default_factory=list)
     """Where the raw layout this recipe expects was read (peers' prepare scripts, data
     pages)."""
+
+    @model_serializer(mode="wrap")
+    def _omit_empty_recipe_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """``transforms`` and ``sources`` are written only when a recipe has them, so recipes
+        written before them keep their bytes."""
+        return _omit_empty(handler(self), ("transforms", "sources"))
 
     @model_validator(mode="before")
     @classmethod

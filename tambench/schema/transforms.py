@@ -16,6 +16,7 @@ Operations:
 * ``rename``: columns renamed;
 * ``compose_id``: a new column joining other columns (``{sentence_id}_{token_id}``);
 * ``hash_id``: a new opaque id column from other columns (ids that would reveal labels);
+* ``map_values``: values replaced by a stated mapping (true/false to 1/0);
 * ``drop_rows``: rows dropped by a stated rule (empty cells, repeated values), counted in the
   split report.
 """
@@ -55,7 +56,8 @@ class FilesTable(Transform):
     pattern: str = Field(min_length=1)
     """Path of the files relative to the raw data, with ``{field}`` parts that become columns,
     e.g. "train/{label}.{num}.jpg" or "train/{label}/{image}". A field matches within one path
-    part (no "/"); the same field twice must match the same text."""
+    part (no "/"), as much as it can (so "{stem}_{label}.aif" splits at the last "_"); the
+    same field twice must match the same text."""
 
     path_column: str = "path"
     """Column that holds each file's path relative to the raw data."""
@@ -143,6 +145,24 @@ class HashId(Transform):
         return list(self.columns)
 
 
+class MapValues(Transform):
+    """Values of a column replaced by a stated mapping (JSON's true/false to the 1/0 the
+    competition's answers hold)."""
+
+    op: Literal["map_values"] = "map_values"
+    """map_values."""
+
+    column: str = Field(min_length=1)
+    """The column."""
+
+    mapping: dict[str, str] = Field(min_length=1)
+    """Old value -> new value; a value outside it is an error naming it."""
+
+    def reads(self) -> list[str]:
+        """The mapped column."""
+        return [self.column]
+
+
 class DropRows(Transform):
     """Rows dropped by a stated rule; how many is written into the split report."""
 
@@ -180,7 +200,7 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
     "recipe transform", error=TaskSpecError, listed=False,
     hint="transforms are registered with tambench.splits.transforms.register_transform")
 
-for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, DropRows):
+for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, MapValues, DropRows):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
 
 

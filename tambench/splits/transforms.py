@@ -26,6 +26,7 @@ from tambench.schema.transforms import (
     DropRows,
     FilesTable,
     HashId,
+    MapValues,
     OneHot,
     Rename,
     Transform,
@@ -74,7 +75,7 @@ def _pattern_regex(pattern: str) -> tuple[re.Pattern[str], list[str]]:
     for piece in re.split(r"(\{[A-Za-z_][A-Za-z0-9_]*\})", pattern):
         if piece.startswith("{") and piece.endswith("}"):
             name = piece[1:-1]
-            out += f"(?P={name})" if name in fields else f"(?P<{name}>[^/]+?)"
+            out += f"(?P={name})" if name in fields else f"(?P<{name}>[^/]+)"
             if name not in fields:
                 fields.append(name)
         else:
@@ -123,6 +124,17 @@ def _hash_id(t: HashId, table: pl.LazyFrame, _raw: Path) -> Applied:
         joined.map_elements(digest, return_dtype=pl.String).alias(t.column)), ""
 
 
+def _map_values(t: MapValues, table: pl.LazyFrame, _raw: Path) -> Applied:
+    col = pl.col(t.column)
+    known = pl.lit(pl.Series(list(t.mapping), dtype=pl.String)).implode()
+    unknown = table.filter(~col.is_in(known).fill_null(False)).select(col).unique().head(5)
+    found = unknown.collect()[t.column].to_list()
+    if found:
+        raise SplitError(f"map_values: column {t.column!r} holds {found} outside the mapping "
+                         f"{t.mapping}")
+    return table.with_columns(col.replace_strict(t.mapping, return_dtype=pl.String)), ""
+
+
 def _drop_rows(t: DropRows, table: pl.LazyFrame, _raw: Path) -> Applied:
     col = pl.col(t.column)
     if t.rule == "empty":
@@ -142,6 +154,7 @@ register_transform(OneHot, _one_hot)
 register_transform(Rename, _rename)
 register_transform(ComposeId, _compose_id)
 register_transform(HashId, _hash_id)
+register_transform(MapValues, _map_values)
 register_transform(DropRows, _drop_rows)
 
 
