@@ -226,3 +226,219 @@ LAYOUTS: dict[str, dict[str, Any]] = {
             {"pattern": "test/{num}.jpg", "table": "names.csv", "archive": "test.zip"}]},
     },
 }
+
+
+def _targets(task_id: str) -> list[str]:
+    """The grading's target columns of a task (read from its task.json)."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "tambench/tasks/catalogue" / task_id / "task.json"
+    return list(json.loads(path.read_text(encoding="utf-8"))["grading"]["target_columns"])
+
+
+_QUEST = _targets("kaggle/google-quest-challenge")
+_SOUNDS = _targets("kaggle/freesound-audio-tagging-2019")
+_PIZZA_LATER = ["giver_username_if_known", "number_of_upvotes_of_request_at_retrieval",
+                "request_number_of_comments_at_retrieval", "requester_user_flair",
+                "post_was_edited", "request_text"]
+
+LAYOUTS.update({
+    "kaggle/random-acts-of-pizza": {
+        "sources": mle("random-acts-of-pizza",
+                       "reads raw train.json and test.json (lists of records); public test "
+                       "keeps only the fields of the official test.json (no *_at_retrieval, "
+                       "giver_username_if_known, requester_user_flair, post_was_edited, "
+                       "request_text); answers request_id, requester_received_pizza as 0/1"),
+        "split": {"strategy": "stratified", "train_file": "train.json",
+                  "id_column": "request_id", "target_columns": ["requester_received_pizza"],
+                  "test_size": 0.1, "stratify_column": "requester_received_pizza",
+                  "transforms": [{"op": "map_values", "column": "requester_received_pizza",
+                                  "mapping": {"true": "1", "false": "0"}}],
+                  "hidden_columns": {c: "test" for c in _PIZZA_LATER}},
+        "fixture": {"tables": [
+            {"path": "train.json", "columns": {
+                "request_id": "seq:t3_{i:05x}", "request_title": "text",
+                "request_text_edit_aware": "text",
+                "requester_subreddits_at_request": "list",
+                "requester_account_age_in_days_at_request": "float:0:900",
+                "unix_timestamp_of_request": "int:1300000000:1380000000",
+                **{c: "text" for c in _PIZZA_LATER},
+                "requester_received_pizza": "bool"}},
+            {"path": "test.json", "columns": {"request_id": "seq:t3_a{i:04x}",
+                                              "request_title": "text"}},
+            {"path": "sampleSubmission.csv", "columns": {"request_id": "seq:t3_a{i:04x}",
+                                                         "requester_received_pizza": "const:0"}},
+        ]},
+    },
+    "kaggle/siim-isic-melanoma-classification": {
+        "sources": mle("siim-isic-melanoma-classification",
+                       "reads raw train.csv (image_name, patient_id, sex, age_approx, "
+                       "anatom_site_general_challenge, diagnosis, benign_malignant, target) and "
+                       "jpeg/train/<image_name>.jpg; its public test keeps image_name, "
+                       "patient_id, sex, age_approx, anatom_site_general_challenge only"),
+        "split": {"strategy": "group", "train_file": "train.csv", "id_column": "image_name",
+                  "target_columns": ["target"], "group_column": "patient_id",
+                  "test_size": 0.1,
+                  "hidden_columns": {"diagnosis": "test", "benign_malignant": "test"},
+                  "files": {"pattern": "jpeg/train/{image_name}.jpg",
+                            "dest": "{image_name}.jpg"}},
+        "fixture": {"rows": 120, "tables": [
+            {"path": "train.csv", "columns": {
+                "image_name": "seq:ISIC_{i:07d}", "patient_id": "group:2:IP_{g:07d}",
+                "sex": "choice:male|female", "age_approx": "int:20:80",
+                "anatom_site_general_challenge": "choice:torso|head/neck|upper extremity",
+                "diagnosis": "choice:unknown|nevus|melanoma",
+                "benign_malignant": "choice:benign|malignant", "target": "choice:0|1"}},
+            {"path": "test.csv", "columns": {"image_name": "seq:ISIC_9{i:06d}",
+                                             "patient_id": "group:2:IP_9{g:06d}"}},
+            {"path": "sample_submission.csv", "columns": {"image_name": "seq:ISIC_9{i:06d}",
+                                                          "target": "const:0"}},
+        ], "files": [{"pattern": "jpeg/train/{image_name}.jpg", "table": "train.csv"}]},
+    },
+    "kaggle/tabular-playground-series-may-2022": {
+        "sources": mle("tabular-playground-series-may-2022",
+                       "splits raw train.csv (id, f_00..f_30, target) with a fixed test size"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "id",
+                  "target_columns": ["target"], "test_size": 0.1},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {
+                "id": "seq:{i}", "f_00": "float:-3:3", "f_07": "int:0:10",
+                "f_27": "seq:ABBAC{i}", "f_30": "int:0:2", "target": "choice:0|1"}},
+            {"path": "test.csv", "columns": {"id": "seq:{i}", "f_00": "float:-3:3"}},
+            {"path": "sample_submission.csv", "columns": {"id": "seq:{i}",
+                                                          "target": "const:0.5"}},
+        ]},
+    },
+    "kaggle/playground-series-s3e24": _playground(
+        "playground-series-s3e24", "smoking",
+        {"age": "int:20:80", "height(cm)": "int:140:190", "hemoglobin": "float:10:18"}),
+    "kaggle/playground-series-s4e10": _playground(
+        "playground-series-s4e10", "loan_status",
+        {"person_age": "int:20:70", "person_income": "int:10000:200000",
+         "loan_intent": "choice:EDUCATION|MEDICAL|VENTURE", "loan_grade": "choice:A|B|C"}),
+    "kaggle/google-quest-challenge": {
+        "sources": mle("google-quest-challenge",
+                       "splits raw train.csv (qa_id, question and answer texts, users, url, "
+                       "category, host, 30 target columns) 9:1"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "qa_id",
+                  "target_columns": _QUEST, "test_size": 0.1},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {
+                "qa_id": "seq:{i}", "question_title": "text", "question_body": "text",
+                "question_user_name": "text", "answer": "text", "url": "seq:https://q/{i}",
+                "category": "choice:TECHNOLOGY|LIFE_ARTS|SCIENCE", "host": "choice:a.com|b.com",
+                **{t: "float:0:1" for t in _QUEST}}},
+            {"path": "test.csv", "columns": {"qa_id": "seq:9{i}", "question_title": "text"}},
+            {"path": "sample_submission.csv", "columns": {"qa_id": "seq:9{i}",
+                                                          **{t: "const:0.5" for t in _QUEST}}},
+        ]},
+    },
+    "kaggle/nomad2018-predict-transparent-conductors": {
+        "sources": mle("nomad2018-predict-transparent-conductors",
+                       "extracts train.csv.zip (train.csv: id, spacegroup, atom counts and "
+                       "shares, lattice vectors and angles, formation_energy_ev_natom, "
+                       "bandgap_energy_ev) and train.zip (train/<id>/geometry.xyz)"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "id",
+                  "target_columns": ["formation_energy_ev_natom", "bandgap_energy_ev"],
+                  "test_size": 0.1,
+                  "files": {"pattern": "train/{id}/geometry.xyz", "dest": "{id}/geometry.xyz"}},
+        "fixture": {"tables": [
+            {"path": "train.csv", "archive": "train.csv.zip", "columns": {
+                "id": "seq:{i}", "spacegroup": "choice:12|33|167|194|206|227",
+                "number_of_total_atoms": "int:10:80", "percent_atom_al": "float:0:1",
+                "percent_atom_ga": "float:0:1", "lattice_vector_1_ang": "float:3:25",
+                "formation_energy_ev_natom": "float:0:0.6", "bandgap_energy_ev": "float:0:5"}},
+            {"path": "test.csv", "archive": "test.csv.zip", "columns": {
+                "id": "seq:{i}", "spacegroup": "choice:12|33"}},
+            {"path": "sample_submission.csv", "columns": {
+                "id": "seq:{i}", "formation_energy_ev_natom": "const:0.1779",
+                "bandgap_energy_ev": "const:1.8892"}},
+        ], "files": [{"pattern": "train/{id}/geometry.xyz", "table": "train.csv",
+                      "archive": "train.zip"}]},
+    },
+    "kaggle/freesound-audio-tagging-2019": {
+        "sources": mle("freesound-audio-tagging-2019",
+                       "one row per clip: fname, labels (comma-separated class names of the "
+                       "80 in the sample submission); answers one 0/1 column per class") + page(
+            "freesound-audio-tagging-2019", "train_curated.csv (fname, labels) and "
+                                            "train_curated.zip (the clips)"),
+        "split": {"strategy": "random", "train_file": "train_curated.csv",
+                  "id_column": "fname", "target_columns": _SOUNDS, "test_size": 0.1,
+                  "transforms": [{"op": "one_hot", "column": "labels", "classes": _SOUNDS,
+                                  "separator": ","}],
+                  "files": {"pattern": "train_curated/{fname}", "dest": "{fname}"}},
+        "fixture": {"rows": 80, "tables": [
+            {"path": "train_curated.csv", "columns": {
+                "fname": "seq:{i:08x}.wav", "labels": "multi:" + "|".join(_SOUNDS)}},
+            {"path": "sample_submission.csv", "columns": {
+                "fname": "seq:t{i:07x}.wav", **{c: "const:0" for c in _SOUNDS}}},
+        ], "files": [{"pattern": "train_curated/{fname}", "table": "train_curated.csv",
+                      "archive": "train_curated.zip"}]},
+    },
+    "kaggle/the-icml-2013-whale-challenge-right-whale-redux": {
+        "sources": mle("the-icml-2013-whale-challenge-right-whale-redux",
+                       "unpacks train2.zip: train2/<YYYYMMDD>_<HHMMSS>_<s>_TRAIN<idx>_<label>.aif, "
+                       "the label (0/1) in the file name; answers clip, probability"),
+        "split": {"strategy": "stratified", "id_column": "clip",
+                  "target_columns": ["probability"], "test_size": 0.1,
+                  "stratify_column": "probability",
+                  "transforms": [
+                      {"op": "files_table", "pattern": "train2/{name}_{probability}.aif"},
+                      {"op": "hash_id", "column": "key", "columns": ["path"]},
+                      {"op": "compose_id", "column": "clip", "template": "{key}.aif"}],
+                  "hidden_columns": {"name": "public", "path": "public", "key": "public"},
+                  "files": {"pattern": "{path}", "dest": "{clip}"}},
+        "fixture": {"tables": [
+            {"path": "clips.csv", "virtual": True, "columns": {
+                "name": "seq:20090328_{i:06d}_002s3ms_TRAIN{i}", "label": "choice:0|1"}},
+            {"path": "sampleSubmission.txt", "columns": {
+                "clip": "seq:20090330_{i:06d}_000s0ms_Test{i}.aif", "probability": "const:0"}},
+        ], "files": [{"pattern": "train2/{name}_{label}.aif", "table": "clips.csv",
+                      "archive": "train2.zip"}]},
+    },
+    "kaggle/iwildcam-2019-fgvc6": {
+        "sources": mle("iwildcam-2019-fgvc6",
+                       "splits raw train.csv (id, file_name, category_id, location, "
+                       "date_captured, ...) by location; extracts train_images.zip; answers "
+                       "renamed Id, Category"),
+        "split": {"strategy": "group", "train_file": "train.csv", "id_column": "Id",
+                  "target_columns": ["Category"], "group_column": "location",
+                  "test_size": 0.1,
+                  "transforms": [{"op": "rename", "columns": {"id": "Id",
+                                                              "category_id": "Category"}}],
+                  "files": {"pattern": "train_images/{file_name}", "dest": "{file_name}"}},
+        "fixture": {"rows": 120, "tables": [
+            {"path": "train.csv", "columns": {
+                "category_id": "choice:0|1|3|8", "date_captured": "date:2012-03-01",
+                "file_name": "seq:{i:08x}.jpg", "frame_num": "int:1:3", "id": "seq:{i:08x}",
+                "location": "group:4:{g}", "rights_holder": "const:Justin Brown",
+                "seq_id": "group:3:s{g}", "width": "const:1024", "height": "const:747"}},
+            {"path": "sample_submission.csv", "columns": {"Id": "seq:t{i:07x}",
+                                                          "Category": "const:0"}},
+        ], "files": [{"pattern": "train_images/{file_name}", "table": "train.csv",
+                      "archive": "train_images.zip"}]},
+    },
+    "kaggle/nfl-player-contact-detection": {
+        "sources": mle("nfl-player-contact-detection",
+                       "splits raw train_labels.csv (contact_id, game_play, datetime, step, "
+                       "nfl_player_id_1, nfl_player_id_2, contact) by game_play; "
+                       "train_player_tracking.csv and the other side tables are per game_play"),
+        "split": {"strategy": "group", "train_file": "train_labels.csv",
+                  "id_column": "contact_id", "target_columns": ["contact"],
+                  "group_column": "game_play", "test_size": 0.1,
+                  "extra_public_files": ["train_player_tracking.csv"]},
+        "fixture": {"rows": 120, "tables": [
+            {"path": "train_labels.csv", "columns": {
+                "contact_id": "seq:58168_003392_{i}_47795_G", "game_play": "group:4:58168_{g}",
+                "datetime": "date:2020-09-11", "step": "int:0:100",
+                "nfl_player_id_1": "int:40000:50000", "nfl_player_id_2": "const:G",
+                "contact": "choice:0|1"}},
+            {"path": "train_player_tracking.csv", "columns": {
+                "game_play": "group:4:58168_{g}", "nfl_player_id": "int:40000:50000",
+                "step": "int:0:100", "x_position": "float:0:120", "speed": "float:0:9"}},
+            {"path": "sample_submission.csv", "columns": {"contact_id": "seq:x_{i}",
+                                                          "contact": "const:0"}},
+        ]},
+    },
+})
