@@ -29,9 +29,10 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from tambench.core.fielddocs import DOCUMENTED
+from tambench.core.layout import RAW_FIXTURE_FILE
 from tambench.schema.splitspec import RecipeSource
 
-FIXTURE_FILE = "raw_fixture.json"
+FIXTURE_FILE = RAW_FIXTURE_FILE
 
 
 class FixtureTable(BaseModel):
