@@ -46,17 +46,24 @@ def marking_value(column: np.ndarray, labels: np.ndarray) -> tuple[str, str] | N
     >>> marking_value(np.array(["N/A"] * 6 + list("abcdef")), np.array(["0"] * 6 + ["1"] * 6))
     ('N/A', '0')
     """
-    if column.size < INDICATOR_MIN_ROWS or np.unique(labels).size < 2:
+    if column.size < INDICATOR_MIN_ROWS:
         return None
-    values, counts = np.unique(column, return_counts=True)
-    for value, n in zip(values.tolist(), counts.tolist(), strict=True):
-        if n < INDICATOR_MIN_SIDE or column.size - n < INDICATOR_MIN_SIDE:
-            continue
-        on = column == value
-        marked = np.unique(labels[on])
-        if marked.size == 1 and not np.any(labels[~on] == marked[0]):
-            return str(value), str(marked[0])
-    return None
+    values, col = np.unique(column, return_inverse=True)
+    classes, lab = np.unique(labels, return_inverse=True)
+    if classes.size < 2:
+        return None
+    per_value = np.bincount(col, minlength=values.size)
+    per_class = np.bincount(lab, minlength=classes.size)
+    pairs = np.unique(col.astype(np.int64) * classes.size + lab)
+    pair_value, pair_class = pairs // classes.size, pairs % classes.size
+    labels_of_value = np.bincount(pair_value, minlength=values.size)
+    n = per_value[pair_value]
+    marks = np.flatnonzero((labels_of_value[pair_value] == 1) & (per_class[pair_class] == n)
+                           & (n >= INDICATOR_MIN_SIDE) & (n <= column.size - INDICATOR_MIN_SIDE))
+    if marks.size == 0:
+        return None
+    first = int(marks[0])
+    return str(values[pair_value[first]]), str(classes[pair_class[first]])
 
 
 def _key_column(table: pl.DataFrame, idc: str, test_ids: pl.Series) -> str | None:
