@@ -91,8 +91,9 @@ class _Model(BaseModel):
     model_config = DOCUMENTED
 
 
-def _omit_empty(out: Any, names: tuple[str, ...]) -> Any:
-    """A dumped model without the named fields that are empty."""
+def omit_empty(out: Any, names: tuple[str, ...]) -> Any:
+    """A dumped model without the named fields that are empty (0, "", [], None): fields
+    added later are written only when used, so older files keep their bytes."""
     if isinstance(out, dict):
         for name in names:
             if name in out and not out[name]:
@@ -119,7 +120,7 @@ class FilesSpec(_Model):
 
     @model_serializer(mode="wrap")
     def _omit_unset_dest(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        return _omit_empty(handler(self), ("dest",))
+        return omit_empty(handler(self), ("dest",))
 
 
 class RecipeSource(_Model):
@@ -185,7 +186,7 @@ class SplitSpec(_Model):
     def _omit_empty_recipe_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         """``transforms`` and ``sources`` are written only when a recipe has them, so recipes
         written before them keep their bytes."""
-        return _omit_empty(handler(self), ("transforms", "sources"))
+        return omit_empty(handler(self), ("transforms", "sources"))
 
     @model_validator(mode="before")
     @classmethod

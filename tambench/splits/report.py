@@ -25,6 +25,7 @@ from tambench.core.bounded import REPORT_BOUNDS, load_json
 from tambench.core.fielddocs import DOCUMENTED
 from tambench.errors import ReportVersionError, TaskDataError
 from tambench.fileio import write_text_atomic
+from tambench.schema.splitspec import omit_empty
 
 M = TypeVar("M", bound="VersionedModel")
 
@@ -147,11 +148,8 @@ class FilesReport(_Part):
     rows); written only when not 0."""
 
     @model_serializer(mode="wrap")
-    def _omit_no_sharing(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        out: dict[str, Any] = handler(self)
-        if not self.shared:
-            out.pop("shared", None)
-        return out
+    def _omit_no_sharing(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return omit_empty(handler(self), ("shared",))
     manifest: str
     """The manifest listing id, side and path of every file."""
 
@@ -202,8 +200,5 @@ class SplitReport(VersionedModel):
     when there is something to say."""
 
     @model_serializer(mode="wrap")
-    def _omit_no_notes(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        out: dict[str, Any] = handler(self)
-        if not self.recipe_notes:
-            out.pop("recipe_notes", None)
-        return out
+    def _omit_no_notes(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return omit_empty(handler(self), ("recipe_notes",))
