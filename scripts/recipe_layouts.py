@@ -442,3 +442,64 @@ LAYOUTS.update({
         ]},
     },
 })
+
+
+_COMMANDS = ["yes", "no", "up", "down", "left", "right", "on", "off", "stop", "go"]
+_OTHER_WORDS = ["bed", "bird", "cat", "dog", "eight", "five", "four", "happy", "house",
+                "marvin", "nine", "one", "seven", "sheila", "six", "three", "tree", "two", "wow",
+                "zero"]
+
+LAYOUTS.update({
+    "kaggle/statoil-iceberg-classifier-challenge": {
+        "sources": mle("statoil-iceberg-classifier-challenge",
+                       "extracts train.json.7z and test.json.7z; reads "
+                       "data/processed/train.json (records: id, band_1, band_2, inc_angle, "
+                       "is_iceberg); answers id, is_iceberg"),
+        "split": {"strategy": "stratified",
+                  "train_file": "train.json/data/processed/train.json", "id_column": "id",
+                  "target_columns": ["is_iceberg"], "test_size": 0.2,
+                  "stratify_column": "is_iceberg"},
+        "fixture": {"tables": [
+            {"path": "train.json", "archive": "train.json.7z",
+             "member": "data/processed/train.json", "columns": {
+                 "id": "seq:{i:08x}", "band_1": "list", "band_2": "list",
+                 "inc_angle": "float:30:45", "is_iceberg": "choice:0|1"}},
+            {"path": "test.json", "archive": "test.json.7z",
+             "member": "data/processed/test.json", "columns": {
+                 "id": "seq:t{i:07x}", "band_1": "list", "band_2": "list",
+                 "inc_angle": "float:30:45"}},
+            {"path": "sample_submission.csv", "archive": "sample_submission.csv.7z",
+             "member": "sample_submission.csv", "columns": {
+                 "id": "seq:t{i:07x}", "is_iceberg": "const:0.5"}},
+        ]},
+    },
+    "kaggle/tensorflow-speech-recognition-challenge": {
+        "sources": mle("tensorflow-speech-recognition-challenge",
+                       "extracts train.7z: train/audio/<word>/<speaker>_nohash_<n>.wav, the word "
+                       "in the folder name; answers fname, label among the ten commands, "
+                       "silence and unknown (MLE-bench issue #63: unmapped words)"),
+        "split": {"strategy": "group", "id_column": "fname", "target_columns": ["label"],
+                  "group_column": "speaker", "test_size": 0.1,
+                  "transforms": [
+                      {"op": "files_table",
+                       "pattern": "train/audio/{word}/{speaker}_nohash_{n}.wav"},
+                      {"op": "compose_id", "column": "label", "template": "{word}"},
+                      {"op": "map_values", "column": "label", "mapping": {
+                          **{w: w for w in _COMMANDS}, **{w: "unknown" for w in _OTHER_WORDS}}},
+                      {"op": "hash_id", "column": "key", "columns": ["path"]},
+                      {"op": "compose_id", "column": "fname", "template": "clip_{key}.wav"}],
+                  "hidden_columns": {"word": "public", "n": "public", "path": "public",
+                                     "key": "public", "speaker": "public"},
+                  "files": {"pattern": "{path}", "dest": "{fname}"}},
+        "fixture": {"rows": 90, "tables": [
+            {"path": "clips.csv", "virtual": True, "columns": {
+                "word": "choice:" + "|".join(_COMMANDS + _OTHER_WORDS[:5]),
+                "speaker": "group:3:{g:08x}", "n": "int:0:4"}},
+            {"path": "sample_submission.csv", "columns": {"fname": "seq:clip_{i:09d}.wav",
+                                                          "label": "const:silence"}},
+        ], "files": [
+            {"pattern": "train/audio/{word}/{speaker}_nohash_{n}.wav", "table": "clips.csv",
+             "archive": "train.7z"}],
+            "extra": {"LICENSE": "CC-BY-4.0"}},
+    },
+})

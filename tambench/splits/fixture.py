@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, Field
 
+from tambench._optional import require
 from tambench.core.fielddocs import DOCUMENTED
 from tambench.core.layout import RAW_FIXTURE_FILE
 from tambench.schema.splitspec import RecipeSource
@@ -49,7 +50,7 @@ class FixtureTable(BaseModel):
     archive: str = ""
     """The archive inside the download that holds it ("train.csv.zip"); empty: none."""
     member: str = ""
-    """Its name inside that archive (empty: its path's file name)."""
+    """Its path inside that archive (empty: its path's file name)."""
     virtual: bool = False
     """Only names per-row files (labels in file names): not written into the download."""
 
@@ -191,12 +192,22 @@ def _zip(members: dict[str, bytes]) -> bytes:
     return buf.getvalue()
 
 
+def _7z(members: dict[str, bytes]) -> bytes:
+    py7zr = require("py7zr", extra="kaggle", feature="7z archives in a download")
+    buf = io.BytesIO()
+    with py7zr.SevenZipFile(buf, "w") as z:
+        for name in sorted(members):
+            z.writestr(members[name], name)
+    return buf.getvalue()
+
+
 def make_download(fixture: RawFixture, dest: Path, seed: int = 0) -> Path:
-    """Write the download (one zip, inner archives inside it) to ``dest``; returns it."""
+    """Write the download (one zip, inner archives inside it: zip, or 7z by their name) to
+    ``dest``; returns it."""
     members = generate(fixture, seed)
     top = dict(members.pop(""))
     for archive, inner in members.items():
-        top[archive] = _zip(inner)
+        top[archive] = _7z(inner) if archive.endswith(".7z") else _zip(inner)
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_bytes(_zip(top))
     return dest

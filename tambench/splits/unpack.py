@@ -3,7 +3,7 @@
 A Kaggle download is one zip, and inside it the files are often zipped again: ``train.zip``
 (a folder of images), ``train.csv.zip`` (one table), ``Train.zip`` holding ``Train.csv``, a
 zip inside a zip. Recipes name the files as they are once everything is unpacked, so each
-archive ``<name>.<zip|tar|tar.gz|tgz|tar.bz2|tar.xz>`` found in the raw data is extracted
+archive ``<name>.<zip|tar|tar.gz|tgz|tar.bz2|tar.xz|7z>`` found in the raw data is extracted
 (safely, with :func:`tambench.splits.archive.safe_extract`) into a folder ``<name>`` beside it
 and removed; an archive whose only member is ``<name>`` itself (``train.csv.zip`` holding
 ``train.csv``, ``train.zip`` holding ``train/``) gives that member its place, so
@@ -24,7 +24,7 @@ from tambench.errors import SplitError
 from tambench.splits.archive import ArchiveLimits, is_archive, safe_extract
 
 #: Suffixes of the archives that are unpacked (longest first).
-ARCHIVE_SUFFIXES = (".tar.gz", ".tar.bz2", ".tar.xz", ".tgz", ".zip", ".tar")
+ARCHIVE_SUFFIXES = (".tar.gz", ".tar.bz2", ".tar.xz", ".tgz", ".zip", ".tar", ".7z")
 #: Archives inside archives are unpacked this many levels deep.
 MAX_DEPTH = 3
 

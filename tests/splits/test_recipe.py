@@ -231,3 +231,23 @@ def test_old_recipes_load_unchanged_and_files_table_needs_no_train_file(
         {"op": "files_table", "pattern": "train/{label}.{num}.jpg"}]})
     with pytest.raises(SplitError, match="leave train_file empty"):
         prepare_task(both, tmp_path / "raw", tmp_path / "data")
+
+
+def test_a_7z_inside_the_download_is_unpacked_and_a_broken_one_refused(tmp_path: Path) -> None:
+    import py7zr
+
+    from tambench.errors import UnsafeArchiveError
+
+    buf = io.BytesIO()
+    with py7zr.SevenZipFile(buf, "w") as z:
+        z.writestr(_csv(20), "data/processed/train.csv")
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    (raw / "train.csv.7z").write_bytes(buf.getvalue())
+    work = tmp_path / "work"
+    work.mkdir()
+    root = unpack_nested(raw, work)
+    assert (root / "train.csv" / "data/processed/train.csv").read_bytes() == _csv(20)
+    (raw / "train.csv.7z").write_bytes(b"7z\xbc\xaf\x27\x1c" + b"\x00" * 40)
+    with pytest.raises(UnsafeArchiveError, match="train.csv.7z is corrupt"):
+        unpack_nested(raw, tmp_path / "work2")
