@@ -503,3 +503,43 @@ LAYOUTS.update({
             "extra": {"LICENSE": "CC-BY-4.0"}},
     },
 })
+
+
+LAYOUTS.update({
+    "kaggle/eedi-mining-misconceptions-in-mathematics": {
+        "sources": tam("Text/hard/input/eedi-mining-misconceptions-in-mathematics.json",
+                       "train.csv (QuestionId, ConstructId, ConstructName, CorrectAnswer, "
+                       "SubjectId, SubjectName, QuestionText, Answer[A-D]Text, "
+                       "Misconception[A-D]Id); rows to predict are QuestionId_Answer of the "
+                       "wrong answers; misconception_mapping.csv names the misconceptions"),
+        "split": {"strategy": "group", "train_file": "train.csv",
+                  "id_column": "QuestionId_Answer", "target_columns": ["MisconceptionId"],
+                  "group_column": "QuestionId", "test_size": 0.1,
+                  "extra_public_files": ["misconception_mapping.csv"],
+                  "transforms": [
+                      {"op": "unpivot", "keys": ["A", "B", "C", "D"], "key_column": "Answer",
+                       "columns": {"AnswerText": "Answer{key}Text",
+                                   "MisconceptionId": "Misconception{key}Id"}},
+                      {"op": "drop_rows", "column": "MisconceptionId", "rule": "empty",
+                       "reason": "correct answers and distractors without a misconception "
+                                 "are not scored"},
+                      {"op": "compose_id", "column": "QuestionId_Answer",
+                       "template": "{QuestionId}_{Answer}"}]},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {
+                "QuestionId": "seq:{i}", "ConstructId": "int:1:900", "ConstructName": "text",
+                "SubjectId": "int:1:400", "SubjectName": "text",
+                "CorrectAnswer": "choice:A|B|C|D", "QuestionText": "text",
+                "AnswerAText": "text", "AnswerBText": "text", "AnswerCText": "text",
+                "AnswerDText": "text", "MisconceptionAId": "int:0:2586",
+                "MisconceptionBId": "int:0:2586", "MisconceptionCId": "int:0:2586",
+                "MisconceptionDId": "int:0:2586"}},
+            {"path": "test.csv", "rows": 8, "columns": {
+                "QuestionId": "seq:{i}", "QuestionText": "text", "AnswerAText": "text"}},
+            {"path": "misconception_mapping.csv", "columns": {
+                "MisconceptionId": "seq:{i}", "MisconceptionName": "text"}},
+            {"path": "sample_submission.csv", "rows": 8, "columns": {
+                "QuestionId_Answer": "seq:{i}_A", "MisconceptionId": "const:1 2 3"}},
+        ]},
+    },
+})

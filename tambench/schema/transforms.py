@@ -17,6 +17,7 @@ Operations:
 * ``compose_id``: a new column joining other columns (``{sentence_id}_{token_id}``);
 * ``hash_id``: a new opaque id column from other columns (ids that would reveal labels);
 * ``map_values``: values replaced by a stated mapping (true/false to 1/0);
+* ``unpivot``: one row per key from columns spelled per key (Answer[A-D]Text);
 * ``drop_rows``: rows dropped by a stated rule (empty cells, repeated values), counted in the
   split report.
 """
@@ -163,6 +164,29 @@ class MapValues(Transform):
         return [self.column]
 
 
+class Unpivot(Transform):
+    """One row per key from columns spelled per key (eedi's Answer[A-D]Text and
+    Misconception[A-D]Id become one row per answer, with Answer, AnswerText, MisconceptionId);
+    the other columns are repeated on each row."""
+
+    op: Literal["unpivot"] = "unpivot"
+    """unpivot."""
+
+    keys: list[str] = Field(min_length=2)
+    """The keys, e.g. ["A", "B", "C", "D"]."""
+
+    key_column: str = Field(min_length=1)
+    """The new column holding each row's key, e.g. "Answer"."""
+
+    columns: dict[str, str] = Field(min_length=1)
+    """New column -> the old columns' name with ``{key}``, e.g. {"AnswerText":
+    "Answer{key}Text"}."""
+
+    def reads(self) -> list[str]:
+        """Every per-key column."""
+        return [t.replace("{key}", k) for t in self.columns.values() for k in self.keys]
+
+
 class DropRows(Transform):
     """Rows dropped by a stated rule; how many is written into the split report."""
 
@@ -200,7 +224,7 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
     "recipe transform", error=TaskSpecError, listed=False,
     hint="transforms are registered with tambench.splits.transforms.register_transform")
 
-for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, MapValues, DropRows):
+for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, MapValues, Unpivot, DropRows):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
 
 

@@ -30,6 +30,7 @@ from tambench.schema.transforms import (
     OneHot,
     Rename,
     Transform,
+    Unpivot,
 )
 
 M = TypeVar("M", bound=Transform)
@@ -135,6 +136,16 @@ def _map_values(t: MapValues, table: pl.LazyFrame, _raw: Path) -> Applied:
     return table.with_columns(col.replace_strict(t.mapping, return_dtype=pl.String)), ""
 
 
+def _unpivot(t: Unpivot, table: pl.LazyFrame, _raw: Path) -> Applied:
+    spelled = set(t.reads())
+    index = [c for c in table.collect_schema().names() if c not in spelled]
+    parts = [table.select(*index, pl.lit(k, dtype=pl.String).alias(t.key_column),
+                          *[pl.col(tmpl.replace("{key}", k)).alias(new)
+                            for new, tmpl in t.columns.items()])
+             for k in t.keys]
+    return pl.concat(parts, how="vertical"), ""
+
+
 def _drop_rows(t: DropRows, table: pl.LazyFrame, _raw: Path) -> Applied:
     col = pl.col(t.column)
     if t.rule == "empty":
@@ -155,6 +166,7 @@ register_transform(Rename, _rename)
 register_transform(ComposeId, _compose_id)
 register_transform(HashId, _hash_id)
 register_transform(MapValues, _map_values)
+register_transform(Unpivot, _unpivot)
 register_transform(DropRows, _drop_rows)
 
 

@@ -122,3 +122,14 @@ def test_marking_value_needs_rows_on_both_sides() -> None:
     assert marking_value(col, lab) is None  # two rows are too few to call it a marker
     assert marking_value(np.array(["a", "b"] * 6), np.array(["0", "1"] * 6)) == ("a", "0")
     assert marking_value(np.array(["a", "b"] * 6), np.array(["0", "1", "1", "0"] * 3)) is None
+
+
+def test_a_side_table_naming_the_target_column_is_judged_by_its_rows(tmp_path: Path) -> None:
+    spec, res = _small(tmp_path)
+    pub = res.task_dir / "public"
+    pl.DataFrame({"label": ["0", "1"], "name": ["no", "yes"]}).write_csv(pub / "classes.csv")
+    assert audit_task(spec, res.task_dir).check("no_target_in_public").status == "pass"  # type: ignore[arg-type]
+    answers = read(res.task_dir / "private/answers.csv")
+    answers.with_columns(pl.lit("0").alias("label")).write_csv(pub / "extra_rows.csv")
+    findings = _failed(audit_task(spec, res.task_dir), "no_target_in_public")  # type: ignore[arg-type]
+    assert findings == ["public/extra_rows.csv has target column(s) ['label']"]

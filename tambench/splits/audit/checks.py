@@ -167,17 +167,30 @@ def public_csvs(root: Path) -> list[Path]:
     return sorted(p for p in iter_files(root / PUBLIC_DIR) if p.suffix.lower() == ".csv")
 
 
-def check_no_target(plan: SplitPlan, root: Path) -> CheckResult:
-    """No public CSV other than train.csv and the sample submission has a target column."""
+def check_no_target(plan: SplitPlan, root: Path, test_ids: pl.Series | None = None,
+                    tables: dict[str, pl.DataFrame] | None = None) -> CheckResult:
+    """No public CSV other than train.csv and the sample submission holds a target column for
+    test rows: test.csv never, another table when it has the id column with test ids in it (a
+    side table listing the classes, misconception_mapping.csv, holds no test row)."""
     findings = []
     pub = root / PUBLIC_DIR
     for p in public_csvs(root):
         rel = p.relative_to(pub).as_posix()
         if rel in (TRAIN_FILE, SAMPLE_FILE):
             continue
-        found = [c for c in plan.hidden_columns if c in header_of(p)]
-        if found:
-            findings.append(f"public/{rel} has target column(s) {found}")
+        header = header_of(p)
+        found = [c for c in plan.hidden_columns if c in header]
+        if not found:
+            continue
+        if rel != TEST_FILE and test_ids is not None:
+            if plan.id_column not in header:
+                continue
+            table = (tables or {}).get(rel)
+            ids = (table if table is not None else read_csv(p, [plan.id_column]))[
+                plan.id_column]
+            if not ids.is_in(test_ids.implode()).any():
+                continue
+        findings.append(f"public/{rel} has target column(s) {found}")
     return CheckResult(name="no_target_in_public", status="fail" if findings else "pass",
                        findings=findings)
 
