@@ -543,3 +543,39 @@ LAYOUTS.update({
         ]},
     },
 })
+
+
+_DEG = ["reactivity", "deg_Mg_pH10", "deg_pH10", "deg_Mg_50C", "deg_50C"]
+
+LAYOUTS.update({
+    "kaggle/stanford-covid-vaccine": {
+        "sources": mle("stanford-covid-vaccine",
+                       "reads raw train.json as JSON lines (id, sequence, structure, "
+                       "predicted_loop_type, signal_to_noise, SN_filter, seq_length, seq_scored, "
+                       "the five label lists and their *_error lists); answers one row per "
+                       "scored position: id_seqpos = id + '_' + position"),
+        "split": {"strategy": "group", "train_file": "train.json", "id_column": "id_seqpos",
+                  "target_columns": ["reactivity", "deg_Mg_pH10", "deg_Mg_50C"],
+                  "group_column": "id", "test_size": 0.1,
+                  "transforms": [
+                      {"op": "explode", "columns": [*_DEG, *[f"{c}_error" for c in _DEG]],
+                       "position_column": "seqpos"},
+                      {"op": "compose_id", "column": "id_seqpos", "template": "{id}_{seqpos}"},
+                      {"op": "compose_id", "column": "keep", "template": "1"}],
+                  "hidden_columns": {"deg_pH10": "test", "deg_50C": "test",
+                                     "signal_to_noise": "test", "SN_filter": "test",
+                                     **{f"{c}_error": "test" for c in _DEG}}},
+        "fixture": {"rows": 30, "tables": [
+            {"path": "train.json", "lines": True, "columns": {
+                "index": "seq:{i}", "id": "seq:id_{i:09x}", "sequence": "const:GGAAAGCU",
+                "structure": "const:.....(((", "predicted_loop_type": "const:EEEEESSS",
+                "signal_to_noise": "float:0:10", "SN_filter": "choice:0|1",
+                "seq_length": "const:8", "seq_scored": "const:4",
+                **{c: "floats:4" for c in _DEG}, **{f"{c}_error": "floats:4" for c in _DEG}}},
+            {"path": "test.json", "lines": True, "columns": {
+                "index": "seq:{i}", "id": "seq:id_t{i:08x}", "sequence": "const:GGAAAGCU"}},
+            {"path": "sample_submission.csv", "columns": {
+                "id_seqpos": "seq:id_t{i:08x}_0", **{c: "const:0.0" for c in _DEG}}},
+        ]},
+    },
+})

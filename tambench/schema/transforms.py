@@ -18,6 +18,7 @@ Operations:
 * ``hash_id``: a new opaque id column from other columns (ids that would reveal labels);
 * ``map_values``: values replaced by a stated mapping (true/false to 1/0);
 * ``unpivot``: one row per key from columns spelled per key (Answer[A-D]Text);
+* ``explode``: one row per item of JSON list columns, with its position;
 * ``drop_rows``: rows dropped by a stated rule (empty cells, repeated values), counted in the
   split report.
 """
@@ -187,6 +188,24 @@ class Unpivot(Transform):
         return [t.replace("{key}", k) for t in self.columns.values() for k in self.keys]
 
 
+class Explode(Transform):
+    """One row per item of list columns (JSON lists of the same length in each row): the
+    stanford-covid-vaccine sequences become one row per scored position."""
+
+    op: Literal["explode"] = "explode"
+    """explode."""
+
+    columns: list[str] = Field(min_length=1)
+    """The list columns, exploded together (their lengths must agree row by row)."""
+
+    position_column: str = Field(min_length=1)
+    """New column holding each item's position in its list (0, 1, ...)."""
+
+    def reads(self) -> list[str]:
+        """The list columns."""
+        return list(self.columns)
+
+
 class DropRows(Transform):
     """Rows dropped by a stated rule; how many is written into the split report."""
 
@@ -224,7 +243,8 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
     "recipe transform", error=TaskSpecError, listed=False,
     hint="transforms are registered with tambench.splits.transforms.register_transform")
 
-for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, MapValues, Unpivot, DropRows):
+for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, MapValues, Unpivot, Explode,
+               DropRows):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
 
 

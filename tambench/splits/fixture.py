@@ -12,7 +12,7 @@ Column kinds (``"name": "kind"``): ``seq:<template>`` (``{i}`` is the row number
 ``float:<lo>:<hi>``, ``choice:<a>|<b>|...`` (every value appears), ``multi:<a>|<b>|...``
 (one or two of them joined by ``,``), ``text``, ``date:<YYYY-MM-DD>`` (one day per row),
 ``const:<value>``, ``bool`` (JSON booleans in JSON tables, else True/False), ``list``
-(a JSON list, JSON tables only), ``onehot:<group>`` (the columns of one group hold a single 1
+(a JSON list, JSON tables only), ``floats:<n>`` (a JSON list of n numbers), ``onehot:<group>`` (the columns of one group hold a single 1
 per row, the others 0: answers given as one column per class).
 """
 
@@ -51,6 +51,8 @@ class FixtureTable(BaseModel):
     """The archive inside the download that holds it ("train.csv.zip"); empty: none."""
     member: str = ""
     """Its path inside that archive (empty: its path's file name)."""
+    lines: bool = False
+    """A ``.json`` table written as JSON lines (one record a line) instead of a list."""
     virtual: bool = False
     """Only names per-row files (labels in file names): not written into the download."""
 
@@ -126,6 +128,8 @@ def _column(kind: str, n: int, rng: np.random.Generator) -> list[Any]:
         return [bool(v) for v in rng.random(n) < 0.5]
     if head == "onehot":
         return ["0"] * n  # set per group by _one_hot_groups
+    if head == "floats":
+        return [[round(float(v), 4) for v in rng.uniform(0, 2, int(rest))] for _ in range(n)]
     if head == "list":
         return [[f"v{int(v)}"] for v in rng.integers(0, 5, n)]
     raise ValueError(f"unknown fixture column kind {kind!r}")
@@ -150,6 +154,8 @@ def _table_bytes(table: FixtureTable, rows: dict[str, list[Any]]) -> bytes:
     n = len(rows[names[0]])
     if table.path.endswith(".json"):
         records = [{c: rows[c][i] for c in names} for i in range(n)]
+        if table.lines:
+            return "".join(json.dumps(r) + "\n" for r in records).encode()
         return json.dumps(records).encode()
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")

@@ -76,10 +76,18 @@ def _read_text_frame(path: Path, label: str) -> pl.LazyFrame:
     try:
         if suffix not in JSON_SUFFIXES | JSONL_SUFFIXES:
             return pl.scan_csv(path, infer_schema=False)
-        frame = pl.read_json(path) if suffix in JSON_SUFFIXES else pl.read_ndjson(path)
+        frame = _read_json(path) if suffix in JSON_SUFFIXES else pl.read_ndjson(path)
     except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
         raise SplitError(f"cannot read {label}: {polars_reason(exc)}") from exc
     return frame.with_columns([_as_text(frame, c) for c in frame.columns]).lazy()
+
+
+def _read_json(path: Path) -> pl.DataFrame:
+    """A ``.json`` table: a list of records, or JSON lines under that name (Kaggle's
+    stanford-covid-vaccine train.json)."""
+    with open(path, "rb") as fh:
+        first = fh.read(64).lstrip()[:1]
+    return pl.read_json(path) if first == b"[" else pl.read_ndjson(path)
 
 
 def _as_text(frame: pl.DataFrame, column: str) -> pl.Expr:

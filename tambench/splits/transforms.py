@@ -9,6 +9,7 @@ note for the split report (rows dropped, files listed); it never runs code from 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from tambench.schema.transforms import (
     TRANSFORM_MODELS,
     ComposeId,
     DropRows,
+    Explode,
     FilesTable,
     HashId,
     MapValues,
@@ -146,6 +148,31 @@ def _unpivot(t: Unpivot, table: pl.LazyFrame, _raw: Path) -> Applied:
     return pl.concat(parts, how="vertical"), ""
 
 
+def _json_items(text: str | None) -> list[str]:
+    try:
+        items = json.loads(text) if text else []
+    except json.JSONDecodeError as exc:
+        raise SplitError(f"explode: a cell is not a JSON list: {str(text)[:60]!r}") from exc
+    if not isinstance(items, list):
+        raise SplitError(f"explode: a cell is not a JSON list: {str(text)[:60]!r}")
+    return [v if isinstance(v, str) else json.dumps(v) for v in items]
+
+
+def _explode(t: Explode, table: pl.LazyFrame, _raw: Path) -> Applied:
+    lists = [pl.col(c).map_elements(_json_items, return_dtype=pl.List(pl.String)).alias(c)
+             for c in t.columns]
+    out = table.with_columns(lists)
+    lengths = [pl.col(c).list.len() for c in t.columns]
+    uneven = out.filter(pl.any_horizontal([n != lengths[0] for n in lengths[1:]])
+                        if len(lengths) > 1 else pl.lit(False)).select(pl.len()).collect().item()
+    if uneven:
+        raise SplitError(f"explode: {uneven} row(s) have lists of different lengths in "
+                         f"{t.columns}")
+    out = out.with_columns(pl.int_ranges(0, lengths[0]).cast(pl.List(pl.String))
+                           .alias(t.position_column))
+    return out.explode([*t.columns, t.position_column]).drop_nulls(t.position_column), ""
+
+
 def _drop_rows(t: DropRows, table: pl.LazyFrame, _raw: Path) -> Applied:
     col = pl.col(t.column)
     if t.rule == "empty":
@@ -167,6 +194,7 @@ register_transform(ComposeId, _compose_id)
 register_transform(HashId, _hash_id)
 register_transform(MapValues, _map_values)
 register_transform(Unpivot, _unpivot)
+register_transform(Explode, _explode)
 register_transform(DropRows, _drop_rows)
 
 

@@ -251,3 +251,28 @@ def test_a_7z_inside_the_download_is_unpacked_and_a_broken_one_refused(tmp_path:
     (raw / "train.csv.7z").write_bytes(b"7z\xbc\xaf\x27\x1c" + b"\x00" * 40)
     with pytest.raises(UnsafeArchiveError, match="train.csv.7z is corrupt"):
         unpack_nested(raw, tmp_path / "work2")
+
+
+def _apply(steps: list[dict[str, object]], frame: pl.DataFrame) -> pl.DataFrame:
+    from tambench.schema.transforms import TRANSFORM_MODELS
+    from tambench.splits.transforms import apply_transforms
+
+    models = [TRANSFORM_MODELS[str(s["op"])].model_validate(s) for s in steps]
+    out, _ = apply_transforms(models, frame.lazy(), Path("."), "t", required=True)
+    return out.collect()
+
+
+def test_unpivot_gives_one_row_per_key_and_explode_one_per_item() -> None:
+    wide = pl.DataFrame({"q": ["1", "2"], "AText": ["a1", "a2"], "BText": ["b1", "b2"],
+                         "AMis": ["7", ""], "BMis": ["", "9"]})
+    long = _apply([{"op": "unpivot", "keys": ["A", "B"], "key_column": "Answer",
+                    "columns": {"Text": "{key}Text", "Mis": "{key}Mis"}}], wide)
+    assert long.sort(["q", "Answer"]).rows() == [
+        ("1", "A", "a1", "7"), ("1", "B", "b1", ""), ("2", "A", "a2", ""), ("2", "B", "b2", "9")]
+    seqs = pl.DataFrame({"id": ["s1", "s2"], "r": ["[0.5, 1]", "[2.25]"], "e": ["[1, 2]", "[3]"]})
+    rows = _apply([{"op": "explode", "columns": ["r", "e"], "position_column": "pos"}], seqs)
+    assert rows.rows() == [("s1", "0.5", "1", "0"), ("s1", "1", "2", "1"),
+                           ("s2", "2.25", "3", "0")]
+    uneven = seqs.with_columns(pl.Series("e", ["[1]", "[3]"]))
+    with pytest.raises(SplitError, match="1 row\\(s\\) have lists of different lengths"):
+        _apply([{"op": "explode", "columns": ["r", "e"], "position_column": "pos"}], uneven)
