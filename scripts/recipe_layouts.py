@@ -579,3 +579,58 @@ LAYOUTS.update({
         ]},
     },
 })
+
+
+_VOTES = ["seizure_vote", "lpd_vote", "gpd_vote", "lrda_vote", "grda_vote", "other_vote"]
+
+LAYOUTS.update({
+    "kaggle/movie-review-sentiment-analysis-kernels-only": {
+        "sources": mle("movie-review-sentiment-analysis-kernels-only",
+                       "extracts train.tsv.zip; reads train.tsv (tab-separated: PhraseId, "
+                       "SentenceId, Phrase, Sentiment); public test keeps PhraseId, SentenceId, "
+                       "Phrase"),
+        "split": {"strategy": "group", "train_file": "train.tsv", "id_column": "PhraseId",
+                  "target_columns": ["Sentiment"], "group_column": "SentenceId",
+                  "test_size": 0.1},
+        "fixture": {"rows": 90, "tables": [
+            {"path": "train.tsv", "archive": "train.tsv.zip", "columns": {
+                "PhraseId": "seq:{i}", "SentenceId": "group:3:{g}", "Phrase": "text",
+                "Sentiment": "choice:0|1|2|3|4"}},
+            {"path": "test.tsv", "archive": "test.tsv.zip", "columns": {
+                "PhraseId": "seq:9{i}", "SentenceId": "group:3:9{g}", "Phrase": "text"}},
+            {"path": "sampleSubmission.csv", "columns": {"PhraseId": "seq:9{i}",
+                                                         "Sentiment": "const:2"}},
+        ]},
+    },
+    "kaggle/hms-harmful-brain-activity-classification": {
+        "sources": mle("hms-harmful-brain-activity-classification",
+                       "reads raw train.csv (eeg_id, eeg_sub_id, eeg_label_offset_seconds, "
+                       "spectrogram_id, spectrogram_sub_id, spectrogram_label_offset_seconds, "
+                       "label_id, patient_id, expert_consensus, six *_vote counts; several "
+                       "sub-samples per eeg_id) and train_eegs/<eeg_id>.parquet; public test "
+                       "keeps spectrogram_id, eeg_id, patient_id"),
+        "split": {"strategy": "group", "train_file": "train.csv", "id_column": "eeg_id",
+                  "target_columns": _VOTES, "group_column": "patient_id", "test_size": 0.1,
+                  "transforms": [{"op": "drop_rows", "column": "eeg_id", "rule": "repeated",
+                                  "reason": "an eeg_id is one answers row: its first labelled "
+                                            "sub-sample is kept"}],
+                  "hidden_columns": {c: "test" for c in (
+                      "eeg_sub_id", "eeg_label_offset_seconds", "spectrogram_sub_id",
+                      "spectrogram_label_offset_seconds", "label_id", "expert_consensus")},
+                  "files": {"pattern": "train_eegs/{eeg_id}.parquet",
+                            "dest": "{eeg_id}.parquet"}},
+        "fixture": {"rows": 120, "tables": [
+            {"path": "train.csv", "columns": {
+                "eeg_id": "group:2:{g}", "eeg_sub_id": "int:0:1",
+                "eeg_label_offset_seconds": "float:0:40", "spectrogram_id": "group:4:{g}",
+                "spectrogram_sub_id": "int:0:3", "spectrogram_label_offset_seconds":
+                    "float:0:40", "label_id": "seq:{i}", "patient_id": "group:6:{g}",
+                "expert_consensus": "choice:Seizure|LPD|GPD|LRDA|GRDA|Other",
+                **{v: "onehot:votes" for v in _VOTES}}},
+            {"path": "test.csv", "rows": 8, "columns": {
+                "spectrogram_id": "seq:{i}", "eeg_id": "seq:9{i}", "patient_id": "seq:{i}"}},
+            {"path": "sample_submission.csv", "rows": 8, "columns": {
+                "eeg_id": "seq:9{i}", **{v: "const:0.1666" for v in _VOTES}}},
+        ], "files": [{"pattern": "train_eegs/{eeg_id}.parquet", "table": "train.csv"}]},
+    },
+})

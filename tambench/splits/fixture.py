@@ -158,7 +158,11 @@ def _table_bytes(table: FixtureTable, rows: dict[str, list[Any]]) -> bytes:
             return "".join(json.dumps(r) + "\n" for r in records).encode()
         return json.dumps(records).encode()
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    if table.path.endswith(".tsv"):
+        w = csv.writer(out, lineterminator="\n", delimiter="\t", quoting=csv.QUOTE_NONE,
+                       escapechar="\\")
+    else:
+        w = csv.writer(out, lineterminator="\n")
     w.writerow(names)
     for i in range(n):
         w.writerow([rows[c][i] for c in names])

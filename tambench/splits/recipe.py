@@ -2,7 +2,7 @@
 transformed, before the split reads them.
 
 The split reads CSV tables as text. A raw table named by the recipe that is JSON (a list of
-records) or JSON lines, or any table of a recipe with ``transforms``, is rewritten once into a
+records) or JSON lines or tab-separated, or any table of a recipe with ``transforms``, is rewritten once into a
 scratch folder as such a CSV (nested values as JSON text) and the split reads that instead;
 other tables are read where they are, untouched. A recipe path naming a folder that holds one
 file (``train.csv/train.csv``, as some unpacking tools leave it) means that file.
@@ -26,6 +26,10 @@ from tambench.splits.transforms import apply_transforms
 #: Suffixes read as JSON (a list of records) and as JSON lines.
 JSON_SUFFIXES = frozenset({".json"})
 JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
+#: Suffixes read as tab-separated tables (no quoting, as Kaggle's .tsv files are written).
+TSV_SUFFIXES = frozenset({".tsv"})
+#: Tables always rewritten as CSV before the split reads them.
+REWRITTEN = JSON_SUFFIXES | JSONL_SUFFIXES | TSV_SUFFIXES
 #: The key of the training table built by a ``files_table`` transform.
 FILES_TABLE = ""
 
@@ -74,6 +78,8 @@ def _read_text_frame(path: Path, label: str) -> pl.LazyFrame:
     """A raw table as a lazy frame of text columns (CSV, JSON records or JSON lines)."""
     suffix = path.suffix.lower()
     try:
+        if suffix in TSV_SUFFIXES:
+            return pl.scan_csv(path, infer_schema=False, separator="\t", quote_char=None)
         if suffix not in JSON_SUFFIXES | JSONL_SUFFIXES:
             return pl.scan_csv(path, infer_schema=False)
         frame = _read_json(path) if suffix in JSON_SUFFIXES else pl.read_ndjson(path)
@@ -118,8 +124,7 @@ def rewrite_tables(root: Path, split: SplitSpec, scratch: Path) -> RecipeTables:
             label = "the files_table transform's table"
         elif rel:
             path = resolve_raw(root, rel, what)
-            is_json = path.suffix.lower() in JSON_SUFFIXES | JSONL_SUFFIXES
-            if not (steps or is_json):
+            if not (steps or path.suffix.lower() in REWRITTEN):
                 continue
             label = rel
             frame = _read_text_frame(path, rel)
