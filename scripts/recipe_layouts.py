@@ -634,3 +634,183 @@ LAYOUTS.update({
         ], "files": [{"pattern": "train_eegs/{eeg_id}.parquet", "table": "train.csv"}]},
     },
 })
+
+
+_BREEDS = _targets("kaggle/dog-breed-identification")
+_LEAVES = _targets("kaggle/leaf-classification")
+_TOXIC = _targets("kaggle/jigsaw-toxic-comment-classification-challenge")
+
+LAYOUTS.update({
+    "kaggle/spooky-author-identification": {
+        "sources": mle("spooky-author-identification",
+                       "splits raw train.csv (id, text, author); answers one column per "
+                       "author (EAP, HPL, MWS)"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "id",
+                  "target_columns": ["EAP", "HPL", "MWS"], "test_size": 0.1,
+                  "transforms": [{"op": "one_hot", "column": "author",
+                                  "classes": ["EAP", "HPL", "MWS"]}]},
+        "fixture": {"tables": [
+            {"path": "train.csv", "archive": "train.zip", "columns": {
+                "id": "seq:id{i:05d}", "text": "text", "author": "choice:EAP|HPL|MWS"}},
+            {"path": "test.csv", "archive": "test.zip", "columns": {"id": "seq:id9{i:04d}",
+                                                                   "text": "text"}},
+            {"path": "sample_submission.csv", "archive": "sample_submission.zip", "columns": {
+                "id": "seq:id9{i:04d}", "EAP": "const:0.4", "HPL": "const:0.3",
+                "MWS": "const:0.3"}},
+        ]},
+    },
+    "kaggle/dog-breed-identification": {
+        "sources": mle("dog-breed-identification",
+                       "splits raw labels.csv (id, breed) 9:1; copies train/<id>.jpg; answers "
+                       "one column per breed (120)"),
+        "split": {"strategy": "random", "train_file": "labels.csv", "id_column": "id",
+                  "target_columns": _BREEDS, "test_size": 0.1,
+                  "transforms": [{"op": "one_hot", "column": "breed", "classes": _BREEDS}],
+                  "files": {"pattern": "train/{id}.jpg", "dest": "{id}.jpg"}},
+        "fixture": {"tables": [
+            {"path": "labels.csv", "columns": {"id": "seq:{i:032x}",
+                                               "breed": "choice:" + "|".join(_BREEDS[:12])}},
+            {"path": "sample_submission.csv", "columns": {
+                "id": "seq:t{i:031x}", **{b: "const:0.0083" for b in _BREEDS}}},
+        ], "files": [{"pattern": "train/{id}.jpg", "table": "labels.csv"}]},
+    },
+    "kaggle/histopathologic-cancer-detection": {
+        "sources": mle("histopathologic-cancer-detection",
+                       "splits raw train_labels.csv (id, label); copies train/<id>.tif"),
+        "split": {"strategy": "stratified", "train_file": "train_labels.csv",
+                  "id_column": "id", "target_columns": ["label"], "test_size": 0.1,
+                  "stratify_column": "label",
+                  "files": {"pattern": "train/{id}.tif", "dest": "{id}.tif"}},
+        "fixture": {"tables": [
+            {"path": "train_labels.csv", "columns": {"id": "seq:{i:040x}",
+                                                     "label": "choice:0|1"}},
+            {"path": "sample_submission.csv", "columns": {"id": "seq:f{i:039x}",
+                                                          "label": "const:0"}},
+        ], "files": [{"pattern": "train/{id}.tif", "table": "train_labels.csv"}]},
+    },
+    "kaggle/champs-scalar-coupling": {
+        "sources": mle("champs-scalar-coupling",
+                       "splits raw train.csv (id, molecule_name, atom_index_0, atom_index_1, "
+                       "type, scalar_coupling_constant) by molecule_name; structures.csv holds "
+                       "the atoms of every molecule"),
+        "split": {"strategy": "group", "train_file": "train.csv", "id_column": "id",
+                  "target_columns": ["scalar_coupling_constant"],
+                  "group_column": "molecule_name", "test_size": 0.1,
+                  "extra_public_files": ["structures.csv"],
+                  "files": {"pattern": "structures/{molecule_name}.xyz",
+                            "dest": "{molecule_name}.xyz"}},
+        "fixture": {"rows": 120, "tables": [
+            {"path": "train.csv", "columns": {
+                "id": "seq:{i}", "molecule_name": "group:4:dsgdb9nsd_{g:06d}",
+                "atom_index_0": "int:0:20", "atom_index_1": "int:0:20",
+                "type": "choice:1JHC|2JHH|3JHC", "scalar_coupling_constant": "float:-20:200"}},
+            {"path": "structures.csv", "columns": {
+                "molecule_name": "group:4:dsgdb9nsd_{g:06d}", "atom_index": "int:0:20",
+                "atom": "choice:C|H|N|O", "x": "float:-3:3", "y": "float:-3:3",
+                "z": "float:-3:3"}},
+            {"path": "sample_submission.csv", "columns": {"id": "seq:9{i}",
+                                                          "scalar_coupling_constant":
+                                                              "const:0"}},
+        ], "files": [{"pattern": "structures/{molecule_name}.xyz", "table": "train.csv"}]},
+    },
+    "kaggle/ventilator-pressure-prediction": {
+        "sources": mle("ventilator-pressure-prediction",
+                       "splits raw train.csv (id, breath_id, R, C, time_step, u_in, u_out, "
+                       "pressure) by breath_id; rows with u_out 1 are not scored"),
+        "split": {"strategy": "group", "train_file": "train.csv", "id_column": "id",
+                  "target_columns": ["pressure"], "group_column": "breath_id",
+                  "test_size": 0.1},
+        "fixture": {"rows": 120, "tables": [
+            {"path": "train.csv", "columns": {
+                "id": "seq:{i}", "breath_id": "group:8:{g}", "R": "choice:5|20|50",
+                "C": "choice:10|20|50", "time_step": "float:0:3", "u_in": "float:0:100",
+                "u_out": "choice:0|0|1", "pressure": "float:5:40"}},
+            {"path": "sample_submission.csv", "columns": {"id": "seq:{i}",
+                                                          "pressure": "const:0"}},
+        ]},
+    },
+    "kaggle/tweet-sentiment-extraction": {
+        "sources": mle("tweet-sentiment-extraction",
+                       "splits raw train.csv (textID, text, selected_text, sentiment) 9:1; the "
+                       "real table has one row without text"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "textID",
+                  "target_columns": ["selected_text"], "test_size": 0.1,
+                  "transforms": [{"op": "drop_rows", "column": "text", "rule": "empty",
+                                  "reason": "a tweet without text has no span to select"}]},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {
+                "textID": "seq:{i:010x}", "text": "text", "selected_text": "text",
+                "sentiment": "choice:neutral|negative|positive"}},
+            {"path": "sample_submission.csv", "columns": {"textID": "seq:f{i:09x}",
+                                                          "selected_text": "const:"}},
+        ]},
+    },
+    "kaggle/chaii-hindi-and-tamil-question-answering": {
+        "sources": mle("chaii-hindi-and-tamil-question-answering",
+                       "splits raw train.csv (id, context, question, answer_text, "
+                       "answer_start, language); the answers call answer_text PredictionString"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "id",
+                  "target_columns": ["PredictionString"], "test_size": 0.1,
+                  "transforms": [{"op": "rename", "columns": {
+                      "answer_text": "PredictionString"}}],
+                  "hidden_columns": {"answer_start": "test"}},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {
+                "id": "seq:{i:09x}", "context": "text", "question": "text",
+                "answer_text": "text", "answer_start": "int:0:500",
+                "language": "choice:hindi|tamil"}},
+            {"path": "sample_submission.csv", "columns": {"id": "seq:f{i:08x}",
+                                                          "PredictionString": "const:"}},
+        ]},
+    },
+    "kaggle/facebook-recruiting-iii-keyword-extraction": {
+        "sources": mle("facebook-recruiting-iii-keyword-extraction",
+                       "extracts Train.zip; splits Train.csv (Id, Title, Body, Tags)"),
+        "split": {"strategy": "random", "train_file": "Train.csv", "id_column": "Id",
+                  "target_columns": ["Tags"], "test_size": 0.1},
+        "fixture": {"tables": [
+            {"path": "Train.csv", "archive": "Train.zip", "columns": {
+                "Id": "seq:{i}", "Title": "text", "Body": "text",
+                "Tags": "choice:php|c# .net|python pandas"}},
+            {"path": "Test.csv", "archive": "Test.zip", "columns": {"Id": "seq:9{i}",
+                                                                    "Title": "text"}},
+        ]},
+    },
+    "kaggle/jigsaw-toxic-comment-classification-challenge": {
+        "sources": mle("jigsaw-toxic-comment-classification-challenge",
+                       "extracts train.csv.zip (id, comment_text, six 0/1 labels), test.csv.zip, "
+                       "test_labels.csv.zip, sample_submission.csv.zip"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "id",
+                  "target_columns": _TOXIC, "test_size": 0.1},
+        "fixture": {"rows": 80, "tables": [
+            {"path": "train.csv", "archive": "train.csv.zip", "columns": {
+                "id": "seq:{i:016x}", "comment_text": "text",
+                **{t: "choice:0|1" for t in _TOXIC}}},
+            {"path": "test.csv", "archive": "test.csv.zip", "columns": {
+                "id": "seq:f{i:015x}", "comment_text": "text"}},
+            {"path": "test_labels.csv", "archive": "test_labels.csv.zip", "columns": {
+                "id": "seq:f{i:015x}", **{t: "choice:-1|0|1" for t in _TOXIC}}},
+            {"path": "sample_submission.csv", "archive": "sample_submission.csv.zip",
+             "columns": {"id": "seq:f{i:015x}", **{t: "const:0.5" for t in _TOXIC}}},
+        ]},
+    },
+    "kaggle/leaf-classification": {
+        "sources": mle("leaf-classification",
+                       "extracts train.csv.zip (id, species, margin1..64, shape1..64, "
+                       "texture1..64) and images.zip (images/<id>.jpg); answers one column "
+                       "per species (99)"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "id",
+                  "target_columns": _LEAVES, "test_size": 0.1,
+                  "transforms": [{"op": "one_hot", "column": "species", "classes": _LEAVES}],
+                  "files": {"pattern": "images/{id}.jpg", "dest": "{id}.jpg"}},
+        "fixture": {"tables": [
+            {"path": "train.csv", "archive": "train.csv.zip", "columns": {
+                "id": "seq:{i}", "species": "choice:" + "|".join(_LEAVES[:10]),
+                "margin1": "float:0:0.1", "shape1": "float:0:0.01",
+                "texture1": "float:0:0.1"}},
+            {"path": "sample_submission.csv", "archive": "sample_submission.csv.zip",
+             "columns": {"id": "seq:9{i}", **{s: "const:0.0101" for s in _LEAVES}}},
+        ], "files": [{"pattern": "images/{id}.jpg", "table": "train.csv",
+                      "archive": "images.zip"}]},
+    },
+})

@@ -7,7 +7,8 @@ archive ``<name>.<zip|tar|tar.gz|tgz|tar.bz2|tar.xz|7z>`` found in the raw data 
 (safely, with :func:`tambench.splits.archive.safe_extract`) into a folder ``<name>`` beside it
 and removed; an archive whose only member is ``<name>`` itself (``train.csv.zip`` holding
 ``train.csv``, ``train.zip`` holding ``train/``) gives that member its place, so
-``train.csv.zip`` becomes ``train.csv`` and never ``train.csv/train.csv``. Archives found in
+``train.csv.zip`` becomes ``train.csv`` and never ``train.csv/train.csv``, and an archive
+holding one file puts it beside the archive (``Train.zip`` holding ``Train.csv``). Archives found in
 what was unpacked are unpacked in turn, up to :data:`MAX_DEPTH` levels.
 
 A local folder is never changed: when it holds archives, its files are first linked (or
@@ -74,6 +75,8 @@ def _unpack_one(archive: Path, limits: ArchiveLimits) -> Path:
     archive.unlink()
     members = list(scratch.iterdir())
     source = members[0] if len(members) == 1 and members[0].name == stem else scratch
+    if len(members) == 1 and members[0].is_file():  # Train.zip holding Train.csv
+        source, place = members[0], archive.with_name(members[0].name)
     if place.exists():
         if not place.is_dir() or not source.is_dir():
             shutil.rmtree(scratch)
