@@ -814,3 +814,101 @@ LAYOUTS.update({
                       "archive": "images.zip"}]},
     },
 })
+
+
+_PLANTS = ["healthy", "multiple_diseases", "rust", "scab"]
+
+LAYOUTS.update({
+    "kaggle/learning-agency-lab-automated-essay-scoring-2": {
+        "sources": mle("learning-agency-lab-automated-essay-scoring-2",
+                       "splits raw train.csv (essay_id, full_text, score) 9:1"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "essay_id",
+                  "target_columns": ["score"], "test_size": 0.1},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {"essay_id": "seq:{i:07x}", "full_text": "text",
+                                              "score": "choice:1|2|3|4|5|6"}},
+            {"path": "test.csv", "rows": 8, "columns": {"essay_id": "seq:f{i:06x}",
+                                                        "full_text": "text"}},
+            {"path": "sample_submission.csv", "rows": 8, "columns": {
+                "essay_id": "seq:f{i:06x}", "score": "const:3"}},
+        ]},
+    },
+    "kaggle/imet-2020-fgvc7": {
+        "sources": mle("imet-2020-fgvc7",
+                       "splits raw train.csv (id, attribute_ids: space-separated) 85:15; copies "
+                       "labels.csv and train/<id>.png"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "id",
+                  "target_columns": ["attribute_ids"], "test_size": 0.15,
+                  "extra_public_files": ["labels.csv"],
+                  "files": {"pattern": "train/{id}.png", "dest": "{id}.png"}},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {"id": "seq:{i:032x}",
+                                              "attribute_ids": "choice:13 405|51|147 1092 2"}},
+            {"path": "labels.csv", "columns": {"attribute_id": "seq:{i}",
+                                               "attribute_name": "text"}},
+            {"path": "sample_submission.csv", "columns": {"id": "seq:f{i:031x}",
+                                                          "attribute_ids": "const:0 1 2"}},
+        ], "files": [{"pattern": "train/{id}.png", "table": "train.csv"}]},
+    },
+    "kaggle/cassava-leaf-disease-classification": {
+        "sources": mle("cassava-leaf-disease-classification",
+                       "reads raw train.csv (image_id, label) and train_images/<image_id>; "
+                       "copies label_num_to_disease_map.json"),
+        "split": {"strategy": "stratified", "train_file": "train.csv", "id_column": "image_id",
+                  "target_columns": ["label"], "test_size": 0.1, "stratify_column": "label",
+                  "extra_public_files": ["label_num_to_disease_map.json"],
+                  "files": {"pattern": "train_images/{image_id}", "dest": "{image_id}"}},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {"image_id": "seq:{i}.jpg",
+                                              "label": "choice:0|1|2|3|4"}},
+            {"path": "sample_submission.csv", "columns": {"image_id": "seq:9{i}.jpg",
+                                                          "label": "const:4"}},
+        ], "files": [{"pattern": "train_images/{image_id}", "table": "train.csv"}],
+            "extra": {"label_num_to_disease_map.json": "{\"0\": \"Cassava Bacterial Blight\"}"}},
+    },
+    "kaggle/invasive-species-monitoring": {
+        "sources": mle("invasive-species-monitoring",
+                       "extracts train.7z (train/<name>.jpg) and train_labels.csv.zip "
+                       "(train_labels.csv: name, invasive)"),
+        "split": {"strategy": "random", "train_file": "train_labels.csv", "id_column": "name",
+                  "target_columns": ["invasive"], "test_size": 0.1,
+                  "files": {"pattern": "train/{name}.jpg", "dest": "{name}.jpg"}},
+        "fixture": {"tables": [
+            {"path": "train_labels.csv", "archive": "train_labels.csv.zip", "columns": {
+                "name": "seq:{i}", "invasive": "choice:0|1"}},
+            {"path": "sample_submission.csv", "archive": "sample_submission.csv.zip",
+             "columns": {"name": "seq:9{i}", "invasive": "const:0.5"}},
+        ], "files": [{"pattern": "train/{name}.jpg", "table": "train_labels.csv",
+                      "archive": "train.7z"}]},
+    },
+    "kaggle/plant-pathology-2020-fgvc7": {
+        "sources": mle("plant-pathology-2020-fgvc7",
+                       "splits raw train.csv (image_id, healthy, multiple_diseases, rust, scab: "
+                       "one 1 per row) 9:1; copies images/<image_id>.jpg"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "image_id",
+                  "target_columns": _PLANTS, "test_size": 0.1,
+                  "files": {"pattern": "images/{image_id}.jpg", "dest": "{image_id}.jpg"}},
+        "fixture": {"rows": 200, "tables": [
+            {"path": "train.csv", "columns": {"image_id": "seq:Train_{i}",
+                                              **{p: "onehot:disease" for p in _PLANTS}}},
+            {"path": "sample_submission.csv", "columns": {
+                "image_id": "seq:Test_{i}", **{p: "const:0.25" for p in _PLANTS}}},
+        ], "files": [{"pattern": "images/{image_id}.jpg", "table": "train.csv"}]},
+    },
+    "kaggle/hotel-id-2021-fgvc8": {
+        "sources": mle("hotel-id-2021-fgvc8",
+                       "splits raw train.csv (image, chain, hotel_id, timestamp); copies "
+                       "train_images/<chain>/<image>"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "image",
+                  "target_columns": ["hotel_id"], "test_size": 0.1,
+                  "files": {"pattern": "train_images/{chain}/{image}", "dest": "{image}"},
+                  "hidden_columns": {"chain": "test"}},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {
+                "image": "seq:{i:016x}.jpg", "chain": "choice:0|1|5",
+                "hotel_id": "choice:11|222|3333|4444", "timestamp": "date:2018-01-01"}},
+            {"path": "sample_submission.csv", "rows": 8, "columns": {
+                "image": "seq:f{i:015x}.jpg", "hotel_id": "const:36363 53586 18807"}},
+        ], "files": [{"pattern": "train_images/{chain}/{image}", "table": "train.csv"}]},
+    },
+})

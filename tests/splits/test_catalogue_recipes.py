@@ -34,7 +34,13 @@ def test_the_complete_lite_and_medium_tasks_with_csv_answers_have_fixtures() -> 
             "kaggle/binary-prediction-of-poisonous-mushrooms"} <= ids
 
 
-@pytest.mark.parametrize("folder", FIXTURES, ids=_task_id)
+#: The README's example runs in every test run; the others (about 1 s each) are ``long``.
+QUICK = {"kaggle/spaceship-titanic"}
+
+
+@pytest.mark.parametrize("folder", [
+    f if _task_id(f) in QUICK else pytest.param(f, marks=pytest.mark.long) for f in FIXTURES],
+    ids=_task_id)
 def test_the_recipe_prepares_its_real_layout_and_grades_the_answers_best(
         folder: Path, tmp_path: Path) -> None:
     spec = CATALOGUE.get(_task_id(folder)).spec
