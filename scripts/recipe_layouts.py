@@ -912,3 +912,52 @@ LAYOUTS.update({
         ], "files": [{"pattern": "train_images/{chain}/{image}", "table": "train.csv"}]},
     },
 })
+
+
+LAYOUTS.update({
+    "kaggle/playground-series-s3e18": {
+        "sources": mle("playground-series-s3e18",
+                       "splits raw train.csv (id, descriptors, EC1..EC6) 9:1; its public test "
+                       "drops all six EC labels, only EC1 and EC2 are scored"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "id",
+                  "target_columns": ["EC1", "EC2"], "test_size": 0.1,
+                  "hidden_columns": {f"EC{k}": "test" for k in range(3, 7)}},
+        "fixture": {"rows": 80, "tables": [
+            {"path": "train.csv", "columns": {
+                "id": "seq:{i}", "BertzCT": "float:0:1000", "Chi1": "float:0:20",
+                "fr_COO": "int:0:4", **{f"EC{k}": "choice:0|1" for k in range(1, 7)}}},
+            {"path": "test.csv", "columns": {"id": "seq:9{i}", "BertzCT": "float:0:1000"}},
+            {"path": "sample_submission.csv", "columns": {"id": "seq:9{i}", "EC1": "const:0.5",
+                                                          "EC2": "const:0.5"}},
+        ]},
+    },
+    "kaggle/tabular-playground-series-dec-2021": {
+        "sources": mle("tabular-playground-series-dec-2021",
+                       "splits raw train.csv (Id, Elevation, ..., Soil_Type1..40, Cover_Type) "
+                       "9:1"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "Id",
+                  "target_columns": ["Cover_Type"], "test_size": 0.1},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {
+                "Id": "seq:{i}", "Elevation": "int:1800:3900", "Aspect": "int:0:360",
+                "Soil_Type1": "choice:0|1", "Cover_Type": "choice:1|2|3|4|5|6|7"}},
+            {"path": "test.csv", "columns": {"Id": "seq:9{i}", "Elevation": "int:1800:3900"}},
+            {"path": "sample_submission.csv", "columns": {"Id": "seq:9{i}",
+                                                          "Cover_Type": "const:2"}},
+        ]},
+    },
+    "kaggle/us-patent-phrase-to-phrase-matching": {
+        "sources": mle("us-patent-phrase-to-phrase-matching",
+                       "splits raw train.csv (id, anchor, target, context, score) 9:1"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "id",
+                  "target_columns": ["score"], "test_size": 0.1},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {
+                "id": "seq:{i:016x}", "anchor": "text", "target": "text",
+                "context": "choice:A47|B44|G06", "score": "choice:0.0|0.25|0.5|0.75|1.0"}},
+            {"path": "test.csv", "columns": {"id": "seq:f{i:015x}", "anchor": "text"}},
+            {"path": "sample_submission.csv", "columns": {"id": "seq:f{i:015x}",
+                                                          "score": "const:0"}},
+        ]},
+    },
+})
