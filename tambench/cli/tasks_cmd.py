@@ -228,10 +228,9 @@ def list_tasks(
     cat = Catalogue(root)
     entries, unreadable = cat.readable_entries()
     assigned, _ = _tiers_of(root, tier, tiers, members)
-    rows = _with_tiers(build_index(cat, entries), assigned)
-    recipes = {e.id: e.recipe for e in entries}
-    for r in rows:
-        r["recipe"] = recipes.get(str(r["id"]), "none")
+    recipes = {e.id: e.recipe for e in entries}  # the recipe column: checked, unchecked, none
+    rows = [{**r, "recipe": recipes.get(str(r["id"]), "none")}
+            for r in _with_tiers(build_index(cat, entries), assigned)]
     if tier is not None:
         rows = [r for r in rows if r["tier"] == tier.lower()]
     rows = filter_rows(
