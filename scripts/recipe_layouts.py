@@ -961,3 +961,105 @@ LAYOUTS.update({
         ]},
     },
 })
+
+
+_PADDY = ["bacterial_leaf_blight", "bacterial_leaf_streak", "bacterial_panicle_blight", "blast",
+          "brown_spot", "dead_heart", "downy_mildew", "hispa", "normal", "tungro"]
+_RANZCR = _targets("kaggle/ranzcr-clip-catheter-line-classification")
+
+LAYOUTS.update({
+    "kaggle/paddy-disease-classification": {
+        "sources": mle("paddy-disease-classification",
+                       "splits raw train.csv (image_id, label, variety, age); images are "
+                       "train_images/<label>/<image_id>: the folder names the label"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "image_id",
+                  "target_columns": ["label"], "test_size": 0.25,
+                  "files": {"pattern": "train_images/{label}/{image_id}", "dest": "{image_id}"}},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {
+                "image_id": "seq:{i:06d}.jpg", "label": "choice:" + "|".join(_PADDY[:5]),
+                "variety": "choice:ADT45|KarnatakaPonni", "age": "int:45:80"}},
+            {"path": "sample_submission.csv", "columns": {"image_id": "seq:2{i:05d}.jpg",
+                                                          "label": "const:normal"}},
+        ], "files": [{"pattern": "train_images/{label}/{image_id}", "table": "train.csv"}]},
+    },
+    "kaggle/petfinder-pawpularity-score": {
+        "sources": mle("petfinder-pawpularity-score",
+                       "splits raw train.csv (Id, 12 photo features, Pawpularity) 9:1; copies "
+                       "train/<Id>.jpg"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "Id",
+                  "target_columns": ["Pawpularity"], "test_size": 0.1,
+                  "files": {"pattern": "train/{Id}.jpg", "dest": "{Id}.jpg"}},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {
+                "Id": "seq:{i:032x}", "Eyes": "choice:0|1", "Face": "choice:0|1",
+                "Blur": "choice:0|1", "Pawpularity": "int:1:100"}},
+            {"path": "sample_submission.csv", "columns": {"Id": "seq:f{i:031x}",
+                                                          "Pawpularity": "const:50"}},
+        ], "files": [{"pattern": "train/{Id}.jpg", "table": "train.csv"}]},
+    },
+    "kaggle/predict-volcanic-eruptions-ingv-oe": {
+        "sources": mle("predict-volcanic-eruptions-ingv-oe",
+                       "splits raw train.csv (segment_id, time_to_eruption) 9:1; copies "
+                       "train/<segment_id>.csv (ten sensor signals)"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "segment_id",
+                  "target_columns": ["time_to_eruption"], "test_size": 0.1,
+                  "files": {"pattern": "train/{segment_id}.csv", "dest": "{segment_id}.csv"}},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {"segment_id": "seq:{i}",
+                                              "time_to_eruption": "int:6000:49000000"}},
+            {"path": "sample_submission.csv", "columns": {"segment_id": "seq:9{i}",
+                                                          "time_to_eruption": "const:0"}},
+        ], "files": [{"pattern": "train/{segment_id}.csv", "table": "train.csv"}]},
+    },
+    "kaggle/plant-pathology-2021-fgvc8": {
+        "sources": mle("plant-pathology-2021-fgvc8",
+                       "splits raw train.csv (image, labels: space-separated) 8:2; copies "
+                       "train_images/<image>"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "image",
+                  "target_columns": ["labels"], "test_size": 0.2,
+                  "files": {"pattern": "train_images/{image}", "dest": "{image}"}},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {
+                "image": "seq:{i:016x}.jpg",
+                "labels": "choice:healthy|scab|frog_eye_leaf_spot complex|rust"}},
+            {"path": "sample_submission.csv", "columns": {"image": "seq:f{i:015x}.jpg",
+                                                          "labels": "const:healthy"}},
+        ], "files": [{"pattern": "train_images/{image}", "table": "train.csv"}]},
+    },
+    "kaggle/whale-categorization-playground": {
+        "sources": mle("whale-categorization-playground",
+                       "splits raw train.csv (Image, Id: the whale, or new_whale); copies "
+                       "train/<Image>"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "Image",
+                  "target_columns": ["Id"], "test_size": 0.1,
+                  "files": {"pattern": "train/{Image}", "dest": "{Image}"}},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {
+                "Image": "seq:{i:08x}.jpg", "Id": "choice:new_whale|w_f48451c|w_c3d896a"}},
+            {"path": "sample_submission.csv", "columns": {"Image": "seq:f{i:07x}.jpg",
+                                                          "Id": "const:new_whale w_1287fbc"}},
+        ], "files": [{"pattern": "train/{Image}", "table": "train.csv"}]},
+    },
+    "kaggle/ranzcr-clip-catheter-line-classification": {
+        "sources": mle("ranzcr-clip-catheter-line-classification",
+                       "reads raw train.csv (StudyInstanceUID, 11 0/1 labels, PatientID) and "
+                       "train/<uid>.jpg; train_annotations.csv holds the labels of annotated "
+                       "images, the test ones too, so it is not published"),
+        "split": {"strategy": "group", "train_file": "train.csv",
+                  "id_column": "StudyInstanceUID", "target_columns": _RANZCR,
+                  "group_column": "PatientID", "test_size": 0.1,
+                  "files": {"pattern": "train/{StudyInstanceUID}.jpg",
+                            "dest": "{StudyInstanceUID}.jpg"}},
+        "fixture": {"rows": 240, "tables": [
+            {"path": "train.csv", "columns": {
+                "StudyInstanceUID": "seq:1.2.826.0.1.3680043.8.498.{i}",
+                **{t: "choice:0|1" for t in _RANZCR}, "PatientID": "group:2:{g:09x}"}},
+            {"path": "train_annotations.csv", "columns": {
+                "StudyInstanceUID": "seq:1.2.826.0.1.3680043.8.498.{i}",
+                "label": "choice:CVC - Normal|ETT - Normal", "data": "const:[[1, 2]]"}},
+            {"path": "sample_submission.csv", "columns": {
+                "StudyInstanceUID": "seq:9.{i}", **{t: "const:0" for t in _RANZCR}}},
+        ], "files": [{"pattern": "train/{StudyInstanceUID}.jpg", "table": "train.csv"}]},
+    },
+})

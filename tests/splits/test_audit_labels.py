@@ -133,3 +133,19 @@ def test_a_side_table_naming_the_target_column_is_judged_by_its_rows(tmp_path: P
     answers.with_columns(pl.lit("0").alias("label")).write_csv(pub / "extra_rows.csv")
     findings = _failed(audit_task(spec, res.task_dir), "no_target_in_public")  # type: ignore[arg-type]
     assert findings == ["public/extra_rows.csv has target column(s) ['label']"]
+
+
+def test_paths_holding_every_digit_label_name_none(tmp_path: Path) -> None:
+    spec, res = _small(tmp_path, n=60)
+    pub = res.task_dir / "public"
+    answers = read(res.task_dir / "private/answers.csv")
+    rows = []
+    for k, (rid, _) in enumerate(answers.iter_rows()):
+        rel = f"test/1.2.826.0.1.3680043.{k}.jpg"  # a DICOM uid: both "0" and "1" in it
+        (pub / rel).parent.mkdir(parents=True, exist_ok=True)
+        (pub / rel).write_bytes(b"\xff\xd8")
+        rows.append((rid, "test", rel))
+    pl.DataFrame(rows, schema=["id", "split", "path"], orient="row").write_csv(
+        pub / "files_manifest.csv")
+    report = audit_task(spec, res.task_dir)  # type: ignore[arg-type]
+    assert report.check("labels_in_public").status == "pass", report.findings

@@ -40,7 +40,9 @@ from tambench.splits.layout import (
     REPORT_FILE,
     SAMPLE_FILE,
     TEST_FILE,
+    TEST_FILES_DIR,
     TRAIN_FILE,
+    TRAIN_FILES_DIR,
     SplitPlan,
 )
 from tambench.splits.periods import parse_periods
@@ -163,8 +165,13 @@ def check_time(plan: SplitPlan, train: TrainPass, test: pl.DataFrame) -> CheckRe
 
 
 def public_csvs(root: Path) -> list[Path]:
-    """Every CSV under public/."""
-    return sorted(p for p in iter_files(root / PUBLIC_DIR) if p.suffix.lower() == ".csv")
+    """Every public table: the CSVs under public/ but the per-row files of public/train/ and
+    public/test/ (a sensor recording per row is a row's file, not a table keyed by ids; the
+    label checks read those files apart)."""
+    pub = root / PUBLIC_DIR
+    rows = (pub / TRAIN_FILES_DIR, pub / TEST_FILES_DIR)
+    return sorted(p for p in iter_files(pub) if p.suffix.lower() == ".csv"
+                  and not any(p.is_relative_to(d) for d in rows))
 
 
 def check_no_target(plan: SplitPlan, root: Path, test_ids: pl.Series | None = None,

@@ -8,7 +8,8 @@ a test set of a handful of rows as well:
 * a public column with a value that marks one class exactly (``giver_username_if_known`` is
   "N/A" exactly when no pizza was received; ``benign_malignant`` is "malignant" exactly when
   the target is 1), judged on the test rows together with the train rows;
-* per-row files whose public path holds their row's label (``test/cat/12.jpg``).
+* per-row files whose public path holds their row's label and no other (``test/cat/12.jpg``;
+  a uid such as ``1.2.826.0.1`` holds every digit label, so it names none).
 
 A file's name is never a finding by itself: ``public/test.csv`` and a private ``test.csv`` share
 a name and nothing else.
@@ -153,7 +154,9 @@ def _path_findings(root: Path, answers: pl.DataFrame, idc: str, targets: list[st
         if joined.height < 2 or np.unique(labels).size < 2:
             continue
         parts = [set(p.replace(".", "/").split("/")) for p in paths]
-        share = float(np.mean([lab in ps for lab, ps in zip(labels, parts, strict=True)]))
+        classes = set(labels.tolist())
+        share = float(np.mean([lab in ps and not (classes - {lab}) & ps
+                               for lab, ps in zip(labels, parts, strict=True)]))
         if share >= PATH_LABEL_SHARE:
             findings.append(f"the public paths of {share:.0%} of the test files name their "
                             f"row's target {t!r} (e.g. {paths[0]})")
