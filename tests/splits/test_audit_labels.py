@@ -149,3 +149,15 @@ def test_paths_holding_every_digit_label_name_none(tmp_path: Path) -> None:
         pub / "files_manifest.csv")
     report = audit_task(spec, res.task_dir)  # type: ignore[arg-type]
     assert report.check("labels_in_public").status == "pass", report.findings
+
+
+def test_a_log_of_test_ids_with_their_answer_spans_is_caught(tmp_path: Path) -> None:
+    spec, res = _small(tmp_path)
+    answers = read(res.task_dir / "private/answers.csv").with_columns(
+        pl.col("label").replace({"0": "no pizza", "1": "a large pizza"}))
+    answers.write_csv(res.task_dir / "private/answers.csv")
+    log = "".join(f"INFO span of {rid}: {lab!r}\n" for rid, lab in answers.iter_rows())
+    (res.task_dir / "public/annotator.log").write_text(log)
+    findings = _failed(audit_task(spec, res.task_dir), "labels_in_public")  # type: ignore[arg-type]
+    assert findings == ["public/annotator.log holds 100% of the test ids together with their "
+                        "target 'label'"]

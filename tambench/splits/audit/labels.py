@@ -8,6 +8,7 @@ a test set of a handful of rows as well:
 * a public column with a value that marks one class exactly (``giver_username_if_known`` is
   "N/A" exactly when no pizza was received; ``benign_malignant`` is "malignant" exactly when
   the target is 1), judged on the test rows together with the train rows;
+* public side files (JSON, logs) holding the test ids with their labels (span logs);
 * per-row files whose public path holds their row's label and no other (``test/cat/12.jpg``;
   a uid such as ``1.2.826.0.1`` holds every digit label, so it names none).
 
@@ -24,7 +25,15 @@ import polars as pl
 
 from tambench.splits.audit.report import CheckResult
 from tambench.splits.audit.stats import MAX_CLASS_VALUES, MIN_ROWS
-from tambench.splits.layout import MANIFEST_FILE, PUBLIC_DIR, SAMPLE_FILE, TRAIN_FILE, SplitPlan
+from tambench.splits.layout import (
+    MANIFEST_FILE,
+    PUBLIC_DIR,
+    SAMPLE_FILE,
+    TEST_FILES_DIR,
+    TRAIN_FILE,
+    TRAIN_FILES_DIR,
+    SplitPlan,
+)
 
 #: The indicator rule needs this many rows in all (test and train) and on each side of it.
 INDICATOR_MIN_ROWS = 12
@@ -134,6 +143,7 @@ def check_label_bearing(plan: SplitPlan, root: Path, answers: pl.DataFrame,
                 findings += column_findings(f"public/{rel} column {col!r}", values, joined[t],
                                             t, on_train, small)
     findings += _path_findings(root, answers, idc, targets)
+    findings += _text_file_findings(root, answers, idc, targets)
     return CheckResult(name="labels_in_public", status="fail" if findings else "pass",
                        findings=findings, detail=f"{len(tables)} public table(s), "
                                                  f"{answers.height} test rows")
@@ -187,3 +197,36 @@ def _labels_inside(pub: Path, paths: list[str], labels: np.ndarray) -> float:
         checked += 1
         hits += label.encode() in data
     return hits / checked if checked >= 2 else 0.0
+
+
+#: Public text files (not tables, not per-row files) read for test ids beside their labels.
+TEXT_SUFFIXES = frozenset({".json", ".jsonl", ".txt", ".log", ".tsv", ".xml", ".yaml", ".yml"})
+TEXT_MAX_BYTES = 32 * 1024**2
+
+
+def _text_file_findings(root: Path, answers: pl.DataFrame, idc: str,
+                        targets: list[str]) -> list[str]:
+    """Public side files (a JSON of annotations, a log of spans) that hold the test ids with
+    their labels: a finding when nearly every test row's id and label (three characters or
+    more) are both in the file."""
+    pub = root / PUBLIC_DIR
+    skip = (pub / TRAIN_FILES_DIR, pub / TEST_FILES_DIR)
+    ids = _text(answers[idc])
+    findings = []
+    for path in sorted(pub.rglob("*")):
+        if not path.is_file() or path.suffix.lower() not in TEXT_SUFFIXES or \
+                any(path.is_relative_to(d) for d in skip) or \
+                path.stat().st_size > TEXT_MAX_BYTES:
+            continue
+        data = path.read_bytes()
+        for t in targets:
+            labels = _text(answers[t])
+            usable = [(i, lab) for i, lab in zip(ids, labels, strict=True) if len(lab) >= 3]
+            if len(usable) < 2 or len(usable) < 0.5 * len(ids):
+                continue
+            usable = usable[:CONTENT_FILES]  # a sample: each look-up scans the file
+            share = np.mean([i.encode() in data and lab.encode() in data for i, lab in usable])
+            if share >= PATH_LABEL_SHARE:
+                findings.append(f"public/{path.relative_to(pub).as_posix()} holds {share:.0%} "
+                                f"of the test ids together with their target {t!r}")
+    return findings
