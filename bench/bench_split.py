@@ -103,6 +103,8 @@ def main() -> None:
     ap.add_argument("--audit", action="store_true", help="also time the leakage audit")
     ap.add_argument("--only", choices=["table", "files", "both"], default="both")
     ap.add_argument("--keep", action="store_true", help="keep the generated data")
+    ap.add_argument("--fixtures", action="store_true",
+                    help="also prepare every catalogue recipe's generated download")
     args = ap.parse_args()
 
     work = args.work or Path(tempfile.mkdtemp(prefix="tambench-bench-split-"))
@@ -148,6 +150,8 @@ def main() -> None:
             r = run_child_isolated(spec_path, raw, work / "data", args.audit)
             r["files"] = args.files
             results["files"] = r
+        if args.fixtures:
+            results["fixtures"] = time_fixtures(work / "fixtures")
     finally:
         if not args.keep and args.work is None:
             shutil.rmtree(work, ignore_errors=True)
@@ -162,6 +166,31 @@ def main() -> None:
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / "bench_split.json").write_text(json.dumps(results, indent=2) + "\n")
+
+
+def time_fixtures(work: Path) -> dict[str, object]:
+    """Prepare (with the audit) the generated download of every catalogue recipe that has a
+    raw fixture; report the count, the total and the largest download with its time."""
+    from tambench.grading.grade import grade_submission
+    from tambench.splits.fixture import FIXTURE_FILE, RawFixture, make_download
+    from tambench.splits.prepare import prepare_task
+    from tambench.tasks.catalogue import Catalogue, bundled_catalogue_dir
+
+    cat = Catalogue(bundled_catalogue_dir())
+    timings = []
+    for path in sorted(bundled_catalogue_dir().glob(f"*/*/{FIXTURE_FILE}")):
+        task_id = path.parent.relative_to(bundled_catalogue_dir()).as_posix()
+        dl = make_download(RawFixture.read(path), work / task_id.replace("/", "_") / "dl.zip")
+        t0 = time.perf_counter()
+        prepare_task(cat.get(task_id).spec, dl, work / "data", force=True,
+                     grader=grade_submission)
+        timings.append((dl.stat().st_size, time.perf_counter() - t0, task_id))
+    size, seconds, task_id = max(timings)
+    total = sum(t for _, t, _ in timings)
+    print(f"fixtures: {len(timings)} prepared and audited in {total:.1f} s; largest download "
+          f"{task_id} ({size / 1e3:.1f} kB) in {seconds:.2f} s")
+    return {"count": len(timings), "total_s": round(total, 2), "largest": task_id,
+            "largest_kb": round(size / 1e3, 1), "largest_s": round(seconds, 2)}
 
 
 def run_child_isolated(spec_path: Path, raw: Path, data: Path, audit: bool) -> dict[str, object]:

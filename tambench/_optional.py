@@ -21,6 +21,7 @@ EXTRA_FOR_MODULE: dict[str, str] = {
     "openai": "llm",
     "kaggle": "kaggle",
     "kagglesdk": "kaggle",
+    "py7zr": "kaggle",
     "ray": "ray",
     "aiohttp": "server",
 }

@@ -230,7 +230,10 @@ def list_tasks(
     cat = Catalogue(root)
     entries, unreadable = cat.readable_entries()
     assigned, _ = _tiers_of(root, tier, tiers, members)
-    rows = _with_readiness(_with_tiers(build_index(cat, entries), assigned), entries, ready)
+    recipes = {e.id: e.recipe for e in entries}  # the recipe column: checked, unchecked, none
+    rows = [{**r, "recipe": recipes.get(str(r["id"]), "none")}
+            for r in _with_tiers(build_index(cat, entries), assigned)]
+    rows = _with_readiness(rows, entries, ready)
     if tier is not None:
         rows = [r for r in rows if r["tier"] == tier.lower()]
     rows = filter_rows(
@@ -264,11 +267,13 @@ def _with_readiness(rows: list[dict[str, Any]], entries: list[Any], ready: bool 
 
 #: The columns of ``tasks list`` (a row's key is the header; every field, the start date too,
 #: is in ``--json``): the id is never cut; on a narrow terminal the end date, then the
-#: subsets and the tier's source, then the status go first.
+#: subsets and the tier's source, then the status and the recipe go first. ``recipe``:
+#: "checked" when the suite prepares a download generated in the task's real layout with its
+#: split recipe, "unchecked" for a recipe without that check, "none" without a recipe.
 TASK_COLUMNS = (
     Column("id", key=True), Column("modality", priority=5), Column("tier", priority=5),
     Column("tier_source", priority=2), Column("metric", priority=4, min_width=10),
-    Column("status", priority=3), Column("end_date", priority=1),
+    Column("status", priority=3), Column("recipe", priority=3), Column("end_date", priority=1),
     Column("subsets", priority=2, min_width=8), Column("lacks", priority=3, min_width=8),
 )
 

@@ -35,7 +35,9 @@ from pydantic import (
     GetJsonSchemaHandler,
     PlainValidator,
     SerializeAsAny,
+    SerializerFunctionWrapHandler,
     ValidationError,
+    model_serializer,
     model_validator,
 )
 from pydantic.json_schema import JsonSchemaValue
@@ -44,6 +46,7 @@ from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 from tambench.core.fielddocs import DOCUMENTED
 from tambench.core.registry import Registry
 from tambench.errors import TaskSpecError
+from tambench.schema.transforms import AnyTransform
 
 DEFAULT_TEST_SIZE = 0.1
 
@@ -88,6 +91,16 @@ class _Model(BaseModel):
     model_config = DOCUMENTED
 
 
+def omit_empty(out: Any, names: tuple[str, ...]) -> Any:
+    """A dumped model without the named fields that are empty (0, "", [], None): fields
+    added later are written only when used, so older files keep their bytes."""
+    if isinstance(out, dict):
+        for name in names:
+            if name in out and not out[name]:
+                del out[name]
+    return out
+
+
 class FilesSpec(_Model):
     """Per-row files (images, audio, documents) that follow their row into public/."""
 
@@ -98,6 +111,32 @@ class FilesSpec(_Model):
     link: bool = True
     """Hard-link files into public/ when the file system allows it and the raw file is
     readable by everyone (else copy); false always copies."""
+
+    dest: str = ""
+    """Path of a row's file under public/train/ or public/test/, with ``{column}`` fields
+    (e.g. "{id}.jpg" when the raw name holds the label); empty: the raw path. Several rows
+    may share one file (one structure per molecule): it is placed once. Written only when
+    set."""
+
+    @model_serializer(mode="wrap")
+    def _omit_unset_dest(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return omit_empty(handler(self), ("dest",))
+
+
+class RecipeSource(_Model):
+    """Where a recipe's knowledge of the raw layout was read."""
+
+    source: str = Field(min_length=1)
+    """The repository ("github:openai/mle-bench") or page the layout was read from."""
+
+    commit: str = ""
+    """The commit read (repositories)."""
+
+    path: str = ""
+    """The file read, e.g. "mlebench/competitions/<slug>/prepare.py"."""
+
+    detail: str = ""
+    """What it showed (file names, nesting, columns)."""
 
 
 class SplitSpec(_Model):
@@ -134,6 +173,20 @@ class SplitSpec(_Model):
     extra_public_files: list[str] = Field(default_factory=list)
     """Raw files (relative paths) copied unchanged into public/, e.g. side tables a solver
     needs to predict (stores.csv, holidays.csv)."""
+
+    transforms: list[AnyTransform] = Field(default_factory=list)
+    """Recipe transforms applied in order to the raw tables before the split (one_hot, rename,
+    compose_id, hash_id, drop_rows, files_table; see ``tambench.schema.transforms``)."""
+
+    sources: list[RecipeSource] = Field(default_factory=list)
+    """Where the raw layout this recipe expects was read (peers' prepare scripts, data
+    pages)."""
+
+    @model_serializer(mode="wrap")
+    def _omit_empty_recipe_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """``transforms`` and ``sources`` are written only when a recipe has them, so recipes
+        written before them keep their bytes."""
+        return omit_empty(handler(self), ("transforms", "sources"))
 
     @model_validator(mode="before")
     @classmethod

@@ -1,4 +1,4 @@
-"""Safe extraction of zip and tar archives (plain, gz, bz2, xz).
+"""Safe extraction of zip, tar (plain, gz, bz2, xz) and 7z archives.
 
 Every entry is checked before a single byte is written: no absolute paths, no ``..``
 components, no backslashes or drive letters, no duplicates, only regular files and folders
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO
 
+from tambench._optional import require
 from tambench.errors import UnsafeArchiveError
 
 _CHUNK = 1 << 20
@@ -50,9 +51,20 @@ class _Entry:
     compressed: int | None
 
 
+#: The 7z magic number (7z archives need the optional py7zr, of the kaggle extra).
+SEVEN_ZIP_MAGIC = b"7z\xbc\xaf\x27\x1c"
+
+
+def is_7z(path: Path) -> bool:
+    """Whether ``path`` starts with the 7z magic number."""
+    with open(path, "rb") as fh:
+        return fh.read(len(SEVEN_ZIP_MAGIC)) == SEVEN_ZIP_MAGIC
+
+
 def is_archive(path: Path) -> bool:
-    """Whether ``path`` is a zip or tar archive (by content, not by name)."""
-    return path.is_file() and (zipfile.is_zipfile(path) or tarfile.is_tarfile(path))
+    """Whether ``path`` is a zip, tar or 7z archive (by content, not by name)."""
+    return path.is_file() and (zipfile.is_zipfile(path) or tarfile.is_tarfile(path)
+                               or is_7z(path))
 
 
 def _check_name(name: str, archive: Path) -> PurePosixPath:
@@ -172,6 +184,8 @@ def safe_extract(archive: Path, target: Path, limits: ArchiveLimits | None = Non
     if any(target.iterdir()):
         raise UnsafeArchiveError(f"extraction target {target} is not empty")
     is_zip = zipfile.is_zipfile(archive)
+    if not is_zip and is_7z(archive):
+        return _extract_7z(archive, target, limits)
     if not is_zip and not tarfile.is_tarfile(archive):
         raise UnsafeArchiveError(f"{archive} is neither a zip nor a tar archive")
     try:
@@ -241,4 +255,35 @@ def _extract_tar(
             budget.copy(src, dst, m.size)
         os.chmod(dst, 0o644)
         out.append(dst)
+    return out
+
+
+def _extract_7z(archive: Path, target: Path, limits: ArchiveLimits) -> list[Path]:
+    """A 7z archive (statoil's train.json.7z, the speech commands' train.7z): every entry
+    checked like a zip's before anything is written, then the bytes written counted again."""
+    py7zr = require("py7zr", extra="kaggle", feature="7z archives in a download")
+    try:
+        with py7zr.SevenZipFile(archive, "r") as zf:
+            infos = zf.list()
+            for info in infos:
+                if info.is_symlink or not (info.is_file or info.is_directory):
+                    raise UnsafeArchiveError(f"archive {archive.name}: entry {info.filename!r} "
+                                             "is not a regular file; links are refused")
+            _validate((_Entry(i.filename, i.is_directory, int(i.uncompressed or 0),
+                              int(i.compressed) if i.compressed else None) for i in infos),
+                      archive, limits)
+            zf.extractall(path=target)
+    except UnsafeArchiveError:
+        _empty(target)
+        raise
+    except (py7zr.exceptions.ArchiveError, EOFError, OSError) as exc:
+        _empty(target)
+        raise UnsafeArchiveError(f"archive {archive.name} is corrupt: {exc}") from exc
+    out = [p for p in target.rglob("*") if p.is_file() and not p.is_symlink()]
+    if sum(p.stat().st_size for p in out) > limits.max_total_bytes:
+        _empty(target)
+        raise UnsafeArchiveError(
+            f"archive {archive.name} expands to more than {limits.max_total_bytes} bytes")
+    for p in out:
+        os.chmod(p, 0o644)
     return out

@@ -48,11 +48,14 @@ def file_fields(plan: SplitPlan) -> list[str] | None:
     if files is None:
         return None
     fields = pattern_fields(files.pattern)
-    bad = [f for f in fields if f in plan.hidden_columns]
+    dest = pattern_fields(files.dest) if files.dest else fields
+    bad = [f for f in dest if f in plan.hidden_columns]
     if bad:
-        raise SplitError(f"files.pattern {files.pattern!r} uses target column(s) {bad}: file "
-                         "paths would reveal the test labels")
-    return [f for f in fields if f != "id"]
+        raise SplitError(f"files.{'dest' if files.dest else 'pattern'} "
+                         f"{files.dest or files.pattern!r} uses target column(s) {bad}: public "
+                         "file paths would reveal the test labels (set files.dest to a path "
+                         "made of other columns)")
+    return list(dict.fromkeys(f for f in [*fields, *dest] if f != "id"))
 
 
 def _place_file(src: Path, dst: Path, link: bool) -> str:
@@ -81,9 +84,11 @@ def copy_row_files(raw_root: Path, keys: pl.DataFrame, mask: np.ndarray, plan: S
     if files is None:
         raise SplitError("internal: copy_row_files without a files spec")
     fields = pattern_fields(files.pattern)
+    dest_fields = pattern_fields(files.dest) if files.dest else fields
     ids = keys[plan.id_column]
-    values = {f: (ids if f == "id" else keys[f]) for f in fields}
-    counts = {"linked": 0, "copied": 0}
+    values = {f: (ids if f == "id" else keys[f]) for f in {*fields, *dest_fields}}
+    counts = {"linked": 0, "copied": 0, "shared": 0}
+    placed: dict[str, str] = {}
     missing: list[str] = []
     test_rows: list[tuple[str, str]] = []
     raw_resolved = raw_root.resolve()
@@ -98,10 +103,20 @@ def copy_row_files(raw_root: Path, keys: pl.DataFrame, mask: np.ndarray, plan: S
                 continue
             if refuse is not None:
                 refuse(src, rel)
-            clean = safe_relpath(rel, "file path")
+            public = files.dest.format(**{f: values[f][i] for f in dest_fields}) \
+                if files.dest else rel
+            clean = safe_relpath(public, "file path")
             split_dir = TEST_FILES_DIR if mask[i] else TRAIN_FILES_DIR
             dst_rel = f"{split_dir}/{clean.as_posix()}"
-            counts[_place_file(src, out / PUBLIC_DIR / dst_rel, files.link)] += 1
+            dst = out / PUBLIC_DIR / dst_rel
+            if dst_rel in placed:  # a file shared by several rows of one side: placed once
+                if placed[dst_rel] != rel:
+                    raise SplitError(f"files.dest gives {placed[dst_rel]!r} and {rel!r} the same "
+                                     f"public path {dst_rel!r}")
+                counts["shared"] += 1
+            else:
+                placed[dst_rel] = rel
+                counts[_place_file(src, dst, files.link)] += 1
             if mask[i]:
                 test_rows.append((str(ids[i]), dst_rel))
             else:

@@ -32,7 +32,15 @@ from pathlib import Path
 from tambench.core import layout as core_layout
 from tambench.core.layout import DEFAULT_ANSWERS_FILE, safe_join, safe_relpath
 from tambench.errors import SplitError
-from tambench.schema.taskspec import SplitSpec, StratifiedSplit, SubmissionFormat, TaskSpec
+from tambench.schema.taskspec import (
+    GradingSpec,
+    ScoredLastPerGroup,
+    ScoredWhere,
+    SplitSpec,
+    StratifiedSplit,
+    SubmissionFormat,
+    TaskSpec,
+)
 
 # The names of a prepared task's files (defined in core.layout; short names for this stage).
 PUBLIC_DIR = core_layout.PUBLIC_DIR
@@ -147,7 +155,7 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
         metric = get_metric(g.metric)
         kind = metric.kind
         metric_id = metric.id
-        aux = _unique(metric.answers_columns(g.metric_params))
+        aux = _unique([*metric.answers_columns(g.metric_params), *scored_columns(g)])
     header = list(g.submission_header) if g and g.submission_header else [*id_columns, *(
         g.target_columns if g and g.target_columns else hidden)]
     answers_file = g.answers_file if g else DEFAULT_ANSWERS_FILE
@@ -166,6 +174,17 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
         metric_kind=kind,
         metric_id=metric_id,
     )
+
+
+def scored_columns(grading: GradingSpec) -> list[str]:
+    """Answers columns the grading's ``scored_rows`` rule reads (ventilator's u_out), so the
+    answers keep them; of alternative spellings, the first."""
+    rule = grading.scored_rows
+    if isinstance(rule, ScoredWhere):
+        return [rule.column if isinstance(rule.column, str) else rule.column[0]]
+    if isinstance(rule, ScoredLastPerGroup):
+        return [rule.group_column, rule.order_column]
+    return []
 
 
 def set_modes(root: Path) -> None:

@@ -21,7 +21,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -50,17 +50,18 @@ from tambench.splits.layout import (
     TRAIN_FILE,
     SplitPlan,
     plan_split,
-    resolve_inside,
     set_modes,
     task_dir,
 )
 from tambench.splits.quarantine import AUDIT_PENDING, lift_quarantine, quarantine_task
 from tambench.splits.rawcsv import RawTable, open_table
+from tambench.splits.recipe import FILES_TABLE, RecipeTables, resolve_raw, rewrite_tables
 from tambench.splits.report import RowCounts, SplitReport
 from tambench.splits.sources import KaggleSource, PrivateFiles, RawSource, open_source
 from tambench.splits.statement import PageOptions, write_statement
 from tambench.splits.strategies import STRATEGIES, RowStrategy, TableStrategy
 from tambench.splits.tables import split_two_tables
+from tambench.splits.unpack import unpack_nested
 from tambench.splits.write import (
     coded_balance,
     coded_placeholder,
@@ -82,18 +83,31 @@ class RawContext:
     label: Callable[[Path], str] = str
     """How a raw file is named in messages (a path that exists, or a member of the archive)."""
     private: PrivateFiles = field(default_factory=PrivateFiles)
+    tables: RecipeTables = field(default_factory=RecipeTables)
+    """Tables the recipe rewrote (JSON read, transforms applied)."""
 
     def table(self, path: Path) -> RawTable:
         """Open and check a raw table, refusing a hard link to a private file."""
+        rewritten = self.tables.name_of(path)
+        if rewritten is not None:
+            return open_table(path, f"{rewritten} (as the recipe rewrote it)")
         label = self.label(path)
         self.private.refuse(path, label)
         return open_table(path, label)
 
+    def name(self, path: Path) -> str:
+        """A raw table's path relative to the raw data (its recipe path when rewritten)."""
+        rewritten = self.tables.name_of(path)
+        return rewritten if rewritten is not None else path.relative_to(self.root).as_posix()
 
-def find_train_table(raw_root: Path, plan: SplitPlan) -> Path:
+
+def find_train_table(raw_root: Path, plan: SplitPlan,
+                     tables: RecipeTables | None = None) -> Path:
     """The table to split: ``split.train_file``, else the only CSV, else the only train.csv."""
+    if tables is not None and FILES_TABLE in tables.derived:
+        return tables.derived[FILES_TABLE]
     if plan.split.train_file:
-        return raw_file(raw_root, plan.split.train_file, "split.train_file")
+        return resolve_raw(raw_root, plan.split.train_file, "split.train_file", tables)
     csvs = sorted(p for p in raw_root.rglob("*.csv") if p.is_file())
     if len(csvs) == 1:
         return csvs[0]
@@ -107,12 +121,6 @@ def find_train_table(raw_root: Path, plan: SplitPlan) -> Path:
     )
 
 
-def raw_file(raw_root: Path, rel: str, what: str) -> Path:
-    """A file named by the spec inside the raw data (refusing paths that leave it)."""
-    p = resolve_inside(raw_root, rel, what)
-    if not p.is_file():
-        raise SplitError(f"{what} {rel!r} not found in the raw data")
-    return p
 
 
 # --- building --------------------------------------------------------------------------------
@@ -127,7 +135,7 @@ def _coded_columns(plan: SplitPlan, strategy: RowStrategy, columns: list[str]) -
 
 def _split_one_table(plan: SplitPlan, raw: RawContext, out: Path,
                      strategy: RowStrategy) -> dict[str, Any]:
-    table = raw.table(find_train_table(raw.root, plan))
+    table = raw.table(find_train_table(raw.root, plan, raw.tables))
     fields = file_fields(plan)
     require_columns(table.columns, [plan.id_column, *plan.id_columns, *plan.hidden_columns,
                                     *plan.aux_columns, *strategy.key_columns(plan),
@@ -161,22 +169,22 @@ def _write_one_table(plan: SplitPlan, raw: RawContext, out: Path, keys: KeyPass,
                                refuse=raw.private.refuse)
     return {"sample_submission": sample, "class_balance": balance, "files": files,
             "rows": RowCounts.of(int(train.sum()), int(mask.sum())),
-            "source_table": table.path.relative_to(raw.root).as_posix()}
+            "source_table": raw.name(table.path)}
 
 
 def _split_two_tables(plan: SplitPlan, raw: RawContext, out: Path,
                       strategy: TableStrategy) -> dict[str, Any]:
     test_rel, answers_rel = strategy.files(plan.split)
-    train_path = find_train_table(raw.root, plan)
-    test_path = raw_file(raw.root, test_rel, "test file")
-    answers_path = raw_file(raw.root, answers_rel, "answers file")
+    train_path = find_train_table(raw.root, plan, raw.tables)
+    test_path = resolve_raw(raw.root, test_rel, "test file", raw.tables)
+    answers_path = resolve_raw(raw.root, answers_rel, "answers file", raw.tables)
     if test_path.resolve() == train_path.resolve():
         raise SplitError(f"the test file {test_rel!r} is the training table itself")
     separate = answers_path.resolve() != test_path.resolve()
     result = split_two_tables(plan, raw.table(train_path), raw.table(test_path),
                               raw.table(answers_path) if separate else None, out)
     return {"sample_submission": result.sample, "class_balance": result.class_balance,
-            "rows": result.rows, "source_table": train_path.relative_to(raw.root).as_posix(),
+            "rows": result.rows, "source_table": raw.name(train_path),
             "test_source": test_rel}
 
 
@@ -185,20 +193,38 @@ def build_split(spec: TaskSpec, raw_root: Path, out: Path,
     """Write public/ and private/ for ``spec`` from ``raw_root`` into ``out``; return the
     report (the sample submission not yet scored)."""
     plan = plan_split(spec)
-    ctx = raw or RawContext(raw_root)
     (out / PUBLIC_DIR).mkdir(parents=True, exist_ok=True)
     (out / PRIVATE_DIR).mkdir(parents=True, exist_ok=True)
     strategy = STRATEGIES[plan.split.strategy]
-    if isinstance(strategy, TableStrategy):
-        parts = _split_two_tables(plan, ctx, out, strategy)
-    else:
-        parts = _split_one_table(plan, ctx, out, strategy)
-    extra = copy_extra_files(ctx.root, plan, out, refuse=ctx.private.refuse)
+    with tempfile.TemporaryDirectory(prefix=".recipe-", dir=out.parent) as scratch:
+        ctx = recipe_context(raw or RawContext(raw_root), plan, Path(scratch))
+        if isinstance(strategy, TableStrategy):
+            parts = _split_two_tables(plan, ctx, out, strategy)
+        else:
+            parts = _split_one_table(plan, ctx, out, strategy)
+        extra = copy_extra_files(ctx.root, plan, out, refuse=ctx.private.refuse)
     settings = plan.split.applied()
     if isinstance(plan.split, StratifiedSplit):
         settings["stratify_columns"] = plan.stratify_columns
     return SplitReport(task_id=spec.id, strategy=plan.split.strategy, settings=settings,
-                       extra_public_files=extra, **parts)
+                       extra_public_files=extra, recipe_notes=ctx.tables.notes, **parts)
+
+
+def recipe_context(ctx: RawContext, plan: SplitPlan, scratch: Path) -> RawContext:
+    """``ctx`` after the recipe's raw steps: archives in the raw data unpacked (into
+    ``scratch`` unless they were already in a working folder), JSON tables read and
+    transforms applied (:mod:`.recipe`)."""
+    root = unpack_nested(ctx.root, scratch)
+    tables = rewrite_tables(root, plan.split, scratch)
+    label = ctx.label if root == ctx.root else _unpacked_label(root)
+    return replace(ctx, root=root, label=label, tables=tables)
+
+
+def _unpacked_label(root: Path) -> Callable[[Path], str]:
+    def label(path: Path) -> str:
+        return f"{path.relative_to(root).as_posix()} (in the unpacked raw data)"
+
+    return label
 
 
 def grade_sample(spec: TaskSpec, root: Path, plan: SplitPlan,
@@ -405,7 +431,8 @@ def prepare_task(
             if not result.audit.passed:
                 raise LeakageError(
                     f"{result.audit.render_findings()}\n{final} is quarantined: it is kept for "
-                    "inspection and is not graded (fix the split, then prepare with --force)")
+                    "inspection and is not graded (apply the fixes above to the task's split "
+                    "recipe, then prepare with --force)")
     return result
 
 

@@ -12,12 +12,20 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from pydantic import BaseModel, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+    model_validator,
+)
 
 from tambench.core.bounded import REPORT_BOUNDS, load_json
 from tambench.core.fielddocs import DOCUMENTED
 from tambench.errors import ReportVersionError, TaskDataError
 from tambench.fileio import write_text_atomic
+from tambench.schema.splitspec import omit_empty
 
 M = TypeVar("M", bound="VersionedModel")
 
@@ -135,6 +143,13 @@ class FilesReport(_Part):
     """Files hard-linked from the raw data."""
     copied: int
     """Files copied."""
+    shared: int = 0
+    """Rows whose file another row of the same side had already placed (one file, several
+    rows); written only when not 0."""
+
+    @model_serializer(mode="wrap")
+    def _omit_no_sharing(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return omit_empty(handler(self), ("shared",))
     manifest: str
     """The manifest listing id, side and path of every file."""
 
@@ -180,3 +195,10 @@ class SplitReport(VersionedModel):
     """The sample submission."""
     extra_public_files: list[str] = Field(default_factory=list)
     """Raw files copied unchanged into public/."""
+    recipe_notes: list[str] = Field(default_factory=list)
+    """What the recipe's transforms did (files listed, rows dropped and why); written only
+    when there is something to say."""
+
+    @model_serializer(mode="wrap")
+    def _omit_no_notes(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return omit_empty(handler(self), ("recipe_notes",))

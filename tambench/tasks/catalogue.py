@@ -31,6 +31,7 @@ from tambench.core.layout import (
     COLLECTIONS_DIR,
     LEADERBOARD_FILE,
     PAGES_DIR,
+    RAW_FIXTURE_FILE,
     SUBSETS_DIR,
     TASK_FILE,
 )
@@ -92,6 +93,15 @@ class CatalogueEntry:
     def has_leaderboard(self) -> bool:
         """Whether the entry ships a leaderboard."""
         return self.leaderboard_path.is_file()
+
+    @property
+    def recipe(self) -> str:
+        """The state of the entry's split recipe: "checked" (the suite prepares a download
+        generated in its real layout, :data:`RAW_FIXTURE_FILE`, with it), "unchecked" (a
+        recipe without such a fixture) or "none"."""
+        if self.spec.split is None:
+            return "none"
+        return "checked" if (self.path / RAW_FIXTURE_FILE).is_file() else "unchecked"
 
 
 @dataclass(frozen=True)

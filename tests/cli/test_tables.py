@@ -62,7 +62,11 @@ def test_tasks_list_keeps_ids_whole_and_hides_empty_columns(
     if width == 80:
         assert table[-1].startswith("(left out at 80 columns: ")
     else:
-        assert "subsets" in header
+        assert "subsets" in header and "recipe" in header
+        col = header.index("recipe")
+        recipe = {x.split()[0]: x.split()[col] for x in table[1:] if "/" in x.split()[0]}
+        assert recipe["kaggle/lmsys-chatbot-arena"] == "checked"  # it has a raw fixture
+        assert recipe["biendata/aqa"] == "none"
 
 
 @pytest.fixture

@@ -79,17 +79,20 @@ def test_target_column_in_public_test_is_reported(tmp_path: Path) -> None:
         report.raise_for_findings()
 
 
-def test_private_file_copied_into_public_is_reported_by_name_and_by_content(
+def test_private_file_copied_into_public_is_reported_by_content_not_by_name(
         tmp_path: Path) -> None:
     spec, res = _clean(tmp_path)
     pub = res.task_dir / "public"
     shutil.copy(res.task_dir / "private/answers.csv", pub / "answers.csv")
     (pub / "extra").mkdir()
     shutil.copy(res.task_dir / "private/answers.csv", pub / "extra" / "labels_backup.csv")
-    findings = _check(audit_task(spec, res.task_dir), "no_private_file_in_public")
-    assert "public/answers.csv has the name of private file 'answers.csv'" in findings
-    assert "public/extra/labels_backup.csv is a byte-identical copy of private/answers.csv" \
-        in findings
+    report = audit_task(spec, res.task_dir)
+    findings = _check(report, "no_private_file_in_public")
+    assert findings == [
+        "public/answers.csv is a byte-identical copy of private/answers.csv",
+        "public/extra/labels_backup.csv is a byte-identical copy of private/answers.csv"]
+    message = report.render_findings()
+    assert "fix: remove the file from split.extra_public_files" in message
 
 
 def test_a_feature_that_tracks_the_label_is_reported_with_its_auroc(tmp_path: Path) -> None:
@@ -171,7 +174,9 @@ def test_sample_submission_with_wrong_header_or_true_labels_is_reported(tmp_path
     report = audit_task(spec, res.task_dir, grader=grade_submission)
     assert any("sample_submission.csv column 'label' equals target" in f
                for f in _check(report, "feature_leakage"))
-    assert "scores 1.0, but prepare recorded" in _check(report, "sample_submission")[0]
+    assert _check(report, "sample_submission") == [
+        "its column 'label' equals the answers on every row: the sample submission holds the "
+        "test labels"]
 
 
 def test_the_sample_submission_is_scored_by_the_grader_it_is_given_and_only_checked_without(

@@ -48,7 +48,8 @@ def test_audit_exits_1_and_names_the_leak(tmp_path: Path,
     capsys.readouterr()
     assert main(["audit", str(task), "--data-dir", str(data)]) == 1
     err = capsys.readouterr().err
-    assert "public/answers.csv has the name of private file" in err
+    assert "public/answers.csv is a byte-identical copy of private/answers.csv" in err
+    assert "fix: " in err
 
 
 def test_prepare_needs_exactly_one_source(tmp_path: Path) -> None:

@@ -40,7 +40,9 @@ from tambench.splits.layout import (
     REPORT_FILE,
     SAMPLE_FILE,
     TEST_FILE,
+    TEST_FILES_DIR,
     TRAIN_FILE,
+    TRAIN_FILES_DIR,
     SplitPlan,
 )
 from tambench.splits.periods import parse_periods
@@ -163,27 +165,46 @@ def check_time(plan: SplitPlan, train: TrainPass, test: pl.DataFrame) -> CheckRe
 
 
 def public_csvs(root: Path) -> list[Path]:
-    """Every CSV under public/."""
-    return sorted(p for p in iter_files(root / PUBLIC_DIR) if p.suffix.lower() == ".csv")
+    """Every public table: the CSVs under public/ but the per-row files of public/train/ and
+    public/test/ (a sensor recording per row is a row's file, not a table keyed by ids; the
+    label checks read those files apart)."""
+    pub = root / PUBLIC_DIR
+    rows = (pub / TRAIN_FILES_DIR, pub / TEST_FILES_DIR)
+    return sorted(p for p in iter_files(pub) if p.suffix.lower() == ".csv"
+                  and not any(p.is_relative_to(d) for d in rows))
 
 
-def check_no_target(plan: SplitPlan, root: Path) -> CheckResult:
-    """No public CSV other than train.csv and the sample submission has a target column."""
+def check_no_target(plan: SplitPlan, root: Path, test_ids: pl.Series | None = None,
+                    tables: dict[str, pl.DataFrame] | None = None) -> CheckResult:
+    """No public CSV other than train.csv and the sample submission holds a target column for
+    test rows: test.csv never, another table when it has the id column with test ids in it (a
+    side table listing the classes, misconception_mapping.csv, holds no test row)."""
     findings = []
     pub = root / PUBLIC_DIR
     for p in public_csvs(root):
         rel = p.relative_to(pub).as_posix()
         if rel in (TRAIN_FILE, SAMPLE_FILE):
             continue
-        found = [c for c in plan.hidden_columns if c in header_of(p)]
-        if found:
-            findings.append(f"public/{rel} has target column(s) {found}")
+        header = header_of(p)
+        found = [c for c in plan.hidden_columns if c in header]
+        if not found:
+            continue
+        if rel != TEST_FILE and test_ids is not None:
+            if plan.id_column not in header:
+                continue
+            table = (tables or {}).get(rel)
+            ids = (table if table is not None else read_csv(p, [plan.id_column]))[
+                plan.id_column]
+            if not ids.is_in(test_ids.implode()).any():
+                continue
+        findings.append(f"public/{rel} has target column(s) {found}")
     return CheckResult(name="no_target_in_public", status="fail" if findings else "pass",
                        findings=findings)
 
 
 def check_private_files(root: Path) -> CheckResult:
-    """No private file is in public/, by name or as a byte-identical copy."""
+    """No private file is in public/ as a byte-identical copy (its contents, not its name:
+    public/test.csv beside a private test.csv of answers is the usual layout, not a leak)."""
     findings = []
     pub = root / PUBLIC_DIR
     private = {p.name: (p.stat().st_size, sha256_file(p)) for p in iter_files(root / PRIVATE_DIR)}
@@ -192,9 +213,6 @@ def check_private_files(root: Path) -> CheckResult:
         by_size.setdefault(size, []).append((name, digest))
     for p in iter_files(pub):
         rel = p.relative_to(pub).as_posix()
-        if p.name in private:
-            findings.append(f"public/{rel} has the name of private file {p.name!r}")
-            continue
         candidates = by_size.get(p.stat().st_size)
         if candidates:
             digest = sha256_file(p)
@@ -298,6 +316,8 @@ def check_sample(spec: TaskSpec, plan: SplitPlan, root: Path, answers: pl.DataFr
                 an.implode()).all():
             findings.append(f"holds {ids.len()} rows / {ids.n_unique()} distinct ids, "
                             f"expected the {an.len()} answer ids once each")
+    if not findings:
+        findings += _sample_is_answers(plan, path, answers)
     if not findings and grader is not None and spec.grading is not None:
         rep = grader(path, spec, root / PRIVATE_DIR / plan.answers_file)
         if not rep.valid_submission or rep.score is None:
@@ -312,6 +332,23 @@ def check_sample(spec: TaskSpec, plan: SplitPlan, root: Path, answers: pl.DataFr
         detail = "header and ids checked (no grader given, so not scored)"
     return CheckResult(name="sample_submission", status="fail" if findings else "pass",
                        findings=findings, detail=detail)
+
+
+def _sample_is_answers(plan: SplitPlan, path: Path, answers: pl.DataFrame) -> list[str]:
+    """The sample submission's target values are not the answers (a sample split from the
+    labelled rows, or copied from them, hands the agent every label)."""
+    targets = [c for c in plan.submission_header if c != plan.id_column and c in answers.columns]
+    if not targets or answers.height < 2:
+        return []
+    sample = read_csv(path, [plan.id_column, *targets])
+    joined = answers.select([plan.id_column, *targets]).join(
+        sample, on=plan.id_column, how="inner", suffix="\x01")
+    if joined.height != answers.height:
+        return []
+    same = [t for t in targets if answers[t].n_unique() >= 2 and
+            joined[t].fill_null("").equals(joined[f"{t}\x01"].fill_null("").rename(t))]
+    return [f"its column {t!r} equals the answers on every row: the sample submission "
+            "holds the test labels" for t in same]
 
 
 def _recorded_score(root: Path) -> float | None:

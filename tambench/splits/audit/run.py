@@ -20,12 +20,14 @@ from tambench.splits.audit.checks import (
     check_time,
     group_column,
     header_of,
+    public_csvs,
     read_csv,
     sample_rows,
     time_column,
 )
 from tambench.splits.audit.duplicates import check_duplicates
 from tambench.splits.audit.ids import check_id_leakage
+from tambench.splits.audit.labels import check_label_bearing
 from tambench.splits.audit.report import AuditReport, CheckResult
 from tambench.splits.audit.trainpass import feature_columns, read_train
 from tambench.splits.grader import Grader
@@ -70,17 +72,37 @@ def audit_task(spec: TaskSpec, root: Path, *, max_rows: int = 200_000,
     train = read_train(train_path, idc, [t for t in targets if t in header_of(train_path)],
                        test, features, [c for c in distinct if c in header_of(train_path)])
     ans = sample_rows(answers.select([idc, *targets]), idc, max_rows)
+    tables = _public_tables(root, idc, test)
     report.checks += [
         check_ids(plan, train, test, answers),
         check_groups(plan, train, test),
         check_time(plan, train, test),
-        check_no_target(plan, root),
+        check_no_target(plan, root, answers[idc], tables),
         check_private_files(root),
         check_duplicates(test, answers, idc, targets, features, train),
-        check_features(plan, root, ans, {TEST_FILE: test}, train.sample),
+        check_features(plan, root, ans, tables, train.sample),
+        check_label_bearing(plan, root, ans, tables, train.sample),
         check_row_order(plan, test, answers),
         check_id_leakage(_id_frame(ans, idc, targets), None if train.sample is None else
                          _id_frame(train.sample, idc, targets), targets),
         check_sample(spec, plan, root, answers, grader),
     ]
     return report
+
+
+#: Public tables without the id column are read for label files up to this size.
+SIDE_TABLE_MAX_BYTES = 32 * 1024**2
+
+
+def _public_tables(root: Path, idc: str, test: pl.DataFrame) -> dict[str, pl.DataFrame]:
+    """Public CSVs that may be keyed by the test ids (path under public/ -> rows): test.csv,
+    every CSV with the id column, and small CSVs keyed by another column (label files)."""
+    pub = root / PUBLIC_DIR
+    tables = {TEST_FILE: test}
+    for p in public_csvs(root):
+        rel = p.relative_to(pub).as_posix()
+        if rel in tables or rel == TRAIN_FILE:
+            continue
+        if idc in header_of(p) or p.stat().st_size <= SIDE_TABLE_MAX_BYTES:
+            tables[rel] = read_csv(p)
+    return tables

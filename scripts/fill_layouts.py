@@ -1,0 +1,58 @@
+"""Recipes written for the real downloads, and the raw fixtures that check them.
+
+Each entry below is a task's ``split`` recipe (written into its task.json, nothing else
+changed) and its ``raw_fixture.json`` (the download's layout: file names, archives inside it,
+columns), both read from the source named in the entry (a peer's prepare script at a commit,
+or the competition's data page). The suite's round trip (tests/splits/test_catalogue_recipes.py)
+prepares each fixture with its recipe, audits it and grades the answers.
+
+    python scripts/fill_layouts.py           # write the recipes and fixtures
+    python scripts/fill_layouts.py --check   # exit 1 when a file would change
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from recipe_layouts import LAYOUTS
+
+from tambench.schema.io import dump_taskspec, load_taskspec
+from tambench.schema.splitspec import parse_split_spec
+from tambench.splits.fixture import FIXTURE_FILE, RawFixture
+
+CATALOGUE = Path(__file__).resolve().parents[1] / "tambench" / "tasks" / "catalogue"
+
+
+def _outputs(task_id: str, entry: dict[str, Any]) -> dict[Path, str]:
+    folder = CATALOGUE / task_id
+    spec = load_taskspec(folder / "task.json")
+    split = parse_split_spec({**entry["split"], "sources": entry["sources"]})
+    fixture = RawFixture.model_validate({**entry["fixture"], "sources": entry["sources"]})
+    updated = spec.model_copy(update={"split": split})
+    text = json.dumps(fixture.model_dump(exclude_defaults=True), indent=2) + "\n"
+    return {folder / "task.json": dump_taskspec(updated), folder / FIXTURE_FILE: text}
+
+
+def main(argv: list[str]) -> int:
+    check = "--check" in argv
+    changed = []
+    for task_id, entry in sorted(LAYOUTS.items()):
+        for path, text in _outputs(task_id, entry).items():
+            old = path.read_text(encoding="utf-8") if path.is_file() else None
+            if old == text:
+                continue
+            changed.append(path.relative_to(CATALOGUE).as_posix())
+            if not check:
+                path.write_text(text, encoding="utf-8")
+    verb = "would change" if check else "written"
+    print(f"{len(LAYOUTS)} recipes; {len(changed)} file(s) {verb}")
+    for c in changed:
+        print(f"  {c}")
+    return 1 if check and changed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

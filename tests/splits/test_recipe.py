@@ -1,0 +1,278 @@
+"""The recipe language: nested archives, JSON tables, tables from file names, derived columns,
+dropped rows, shared per-row files and the answers columns grading reads."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from tambench.errors import LeakageError, SplitError
+from tambench.grading.grade import grade_submission
+from tambench.schema.taskspec import TaskSpec
+from tambench.schema.transforms import TRANSFORM_MODELS
+from tambench.splits.prepare import prepare_task
+from tambench.splits.transforms import TRANSFORMS
+from tambench.splits.unpack import unpack_nested
+from tests.splits.helpers import make_spec, read
+
+
+def _zip_bytes(members: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    return buf.getvalue()
+
+
+def _csv(n: int, label: str = "label") -> bytes:
+    rows = "".join(f"r{i},{i * 0.5},{'ab'[i % 2]}\n" for i in range(n))
+    return f"id,x,{label}\n{rows}".encode()
+
+
+def test_both_registries_name_the_same_transforms() -> None:
+    assert sorted(TRANSFORMS.names()) == sorted(TRANSFORM_MODELS.names())
+    with pytest.raises(Exception, match="unknown recipe transform 'one_hott'"):
+        make_spec("x", {"strategy": "random", "transforms": [{"op": "one_hott"}]})
+    with pytest.raises(Exception, match="values go with rule 'equals'"):
+        make_spec("x", {"strategy": "random", "transforms": [
+            {"op": "drop_rows", "column": "x", "rule": "equals", "reason": "r"}]})
+
+
+def test_a_zip_inside_a_zip_and_a_zipped_table_are_unpacked_where_the_recipe_names_them(
+        tmp_path: Path) -> None:
+    download = tmp_path / "dl.zip"
+    images = _zip_bytes({"train/a.png": b"A", "train/b.png": b"B"})
+    download.write_bytes(_zip_bytes({"train.csv.zip": _zip_bytes({"train.csv": _csv(40)}),
+                                     "train.zip": images}))
+    spec = make_spec("nested", {"strategy": "random", "test_size": 0.25,
+                                "train_file": "train.csv"})
+    res = prepare_task(spec, download, tmp_path / "data")
+    assert res.report.source_table == "train.csv" and res.report.rows.test == 10
+    assert res.audit.passed
+
+
+def test_a_local_folder_is_unpacked_in_a_copy_and_never_changed(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    (raw / "Train.csv").mkdir(parents=True)  # left so by another unpacking tool
+    (raw / "Train.csv" / "Train.csv").write_bytes(_csv(20))
+    (raw / "images.zip").write_bytes(_zip_bytes({"images/p.png": b"P"}))
+    before = sorted(p.relative_to(raw).as_posix() for p in raw.rglob("*"))
+    work = tmp_path / "work"
+    work.mkdir()
+    root = unpack_nested(raw, work)
+    assert root == work / "unpacked" and (root / "images" / "p.png").read_bytes() == b"P"
+    assert sorted(p.relative_to(raw).as_posix() for p in raw.rglob("*")) == before
+    spec = make_spec("folder", {"strategy": "random", "test_size": 0.25,
+                                "train_file": "Train.csv"})
+    res = prepare_task(spec, raw, tmp_path / "data")
+    assert res.report.rows.train == 15 and res.audit.passed
+
+
+def _pizza(raw: Path, n: int = 60) -> None:
+    rng = np.random.default_rng(2)
+    got = rng.random(n) < 0.3
+    records = [{"request_id": f"t3_{i:04x}", "request_text": f"text {i}",
+                "requester_subreddits_at_request": ["pizza", f"s{i % 4}"],
+                "requester_received_pizza": bool(g),
+                "giver_username_if_known": f"giver{i}" if g else "N/A"}
+               for i, g in enumerate(got)]
+    raw.mkdir(parents=True, exist_ok=True)
+    (raw / "train.json").write_text(json.dumps(records))
+
+
+def test_a_json_table_is_read_and_a_leaking_column_hidden_from_the_test_rows(
+        tmp_path: Path) -> None:
+    _pizza(tmp_path / "raw")
+    split = {"strategy": "random", "test_size": 0.2, "train_file": "train.json",
+             "hidden_columns": {"giver_username_if_known": "test"}}
+    spec = make_spec("pizza", split, targets=("requester_received_pizza",), id_col="request_id")
+    res = prepare_task(spec, tmp_path / "raw", tmp_path / "data")
+    assert res.audit.passed
+    test = read(res.task_dir / "public/test.csv")
+    assert "giver_username_if_known" not in test.columns
+    assert json.loads(test["requester_subreddits_at_request"][0])[0] == "pizza"
+    answers = read(res.task_dir / "private/answers.csv")
+    assert set(answers["requester_received_pizza"]) == {"true", "false"}
+    # without hiding it, the audit catches the column (MLE-bench issue #108)
+    spec2 = make_spec("pizza2", {**split, "hidden_columns": {}},
+                      targets=("requester_received_pizza",), id_col="request_id")
+    with pytest.raises(Exception, match="giver_username_if_known' is 'N/A' exactly"):
+        prepare_task(spec2, tmp_path / "raw", tmp_path / "data")
+
+
+def _cats_and_dogs(raw: Path, n: int = 40) -> None:
+    (raw / "train").mkdir(parents=True)
+    for i in range(n):
+        kind = "cat" if i % 2 else "dog"
+        (raw / "train" / f"{kind}.{i}.jpg").write_bytes(b"\xff\xd8" + bytes([i]))
+
+
+def test_labels_from_file_names_with_opaque_ids_and_public_names(tmp_path: Path) -> None:
+    _cats_and_dogs(tmp_path / "raw")
+    split = {"strategy": "random", "test_size": 0.25,
+             "transforms": [
+                 {"op": "files_table", "pattern": "train/{animal}.{num}.jpg"},
+                 {"op": "hash_id", "column": "id", "columns": ["path"]},
+                 {"op": "one_hot", "column": "animal", "classes": ["dog", "cat"],
+                  "keep": True},
+                 {"op": "rename", "columns": {"dog": "label"}}],
+             "hidden_columns": {"path": "public", "animal": "public", "num": "public",
+                                "cat": "public"},
+             "files": {"pattern": "{path}", "dest": "{id}.jpg"}}
+    spec = make_spec("dogs", split)
+    res = prepare_task(spec, tmp_path / "raw", tmp_path / "data", grader=grade_submission)
+    assert res.audit.passed, res.audit.findings
+    test = read(res.task_dir / "public/test.csv")
+    assert test.columns == ["id"] and len(test["id"][0]) == 16
+    files = sorted(p.name for p in (res.task_dir / "public/test").iterdir())
+    assert files == sorted(f"{i}.jpg" for i in test["id"])
+    assert res.report.recipe_notes == [
+        "the files_table transform's table: files_table: 40 file(s) match "
+        "'train/{animal}.{num}.jpg'"]
+    answers = read(res.task_dir / "private/answers.csv")
+    assert set(answers["label"]) == {"0", "1"}
+
+
+def test_file_paths_made_of_labels_are_caught_by_the_audit(tmp_path: Path) -> None:
+    _cats_and_dogs(tmp_path / "raw")
+    split = {"strategy": "random", "transforms": [
+        {"op": "files_table", "pattern": "train/{label}.{num}.jpg"}],
+        "id_column": "path", "files": {"pattern": "{path}"}}
+    with pytest.raises(LeakageError, match="the public paths of 100% of the test files name "
+                                           "their row's target 'label'"):
+        prepare_task(make_spec("dogs", split, id_col="path"), tmp_path / "raw",
+                     tmp_path / "data")
+
+
+def test_multi_label_one_hot_compose_id_and_dropped_rows_are_reported(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    labels = ["Bark", "Bark,Meow", "Meow", "Chirp", ""] * 8
+    pl.DataFrame({"clip": [str(i // 3) for i in range(40)], "part": [str(i % 3) for i in range(40)],
+                  "labels": labels}).write_csv(raw / "train_curated.csv")
+    split = {"strategy": "random", "test_size": 0.25, "train_file": "train_curated.csv",
+             "transforms": [
+                 {"op": "drop_rows", "column": "labels", "rule": "empty",
+                  "reason": "clips without a label"},
+                 {"op": "compose_id", "column": "fname", "template": "{clip}_{part}.wav"},
+                 {"op": "one_hot", "column": "labels", "classes": ["Bark", "Meow", "Chirp"],
+                  "separator": ","}]}
+    spec = make_spec("sounds", split, id_col="fname", targets=("Bark", "Meow", "Chirp"))
+    res = prepare_task(spec, raw, tmp_path / "data")
+    assert res.report.rows.train + res.report.rows.test == 32
+    assert res.report.recipe_notes == [
+        "train_curated.csv: drop_rows: 8 row(s) dropped (empty 'labels'): clips without a label"]
+    cols = ["fname", "Bark", "Meow", "Chirp"]
+    rows = pl.concat([read(res.task_dir / "public/train.csv").select(cols),
+                      read(res.task_dir / "private/answers.csv").select(cols)])
+    row = rows.filter(pl.col("fname") == "0_1.wav")
+    assert row.row(0) == ("0_1.wav", "1", "1", "0")
+    bad = {**split, "transforms": [{"op": "one_hot", "column": "labels",
+                                    "classes": ["Bark", "Meow"], "separator": ","}]}
+    with pytest.raises(SplitError, match="outside the class list"):
+        prepare_task(make_spec("s2", bad, id_col="fname", targets=("Bark", "Meow")), raw,
+                     tmp_path / "d2")
+
+
+def test_a_file_shared_by_several_rows_is_placed_once(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    (raw / "structures").mkdir(parents=True)
+    rows = []
+    for m in range(12):
+        (raw / "structures" / f"mol{m}.xyz").write_text(f"{m}\n")
+        rows += [(f"{m}_{k}", f"mol{m}", f"{m + k}") for k in range(4)]
+    pl.DataFrame(rows, schema=["id", "molecule_name", "label"], orient="row").write_csv(
+        raw / "train.csv")
+    split = {"strategy": "group", "group_column": "molecule_name", "test_size": 0.25,
+             "files": {"pattern": "structures/{molecule_name}.xyz"}}
+    res = prepare_task(make_spec("champs", split, metric="mae"), raw, tmp_path / "data")
+    assert res.report.files is not None
+    assert res.report.files.shared == 36 and res.report.files.linked + \
+        res.report.files.copied == 12
+    assert res.audit.passed
+
+
+def test_the_answers_keep_the_column_scored_rows_reads(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    n = 80
+    pl.DataFrame({"id": [str(i) for i in range(n)], "breath_id": [str(i // 8) for i in range(n)],
+                  "u_out": [str(int(i % 8 > 4)) for i in range(n)],
+                  "pressure": [f"{i * 0.1:.1f}" for i in range(n)]}).write_csv(raw / "train.csv")
+    spec = TaskSpec.model_validate({
+        "id": "kaggle/ventilator", "platform": "kaggle",
+        "grading": {"metric": "mae", "id_columns": ["id"], "target_columns": ["pressure"],
+                    "scored_rows": {"rule": "where", "column": "u_out", "scored": ["0"],
+                                    "unscored": ["1"]}},
+        "split": {"strategy": "group", "group_column": "breath_id", "test_size": 0.2}})
+    res = prepare_task(spec, raw, tmp_path / "data", grader=grade_submission)
+    assert read(res.task_dir / "private/answers.csv").columns == ["id", "pressure", "u_out"]
+    assert res.audit.passed and res.report.sample_submission.score is not None
+
+
+def test_old_recipes_load_unchanged_and_files_table_needs_no_train_file(
+        tmp_path: Path) -> None:
+    spec = make_spec("old", {"strategy": "random", "test_size": 0.1,
+                             "files": {"pattern": "img/{id}.png", "link": True}})
+    assert spec.split is not None
+    dumped = spec.split.model_dump()
+    # fields a recipe does not use are not written: recipes from before them keep their bytes
+    assert "transforms" not in dumped and "sources" not in dumped
+    assert "dest" not in dumped["files"]
+    assert TaskSpec.model_validate(spec.model_dump()).split == spec.split
+    _cats_and_dogs(tmp_path / "raw")
+    both = make_spec("both", {"strategy": "random", "train_file": "train.csv", "transforms": [
+        {"op": "files_table", "pattern": "train/{label}.{num}.jpg"}]})
+    with pytest.raises(SplitError, match="leave train_file empty"):
+        prepare_task(both, tmp_path / "raw", tmp_path / "data")
+
+
+def test_a_7z_inside_the_download_is_unpacked_and_a_broken_one_refused(tmp_path: Path) -> None:
+    import py7zr
+
+    from tambench.errors import UnsafeArchiveError
+
+    buf = io.BytesIO()
+    with py7zr.SevenZipFile(buf, "w") as z:
+        z.writestr(_csv(20), "data/processed/train.csv")
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    (raw / "train.csv.7z").write_bytes(buf.getvalue())
+    work = tmp_path / "work"
+    work.mkdir()
+    root = unpack_nested(raw, work)
+    assert (root / "train.csv" / "data/processed/train.csv").read_bytes() == _csv(20)
+    (raw / "train.csv.7z").write_bytes(b"7z\xbc\xaf\x27\x1c" + b"\x00" * 40)
+    with pytest.raises(UnsafeArchiveError, match="train.csv.7z is corrupt"):
+        unpack_nested(raw, tmp_path / "work2")
+
+
+def _apply(steps: list[dict[str, object]], frame: pl.DataFrame) -> pl.DataFrame:
+    from tambench.schema.transforms import TRANSFORM_MODELS
+    from tambench.splits.transforms import apply_transforms
+
+    models = [TRANSFORM_MODELS[str(s["op"])].model_validate(s) for s in steps]
+    out, _ = apply_transforms(models, frame.lazy(), Path("."), "t", required=True)
+    return out.collect()
+
+
+def test_unpivot_gives_one_row_per_key_and_explode_one_per_item() -> None:
+    wide = pl.DataFrame({"q": ["1", "2"], "AText": ["a1", "a2"], "BText": ["b1", "b2"],
+                         "AMis": ["7", ""], "BMis": ["", "9"]})
+    long = _apply([{"op": "unpivot", "keys": ["A", "B"], "key_column": "Answer",
+                    "columns": {"Text": "{key}Text", "Mis": "{key}Mis"}}], wide)
+    assert long.sort(["q", "Answer"]).rows() == [
+        ("1", "A", "a1", "7"), ("1", "B", "b1", ""), ("2", "A", "a2", ""), ("2", "B", "b2", "9")]
+    seqs = pl.DataFrame({"id": ["s1", "s2"], "r": ["[0.5, 1]", "[2.25]"], "e": ["[1, 2]", "[3]"]})
+    rows = _apply([{"op": "explode", "columns": ["r", "e"], "position_column": "pos"}], seqs)
+    assert rows.rows() == [("s1", "0.5", "1", "0"), ("s1", "1", "2", "1"),
+                           ("s2", "2.25", "3", "0")]
+    uneven = seqs.with_columns(pl.Series("e", ["[1]", "[3]"]))
+    with pytest.raises(SplitError, match="1 row\\(s\\) have lists of different lengths"):
+        _apply([{"op": "explode", "columns": ["r", "e"], "position_column": "pos"}], uneven)
