@@ -258,9 +258,9 @@ def list_tasks(
 def _with_readiness(rows: list[dict[str, Any]], entries: list[Any], ready: bool | None
                     ) -> list[dict[str, Any]]:
     """Each row with what its task lacks to be agent-ready (``lacks``), filtered by ``ready``."""
-    from tambench.tasks.readiness import readiness_gaps
+    from tambench.tasks.readiness import entry_gaps
 
-    gaps = {e.id: readiness_gaps(e.spec, e.has_leaderboard) for e in entries}
+    gaps = {e.id: entry_gaps(e) for e in entries}
     out = [{**r, "lacks": ", ".join(gaps.get(r["id"], []))} for r in rows]
     return out if ready is None else [r for r in out if (not r["lacks"]) == ready]
 

@@ -36,7 +36,7 @@ from tambench.tasks.catalogue import Catalogue, CatalogueEntry
 from tambench.tasks.dates import ended_within
 from tambench.tasks.filters import evaluate_rules, passes_filters
 from tambench.tasks.manifests import Manifest, read_manifest, render_manifest
-from tambench.tasks.readiness import not_ready_reason, readiness_gaps
+from tambench.tasks.readiness import entry_gaps, not_ready_reason
 
 MODALITY_ORDER: tuple[Modality, ...] = tuple(Modality)
 TIER_ORDER: tuple[Tier, ...] = (Tier.EASY, Tier.MEDIUM, Tier.HARD)
@@ -298,7 +298,7 @@ def _not_ready(selection: Selection, entry: CatalogueEntry) -> str:
     """Why an agent-ready build leaves the entry out ("" when it does not)."""
     if not selection.agent_ready:
         return ""
-    gaps = readiness_gaps(entry.spec, entry.has_leaderboard)
+    gaps = entry_gaps(entry)
     return not_ready_reason(gaps) if gaps else ""
 
 

@@ -18,13 +18,21 @@ READY = "kaggle/aerial-cactus-identification"
 
 def test_each_missing_part_is_named() -> None:
     spec = load_taskspec(bundled_catalogue_dir() / READY / "task.json")
-    assert readiness_gaps(spec, has_leaderboard=True) == []
-    assert readiness_gaps(spec, has_leaderboard=False) == ["leaderboard"]
+    assert readiness_gaps(spec, has_leaderboard=True, recipe="checked") == []
+    assert readiness_gaps(spec, has_leaderboard=False, recipe="checked") == ["leaderboard"]
+    assert readiness_gaps(spec, True, "unchecked") == ["checked recipe"]
     bare = spec.model_copy(update={"split": None, "page_sources": [], "goal_description": ""})
-    assert readiness_gaps(bare, True) == ["statement", "page source", "recipe"]
+    assert readiness_gaps(bare, True, "none") == ["statement", "page source", "recipe"]
     wrong = spec.model_copy(update={"output_format": "a csv file"})
-    assert readiness_gaps(wrong, True) == ["statement"]
-    assert "grading" in readiness_gaps(spec.model_copy(update={"grading": None}), True)
+    assert readiness_gaps(wrong, True, "checked") == ["statement"]
+    assert "grading" in readiness_gaps(spec.model_copy(update={"grading": None}), True,
+                                       "checked")
+
+
+def test_a_recipe_never_run_on_its_real_layout_is_not_agent_ready(catalogue: Path) -> None:
+    assert catalogue_readiness(catalogue)[READY] == []
+    (catalogue / READY / "raw_fixture.json").unlink()
+    assert catalogue_readiness(catalogue)[READY] == ["checked recipe"]
 
 
 @pytest.fixture
