@@ -31,7 +31,8 @@ def grade(
         "bare slug (an MLE-bench competition id) when one platform has it."
     ),
     data_dir: Path | None = typer.Option(
-        None, "--data-dir", help="Prepared data: answers at <D>/<platform>/<slug>/private/."
+        None, "--data-dir", help="Prepared data: answers at <D>/<platform>/<slug>/private/ "
+        "(or MLE-bench's <D>/<competition>/prepared/private/)."
     ),
     catalogue: Path | None = typer.Option(None, "--catalogue", help="Task catalogue folder."),
     answers: Path | None = _adhoc.ANSWERS,
@@ -139,7 +140,8 @@ _RUNS = typer.Argument(
     "<group>/<competition>_<id>/submission/) or an MLE-bench submissions.jsonl.")
 _CATALOGUE = typer.Option(None, "--catalogue", "--task-dir",
                           help="Task catalogue folder (default: settings).")
-_DATA_DIR = typer.Option(None, "--data-dir", help="Prepared data folder (default: settings).")
+_DATA_DIR = typer.Option(None, "--data-dir", help="Prepared data folder (default: settings); "
+                      "MLE-bench's <D>/<competition>/prepared/ layout is read too.")
 _LEADERBOARD_DIR = typer.Option(
     None, "--leaderboard-dir",
     help="Leaderboards as <dir>/<slug>/leaderboard.csv (default: beside each task.json).")

@@ -20,7 +20,8 @@ TASK_OPTION = typer.Option(
     ..., "--task", help="Task folder (holding task.json), task id <platform>/<slug>, or a bare "
     "slug (an MLE-bench competition id) when one platform has it.")
 DATA_DIR_OPTION = typer.Option(
-    None, "--data-dir", help="Prepared data: the public folder at <D>/<platform>/<slug>/public/.")
+    None, "--data-dir", help="Prepared data: the public folder at <D>/<platform>/<slug>/public/ (or "
+    "MLE-bench's <D>/<competition>/prepared/public/).")
 CATALOGUE_OPTION = typer.Option(None, "--catalogue", help="Task catalogue folder.")
 
 

@@ -6,6 +6,11 @@ A task in the catalogue and its prepared data on disk::
     <data dir>/<platform>/<slug>/raw/, public/, private/, checksums.json, split_report.json
       (+ quarantine.json while a failed leakage audit keeps the task from being graded)
 
+Grading and validation also read MLE-bench's prepared data as ``mlebench prepare`` leaves it,
+``<data dir>/<competition id>/prepared/public/`` and ``.../prepared/private/`` (the competition
+id is the task's slug), when the data folder holds no ``<platform>/<slug>/`` of the task
+(:func:`task_data_root`).
+
 Every path built from something a user, a page or an agent wrote (task ids, file names in a
 spec, archive members, run folders) goes through :func:`safe_join`, which refuses absolute
 parts, ``..``, NUL bytes and anything that resolves (through links) outside its root.
@@ -38,6 +43,8 @@ TRAIN_FILES_DIR = "train"
 TEST_FILES_DIR = "test"
 #: Written beside checksums.json when a prepared task failed its leakage audit.
 QUARANTINE_FILE = "quarantine.json"
+#: MLE-bench's prepared data of one competition: ``<data dir>/<competition id>/prepared/``.
+MLE_BENCH_PREPARED_DIR = "prepared"
 
 
 def safe_relpath(rel: str, what: str = "path") -> PurePosixPath:
@@ -92,12 +99,32 @@ def data_dir_problem(data_dir: Path, defaulted: bool) -> str | None:
             "makes it, then give the same --data-dir here")
 
 
+def task_data_root(data_dir: Path, platform: str, slug: str) -> Path:
+    """The folder holding a prepared task's ``public/`` and ``private/``:
+    ``<data_dir>/<platform>/<slug>``, or MLE-bench's ``<data_dir>/<slug>/prepared`` when only
+    that one is there (it holds ``public/`` or ``private/``). Both parts are checked by
+    :func:`safe_join`: a link leading out of ``data_dir`` is refused.
+
+    >>> task_data_root(Path("/no/such/data"), "kaggle", "titanic").as_posix()
+    '/no/such/data/kaggle/titanic'
+    """
+    ours = safe_join(data_dir, platform, slug)
+    if ours.is_dir():
+        return ours
+    theirs = safe_join(data_dir, slug, MLE_BENCH_PREPARED_DIR)
+    if (theirs / PRIVATE_DIR).is_dir() or (theirs / PUBLIC_DIR).is_dir():
+        return theirs
+    return ours
+
+
 def task_data_problem(data_dir: Path, platform: str, slug: str) -> str | None:
-    """Why ``<data_dir>/<platform>/<slug>/`` is not there, with a "did you mean" when the
-    folder given is one level too high or too low; None when it is there."""
-    if (data_dir / platform / slug).is_dir():
+    """Why neither ``<data_dir>/<platform>/<slug>/`` nor MLE-bench's
+    ``<data_dir>/<slug>/prepared/`` is there, with a "did you mean" when the folder given is
+    one level too high or too low; None when one is there."""
+    if task_data_root(data_dir, platform, slug).is_dir():
         return None
-    message = f"task {platform}/{slug} is not prepared in {data_dir} (no {platform}/{slug}/ there)"
+    message = (f"task {platform}/{slug} is not prepared in {data_dir} (no {platform}/{slug}/ "
+               f"there, nor MLE-bench's {slug}/{MLE_BENCH_PREPARED_DIR}/)")
     guess = _data_dir_guess(data_dir, platform, slug)
     if guess is not None:
         return f"{message}; did you mean --data-dir {guess}?"

@@ -97,7 +97,8 @@ def _run(items: list[RunItem], pool: Executor, retries: int, progress: bool) -> 
 
 def _run_settings(limits: Limits, now: datetime | None, time_limit: float | None,
                   judge: JudgeConfig | None) -> RunSettings:
-    return RunSettings(created_at=now or datetime.now(UTC), max_bytes=limits.max_bytes,
+    return RunSettings(created_at=now or datetime.now(UTC), fixed_time=now is not None,
+                       max_bytes=limits.max_bytes,
                        max_columns=limits.max_columns, time_limit=time_limit or None, judge=judge)
 
 
@@ -132,7 +133,8 @@ def grade_runs(
         aggregation: how runs are aggregated (default: :class:`Aggregation`'s defaults).
         time_limit: seconds one run may take (None or 0: no limit).
         agent: the agent of JSONL lines that name none (default: the file's folder name).
-        now: the report's ``created_at`` (default: now, UTC).
+        now: the report's ``created_at`` and every row's (default: the batch's start, UTC,
+            and each row the moment it was graded).
         judge: the constraint judge for each run's solution file (None: not judged).
         allow_quarantined: grade runs of tasks whose leakage audit failed (by default each
             of their runs is an error naming the audit's findings).
@@ -158,6 +160,7 @@ def grade_runs(
     agents, comparisons = summarise(rows, agg)
     return BatchReport(
         created_at=run_settings.created_at, runs_dir=report_text(str(runs), 500), aggregation=agg,
-        aggregation_rule=agg.statement, warnings=leaderboard_warnings(items), rows=rows,
+        aggregation_rule=agg.statement, rows=rows,
+        warnings=[*(it.warning for it in items if it.warning), *leaderboard_warnings(items)],
         agents=agents, comparisons=comparisons,
     )

@@ -16,6 +16,7 @@ import stat
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from contextlib import suppress
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -142,10 +143,18 @@ def task_fields(spec: TaskSpec, metric_id: str, higher_is_better: bool,
 
 
 def grade_run_item(item: RunItem) -> dict[str, Any]:
-    """Grade one run (worker side); returns the row as a plain dict.
+    """Grade one run (worker side); returns the row as a plain dict, its ``created_at`` the
+    moment it was graded (unless the batch fixed one time for every row).
 
     Raises whatever loading the task raises (recorded by the batch as status ``error``).
     """
+    row = _grade_run(item)
+    if not item.settings.fixed_time:
+        row["created_at"] = datetime.now(UTC)
+    return row
+
+
+def _grade_run(item: RunItem) -> dict[str, Any]:
     row = identity(item)
     if item.status is not None:
         return _decided(item, row)
@@ -158,8 +167,9 @@ def grade_run_item(item: RunItem) -> dict[str, Any]:
         row.update(_board_fields(board, answers.metric, spec.id))
     if item.submission is None:
         fmt = "/".join(item.task_ref.formats)
-        missing = (f"no submission.{fmt} in the run folder" if item.submission_shown is None
-                   else f"submission file {item.submission_shown} not found")
+        missing = item.problem or (f"no submission.{fmt} in the run folder"
+                                   if item.submission_shown is None
+                                   else f"submission file {item.submission_shown} not found")
         row.update(status=RunStatus.MISSING_SUBMISSION, errors=[missing])
         return row
     row.update(_graded(item, spec, answers, board))
