@@ -15,6 +15,7 @@ from tambench.cli._executor import (
     max_workers_option,
     retries_option,
 )
+from tambench.cli.validate_cmd import EXTRA_COLUMNS_OPTION, ExtraColumns
 from tambench.core.tables import Column, print_table
 from tambench.grading.batch.deadline import DEFAULT_TIME_LIMIT
 
@@ -61,9 +62,13 @@ def grade(
     ),
     json_out: bool = typer.Option(False, "--json", help="Print the report as strict JSON."),
     allow_quarantined: bool = _ALLOW_QUARANTINED,
+    extra_columns: ExtraColumns | None = EXTRA_COLUMNS_OPTION,
 ) -> None:
     """Grade one submission: validate, score, rank and award medals."""
     from tambench.grading.grade import check_submission_path, grade_submission, resolve_task
+    from tambench.grading.validate import with_extra_columns
+
+    extra = None if extra_columns is None else extra_columns.value
 
     if task is not None:
         if answers is not None or metric is not None:
@@ -71,8 +76,8 @@ def grade(
         resolved = resolve_task(task, catalogue=catalogue, data_dir=data_dir,
                                 leaderboard=leaderboard, allow_quarantined=allow_quarantined)
         check_submission_path(submission)
-        report = grade_submission(submission, resolved.spec, resolved.answers,
-                                  resolved.leaderboard)
+        report = grade_submission(submission, with_extra_columns(resolved.spec, extra),
+                                  resolved.answers, resolved.leaderboard)
     else:
         if answers is None or metric is None:
             raise typer.BadParameter("give --task, or --answers and --metric")
@@ -83,18 +88,19 @@ def grade(
             scored_last, extra_ids, ids_from, value_policy, grading,
         )
         check_submission_path(submission)
-        report = _grade_adhoc(submission, opts, leaderboard)
+        report = _grade_adhoc(submission, opts, leaderboard, extra)
     _show_report(report, json_out)
 
 
-def _grade_adhoc(submission: Path, opts: _adhoc.AdhocOptions, leaderboard: Path | None) -> Any:
+def _grade_adhoc(submission: Path, opts: _adhoc.AdhocOptions, leaderboard: Path | None,
+                 extra_columns: str | None) -> Any:
     """Grade against an answers file with a spec built from the flags."""
     from tambench.core.metrics import get_metric
     from tambench.grading.grade import adhoc_spec, grade_submission
-    from tambench.grading.validate import load_answers
+    from tambench.grading.validate import load_answers, with_extra_columns
 
     fields_, public_dir = _adhoc.adhoc_grading(opts)
-    spec = adhoc_spec(**fields_)
+    spec = with_extra_columns(adhoc_spec(**fields_), extra_columns)
     grading = spec.grading
     if grading is None:  # adhoc_spec always sets it; this narrows the type
         raise typer.BadParameter("no grading spec")
@@ -194,6 +200,7 @@ def grade_runs(
     judge_model: str | None = _JUDGE_MODEL,
     judge_base_url: str | None = _JUDGE_BASE_URL,
     allow_quarantined: bool = _ALLOW_QUARANTINED,
+    extra_columns: ExtraColumns | None = EXTRA_COLUMNS_OPTION,
 ) -> None:
     """Grade every run and aggregate per agent; exit 3 when some runs could not be graded."""
     from tambench.cli._executor import open_executor
@@ -211,6 +218,7 @@ def grade_runs(
             runs_dir, catalogue=catalogue, data_dir=data_dir, leaderboard_dir=leaderboard_dir,
             executor=pool, retries=settings.retries, progress=True, aggregation=agg,
             time_limit=time_limit, agent=agent, allow_quarantined=allow_quarantined,
+            extra_columns=None if extra_columns is None else extra_columns.value,
             judge=_judge_config(judge_model or settings.llm_model,
                                 judge_base_url or settings.llm_base_url or None),
         )

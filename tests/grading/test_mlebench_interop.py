@@ -152,3 +152,32 @@ def test_mle_bench_report_rows_load_with_its_from_dict_and_have_their_own_times(
     assert len({cr["created_at"] for cr in rows}) > 1
     fixed = mle_bench_report_data(grade_runs(jsonl, catalogue=cat, data_dir=data, now=FIXED))
     assert {cr["created_at"] for cr in fixed["competition_reports"]} == {"2025-01-01T00:00:00"}
+
+
+def test_extra_columns_are_refused_by_default_and_ignored_on_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cat, data, runs = make_env(tmp_path)
+    mle_bench_layout(data)
+    rows = TASKS["value"].perfect_rows
+    text = "id,y,notes\n" + "".join(f"{i},{y},n{i}\n" for i, y in rows)
+    sub = tmp_path / "submission.csv"
+    sub.write_text(text)
+    base = ["--task", "value", "--catalogue", str(cat), "--data-dir", str(data), "--json"]
+    for command, flag, valid in [("grade", [], False), ("grade", ["ignore"], True),
+                                 ("validate", [], False), ("validate", ["ignore"], True),
+                                 ("grade", ["reject"], False)]:
+        extra = ["--extra-columns", *flag] if flag else []
+        main([command, str(sub), *base, *extra])
+        out = json.loads(capsys.readouterr().out)
+        assert out["valid_submission"] is valid, (command, flag, out)
+        if not valid:
+            assert "unexpected column(s) (1 of 1): ['notes']" in out["errors"][0]
+    (runs / "a" / "value" / "r1").mkdir(parents=True)
+    shutil.copy(sub, runs / "a" / "value" / "r1" / "submission.csv")
+    for policy, status in [(None, "invalid_submission"), ("ignore", "graded_valid")]:
+        batch = grade_runs(runs, catalogue=cat, data_dir=data, now=FIXED, extra_columns=policy)
+        assert [r.status.value for r in batch.rows] == [status]
+    rc = main(["grade", str(sub), *base, "--extra-columns", "keep"])
+    assert rc == 2  # a usage error names the choices
+    assert "reject" in capsys.readouterr().err

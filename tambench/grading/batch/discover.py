@@ -102,6 +102,8 @@ class RunSettings:
     max_columns: int = 10_000
     time_limit: float | None = None
     judge: JudgeConfig | None = None
+    extra_columns: str | None = None
+    """``value_policy.extra_columns`` for every task (None: each task's own rule)."""
 
 
 @dataclass(frozen=True)

@@ -96,10 +96,15 @@ def _run(items: list[RunItem], pool: Executor, retries: int, progress: bool) -> 
 
 
 def _run_settings(limits: Limits, now: datetime | None, time_limit: float | None,
-                  judge: JudgeConfig | None) -> RunSettings:
+                  judge: JudgeConfig | None, extra_columns: str | None) -> RunSettings:
+    from tambench.grading.validate import EXTRA_COLUMNS_CHOICES
+
+    if extra_columns is not None and extra_columns not in EXTRA_COLUMNS_CHOICES:
+        raise InputError(f"extra_columns must be one of {', '.join(EXTRA_COLUMNS_CHOICES)}, "
+                         f"got {extra_columns!r}")
     return RunSettings(created_at=now or datetime.now(UTC), fixed_time=now is not None,
-                       max_bytes=limits.max_bytes,
-                       max_columns=limits.max_columns, time_limit=time_limit or None, judge=judge)
+                       max_bytes=limits.max_bytes, max_columns=limits.max_columns,
+                       time_limit=time_limit or None, judge=judge, extra_columns=extra_columns)
 
 
 def grade_runs(
@@ -118,6 +123,7 @@ def grade_runs(
     now: datetime | None = None,
     judge: JudgeConfig | None = None,
     allow_quarantined: bool = False,
+    extra_columns: str | None = None,
 ) -> BatchReport:
     """Grade every run of a runs folder or an MLE-bench ``submissions.jsonl``; one row per run,
     whatever happens to it.
@@ -138,6 +144,8 @@ def grade_runs(
         judge: the constraint judge for each run's solution file (None: not judged).
         allow_quarantined: grade runs of tasks whose leakage audit failed (by default each
             of their runs is an error naming the audit's findings).
+        extra_columns: ``"ignore"``: columns beyond a task's expected header are ignored, as
+            ``mlebench grade`` does; ``"reject"``: refused (None: each task's own rule).
 
     Raises:
         InputError: the runs folder or JSONL file does not exist, or holds no run.
@@ -149,7 +157,7 @@ def grade_runs(
     settings = load_settings(catalogue=_opt_path(catalogue), data_dir=_opt_path(data_dir))
     _check_folders(runs, settings.catalogue, settings.data_dir, is_default(settings, "data_dir"))
     agg = aggregation or Aggregation()
-    run_settings = _run_settings(limits or Limits(), now, time_limit, judge)
+    run_settings = _run_settings(limits or Limits(), now, time_limit, judge, extra_columns)
     resolve = make_resolver(settings.catalogue, settings.data_dir, _opt_path(leaderboard_dir),
                             allow_quarantined)
     items = discover_runs(runs, resolve, run_settings, agent=agent)
