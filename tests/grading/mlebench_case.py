@@ -150,3 +150,19 @@ def make_submission_jsonl(metadata: Path, output: Path) -> None:
                       "logs_path": log.as_posix() if log.exists() else None,
                       "code_path": code.as_posix() if code.exists() else None})
     output.write_text("".join(f"{json.dumps(line)}\n" for line in lines))
+
+
+CACTUS = "aerial-cactus-identification"
+
+
+def write_cactus_raw(raw: Path) -> None:
+    """A generated aerial-cactus download: train.csv (``id`` an image file name, ``has_cactus``)
+    and one small file per image under ``train/`` (MLE-bench's download zips that folder as
+    train.zip; its prepare.py extracts it)."""
+    rng = random.Random(39)
+    rows = [{"id": f"{rng.getrandbits(64):016x}.jpg", "has_cactus": str(rng.randint(0, 1))}
+            for _ in range(250)]
+    _write(raw / "train.csv", rows)
+    (raw / "train").mkdir()
+    for r in rows:
+        (raw / "train" / r["id"]).write_bytes(r["id"].encode())
