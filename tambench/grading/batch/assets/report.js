@@ -129,8 +129,8 @@
     scroller.appendChild(this.table);
     this.container.appendChild(scroller);
     this.scroller = scroller;
-    scroller.addEventListener("scroll", function () { self.showHint(); });
-    window.addEventListener("resize", function () { self.showHint(); });
+    scroller.addEventListener("scroll", function () { self.queueHint(); });
+    window.addEventListener("resize", function () { self.queueHint(); });
     this.pager = el("div", {"class": "pager"});
     this.prev = el("button", {"type": "button", "class": "prev"}, "previous");
     this.next = el("button", {"type": "button", "class": "next"}, "next");
@@ -173,6 +173,14 @@
     head.appendChild(top);
     if (grouped) { head.appendChild(sub); }
     return head;
+  };
+
+  // The hint is measured once the page is laid out (one layout for every table's hint).
+  DataTable.prototype.queueHint = function () {
+    var self = this;
+    if (this.hintQueued) { return; }
+    this.hintQueued = true;
+    window.requestAnimationFrame(function () { self.hintQueued = false; self.showHint(); });
   };
 
   // How many columns lie outside the table's frame, and which way to scroll to see them.
@@ -259,7 +267,7 @@
       self.body.appendChild(tr);
     });
     this.count.textContent = rows.length + " of " + this.rows.length + " rows";
-    this.showHint();
+    this.queueHint();
     this.pageLabel.textContent = "page " + (this.page + 1) + " of " + pages;
     this.prev.disabled = this.page === 0;
     this.next.disabled = this.page >= pages - 1;
