@@ -17,8 +17,8 @@ each file lists its rows in the order MLE-bench's file lists them:
 
 Rows are counted as pandas reads the table (blank lines are skipped), since MLE-bench splits
 the frame pandas gives; values keep their spelling. A task whose recipe did not come from
-MLE-bench's ``prepare.py`` in this form (a group split, an absolute test count, a held-out file)
-is refused, naming why. ``split_report.json`` records ``"like": "mle-bench"`` and the settings.
+MLE-bench's ``prepare.py`` in this form (a group split, an absolute test count, a held-out file),
+or whose ``prepare.py`` moves rows after the split (:data:`REWORKED`), is refused, naming why. ``split_report.json`` records ``"like": "mle-bench"`` and the settings.
 """
 
 from __future__ import annotations
@@ -50,6 +50,14 @@ from tambench.splits.layout import (
 #: The recipe source that shows MLE-bench's split, and how its reading describes a table split.
 MLE_BENCH_SOURCE = "github:openai/mle-bench"
 _TABLE_SPLIT = "read with ast, not run: train_file "
+#: Competitions whose MLE-bench ``prepare.py`` (at 783b15a) moves rows after the table split,
+#: so that its files do not hold train_test_split's rows in its order: refused, naming how.
+REWORKED = {
+    "google-quest-challenge": "it swaps a row between train and test when the test rows hold "
+                              "one value of question_type_spelling",
+    "siim-covid19-detection": "it sorts both sides by id after the split",
+    "nomad2018-predict-transparent-conductors": "it renumbers the ids 1, 2, ... after the split",
+}
 
 
 def mle_bench_settings(spec: TaskSpec) -> tuple[str, float, int]:
@@ -70,6 +78,8 @@ def mle_bench_settings(spec: TaskSpec) -> tuple[str, float, int]:
     elif "test_size" not in read.detail or split.strategy != "random":
         why = ("MLE-bench's prepare.py splits it by a fixed count, a train share or a variable, "
                f"not a literal test share ({read.detail})")
+    elif spec.slug in REWORKED:
+        why = f"MLE-bench's prepare.py moves rows after its split: {REWORKED[spec.slug]}"
     if why is not None or split is None:
         raise SplitError(f"task {spec.id} cannot be prepared --like mle-bench: {why}; prepare "
                          "it with `tambench prepare` (tambench's own split)")

@@ -88,6 +88,7 @@ def test_a_table_whose_rows_carry_files_is_mle_benchs(tmp_path: Path) -> None:
     ("kaggle/text-normalization-challenge-russian-language",
      "MLE-bench's prepare.py does not split one raw table by rows"),
     ("kaggle/hubmap-kidney-segmentation", "not a literal test share"),
+    ("kaggle/siim-covid19-detection", "it sorts both sides by id after the split"),
     ("kaggle/spaceship-titanic", "a raw folder"),
 ])
 def test_what_is_not_mle_benchs_table_split_is_refused_naming_why(
