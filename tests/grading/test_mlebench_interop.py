@@ -55,6 +55,12 @@ def test_grading_and_validation_read_mle_bench_prepared_data(
     batch = grade_runs(runs, catalogue=cat, data_dir=data, now=FIXED)
     assert [(r.task, r.status.value, r.score) for r in batch.rows] == [
         ("label", "graded_valid", 1.0)]
+    # the Python API, given the spec itself, finds the public folder there too
+    import tambench
+    from tambench.schema.io import load_taskspec
+
+    spec = load_taskspec(cat / "test" / "value" / "task.json")
+    assert tambench.validate(sub, spec, data_dir=data).valid_submission is True
 
 
 def test_a_task_in_neither_layout_names_both(tmp_path: Path,
