@@ -65,19 +65,14 @@ def grade(
     extra_columns: ExtraColumns | None = EXTRA_COLUMNS_OPTION,
 ) -> None:
     """Grade one submission: validate, score, rank and award medals."""
-    from tambench.grading.grade import check_submission_path, grade_submission, resolve_task
-    from tambench.grading.validate import with_extra_columns
+    from tambench.grading.grade import check_submission_path
 
     extra = None if extra_columns is None else extra_columns.value
-
     if task is not None:
         if answers is not None or metric is not None:
             raise typer.BadParameter("give either --task, or --answers with --metric, not both")
-        resolved = resolve_task(task, catalogue=catalogue, data_dir=data_dir,
-                                leaderboard=leaderboard, allow_quarantined=allow_quarantined)
-        check_submission_path(submission)
-        report = grade_submission(submission, with_extra_columns(resolved.spec, extra),
-                                  resolved.answers, resolved.leaderboard)
+        report = _grade_task(submission, task, catalogue, data_dir, leaderboard,
+                             allow_quarantined, extra)
     else:
         if answers is None or metric is None:
             raise typer.BadParameter("give --task, or --answers and --metric")
@@ -90,6 +85,19 @@ def grade(
         check_submission_path(submission)
         report = _grade_adhoc(submission, opts, leaderboard, extra)
     _show_report(report, json_out)
+
+
+def _grade_task(submission: Path, task: str, catalogue: Path | None, data_dir: Path | None,
+                leaderboard: Path | None, allow_quarantined: bool, extra: str | None) -> Any:
+    """Grade against a task of the catalogue (its answers in the data folder)."""
+    from tambench.grading.grade import check_submission_path, grade_submission, resolve_task
+    from tambench.grading.validate import with_extra_columns
+
+    resolved = resolve_task(task, catalogue=catalogue, data_dir=data_dir,
+                            leaderboard=leaderboard, allow_quarantined=allow_quarantined)
+    check_submission_path(submission)
+    return grade_submission(submission, with_extra_columns(resolved.spec, extra),
+                            resolved.answers, resolved.leaderboard)
 
 
 def _grade_adhoc(submission: Path, opts: _adhoc.AdhocOptions, leaderboard: Path | None,

@@ -139,20 +139,17 @@ def grade_runs(
         aggregation: how runs are aggregated (default: :class:`Aggregation`'s defaults).
         time_limit: seconds one run may take (None or 0: no limit).
         agent: the agent of JSONL lines that name none (default: the file's folder name).
-        now: the report's ``created_at`` and every row's (default: the batch's start, UTC,
-            and each row the moment it was graded).
+        now: the report's and every row's ``created_at`` (default: now, each row its own).
         judge: the constraint judge for each run's solution file (None: not judged).
         allow_quarantined: grade runs of tasks whose leakage audit failed (by default each
             of their runs is an error naming the audit's findings).
-        extra_columns: ``"ignore"``: columns beyond a task's expected header are ignored, as
-            ``mlebench grade`` does; ``"reject"``: refused (None: each task's own rule).
+        extra_columns: ``"ignore"`` extra columns as mlebench grade does, or ``"reject"``.
 
     Raises:
         InputError: the runs folder or JSONL file does not exist, or holds no run.
         ConfigError: the catalogue or data folder does not exist."""
     from tambench.config import is_default, load_settings
     from tambench.executors import SerialExecutor
-
     runs = Path(runs)
     settings = load_settings(catalogue=_opt_path(catalogue), data_dir=_opt_path(data_dir))
     _check_folders(runs, settings.catalogue, settings.data_dir, is_default(settings, "data_dir"))
@@ -166,9 +163,7 @@ def grade_runs(
     results = _run(items, executor or SerialExecutor(), retries, progress)
     rows = rows_from_results(items, results)
     agents, comparisons = summarise(rows, agg)
-    return BatchReport(
-        created_at=run_settings.created_at, runs_dir=report_text(str(runs), 500), aggregation=agg,
-        aggregation_rule=agg.statement, rows=rows,
-        warnings=[*(it.warning for it in items if it.warning), *leaderboard_warnings(items)],
-        agents=agents, comparisons=comparisons,
-    )
+    warnings = [*(i.warning for i in items if i.warning), *leaderboard_warnings(items)]
+    return BatchReport(created_at=run_settings.created_at, runs_dir=report_text(str(runs), 500),
+                       aggregation=agg, aggregation_rule=agg.statement, rows=rows,
+                       warnings=warnings, agents=agents, comparisons=comparisons)
