@@ -257,7 +257,8 @@ def validate(
         task: the task (a task file, folder, id or unique slug), or a TaskSpec with
             ``public_dir`` or ``data_dir``.
         catalogue, data_dir: where tasks and prepared data are (default: settings).
-        public_dir: the task's public folder (default: ``<data_dir>/<platform>/<slug>/public``).
+        public_dir: the task's public folder (default: ``<data_dir>/<platform>/<slug>/public``,
+            or MLE-bench's ``<data_dir>/<slug>/prepared/public``).
         sample_submission: the public file listing the test ids, by name in the public folder
             (default: ``sample_submission.csv``, else ``test.csv``).
         limits: size and column caps.
@@ -271,15 +272,16 @@ def validate(
         TaskNotFoundError, AmbiguousTaskError: the task reference names no single task.
         TaskDataError: the task's public files are missing or unusable.
     """
+    from tambench.core.layout import task_data_root
     from tambench.grading.grade import check_submission_path
     from tambench.grading.verdict import check_submission, public_task, resolve_public_task
-    from tambench.splits.layout import task_dir as splits_task_dir
 
     with tempfile.TemporaryDirectory(prefix="tambench-api-") as tmp, ExitStack() as stack:
         sub = stack.enter_context(as_file(submission, "submission.csv", Path(tmp)))
         check_submission_path(sub)
         if isinstance(task, TaskSpec):
-            task_dir = None if data_dir is None else splits_task_dir(task, Path(data_dir))
+            task_dir = None if data_dir is None else task_data_root(Path(data_dir), task.platform,
+                                                                    task.slug)
             resolved = public_task(task, public_dir=_path(public_dir), task_dir=task_dir)
         else:
             resolved = resolve_public_task(task, catalogue=_path(catalogue),

@@ -15,6 +15,7 @@ from tambench.cli._executor import (
     max_workers_option,
     retries_option,
 )
+from tambench.cli.validate_cmd import EXTRA_COLUMNS_OPTION, ExtraColumns
 from tambench.core.tables import Column, print_table
 from tambench.grading.batch.deadline import DEFAULT_TIME_LIMIT
 
@@ -31,7 +32,8 @@ def grade(
         "bare slug (an MLE-bench competition id) when one platform has it."
     ),
     data_dir: Path | None = typer.Option(
-        None, "--data-dir", help="Prepared data: answers at <D>/<platform>/<slug>/private/."
+        None, "--data-dir", help="Prepared data: answers at <D>/<platform>/<slug>/private/ "
+        "(or MLE-bench's <D>/<competition>/prepared/private/)."
     ),
     catalogue: Path | None = typer.Option(None, "--catalogue", help="Task catalogue folder."),
     answers: Path | None = _adhoc.ANSWERS,
@@ -60,18 +62,17 @@ def grade(
     ),
     json_out: bool = typer.Option(False, "--json", help="Print the report as strict JSON."),
     allow_quarantined: bool = _ALLOW_QUARANTINED,
+    extra_columns: ExtraColumns | None = EXTRA_COLUMNS_OPTION,
 ) -> None:
     """Grade one submission: validate, score, rank and award medals."""
-    from tambench.grading.grade import check_submission_path, grade_submission, resolve_task
+    from tambench.grading.grade import check_submission_path
 
+    extra = None if extra_columns is None else extra_columns.value
     if task is not None:
         if answers is not None or metric is not None:
             raise typer.BadParameter("give either --task, or --answers with --metric, not both")
-        resolved = resolve_task(task, catalogue=catalogue, data_dir=data_dir,
-                                leaderboard=leaderboard, allow_quarantined=allow_quarantined)
-        check_submission_path(submission)
-        report = grade_submission(submission, resolved.spec, resolved.answers,
-                                  resolved.leaderboard)
+        report = _grade_task(submission, task, catalogue, data_dir, leaderboard,
+                             allow_quarantined, extra)
     else:
         if answers is None or metric is None:
             raise typer.BadParameter("give --task, or --answers and --metric")
@@ -82,18 +83,32 @@ def grade(
             scored_last, extra_ids, ids_from, value_policy, grading,
         )
         check_submission_path(submission)
-        report = _grade_adhoc(submission, opts, leaderboard)
+        report = _grade_adhoc(submission, opts, leaderboard, extra)
     _show_report(report, json_out)
 
 
-def _grade_adhoc(submission: Path, opts: _adhoc.AdhocOptions, leaderboard: Path | None) -> Any:
+def _grade_task(submission: Path, task: str, catalogue: Path | None, data_dir: Path | None,
+                leaderboard: Path | None, allow_quarantined: bool, extra: str | None) -> Any:
+    """Grade against a task of the catalogue (its answers in the data folder)."""
+    from tambench.grading.grade import check_submission_path, grade_submission, resolve_task
+    from tambench.grading.validate import with_extra_columns
+
+    resolved = resolve_task(task, catalogue=catalogue, data_dir=data_dir,
+                            leaderboard=leaderboard, allow_quarantined=allow_quarantined)
+    check_submission_path(submission)
+    return grade_submission(submission, with_extra_columns(resolved.spec, extra),
+                            resolved.answers, resolved.leaderboard)
+
+
+def _grade_adhoc(submission: Path, opts: _adhoc.AdhocOptions, leaderboard: Path | None,
+                 extra_columns: str | None) -> Any:
     """Grade against an answers file with a spec built from the flags."""
     from tambench.core.metrics import get_metric
     from tambench.grading.grade import adhoc_spec, grade_submission
-    from tambench.grading.validate import load_answers
+    from tambench.grading.validate import load_answers, with_extra_columns
 
     fields_, public_dir = _adhoc.adhoc_grading(opts)
-    spec = adhoc_spec(**fields_)
+    spec = with_extra_columns(adhoc_spec(**fields_), extra_columns)
     grading = spec.grading
     if grading is None:  # adhoc_spec always sets it; this narrows the type
         raise typer.BadParameter("no grading spec")
@@ -139,7 +154,8 @@ _RUNS = typer.Argument(
     "<group>/<competition>_<id>/submission/) or an MLE-bench submissions.jsonl.")
 _CATALOGUE = typer.Option(None, "--catalogue", "--task-dir",
                           help="Task catalogue folder (default: settings).")
-_DATA_DIR = typer.Option(None, "--data-dir", help="Prepared data folder (default: settings).")
+_DATA_DIR = typer.Option(None, "--data-dir", help="Prepared data folder (default: settings); "
+                      "MLE-bench's <D>/<competition>/prepared/ layout is read too.")
 _LEADERBOARD_DIR = typer.Option(
     None, "--leaderboard-dir",
     help="Leaderboards as <dir>/<slug>/leaderboard.csv (default: beside each task.json).")
@@ -192,6 +208,7 @@ def grade_runs(
     judge_model: str | None = _JUDGE_MODEL,
     judge_base_url: str | None = _JUDGE_BASE_URL,
     allow_quarantined: bool = _ALLOW_QUARANTINED,
+    extra_columns: ExtraColumns | None = EXTRA_COLUMNS_OPTION,
 ) -> None:
     """Grade every run and aggregate per agent; exit 3 when some runs could not be graded."""
     from tambench.cli._executor import open_executor
@@ -209,6 +226,7 @@ def grade_runs(
             runs_dir, catalogue=catalogue, data_dir=data_dir, leaderboard_dir=leaderboard_dir,
             executor=pool, retries=settings.retries, progress=True, aggregation=agg,
             time_limit=time_limit, agent=agent, allow_quarantined=allow_quarantined,
+            extra_columns=None if extra_columns is None else extra_columns.value,
             judge=_judge_config(judge_model or settings.llm_model,
                                 judge_base_url or settings.llm_base_url or None),
         )

@@ -81,6 +81,9 @@ def prepare(
     max_workers: int | None = max_workers_option(),
     retries: int | None = retries_option(),
     json_out: bool = typer.Option(False, "--json", help="Print strict JSON."),
+    like: str | None = typer.Option(
+        None, "--like", help="mle-bench: MLE-bench's own split, row for row, for the tasks "
+        "whose MLE-bench prepare.py is one train_test_split of a raw table (with --raw DIR)."),
 ) -> None:
     """Split raw competition data into public/ (with description.md, instructions.txt) and
     private/, then audit it for leakage."""
@@ -94,6 +97,9 @@ def prepare(
     settings = load_settings(data_dir=data_dir, executor=executor, max_workers=max_workers)
     specs = [resolve_task(t, catalogue) for t in tasks]
     many = len(specs) > 1
+    if like is not None:
+        _prepare_like(like, specs, raw, many, settings.data_dir, json_out)
+        return
     pages = page_options(pages_from, pages_online, catalogue, specs)
     jobs = [PrepareJob(spec=s, raw=None if download else _raw_for(s, raw, many) if raw else None,
                        data_dir=str(settings.data_dir), force=force, run_audit=not no_audit,
@@ -123,6 +129,27 @@ def prepare(
         raise TambenchError(failed[0].error)
     if failed:
         raise typer.Exit(3)
+
+
+def _prepare_like(like: str, specs: list[TaskSpec], raw: Path | None, many: bool,
+                  data_dir: Path, json_out: bool) -> None:
+    """``prepare --like mle-bench``: MLE-bench's split (:mod:`tambench.splits.like_mlebench`)."""
+    from tambench.cli._console import console, print_json
+    from tambench.splits.like_mlebench import prepare_like_mle_bench
+
+    if like != "mle-bench":
+        raise typer.BadParameter(f"expected mle-bench, got {like!r}", param_hint="--like")
+    if raw is None:
+        raise typer.BadParameter("--like mle-bench reads a raw folder: give --raw DIR")
+    done = []
+    for spec in specs:
+        folder = prepare_like_mle_bench(spec, Path(_raw_for(spec, raw, many)), data_dir)
+        done.append({"task_id": spec.id, "task_dir": str(folder), "like": like})
+        if not json_out:
+            console.print(f"{spec.id}: prepared like {like} in {folder} (no leakage audit: "
+                          "the split is MLE-bench's)", markup=False)
+    if json_out:
+        print_json(done)
 
 
 def audit(

@@ -269,11 +269,12 @@ def _with_readiness(rows: list[dict[str, Any]], entries: list[Any], ready: bool 
 #: is in ``--json``): the id is never cut; on a narrow terminal the end date, then the
 #: subsets and the tier's source, then the status and the recipe go first. ``recipe``:
 #: "checked" when the suite prepares a download generated in the task's real layout with its
-#: split recipe, "unchecked" for a recipe without that check, "none" without a recipe.
+#: split recipe, "unchecked" for a recipe without that check, "none" without a recipe. The end
+#: date is shown when no entry has one (empty: the dates are unknown, not left out).
 TASK_COLUMNS = (
     Column("id", key=True), Column("modality", priority=5), Column("tier", priority=5),
     Column("tier_source", priority=2), Column("metric", priority=4, min_width=10),
-    Column("status", priority=3), Column("recipe", priority=3), Column("end_date", priority=1),
+    Column("status", priority=3), Column("recipe", priority=3), Column("end_date", priority=1, always=True),
     Column("subsets", priority=2, min_width=8), Column("lacks", priority=3, min_width=8),
 )
 
@@ -393,12 +394,13 @@ def _print_import(kind: str, path: Path, report: Any) -> None:
     for tid, fields in sorted(report.merged.items()):
         console.print(f"  merged {tid}: {', '.join(fields) or 'no field'} changed; files "
                       f"{', '.join(report.files.get(tid, []))}", markup=False)
+    from tambench.tasks.merge import change_line
+
     for c in report.replaced:
-        console.print(f"  replaced {c.task} {c.field}: {c.existing!r} -> {c.imported!r}",
-                      markup=False)
+        console.print(f"  {change_line(c.task, c, replaced=True)}", markup=False, soft_wrap=True)
     for c in report.conflicts:
-        console.print(f"  conflict {c.task} {c.field}: kept {c.existing!r}; the import has "
-                      f"{c.imported!r}", markup=False)
+        console.print(f"  {change_line(c.task, c, replaced=False)}", markup=False,
+                      soft_wrap=True)
     for where, message in sorted(report.failures.items()):
         err_console.print(f"failed: {where}: {message}", markup=False)
     for tid, warnings in sorted(report.warnings.items()):

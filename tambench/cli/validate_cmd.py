@@ -6,9 +6,24 @@ verdict. No score, rank or medal: the answers are never opened.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from enum import StrEnum
 from pathlib import Path
 
 import typer
+
+
+class ExtraColumns(StrEnum):
+    """What grading and validation do with columns beyond the expected header."""
+
+    reject = "reject"
+    ignore = "ignore"
+
+
+EXTRA_COLUMNS_OPTION = typer.Option(
+    None, "--extra-columns",
+    help="ignore: columns beyond the expected header are ignored, as mlebench grade does; "
+    "reject: refused (default: the task's rule, reject unless it declares otherwise).")
 
 PUBLIC_DIR_OPTION = typer.Option(
     None, "--public-dir", help="The task's public folder (default: "
@@ -20,7 +35,8 @@ TASK_OPTION = typer.Option(
     ..., "--task", help="Task folder (holding task.json), task id <platform>/<slug>, or a bare "
     "slug (an MLE-bench competition id) when one platform has it.")
 DATA_DIR_OPTION = typer.Option(
-    None, "--data-dir", help="Prepared data: the public folder at <D>/<platform>/<slug>/public/.")
+    None, "--data-dir", help="Prepared data: the public folder at <D>/<platform>/<slug>/public/ "
+    "(or MLE-bench's <D>/<competition>/prepared/public/).")
 CATALOGUE_OPTION = typer.Option(None, "--catalogue", help="Task catalogue folder.")
 
 
@@ -32,6 +48,7 @@ def validate(
     public_dir: Path | None = PUBLIC_DIR_OPTION,
     sample: str | None = SAMPLE_OPTION,
     json_out: bool = typer.Option(False, "--json", help="Print the verdict as strict JSON."),
+    extra_columns: ExtraColumns | None = EXTRA_COLUMNS_OPTION,
 ) -> None:
     """Check a submission without the answers: the verdict and every problem, no score.
 
@@ -40,10 +57,13 @@ def validate(
     from tambench.cli._echo import echo
     from tambench.grading.grade import check_submission_path
     from tambench.grading.sanitize import report_text
+    from tambench.grading.validate import with_extra_columns
     from tambench.grading.verdict import check_submission, resolve_public_task
 
     resolved = resolve_public_task(task, catalogue=catalogue, data_dir=data_dir,
                                    public_dir=public_dir)
+    if extra_columns is not None:
+        resolved = replace(resolved, spec=with_extra_columns(resolved.spec, extra_columns.value))
     reference = resolved.reference(sample)
     check_submission_path(submission)
     verdict = check_submission(submission, resolved, reference)

@@ -11,7 +11,8 @@ A table is a list of :class:`Column` and rows of cells. Where it goes decides ho
 * anywhere else (a pipe, a file): plain fixed columns, every cell whole, no rule and no width
   limit, so ``grep``, ``cut`` and ``awk`` read it; ``tsv=True`` gives tab-separated values.
 
-A column whose every cell is empty (``None`` or ``""``) is not shown at all.
+A column whose every cell is empty (``None`` or ``""``) is not shown at all, unless it says
+``always``: one whose emptiness is news (a catalogue without dates).
 
 >>> cols = [Column("id", key=True), Column("metric", priority=2),
 ...         Column("notes", min_width=5), Column("unused")]
@@ -60,6 +61,8 @@ class Column:
     min_width: int | None = None
     """Free text that may be cut (ending with ``…``) down to this many characters on a narrow
     terminal, header included; None: the column is whole or left out, never cut."""
+    always: bool = False
+    """Shown even when every cell is empty (left out on a narrow terminal all the same)."""
 
 
 def cell_width(text: str) -> int:
@@ -145,7 +148,7 @@ def render_table(columns: Sequence[Column], rows: Iterable[Sequence[object]], *,
             cell written as spaces.
     """
     table = [[_text(v) for v in row] for row in rows]
-    used = [i for i, _ in enumerate(columns) if any(r[i] for r in table)]
+    used = [i for i, c in enumerate(columns) if c.always or any(r[i] for r in table)]
     cols = [columns[i] for i in used]
     cells = [[r[i] for i in used] for r in table]
     if tsv:

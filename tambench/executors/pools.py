@@ -26,6 +26,7 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 from typing import Any
 
+from tambench.errors import ExecutorError
 from tambench.executors.lifeline import watch_parent
 
 #: How long a replaced pool's manager thread may take to fail the tasks it still holds.
@@ -34,6 +35,17 @@ _MANAGER_JOIN_SECONDS = 30.0
 #: (doubled each time: 0.05 s to 0.4 s, under a second in all).
 _START_ATTEMPTS = 5
 _START_PAUSE_SECONDS = 0.05
+#: Pools whose first worker may die as it starts before the executor gives up, and how long
+#: the first worker may take to answer (past that the pool is taken as sound).
+_PROBE_POOLS = 2
+_PROBE_SECONDS = 120.0
+#: Why the workers of a process pool die as they start, nearly always.
+CANNOT_START = (
+    "the local executor's worker processes die as they start, so nothing can run on them. "
+    "Each worker imports the main script again: in a script, put the calls that start "
+    "processes (a local or auto executor, tambench.grade_runs with one) under "
+    "`if __name__ == \"__main__\":` (docs/api.md), or use get_executor(\"serial\") or "
+    "get_executor(\"thread\")")
 
 
 def default_mp_context() -> BaseContext:
@@ -97,6 +109,7 @@ class LocalExecutor(Executor):
         self._shut = False
         #: How many times a broken pool was replaced.
         self.restarts = 0
+        self._proven = False
         self._pool = self._start_pool()
 
     def _start_pool(self) -> ProcessPoolExecutor:
@@ -109,12 +122,15 @@ class LocalExecutor(Executor):
 
         Raises:
             OSError: no worker process could be started, after a few fresh pools.
+            ExecutorError: the first workers died as they started (:data:`CANNOT_START`).
         """
         with self._lock:
             if self._shut:
                 raise RuntimeError("cannot schedule new futures after shutdown")
             for attempt in range(_START_ATTEMPTS):
                 try:
+                    if not self._proven:
+                        self._prove()
                     future = self._pool.submit(fn, *args, **kwargs)
                 except BrokenProcessPool:
                     self._replace_pool()  # broken before this submit: its futures have failed
@@ -135,6 +151,23 @@ class LocalExecutor(Executor):
                 return future
             raise BrokenProcessPool(f"the process pool broke {_START_ATTEMPTS} times in a row "
                                     "while this task was being submitted")
+
+    def _prove(self) -> None:
+        """Before the first task, see one worker answer a trivial call: workers that die as
+        they start (a script without a main guard) would otherwise fail every task, one by
+        one, each with a worker's traceback, and a batch would look graded. A worker that
+        cannot be started at all raises OSError, which :meth:`submit` retries."""
+        for _ in range(_PROBE_POOLS):
+            try:
+                self._pool.submit(os.getpid).result(timeout=_PROBE_SECONDS)
+            except BrokenProcessPool:
+                self._replace_pool()
+                continue
+            except TimeoutError:
+                pass  # a slow start is still a start
+            self._proven = True
+            return
+        raise ExecutorError(CANNOT_START)
 
     def _replace_pool(self, queued: Future[Any] | None = None) -> None:
         old = self._pool

@@ -30,6 +30,7 @@ from tambench.core.layout import (
     data_dir_problem,
     safe_join,
     task_data_problem,
+    task_data_root,
 )
 from tambench.core.leaderboard import Leaderboard, order_problem, read_leaderboard
 from tambench.core.metrics.base import Metric, get_metric
@@ -74,7 +75,8 @@ def resolve_task(
 ) -> ResolvedTask:
     """Resolve a task reference (file, folder, id or unique slug: :func:`locate_task`).
 
-    The answers ``<data_dir>/<platform>/<slug>/private/<answers_file>``; the leaderboard
+    The answers ``<data_dir>/<platform>/<slug>/private/<answers_file>`` (or in MLE-bench's
+    ``<data_dir>/<slug>/prepared/private/``: :func:`task_data_root`); the leaderboard
     ``leaderboard`` if given, else ``leaderboard.csv`` beside the spec if present. A prepared
     task whose leakage audit failed raises :class:`QuarantinedTaskError` unless
     ``allow_quarantined`` (see :mod:`tambench.splits.quarantine`).
@@ -92,10 +94,9 @@ def resolve_task(
 
     if check_data:  # the answers come from the data folder: say plainly when it is not there
         check_task_data(settings, spec)
-    check_gradable(safe_join(settings.data_dir, spec.platform, spec.slug), allow=allow_quarantined)
-    answers = safe_join(
-        settings.data_dir, spec.platform, spec.slug, "private", spec.grading.answers_file
-    )
+    root = task_data_root(settings.data_dir, spec.platform, spec.slug)
+    check_gradable(root, allow=allow_quarantined)
+    answers = safe_join(root, "private", spec.grading.answers_file)
     lb = leaderboard
     if lb is None and (task_file.parent / LEADERBOARD_FILE).is_file():
         lb = task_file.parent / LEADERBOARD_FILE

@@ -52,7 +52,27 @@ from tambench.grading.validation.result import ValidatedSubmission
 from tambench.grading.validation.structured import validate_structured
 from tambench.grading.validation.tabular import validate_csv
 from tambench.grading.validation.textfiles import split_lines
-from tambench.schema.taskspec import SubmissionFormat
+from tambench.schema.taskspec import SubmissionFormat, TaskSpec
+
+#: What ``--extra-columns`` may say: refuse columns beyond the expected header (Kaggle's rule),
+#: or ignore them, as ``mlebench grade`` does.
+EXTRA_COLUMNS_CHOICES = ("reject", "ignore")
+
+
+def with_extra_columns(spec: TaskSpec, policy: str | None) -> TaskSpec:
+    """``spec`` with ``value_policy.extra_columns`` set to ``policy`` (None: unchanged, the
+    task's own rule, which is ``reject`` unless the task declares otherwise).
+
+    Raises:
+        ValueError: ``policy`` is not one of :data:`EXTRA_COLUMNS_CHOICES`.
+    """
+    if policy is None or spec.grading is None:
+        return spec
+    if policy not in EXTRA_COLUMNS_CHOICES:
+        raise ValueError(f"extra_columns must be one of {EXTRA_COLUMNS_CHOICES}, got {policy!r}")
+    grading = spec.grading.model_copy(
+        update={"value_policy": {**spec.grading.value_policy, "extra_columns": policy}})
+    return spec.model_copy(update={"grading": grading})
 
 
 def validate_submission(

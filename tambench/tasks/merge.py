@@ -22,7 +22,8 @@ conflict. Nothing here writes files: :func:`tambench.tasks.importers.write_impor
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import BaseModel
@@ -36,11 +37,67 @@ _IDENTITY = frozenset({"schema_version", "id", "platform", "status"})
 
 @dataclass(frozen=True)
 class FieldChange:
-    """One field of one entry: its value in the catalogue and in the import."""
+    """One field of one entry: its value in the catalogue and in the import, and where each
+    came from (the first recorded source of the field, else the entry's mapper)."""
 
     field: str
     existing: Any
     imported: Any
+    existing_source: str = ""
+    imported_source: str = ""
+
+
+#: Characters of one value in a change's line (the rest is counted, not shown).
+CHANGE_VALUE_CHARS = 160
+
+
+def _brief(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(", ", ": "),
+                      default=str)
+    if len(text) <= CHANGE_VALUE_CHARS:
+        return text
+    return f"{text[:CHANGE_VALUE_CHARS]}... ({len(text) - CHANGE_VALUE_CHARS} more chars)"
+
+
+def change_line(task: str, change: Any, *, replaced: bool) -> str:
+    """One line for one conflict (or replacement): the field, both values (of two objects,
+    only the keys whose values differ) and both sources.
+
+    >>> c = FieldChange("grading", {"metric": "rmse", "id_columns": ["id"]},
+    ...                 {"metric": "mae", "id_columns": ["id"]}, "github:a/b@1234567:x.yaml",
+    ...                 "importer:mle-dojo")
+    >>> change_line("kaggle/t", c, replaced=False)
+    'conflict kaggle/t grading: kept {"metric": "rmse"} (github:a/b@1234567:x.yaml); the import has {"metric": "mae"} (importer:mle-dojo)'
+    """
+    old, new = change.existing, change.imported
+    if isinstance(old, dict) and isinstance(new, dict):
+        keys = [k for k in dict.fromkeys([*old, *new]) if old.get(k) != new.get(k)]
+        old, new = {k: old.get(k) for k in keys}, {k: new.get(k) for k in keys}
+    was = f"{_brief(old)} ({change.existing_source or 'catalogue'})"
+    now = f"{_brief(new)} ({change.imported_source or 'import'})"
+    if replaced:
+        return f"replaced {task} {change.field}: {was} -> {now}"
+    return f"conflict {task} {change.field}: kept {was}; the import has {now}"
+
+
+def _source(spec: TaskSpec, path: str) -> str:
+    """The first recorded source of a field (its path, the field it belongs to, or one of its
+    own fields), else the entry's mapper."""
+    facts = spec.provenance.facts
+    parts = path.split(".")
+    inner = [k for k in facts if k.startswith(f"{path}.")]
+    for key in [*(".".join(parts[:n]) for n in range(len(parts), 0, -1)), *inner]:
+        if facts.get(key):
+            f = facts[key][0]
+            where = f"@{f.commit[:7]}" if f.commit else ""
+            return f"{f.source}{where}:{f.path}" if f.path else f"{f.source}{where}"
+    return spec.provenance.mapper or ""
+
+
+def _with_sources(changes: list[FieldChange], existing: TaskSpec,
+                  imported: TaskSpec) -> list[FieldChange]:
+    return [replace(c, existing_source=_source(existing, c.field),
+                    imported_source=_source(imported, c.field)) for c in changes]
 
 
 @dataclass
@@ -196,10 +253,12 @@ def merge_specs(existing: TaskSpec, imported: TaskSpec, *, replace: bool = False
             # Undo the replacements that broke a complete entry: they become conflicts.
             problems = "; ".join(completeness_problems(merged))
             safe = merge_specs(existing, imported, replace=False)
-            safe.conflicts.extend(c for c in m.replaced if c not in safe.conflicts)
+            undone = _with_sources(m.replaced, existing, imported)
+            safe.conflicts.extend(c for c in undone if c not in safe.conflicts)
             safe.conflicts.append(FieldChange(
                 "status", "complete", f"incomplete if replaced ({problems}); nothing replaced"))
             return safe
         status = "complete"  # a merge never downgrades; `tasks validate` names what it lacks
     merged = merged.model_copy(update={"status": status})
-    return MergeResult(merged, m.filled, m.conflicts, m.replaced)
+    return MergeResult(merged, m.filled, _with_sources(m.conflicts, existing, imported),
+                       _with_sources(m.replaced, existing, imported))

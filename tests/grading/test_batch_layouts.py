@@ -1,5 +1,6 @@
 """Runs folders as users lay them out: the one-run layouts are read, a layout that yields no run
-is an error naming what was there, and JSONL paths are read from the JSONL's folder."""
+is an error naming what was there, and JSONL paths are read from the current folder (as
+mlebench grade reads them), else from the JSONL's folder."""
 
 from __future__ import annotations
 
@@ -126,7 +127,7 @@ def test_a_nul_byte_in_a_jsonl_path_is_that_lines_error(
     assert "Traceback" not in err and len(json.loads(out)["rows"]) == 3
 
 
-def test_jsonl_relative_paths_are_read_from_its_folder_whatever_the_current_folder(
+def test_jsonl_relative_paths_are_read_from_the_current_folder_then_from_its_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     cat, data, _ = make_env(tmp_path)
@@ -142,7 +143,12 @@ def test_jsonl_relative_paths_are_read_from_its_folder_whatever_the_current_fold
     (elsewhere / "subs" / "gone.csv").write_text(perfect_text(TASKS["value"]))
     monkeypatch.chdir(elsewhere)
     report = grade_runs(jsonl, catalogue=cat, data_dir=data, now=FIXED)
-    found, gone = report.rows
-    assert found.status == "graded_valid" and found.submission_path == "subs/v.csv"
-    assert gone.status == "missing_submission" and gone.submission_path == "subs/gone.csv"
-    assert gone.errors == ["submission file subs/gone.csv not found"]
+    beside, here = report.rows
+    # only beside the JSONL: read there, with a warning (mlebench grade would not find it)
+    assert beside.status == "graded_valid" and beside.submission_path == "subs/v.csv"
+    assert [w for w in report.warnings if "line 1" in w] == [
+        f"submissions.jsonl line 1: subs/v.csv is not in the current folder ({elsewhere}), "
+        "where mlebench grade reads it; read from the JSONL file's folder"]
+    # in the current folder: read there, as mlebench grade reads it
+    assert here.status == "graded_valid" and here.submission_path == "subs/gone.csv"
+    assert not [w for w in report.warnings if "line 2" in w]

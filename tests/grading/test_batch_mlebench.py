@@ -62,7 +62,7 @@ def test_submissions_jsonl_grades_without_conversion(
     subs.mkdir()
     (subs / "v.csv").write_text(perfect_text(TASKS["value"]))
     (subs / "l.csv").write_text(perfect_text(TASKS["label"]))
-    monkeypatch.chdir(subs)  # relative paths are read from the JSONL's folder, never from here
+    monkeypatch.chdir(subs)  # relative paths are read from here first, as mlebench grade does
     lines = [
         {"competition_id": "value", "submission_path": str(subs / "v.csv")},
         "",
@@ -71,6 +71,7 @@ def test_submissions_jsonl_grades_without_conversion(
         {"competition_id": "value", "submission_path": "v.csv"},
         "{not json",
         {"competition_id": "value"},
+        {"competition_id": "value", "submission_path": "gone.csv"},
     ]
     jsonl = tmp_path / "group" / "submissions.jsonl"
     jsonl.parent.mkdir()
@@ -79,18 +80,21 @@ def test_submissions_jsonl_grades_without_conversion(
     got = [(r.agent, r.task, r.run, r.status.value) for r in report.rows]
     assert got == [
         ("group", "*", "line6", "unreadable"),
-        ("group", "*", "line7", "unreadable"),
         ("group", "value", "line1", "graded_valid"),
-        ("group", "value", "line5", "missing_submission"),
+        ("group", "value", "line5", "graded_valid"),
+        ("group", "value", "line7", "unreadable"),
+        ("group", "value", "line8", "missing_submission"),
         ("other", "label", "line4", "graded_valid"),
     ]
     unreadable = [r.error for r in report.rows if r.status == "unreadable"]
     assert "line 6 is not valid JSON" in (unreadable[0] or "")
-    assert "needs string fields competition_id and submission_path" in (unreadable[1] or "")
-    missing = next(r for r in report.rows if r.run == "line5")
-    # v.csv exists in the current folder, not in the JSONL's: the line's path is named
-    assert missing.submission_exists is False and missing.submission_path == "v.csv"
-    assert missing.errors == ["submission file v.csv not found"]
+    assert "needs a string competition_id and a string (or null) submission_path" in (
+        unreadable[1] or "")
+    missing = next(r for r in report.rows if r.run == "line8")
+    assert missing.submission_exists is False and missing.submission_path == "gone.csv"
+    assert missing.errors == ["submission file gone.csv not found"]
+    # the same file from both folders, or only from here: nothing to warn about
+    assert not [w for w in report.warnings if "submissions.jsonl line" in w]
 
 
 def _ambiguous_catalogue(cat: Path) -> None:

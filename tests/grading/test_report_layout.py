@@ -59,17 +59,30 @@ def page_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 OVERFLOW_JS = """() => {
   const width = window.innerWidth;
-  const scroller = document.querySelector('#matrix .scroller');
+  const scrollers = [...document.querySelectorAll('.scroller')];
   const wide = [];
   for (const node of document.body.querySelectorAll('*')) {
-    if (scroller.contains(node)) continue;
+    if (scrollers.some(s => s.contains(node))) continue;
     const box = node.getBoundingClientRect();
     if (box.width > 0 && (box.right > width + 0.5 || box.width > width)) {
       const home = node.closest('[id]');
       wide.push(node.tagName + ' in #' + (home ? home.id : '-') + ' ' + Math.round(box.width));
     }
   }
-  return {page: document.documentElement.scrollWidth, width, wide: wide.slice(0, 10)};
+  // a table wider than its frame scrolls, and its toolbar says so above it
+  const unsaid = [];
+  for (const t of document.querySelectorAll('.scroller > table.data')) {
+    const s = t.parentElement;
+    const hint = s.parentElement.querySelector('.scroll-hint').textContent;
+    if ((s.scrollWidth > s.clientWidth + 1) !== (hint !== '')) {
+      unsaid.push(s.parentElement.id + ': ' + s.scrollWidth + '/' + s.clientWidth + ' ' + hint);
+    }
+  }
+  // no column is hidden from view
+  const hidden = [...document.querySelectorAll('table.data th[data-col]')]
+    .filter(th => th.getBoundingClientRect().width === 0).map(th => th.dataset.col);
+  return {page: document.documentElement.scrollWidth, width, wide: wide.slice(0, 10), unsaid,
+          hidden};
 }"""
 
 WRAPPED_JS = """() => {
@@ -124,6 +137,11 @@ def test_the_report_fits_the_window_and_reads_cleanly(
         page.screenshot(path=str(Path(shots) / f"report-{width}.png"), full_page=True)
     found = page.evaluate(OVERFLOW_JS)
     assert found["page"] <= width and found["wide"] == [], found
+    assert found["unsaid"] == [] and found["hidden"] == [], found
+    for key in ("rank", "first", "tier", "failed", "medals"):  # once left out below 1,200 px
+        assert page.locator(f'th[data-col="{key}"]').first.is_visible(), key
+    # the metric of each task is in the Tasks table
+    assert set(_columns(page, "tasks-table")["metric"]) == {"rmse"}
     assert page.evaluate(CUT_JS) == []  # matrix headers whole
     assert page.evaluate(WRAPPED_JS) == []  # no identifier broken over lines (run-1, ...)
     # one number format per column, in every table
@@ -151,21 +169,24 @@ FIGURE_JS = """() => {
     .filter(b => b.height > 0.5);
   const legend = document.getElementById('legend');
   const errors = [...document.querySelectorAll('#errorbar path')].map(p => p.getBBox().height);
+  const svg = document.querySelector('svg');
+  const title = svg.querySelector('text').getBBox();
+  const ticks = [...svg.querySelectorAll('text[text-anchor="end"]')]
+    .map(t => Number(t.textContent)).filter(v => !Number.isNaN(v));
   return {
     bars: bars.length, errors,
     legendOverBars: legend ? bars.filter(b => overlap(box(legend), b)).length : null,
-    title: (document.querySelector('text') || {}).textContent,
+    title: svg.querySelector('text').textContent,
+    titleInside: title.x >= 0 && title.x + title.width <= svg.width.baseVal.value,
+    topTick: Math.max(...ticks),
   };
 }"""
 
 
-def test_figures_draw_real_intervals_and_keep_legends_clear(
-    browser: Any, page_file: Path,  # noqa: F811
-) -> None:
-    html = page_file.read_text(encoding="utf-8")
+def _figures(browser: Any, html: str) -> dict[str, tuple[dict[str, Any], str]]:  # noqa: F811
+    """Each figure of a page, drawn alone in Chromium: what FIGURE_JS finds, and its caption."""
     figures = re.findall(r'<figure><img alt="([^"]+)" src="data:image/svg\+xml;base64,'
                          r'([A-Za-z0-9+/=]+)">(?:<figcaption>([^<]*)</figcaption>)?', html)
-    assert len(figures) == 4
     page = browser.new_page(viewport={"width": 1400, "height": 900})
     by_title = {}
     for title, data, caption in figures:
@@ -174,6 +195,14 @@ def test_figures_draw_real_intervals_and_keep_legends_clear(
         page.set_content(f"<html><body style='margin:0'>{svg}</body></html>")
         by_title[title] = (page.evaluate(FIGURE_JS), caption)
     page.close()
+    return by_title
+
+
+def test_figures_draw_real_intervals_and_keep_legends_clear(
+    browser: Any, page_file: Path,  # noqa: F811
+) -> None:
+    by_title = _figures(browser, page_file.read_text(encoding="utf-8"))
+    assert len(by_title) == 4
     rank, rank_caption = by_title["Modality-weighted rank % (lower is better), with intervals"]
     # one error bar per agent with an interval, none of zero length, and none for the agent
     # with one run per task: the caption says why
@@ -181,7 +210,29 @@ def test_figures_draw_real_intervals_and_keep_legends_clear(
     assert rank_caption.startswith("No error bar for one-shot-agent: one run per task, so")
     medal, _ = by_title["Medal rate (% of runs on tasks with a leaderboard)"]
     assert medal["errors"] and min(medal["errors"]) > 0.5
+    assert medal["topTick"] == 100  # a rate's axis ends at 100 %
+    assert all(found["titleInside"] for found, _ in by_title.values())
     for title in ("Rank % by difficulty (lower is better)", "Rank % by modality (lower is better)",
                   "Medal rate (% of runs on tasks with a leaderboard)"):
         found, _ = by_title[title]
         assert found["bars"] > 0 and found["legendOverBars"] == 0, (title, found)
+
+
+def test_long_agent_names_leave_the_figure_titles_whole(browser: Any) -> None:  # noqa: F811
+    rows = synthetic_rows(2 * len(SLUGS) * 2, 2, len(SLUGS), seed=5)
+    names = ["an-agent-with-a-very-long-name-indeed-v1", "another-agent-with-a-long-name-v2"]
+    rows = [r.model_copy(update={"agent": names[int(r.agent[-2:])]}) for r in rows]
+    # every valid run of the first agent earns gold: a medal rate of 100 %
+    rows = [r.model_copy(update=dict.fromkeys(("any_medal", "gold_medal"), True))
+            if r.agent == names[0] and r.valid_submission else r for r in rows]
+    agg = Aggregation(bootstrap_samples=50)
+    agents, comparisons = summarise(rows, agg)
+    report = BatchReport(created_at=NOW, runs_dir="runs", aggregation=agg,
+                         aggregation_rule=agg.statement, warnings=[], rows=rows,
+                         agents=agents, comparisons=comparisons)
+    by_title = _figures(browser, batch_to_html(report))
+    assert len(by_title) >= 2
+    for title, (found, _) in by_title.items():
+        assert found["title"] == title and found["titleInside"], (title, found)
+    medal, _ = by_title["Medal rate (% of runs on tasks with a leaderboard)"]
+    assert medal["topTick"] == 100, medal  # not past 100 %, however high the bars

@@ -9,7 +9,10 @@ Three layouts are read:
   run group is the agent (the runs folder may be one run group or hold several);
 * MLE-bench's ``submissions.jsonl``: one ``{"competition_id", "submission_path"}`` object per
   line (blank lines and lines starting with ``#`` or ``//`` are skipped, as MLE-bench does);
-  a relative submission path is taken from the JSONL file's folder.
+  a null ``submission_path`` (MLE-bench's ``experiments/make_submission.py`` writes one for a
+  run without a submission) is a missing submission of its competition. A relative path is
+  read from the current folder, as ``mlebench grade`` reads it, when the file is there, else
+  from the JSONL file's folder; a warning names each line whose two readings differ.
 
 A source that yields no run at all is a mistake (a wrong layout, the wrong folder): it raises
 :class:`~tambench.errors.InputError` naming the expected layout and what was there.
@@ -94,10 +97,14 @@ class RunSettings:
     """What every item of one batch shares (picklable)."""
 
     created_at: datetime
+    fixed_time: bool = False
+    """Every row's created_at is ``created_at`` (else each row's is when it was graded)."""
     max_bytes: int | None = None
     max_columns: int = 10_000
     time_limit: float | None = None
     judge: JudgeConfig | None = None
+    extra_columns: str | None = None
+    """``value_policy.extra_columns`` for every task (None: each task's own rule)."""
 
 
 @dataclass(frozen=True)
@@ -118,7 +125,9 @@ class RunItem:
     status: RunStatus | None = None
     """Set when discovery already knows the outcome (unreadable, link, unknown task)."""
     problem: str | None = None
-    """What discovery found wrong."""
+    """What discovery found wrong (with no status: why the submission is missing)."""
+    warning: str | None = None
+    """What the batch report's warnings say about this run (a path read two ways)."""
 
 
 Resolver = Callable[[str], "TaskRef | TaskProblem"]
@@ -362,34 +371,82 @@ def _jsonl_items(path: Path, resolve: Resolver, settings: RunSettings,
             except MalformedInputError as exc:
                 yield walker.unreadable(default_agent, "*", run, str(exc))
                 continue
-            if not isinstance(entry, dict) or not isinstance(entry.get("competition_id"), str) \
-                    or not isinstance(entry.get("submission_path"), str):
+            where = f"{path.name} line {lineno}"
+            task = entry.get("competition_id") if isinstance(entry, dict) else None
+            given = entry.get("submission_path") if isinstance(entry, dict) else None
+            if not isinstance(task, str) or not isinstance(given, str | None) \
+                    or "submission_path" not in entry:
                 yield walker.unreadable(
-                    default_agent, "*", run,
-                    f"{path.name} line {lineno} needs string fields competition_id and "
+                    default_agent, task if isinstance(task, str) else "*", run,
+                    f"{where} needs a string competition_id and a string (or null) "
                     "submission_path")
                 continue
             who = entry.get("agent_id") or entry.get("agent") or default_agent
-            yield _jsonl_run(walker, str(who), entry["competition_id"], run,
-                             entry["submission_path"])
+            if given is None:  # MLE-bench's make_submission.py: the run made no submission
+                yield walker.item(str(who), task, run,
+                                  problem=f"{where} gives no submission_path (null)")
+                continue
+            yield _jsonl_run(walker, str(who), task, run, given, where)
 
 
-def _jsonl_run(walker: _Walker, agent: str, task: str, run: str, given: str) -> RunItem:
-    """One JSONL line's run. A relative ``submission_path`` is read from the JSONL file's
-    folder; reports show the path as the line gave it."""
+def _jsonl_run(walker: _Walker, agent: str, task: str, run: str, given: str,
+               where: str) -> RunItem:
+    """One JSONL line's run: the submission as :func:`jsonl_submission` finds it; reports
+    show the path as the line gave it."""
     if "\x00" in given:  # no file name holds one (the file system calls refuse it)
         return walker.unreadable(agent, task, run, f"submission_path {report_text(given, 300)} "
                                  "holds a NUL byte; no file has such a name")
-    resolved = walker.resolve(task)
-    ref = resolved if isinstance(resolved, TaskRef) else None
-    sub_path = os.path.join(walker.root, given)  # an absolute ``given`` is kept as it is
     try:
-        os.lstat(sub_path)
-        sub: str | None = sub_path
-    except (FileNotFoundError, NotADirectoryError):
-        sub = None
+        sub, warning = jsonl_submission(given, walker.root, where)
     except OSError as exc:
         return walker.unreadable(agent, task, run,
                                  f"cannot read {report_text(given, 300)}: {exc.strerror}")
-    return walker.item(agent, task, run, task_ref=ref, submission=sub,
+    return walker.item(agent, task, run, submission=sub, warning=warning,
                        submission_shown=report_text(given, 500))
+
+
+def _present(path: str) -> bool:
+    """Whether anything is at ``path`` (a link too: validation refuses it with a message);
+    OSError other than a missing file propagates."""
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    return True
+
+
+def jsonl_submission(given: str, jsonl_dir: Path, where: str) -> tuple[str | None, str | None]:
+    """Where a JSONL line's ``submission_path`` is, and a warning when reading it from the
+    current folder (as ``mlebench grade`` does) and from the JSONL file's folder differ.
+
+    An absolute path is itself. A relative one is read from the current folder when a file is
+    there, else from the JSONL file's folder; the warning says when the other folder holds
+    another file of that name, or when only the JSONL's folder holds it (``mlebench grade``
+    would find no submission).
+
+    Raises:
+        OSError: a path cannot be examined (permissions), other than not existing.
+    """
+    if os.path.isabs(given):
+        return (given if _present(given) else None), None
+    here, beside = os.path.abspath(given), os.path.join(os.path.abspath(jsonl_dir), given)
+    if here == beside:
+        return (here if _present(here) else None), None
+    shown = report_text(given, 300)
+    if _present(here):
+        if _present(beside) and not _same_file(here, beside):
+            return here, (f"{where}: {shown} read from the current folder ({os.getcwd()}), as "
+                          "mlebench grade reads it; the JSONL file's folder holds another file "
+                          "of that name")
+        return here, None
+    if _present(beside):
+        return beside, (f"{where}: {shown} is not in the current folder ({os.getcwd()}), "
+                        "where mlebench grade reads it; read from the JSONL file's folder")
+    return None, None
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False

@@ -87,7 +87,7 @@ def rank_figure(agents: list[AgentSummary], bootstrap: bool = True) -> str:
 def medal_figure(agents: list[AgentSummary], bootstrap: bool = True) -> str:
     """Medal rates per agent (stacked gold, silver, bronze), with the any-medal interval."""
     chart = BarChart("Medal rate (% of runs on tasks with a leaderboard)",
-                     [figure_label(a.agent) for a in agents], ylabel="% of runs",
+                     [figure_label(a.agent) for a in agents], ylabel="% of runs", ymax=100.0,
                      width_px=_width(len(agents)))
     bottom = [0.0] * len(agents)
     for label, attr, colour in (("gold", "gold_medal_rate", "#d4af37"),

@@ -48,7 +48,8 @@ def _col(key: str, label: str, kind: str, *, group: str | None = None, hidden: b
     """A table column for the page's script: key, header, kind (text, num, pct, ci, bool),
     hidden, the group header above it, whether its cells may wrap (free text), the key of a
     hidden column shown as each cell's tooltip (a standard error, say), and whether the column
-    is shown only in a wide window (a less important one, left out below 1,200 px)."""
+    is a less important one (class ``wide``; every column is shown, and a table wider than
+    the window scrolls in its own frame)."""
     return [key, label, kind, hidden, group, wrap, tip, wide]
 
 
@@ -90,6 +91,7 @@ def _agent_row(a: AgentSummary) -> list[Any]:
 
 TASK_COLUMNS = [
     _col("agent", "agent", "text"), _col("task", "task", "text"),
+    _col("metric", "metric", "text"),
     _col("modality", "modality", "text"), _col("tier", "tier", "text", wide=True),
     _col("runs", "runs", "num"), _col("valid", "valid", "num"),
     _col("failed", "failed", "num", wide=True),
@@ -165,7 +167,9 @@ def report_data(report: BatchReport) -> dict[str, Any]:
 
     agents = ordered_agents(report)
     ci = f"{report.aggregation.confidence:.0%} CI"
-    tasks = [[a.agent, t.task_id or t.task, t.modality, t.tier, t.n_runs, t.n_valid,
+    metrics = {task_key(r): r.metric for r in report.rows if r.metric}
+    tasks = [[a.agent, t.task_id or t.task, metrics.get(t.task_id or f"?{t.task}"), t.modality,
+              t.tier, t.n_runs, t.n_valid,
               t.n_failed, t.score.mean if t.score else None, t.score.se if t.score else None,
               t.rank_pct.mean if t.rank_pct else None, t.rank_pct.se if t.rank_pct else None,
               t.any_medals, t.gold_medals, t.leaderboard] for a in agents for t in a.tasks]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tambench.core.layout import LEADERBOARD_FILE, safe_join, task_data_problem
+from tambench.core.layout import LEADERBOARD_FILE, safe_join, task_data_problem, task_data_root
 from tambench.errors import (
     AmbiguousTaskError,
     TambenchError,
@@ -43,8 +43,9 @@ def _task_ref(spec: TaskSpec, task_file: Path, data_dir: Path,
     problem = task_data_problem(data_dir, spec.platform, spec.slug)
     if problem is not None:
         raise TaskDataError(problem)
-    check_gradable(safe_join(data_dir, spec.platform, spec.slug), allow=allow_quarantined)
-    answers = safe_join(data_dir, spec.platform, spec.slug, "private", spec.grading.answers_file)
+    root = task_data_root(data_dir, spec.platform, spec.slug)  # ours, or MLE-bench's prepared/
+    check_gradable(root, allow=allow_quarantined)
+    answers = safe_join(root, "private", spec.grading.answers_file)
     return TaskRef(
         task_id=spec.id, task_file=str(task_file), answers=str(answers),
         leaderboard=_leaderboard(task_file, spec.platform, spec.slug, leaderboard_dir),

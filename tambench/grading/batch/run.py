@@ -103,9 +103,15 @@ def _run(items: list[RunItem], pool: Executor, retries: int, progress: bool) -> 
 
 
 def _run_settings(limits: Limits, now: datetime | None, time_limit: float | None,
-                  judge: JudgeConfig | None) -> RunSettings:
-    return RunSettings(created_at=now or datetime.now(UTC), max_bytes=limits.max_bytes,
-                       max_columns=limits.max_columns, time_limit=time_limit or None, judge=judge)
+                  judge: JudgeConfig | None, extra_columns: str | None) -> RunSettings:
+    from tambench.grading.validate import EXTRA_COLUMNS_CHOICES
+
+    if extra_columns is not None and extra_columns not in EXTRA_COLUMNS_CHOICES:
+        raise InputError(f"extra_columns must be one of {', '.join(EXTRA_COLUMNS_CHOICES)}, "
+                         f"got {extra_columns!r}")
+    return RunSettings(created_at=now or datetime.now(UTC), fixed_time=now is not None,
+                       max_bytes=limits.max_bytes, max_columns=limits.max_columns,
+                       time_limit=time_limit or None, judge=judge, extra_columns=extra_columns)
 
 
 def grade_runs(
@@ -124,6 +130,7 @@ def grade_runs(
     now: datetime | None = None,
     judge: JudgeConfig | None = None,
     allow_quarantined: bool = False,
+    extra_columns: str | None = None,
 ) -> BatchReport:
     """Grade every run of a runs folder or an MLE-bench ``submissions.jsonl``; one row per run,
     whatever happens to it.
@@ -139,22 +146,22 @@ def grade_runs(
         aggregation: how runs are aggregated (default: :class:`Aggregation`'s defaults).
         time_limit: seconds one run may take (None or 0: no limit).
         agent: the agent of JSONL lines that name none (default: the file's folder name).
-        now: the report's ``created_at`` (default: now, UTC).
+        now: the report's and every row's ``created_at`` (default: now, each row its own).
         judge: the constraint judge for each run's solution file (None: not judged).
         allow_quarantined: grade runs of tasks whose leakage audit failed (by default each
             of their runs is an error naming the audit's findings).
+        extra_columns: ``"ignore"`` extra columns as mlebench grade does, or ``"reject"``.
 
     Raises:
         InputError: the runs folder or JSONL file does not exist, or holds no run.
         ConfigError: the catalogue or data folder does not exist."""
     from tambench.config import is_default, load_settings
     from tambench.executors import SerialExecutor
-
     runs = Path(runs)
     settings = load_settings(catalogue=_opt_path(catalogue), data_dir=_opt_path(data_dir))
     _check_folders(runs, settings.catalogue, settings.data_dir, is_default(settings, "data_dir"))
     agg = aggregation or Aggregation()
-    run_settings = _run_settings(limits or Limits(), now, time_limit, judge)
+    run_settings = _run_settings(limits or Limits(), now, time_limit, judge, extra_columns)
     resolve = make_resolver(settings.catalogue, settings.data_dir, _opt_path(leaderboard_dir),
                             allow_quarantined)
     items = discover_runs(runs, resolve, run_settings, agent=agent)
@@ -163,8 +170,9 @@ def grade_runs(
     results = _run(items, executor or SerialExecutor(), retries, progress)
     rows = rows_from_results(items, results)
     agents, comparisons = summarise(rows, agg)
+    warnings = [*(i.warning for i in items if i.warning), *batch_warnings(items, runs)]
     return BatchReport(
         created_at=run_settings.created_at, runs_dir=report_text(str(runs), 500), aggregation=agg,
-        aggregation_rule=agg.statement, warnings=batch_warnings(items, runs), rows=rows,
-        agents=agents, comparisons=comparisons,
+        aggregation_rule=agg.statement, warnings=warnings, rows=rows, agents=agents,
+        comparisons=comparisons,
     )

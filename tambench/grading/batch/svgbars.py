@@ -138,7 +138,9 @@ def _layout(c: BarChart) -> _Layout:
     reach = max([w * math.cos(rad) + 2 - (left + (i + 0.5) * unit - 4)
                  for i, w in enumerate(label_w)] + [0.0])
     left += max(0.0, reach)
-    width = left + plot_w + 12 + (legend_w if c.legend else 0.0)
+    # the title is centred over the whole figure, which is at least as wide as the title
+    width = max(left + plot_w + 12 + (legend_w if c.legend else 0.0),
+                text_width(c.title, TITLE_FONT) + 16)
     height = max(top + plot_h + below, top + 8 + len(c.legend) * (TICK_FONT + 6))
     return _Layout(left, top, plot_w, plot_h, unit, ticks[-1], ticks, tick_texts, angle,
                    width, height)
@@ -213,7 +215,7 @@ def _render(c: BarChart) -> str:
     w, h = _num(lay.width), _num(lay.height)
     head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
             f'viewBox="0 0 {w} {h}" font-family="{_FONT}" font-size="{_num(TICK_FONT)}">',
-            f'<text x="{_num(lay.left + lay.plot_w / 2)}" y="{_num(TITLE_FONT + 4)}" '
+            f'<text x="{_num(lay.width / 2)}" y="{_num(TITLE_FONT + 4)}" '
             f'font-size="{_num(TITLE_FONT)}" text-anchor="middle">{escape(c.title)}</text>']
     parts = head + _yaxis(c, lay) + _marks(c, lay) + _xaxis(c, lay) + _legend(c, lay)
     return "".join([*parts, "</svg>"])

@@ -16,6 +16,7 @@ import stat
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from contextlib import suppress
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -80,25 +81,27 @@ def load_board_cached(path: str, metric: Any) -> Any:
     return _remember(_BOARDS, key, lambda: load_task_leaderboard(Path(path), metric))
 
 
-def _spec_and_metric(ref: TaskRef) -> tuple[TaskSpec, GradingSpec, Any]:
-    """A task's spec (cached), its grading and its registered metric; a task without grading
-    is refused."""
+def _spec_and_metric(ref: TaskRef, extra_columns: str | None = None
+                     ) -> tuple[TaskSpec, GradingSpec, Any]:
+    """A task's spec (cached; ``value_policy.extra_columns`` set when given), its grading and
+    its registered metric; a task without grading is refused."""
     from tambench.core.metrics.base import get_metric
+    from tambench.grading.validate import with_extra_columns
 
-    spec = load_spec_cached(ref.task_file)
+    spec = with_extra_columns(load_spec_cached(ref.task_file), extra_columns)
     if spec.grading is None:
         raise TaskDataError(f"task {spec.id} has no grading spec")
     return spec, spec.grading, get_metric(spec.grading.metric)
 
 
-def load_task_cached(ref: TaskRef) -> tuple[Any, Any, Any]:
+def load_task_cached(ref: TaskRef, extra_columns: str | None = None) -> tuple[Any, Any, Any]:
     """(spec, answers, leaderboard) of a task, loaded once per worker process."""
     from tambench.grading.validate import load_answers
 
-    key = (_file_key(ref.task_file), ref.answers, _file_key(ref.leaderboard))
+    key = (_file_key(ref.task_file), ref.answers, _file_key(ref.leaderboard), extra_columns)
 
     def load() -> tuple[Any, Any, Any]:
-        spec, grading, metric = _spec_and_metric(ref)
+        spec, grading, metric = _spec_and_metric(ref, extra_columns)
         if not os.path.isfile(ref.answers):
             raise TaskDataError(f"answers of task {spec.id} not found at {ref.answers}")
         answers = load_answers(Path(ref.answers), grading, metric)
@@ -142,24 +145,33 @@ def task_fields(spec: TaskSpec, metric_id: str, higher_is_better: bool,
 
 
 def grade_run_item(item: RunItem) -> dict[str, Any]:
-    """Grade one run (worker side); returns the row as a plain dict.
+    """Grade one run (worker side); returns the row as a plain dict, its ``created_at`` the
+    moment it was graded (unless the batch fixed one time for every row).
 
     Raises whatever loading the task raises (recorded by the batch as status ``error``).
     """
+    row = _grade_run(item)
+    if not item.settings.fixed_time:
+        row["created_at"] = datetime.now(UTC)
+    return row
+
+
+def _grade_run(item: RunItem) -> dict[str, Any]:
     row = identity(item)
     if item.status is not None:
         return _decided(item, row)
     if item.task_ref is None:  # discovery resolves every task or sets a status
         raise TaskDataError(f"run {item.agent}/{item.task}/{item.run} has no task")
-    spec, answers, board = load_task_cached(item.task_ref)
+    spec, answers, board = load_task_cached(item.task_ref, item.settings.extra_columns)
     row.update(task_fields(spec, answers.metric.id, answers.metric.higher_is_better,
                            board is not None))
     if board is not None:  # the thresholds belong to the leaderboard: every row has them
         row.update(_board_fields(board, answers.metric, spec.id))
     if item.submission is None:
         fmt = "/".join(item.task_ref.formats)
-        missing = (f"no submission.{fmt} in the run folder" if item.submission_shown is None
-                   else f"submission file {item.submission_shown} not found")
+        missing = item.problem or (f"no submission.{fmt} in the run folder"
+                                   if item.submission_shown is None
+                                   else f"submission file {item.submission_shown} not found")
         row.update(status=RunStatus.MISSING_SUBMISSION, errors=[missing])
         return row
     row.update(_graded(item, spec, answers, board))

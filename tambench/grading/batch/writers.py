@@ -102,20 +102,36 @@ def mle_bench_report(report: BatchReport) -> MleBenchReport:
 MLE_BENCH_SCORE_DECIMALS = 5
 
 
+#: MLE-bench's threshold fields: numbers its ``CompetitionReport.from_dict`` converts.
+_THRESHOLDS = ("gold_threshold", "silver_threshold", "bronze_threshold", "median_threshold")
+#: MLE-bench's flag fields: always true or false there.
+_FLAGS = ("any_medal", "gold_medal", "silver_medal", "bronze_medal", "above_median",
+          "submission_exists", "valid_submission", "is_lower_better")
+#: A threshold no leaderboard gives (an unknown competition, an unreadable line): a string
+#: that ``float()`` reads as NaN, which no score reaches, so strict JSON still loads there.
+NO_THRESHOLD = "NaN"
+
+
 def mle_bench_report_data(report: BatchReport) -> dict[str, Any]:
     """The MLE-bench report as JSON data, value by value as ``mlebench grade`` writes it: runs
     in input order (a JSONL's line order; a runs folder's sorted listing), scores rounded to 5
-    decimals, ``created_at`` in ``datetime.isoformat()``'s spelling without a zone (UTC here);
-    tambench's own fields follow MLE-bench's in each competition report."""
+    decimals, each row's ``created_at`` in ``datetime.isoformat()``'s spelling without a zone
+    (UTC here); tambench's own fields follow MLE-bench's in each competition report. Every row
+    loads with MLE-bench's ``CompetitionReport.from_dict``: a row without a leaderboard has
+    :data:`NO_THRESHOLD` thresholds and false flags where tambench says null."""
     data = mle_bench_report(report).model_dump(mode="json")
     rows = sorted(zip(report.rows, data["competition_reports"], strict=True),
                   key=lambda pair: _input_position(report, pair[0]))
-    created = report.created_at.astimezone(UTC).replace(tzinfo=None).isoformat()
     reports = []
-    for _row, cr in rows:
+    for row, cr in rows:
         if cr["score"] is not None:
             cr["score"] = round(cr["score"], MLE_BENCH_SCORE_DECIMALS)
-        cr["created_at"] = created
+        when = row.created_at or report.created_at
+        cr["created_at"] = when.astimezone(UTC).replace(tzinfo=None).isoformat()
+        cr.update({k: NO_THRESHOLD for k in _THRESHOLDS if cr[k] is None})
+        cr.update({k: False for k in _FLAGS if cr[k] is None})
+        if cr["competition_id"] is None:
+            cr["competition_id"] = row.task
         reports.append({**{k: cr.pop(k) for k in MLE_BENCH_FIELDS}, **cr})
     data["competition_reports"] = reports
     return data

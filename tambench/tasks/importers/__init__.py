@@ -117,6 +117,10 @@ class ChangeRecord(_Report):
     field: str
     existing: Any
     imported: Any
+    existing_source: str = ""
+    """Where the catalogue's value came from (its first recorded source, else the mapper)."""
+    imported_source: str = ""
+    """Where the import's value came from."""
 
 
 class ImportReport(_Report):
@@ -207,7 +211,8 @@ def _store_board(task: ImportedTask, stage: EntryStage, spec: TaskSpec) -> None:
 
 
 def _record(task_id: str, changes: list[FieldChange]) -> list[ChangeRecord]:
-    return [ChangeRecord(task=task_id, field=c.field, existing=c.existing, imported=c.imported)
+    return [ChangeRecord(task=task_id, field=c.field, existing=c.existing, imported=c.imported,
+                         existing_source=c.existing_source, imported_source=c.imported_source)
             for c in changes]
 
 

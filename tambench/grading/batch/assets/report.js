@@ -117,6 +117,9 @@
     }
     this.count = el("span", {"class": "count"});
     bar.appendChild(this.count);
+    // Said above the table whenever columns lie beyond the window (the table scrolls).
+    this.hint = el("span", {"class": "scroll-hint", "role": "status"});
+    bar.appendChild(this.hint);
     this.container.appendChild(bar);
     this.table = el("table", {"class": "data"});
     this.table.appendChild(this.header());
@@ -125,6 +128,9 @@
     var scroller = el("div", {"class": "scroller"});
     scroller.appendChild(this.table);
     this.container.appendChild(scroller);
+    this.scroller = scroller;
+    scroller.addEventListener("scroll", function () { self.queueHint(); });
+    window.addEventListener("resize", function () { self.queueHint(); });
     this.pager = el("div", {"class": "pager"});
     this.prev = el("button", {"type": "button", "class": "prev"}, "previous");
     this.next = el("button", {"type": "button", "class": "next"}, "next");
@@ -167,6 +173,29 @@
     head.appendChild(top);
     if (grouped) { head.appendChild(sub); }
     return head;
+  };
+
+  // The hint is measured once the page is laid out (one layout for every table's hint).
+  DataTable.prototype.queueHint = function () {
+    var self = this;
+    if (this.hintQueued) { return; }
+    this.hintQueued = true;
+    window.requestAnimationFrame(function () { self.hintQueued = false; self.showHint(); });
+  };
+
+  // How many columns lie outside the table's frame, and which way to scroll to see them.
+  DataTable.prototype.showHint = function () {
+    var frame = this.scroller.getBoundingClientRect();
+    var right = 0, left = 0;
+    this.headers.forEach(function (th) {
+      var box = th.getBoundingClientRect();
+      if (box.width === 0) { return; }
+      if (box.right > frame.right + 1) { right += 1; } else if (box.left < frame.left - 1) { left += 1; }
+    });
+    var parts = [];
+    if (right) { parts.push(right + " more column(s) to the right"); }
+    if (left) { parts.push(left + " to the left"); }
+    this.hint.textContent = parts.length ? parts.join(", ") + ": scroll the table sideways" : "";
   };
 
   DataTable.prototype.sortBy = function (i) {
@@ -238,6 +267,7 @@
       self.body.appendChild(tr);
     });
     this.count.textContent = rows.length + " of " + this.rows.length + " rows";
+    this.queueHint();
     this.pageLabel.textContent = "page " + (this.page + 1) + " of " + pages;
     this.prev.disabled = this.page === 0;
     this.next.disabled = this.page >= pages - 1;
