@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from tambench.core.bounded import load_json, parse_json
 from tambench.core.layout import PAGES_DIR, safe_join
 from tambench.errors import SourceError
 from tambench.fileio import write_text_atomic
@@ -169,8 +170,8 @@ def select_key(data: bytes, key: str, where: str) -> bytes:
     selector, _, text_field = key.partition("/")
     name, _, value = selector.partition("=")
     try:
-        items = json.loads(data)
-    except ValueError as exc:
+        items = parse_json(data, where, error=SourceError)
+    except SourceError as exc:
         raise SourceError(f"{where} is not JSON ({exc}); cannot select {key!r}") from exc
     for item in items if isinstance(items, list) else []:
         if isinstance(item, dict) and str(item.get(name)) == value:
@@ -236,8 +237,8 @@ def to_markdown(data: bytes, fmt: str, where: str) -> str:
         text = extract_markdown(text)
     elif fmt == "paper-schema":
         try:
-            text = _paper_schema_markdown(json.loads(text))
-        except (ValueError, AttributeError) as exc:
+            text = _paper_schema_markdown(parse_json(text, where, error=SourceError))
+        except (SourceError, AttributeError) as exc:
             raise SourceError(f"{where} is not the paper's schema JSON ({exc})") from exc
     return drop_unshared_sections(text)
 
@@ -316,10 +317,10 @@ def load_pages(folder: Path) -> ObtainedPages | None:
         return None
     md = md_file.read_text(encoding="utf-8")
     try:
-        record = json.loads(rec_file.read_text(encoding="utf-8"))
+        record = load_json(rec_file, error=SourceError)
         source = PageSource.model_validate(record["source"]) if record.get("source") else None
         expected = record["markdown_sha256"]
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, SourceError) as exc:
         raise SourceError(f"{rec_file} is not a page record ({exc})") from exc
     if sha256_text(md.encode()) != expected:
         raise SourceError(f"{md_file} was changed after it was obtained (its SHA-256 is not "

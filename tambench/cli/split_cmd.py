@@ -87,7 +87,6 @@ def prepare(
 ) -> None:
     """Split raw competition data into public/ (with description.md, instructions.txt) and
     private/, then audit it for leakage."""
-    from tambench.cli._console import console, print_json
     from tambench.config import load_settings
     from tambench.grading.grade import grade_submission
     from tambench.splits.prepare import PrepareJob, prepare_job, prepare_many
@@ -113,6 +112,14 @@ def prepare(
                                     progress=True)
     else:
         outcomes = [prepare_job(jobs[0], progress=True)]
+    _report_prepared(outcomes, many, json_out)
+
+
+def _report_prepared(outcomes: list[Any], many: bool, json_out: bool) -> None:
+    """Print what ``prepare`` did; one task's failure is the command's error, several tasks'
+    failures exit 3."""
+    from tambench.cli._console import console, print_json
+
     if json_out:
         print_json([o.__dict__ for o in outcomes])
     else:

@@ -230,10 +230,7 @@ def list_tasks(
     cat = Catalogue(root)
     entries, unreadable = cat.readable_entries()
     assigned, _ = _tiers_of(root, tier, tiers, members)
-    recipes = {e.id: e.recipe for e in entries}  # the recipe column: checked, unchecked, none
-    rows = [{**r, "recipe": recipes.get(str(r["id"]), "none")}
-            for r in _with_tiers(build_index(cat, entries), assigned)]
-    rows = _with_readiness(rows, entries, ready)
+    rows = _with_readiness(_with_tiers(build_index(cat, entries), assigned), entries, ready)
     if tier is not None:
         rows = [r for r in rows if r["tier"] == tier.lower()]
     rows = filter_rows(
@@ -257,11 +254,14 @@ def list_tasks(
 
 def _with_readiness(rows: list[dict[str, Any]], entries: list[Any], ready: bool | None
                     ) -> list[dict[str, Any]]:
-    """Each row with what its task lacks to be agent-ready (``lacks``), filtered by ``ready``."""
+    """Each row with its recipe's state (``recipe``: checked, unchecked, none) and what its task
+    lacks to be agent-ready (``lacks``), filtered by ``ready``."""
     from tambench.tasks.readiness import entry_gaps
 
     gaps = {e.id: entry_gaps(e) for e in entries}
-    out = [{**r, "lacks": ", ".join(gaps.get(r["id"], []))} for r in rows]
+    recipes = {e.id: e.recipe for e in entries}
+    out = [{**r, "recipe": recipes.get(str(r["id"]), "none"),
+            "lacks": ", ".join(gaps.get(r["id"], []))} for r in rows]
     return out if ready is None else [r for r in out if (not r["lacks"]) == ready]
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import textwrap
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -174,7 +175,8 @@ def render_table(columns: Sequence[Column], rows: Iterable[Sequence[object]], *,
     out += [line(r) for r in cells]
     left_out = [cols[j].header for j in range(len(cols)) if not shown[j]]
     if left_out:
-        out.append(f"(left out at {width} columns: {', '.join(left_out)})")
+        note = f"(left out at {width} columns: {', '.join(left_out)})"
+        out += textwrap.wrap(note, width or len(note), break_long_words=False)
     return "".join(f"{x}\n" for x in out)
 
 

@@ -10,10 +10,10 @@ and the record says which models those were.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from tambench.core.bounded import CONFIG_BOUNDS, load_json
 from tambench.errors import ConfigError
 
 #: USD per million tokens (input, output).
@@ -32,8 +32,8 @@ def load_prices(path: Path | None) -> dict[str, tuple[float, float]]:
     if path is None:
         return table
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        doc = load_json(path, error=ConfigError, bounds=CONFIG_BOUNDS)
+    except (OSError, ConfigError) as exc:
         raise ConfigError(f"price table {path} cannot be read as JSON: {exc}") from exc
     if not isinstance(doc, dict):
         raise ConfigError(f"price table {path} must map model names to prices")

@@ -20,7 +20,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from tambench.core.bounded import load_json
 from tambench.core.layout import CHECKSUMS_FILE
+from tambench.errors import MalformedInputError
 from tambench.fileio import fsync_dir, write_text_atomic
 from tambench.grading.batch.records import RUN_FILE
 
@@ -39,8 +41,8 @@ def write_record(folder: Path, record: dict[str, Any]) -> None:
 def read_record(folder: Path) -> dict[str, Any] | None:
     """The run.json of a run folder; None when missing or unreadable."""
     try:
-        doc = json.loads((folder / RUN_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        doc = load_json(folder / RUN_FILE)
+    except (OSError, MalformedInputError):
         return None
     return doc if isinstance(doc, dict) else None
 

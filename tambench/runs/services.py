@@ -16,7 +16,6 @@ relays 127.0.0.1 ports to these sockets, which are bound into it:
 from __future__ import annotations
 
 import contextlib
-import json
 import socket
 import threading
 from collections import defaultdict
@@ -24,6 +23,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+from tambench.core.bounded import parse_json
+from tambench.errors import MalformedInputError
 
 _CHUNK = 65536
 #: Bytes of a plain response kept for reading its usage fields.
@@ -152,13 +154,13 @@ def usage_from_body(body: bytes) -> list[tuple[str, dict[str, Any]]]:
     docs: list[Any] = []
     text = body.decode("utf-8", "replace").strip()
     if text.startswith("{"):
-        with contextlib.suppress(ValueError):
-            docs.append(json.loads(text))
+        with contextlib.suppress(MalformedInputError):
+            docs.append(parse_json(text, "a model response"))
     else:
         for line in text.splitlines():
             if line.startswith("data:") and line[5:].strip().startswith("{"):
-                with contextlib.suppress(ValueError):
-                    docs.append(json.loads(line[5:]))
+                with contextlib.suppress(MalformedInputError):
+                    docs.append(parse_json(line[5:], "a model response event"))
     return [(str(d.get("model", "")), d["usage"]) for d in docs
             if isinstance(d, dict) and isinstance(d.get("usage"), dict)]
 

@@ -29,6 +29,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from tambench._optional import require
+from tambench.core.bounded import load_json
 from tambench.core.fielddocs import DOCUMENTED
 from tambench.core.layout import RAW_FIXTURE_FILE
 from tambench.schema.splitspec import RecipeSource
@@ -92,7 +93,7 @@ class RawFixture(BaseModel):
     @classmethod
     def read(cls, path: Path) -> RawFixture:
         """Load a ``raw_fixture.json``."""
-        return cls.model_validate_json(path.read_bytes())
+        return cls.model_validate(load_json(path))
 
 
 def _column(kind: str, n: int, rng: np.random.Generator) -> list[Any]:

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import polars as pl
 
+from tambench.core.bounded import parse_json
 from tambench.core.registry import Registry
 from tambench.errors import SplitError
 from tambench.schema.transforms import (
@@ -150,8 +151,8 @@ def _unpivot(t: Unpivot, table: pl.LazyFrame, _raw: Path) -> Applied:
 
 def _json_items(text: str | None) -> list[str]:
     try:
-        items = json.loads(text) if text else []
-    except json.JSONDecodeError as exc:
+        items = parse_json(text, "explode's cell", error=SplitError) if text else []
+    except SplitError as exc:
         raise SplitError(f"explode: a cell is not a JSON list: {str(text)[:60]!r}") from exc
     if not isinstance(items, list):
         raise SplitError(f"explode: a cell is not a JSON list: {str(text)[:60]!r}")

@@ -12,6 +12,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from tambench.core.bounded import load_json
+from tambench.errors import MalformedInputError
+
 RUN_FILE = "run.json"
 #: A record larger than this is not a record tambench wrote; it is skipped.
 _MAX_BYTES = 1 << 20
@@ -26,8 +29,8 @@ def read_run_records(runs: Path) -> list[dict[str, Any]]:
         try:
             if path.is_symlink() or path.stat().st_size > _MAX_BYTES:
                 continue
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            doc = load_json(path)
+        except (OSError, MalformedInputError):
             continue
         if isinstance(doc, dict):
             out.append(doc)

@@ -68,9 +68,11 @@ def leaderboard_warnings(items: list[RunItem]) -> list[str]:
 
 
 def batch_warnings(items: list[RunItem], runs: Path) -> list[str]:
-    """The leaderboards' warnings, then one each when the runs' records (run.json, written by
-    ``tambench run``) show different hardware or limits."""
-    return leaderboard_warnings(items) + difference_warnings(read_run_records(runs))
+    """The runs' own warnings (a JSONL path read two ways), the leaderboards' warnings, then one
+    each when the runs' records (run.json, written by ``tambench run``) show different hardware
+    or limits."""
+    own = [i.warning for i in items if i.warning]
+    return own + leaderboard_warnings(items) + difference_warnings(read_run_records(runs))
 
 
 def _order_warnings(ref: Any) -> list[str]:
@@ -89,6 +91,10 @@ def _order_warnings(ref: Any) -> list[str]:
     except (TambenchError, OSError):
         return []
     return [f"task {spec.id}: {w}" for w in leaderboard_order_fields(board, metric)["warnings"]]
+
+
+def _task_order(item: RunItem) -> tuple[str, str, str]:
+    return (item.task_ref.task_id if item.task_ref else "", item.agent, item.run)
 
 
 def _run(items: list[RunItem], pool: Executor, retries: int, progress: bool) -> list[Any]:
@@ -164,15 +170,13 @@ def grade_runs(
     run_settings = _run_settings(limits or Limits(), now, time_limit, judge, extra_columns)
     resolve = make_resolver(settings.catalogue, settings.data_dir, _opt_path(leaderboard_dir),
                             allow_quarantined)
-    items = discover_runs(runs, resolve, run_settings, agent=agent)
     # Runs of one task sit together so that a worker's chunk reuses the loaded answers.
-    items.sort(key=lambda it: (it.task_ref.task_id if it.task_ref else "", it.agent, it.run))
+    items = sorted(discover_runs(runs, resolve, run_settings, agent=agent), key=_task_order)
     results = _run(items, executor or SerialExecutor(), retries, progress)
     rows = rows_from_results(items, results)
     agents, comparisons = summarise(rows, agg)
-    warnings = [*(i.warning for i in items if i.warning), *batch_warnings(items, runs)]
     return BatchReport(
         created_at=run_settings.created_at, runs_dir=report_text(str(runs), 500), aggregation=agg,
-        aggregation_rule=agg.statement, warnings=warnings, rows=rows, agents=agents,
-        comparisons=comparisons,
+        aggregation_rule=agg.statement, warnings=batch_warnings(items, runs), rows=rows,
+        agents=agents, comparisons=comparisons,
     )
