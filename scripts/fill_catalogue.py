@@ -16,6 +16,8 @@ was read (``provenance.facts``: repository, commit, path):
   (taken only when its SHA-256 is MLE-bench's LFS oid), else MLE-Dojo's private board;
 * start and end dates from the descriptions' timelines and the boards' last submissions,
   cross-checked (:mod:`tambench.tasks.dates`); conflicts are recorded and leave the date unset;
+  where none of them tells, Meta Kaggle's record of a Kaggle competition's deadline
+  (``fill_metakaggle``);
 * the difficulty from the board (stored, so ``load_task(...).difficulty`` is what ``tambench
   tasks show`` prints), and the tier it gives;
 * a prepare recipe (``split``): the importers' suggestion, with the raw files MLE-bench's

@@ -3,8 +3,10 @@
 What the fill owns, and rewrites on every run (so a second run changes nothing, and a run on
 new sources corrects the last one):
 
-* for every entry: ``start_date``, ``end_date``, ``difficulty``, ``provenance.facts`` and the
-  notes that start with one of :data:`FILL_NOTE_PREFIXES`;
+* for every entry: ``start_date``, ``end_date`` (from the descriptions' timelines and the final
+  boards, else from Meta Kaggle's record of a Kaggle competition's deadline:
+  ``fill_metakaggle``), ``difficulty``, ``provenance.facts`` and the notes that start with one
+  of :data:`FILL_NOTE_PREFIXES`;
 * for an entry of the paper's catalogue that the paper release did not curate (the stubs of
   ``make_catalogue_stubs.py``): everything but the stub itself and what
   ``ship_leaderboards.py`` wrote (its board, ``n_teams``, reference tiers);
@@ -31,6 +33,7 @@ from fill_extras import (
     extra_held,
     extra_imports,
 )
+from fill_metakaggle import meta_kaggle_dated
 from fill_recipes import recipe_for
 from fill_sources import (
     GRADING_FILES,
@@ -350,7 +353,11 @@ def _dates(spec: TaskSpec, slug: str, sources: Sources, board: Board | None) -> 
     boards = shared_boards(sources, slug)
     verified, _ = dslighting_board(sources, slug)
     boards += [b for b in (board, verified) if b is not None]
-    decision = decide_dates(dated_sources(sources, slug, boards) + extra_dated(sources, slug))
+    dated = dated_sources(sources, slug, boards) + extra_dated(sources, slug)
+    decision = decide_dates(dated)
+    record = meta_kaggle_dated(sources, slug) if spec.platform == "kaggle" else None
+    if decision.end is None and not decision.problems and record is not None:
+        decision = decide_dates([*dated, record])  # Kaggle's record, where nothing else tells
     spec = _with(spec, start_date=decision.start, end_date=decision.end)
     return _facts(_note(spec, *(f"dates: {p}" for p in decision.problems)), decision.facts)
 

@@ -29,6 +29,8 @@ class Peer:
     """The folder name of its snapshot under ``.mirror/``."""
     also: tuple[str, ...] = ()
     """Other folders the fill reads (MLE-bench's complexity labels, DSGym's boards)."""
+    commit: str = ""
+    """The commit read (empty: the snapshot's HEAD), for a file a later commit removed."""
 
 
 PEERS: dict[str, Peer] = {
@@ -41,12 +43,16 @@ PEERS: dict[str, Peer] = {
 }
 
 #: Other public sources of the paper's competitions, read by their own helpers of the fill
-#: (``fill_dsgym``, ``fill_ogb``) rather than by an importer: pages, final boards, timelines.
+#: (``fill_dsgym``, ``fill_ogb``, ``fill_metakaggle``) rather than by an importer: pages, final
+#: boards, timelines, Kaggle's own record of each competition's deadline.
 SOURCES: dict[str, Peer] = {
     "dsgym": Peer("dsgym", "github:fannie1208/DSGym", "data/task/dspredict", "fannie1208+DSGym",
                   also=("data/DSPredict_Offline_Leaderboard",)),
     "ogb-web": Peer("ogb-web", "github:snap-stanford/ogb-web", "_docs/kddcup2021",
                     "snap-stanford+ogb-web"),
+    "meta-kaggle": Peer("meta-kaggle", "github:Romathonat/KaggleMateAI", "data/Competitions.csv",
+                        "Romathonat+KaggleMateAI",
+                        commit="3f1cb1ba7b16e95eae2031b334e95a8fc4406dca"),
 }
 
 
@@ -76,9 +82,9 @@ def _git(git_dir: Path, *args: str) -> bytes:
                           capture_output=True).stdout
 
 
-def _export(git_dir: Path, subtree: str, dest: Path) -> list[str]:
-    """Write every blob under ``subtree`` at HEAD into ``dest``; returns the missing paths."""
-    listing = _git(git_dir, "ls-tree", "-r", "-z", "HEAD", "--", subtree).split(b"\0")
+def _export(git_dir: Path, subtree: str, dest: Path, rev: str = "HEAD") -> list[str]:
+    """Write every blob under ``subtree`` at ``rev`` into ``dest``; returns the missing paths."""
+    listing = _git(git_dir, "ls-tree", "-r", "-z", rev, "--", subtree).split(b"\0")
     entries = []
     for line in listing:
         if not line:
@@ -112,15 +118,17 @@ def _export(git_dir: Path, subtree: str, dest: Path) -> list[str]:
 def open_peer(path: Path, peer: Peer, workdir: Path) -> PeerTree:
     """A peer's tree from a git directory (exported into ``workdir``) or a checkout."""
     path = Path(path)
+    if (path / ".git").is_dir() and peer.commit:
+        path = path / ".git"  # a checkout: its pinned commit is read from its git directory
     if (path / ".git").exists():
         commit = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"], check=True,
                                 capture_output=True, text=True).stdout.strip()
         return PeerTree(peer, commit, path)
     if not (path / "HEAD").is_file():
         raise SystemExit(f"{path}: not a git directory or a checkout of {peer.repository}")
-    commit = _git(path, "rev-parse", "HEAD").decode().strip()
+    commit = _git(path, "rev-parse", peer.commit or "HEAD").decode().strip()
     dest = workdir / peer.name
-    missing = [m for sub in (peer.subtree, *peer.also) for m in _export(path, sub, dest)]
+    missing = [m for sub in (peer.subtree, *peer.also) for m in _export(path, sub, dest, commit)]
     return PeerTree(peer, commit, dest, missing)
 
 

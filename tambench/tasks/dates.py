@@ -58,6 +58,12 @@ _NOT_END_RE = re.compile(r"entry deadline|team merger|merge deadline|team merge|
                          r"^\W*update\b", re.I)
 _EXTENDED_RE = re.compile(r"\bextended\b.*\bto\b", re.I)
 _FINAL_RE = re.compile(r"final submission deadline", re.I)
+#: A timeline copied from a Kaggle page as one run of text ("...Start Date- May 1, 2024Entry
+#: Deadline- ...Final Submission Deadline- May 31, 2024All deadlines..."): each label glued to
+#: the text before it starts a line of its own.
+_GLUED_LABEL_RE = re.compile(
+    r"(?<=[0-9a-z])(?=(?:Start Date|Entry Deadline|Team Merger Deadline|"
+    r"Final Submission Deadline|All deadlines)\b)")
 
 
 @dataclass(frozen=True)
@@ -101,9 +107,12 @@ def timeline_statements(text: str) -> list[DateStatement]:
     ...     "- **March 2, 2021** - Start Date\\n- May 26, 2021 - Entry deadline.\\n"
     ...     "- June 3, 2021 - Final submission deadline.")]
     [('start', '2021-03-02'), ('other', '2021-05-26'), ('end', '2021-06-03')]
+    >>> [(s.kind, s.day.isoformat()) for s in timeline_statements(
+    ...     "Start Date- May 1, 2024Final Submission Deadline- May 31, 2024All deadlines")]
+    [('start', '2024-05-01'), ('end', '2024-05-31')]
     """
     out: list[DateStatement] = []
-    for raw in text.splitlines():
+    for raw in _GLUED_LABEL_RE.sub("\n", text).splitlines():
         line = " ".join(raw.replace("*", " ").split())
         found = _dates_in(line)
         if not found:
