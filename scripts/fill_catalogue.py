@@ -98,6 +98,7 @@ def fill(catalogue: Path, shared: Path, trees: dict[str, PeerTree], workdir: Pat
     if mirrors is not None:
         pages = _script("fill_pages")
         pages.fill_pages(catalogue, pages.open_mirrors(mirrors))
+    _script("fill_layouts").write_layouts(catalogue)  # recipes written for the real downloads
     _script("fill_statement").fill_statements(catalogue)
     write_collections(catalogue, fills, trees)
     write_subsets(catalogue)

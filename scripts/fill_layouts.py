@@ -26,8 +26,8 @@ from tambench.splits.fixture import FIXTURE_FILE, RawFixture
 CATALOGUE = Path(__file__).resolve().parents[1] / "tambench" / "tasks" / "catalogue"
 
 
-def _outputs(task_id: str, entry: dict[str, Any]) -> dict[Path, str]:
-    folder = CATALOGUE / task_id
+def _outputs(catalogue: Path, task_id: str, entry: dict[str, Any]) -> dict[Path, str]:
+    folder = catalogue / task_id
     spec = load_taskspec(folder / "task.json")
     split = parse_split_spec({**entry["split"], "sources": entry["sources"]})
     fixture = RawFixture.model_validate({**entry["fixture"], "sources": entry["sources"]})
@@ -36,17 +36,24 @@ def _outputs(task_id: str, entry: dict[str, Any]) -> dict[Path, str]:
     return {folder / "task.json": dump_taskspec(updated), folder / FIXTURE_FILE: text}
 
 
-def main(argv: list[str]) -> int:
-    check = "--check" in argv
+def write_layouts(catalogue: Path = CATALOGUE, *, check: bool = False) -> list[str]:
+    """Write (or with ``check``, only compare) every recipe and fixture of :data:`LAYOUTS`
+    into ``catalogue``; the relative paths of the files that changed (or would)."""
     changed = []
     for task_id, entry in sorted(LAYOUTS.items()):
-        for path, text in _outputs(task_id, entry).items():
+        for path, text in _outputs(catalogue, task_id, entry).items():
             old = path.read_text(encoding="utf-8") if path.is_file() else None
             if old == text:
                 continue
-            changed.append(path.relative_to(CATALOGUE).as_posix())
+            changed.append(path.relative_to(catalogue).as_posix())
             if not check:
                 path.write_text(text, encoding="utf-8")
+    return changed
+
+
+def main(argv: list[str]) -> int:
+    check = "--check" in argv
+    changed = write_layouts(check=check)
     verb = "would change" if check else "written"
     print(f"{len(LAYOUTS)} recipes; {len(changed)} file(s) {verb}")
     for c in changed:

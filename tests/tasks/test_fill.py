@@ -34,11 +34,14 @@ def _scripts() -> tuple[ModuleType, ModuleType, ModuleType]:
 @pytest.fixture(scope="module")
 def mirrors() -> Path:
     _scripts()
-    from peer_trees import find_mirrors
+    from peer_trees import PEERS, SOURCES, find_mirrors
 
     found = find_mirrors(REPO)
-    if found is None or not (found / "openai+mle-bench" / "repo").exists():
-        pytest.skip("no snapshots of the peers' repositories (.mirror) beside the repository")
+    missing = [p.repository for p in (*PEERS.values(), *SOURCES.values())
+               if found is None or not (found / p.mirror / "repo").exists()]
+    if missing:
+        pytest.skip(f"no snapshot of {', '.join(missing)} (.mirror) above the repository")
+    assert found is not None
     return found
 
 
