@@ -321,7 +321,7 @@ def run(
         time_limit, memory, cpus, processes, disk, log_limit, gpus: the limits of each run
             (``"8h"``, ``"16G"``, ...; None: no limit).
         **options: passed to :func:`tambench.runs.run.run_agents`: ``sandbox``,
-            ``allow_hosts``, ``executor``, ``parallel``, ``gpu_devices``, ``grade``,
+            ``allow_hosts``, ``model_gateways``, ``executor``, ``parallel``, ``gpu_devices``, ``grade``,
             ``catalogue``, ``data_dir``, ``prices``, ``validation``.
 
     Returns:

@@ -28,6 +28,10 @@ _NO_SANDBOX = typer.Option(False, "--no-sandbox", help="Run the agent unprotecte
                            "user (says what that leaves open).")
 _ALLOW = typer.Option([], "--allow-host", help="A host (host or host:port) the agent may "
                       "reach through the run's proxy; repeat for several. None: no network.")
+_GATEWAY = typer.Option([], "--model-gateway", help="A model API served to the agent in "
+                        "plain HTTP, its tokens counted: [NAME=]https://host/base (e.g. "
+                        "openai=https://api.openai.com/v1); sets OPENAI_BASE_URL and "
+                        "TAMBENCH_GATEWAY_<NAME>. Repeat for several.")
 _TIME = typer.Option("8h", "--time-limit", help="Wall clock per run (90, 30m, 8h).")
 _MEMORY = typer.Option(None, "--memory", help="Memory per run (e.g. 16G).")
 _CPUS = typer.Option(None, "--cpus", help="CPUs per run (e.g. 4, 0.5).")
@@ -55,6 +59,7 @@ def run(
     catalogue: Path | None = typer.Option(None, "--catalogue", help="Task catalogue."),
     data_dir: Path | None = typer.Option(None, "--data-dir", help="Prepared data folder."),
     sandbox: str = _SANDBOX, no_sandbox: bool = _NO_SANDBOX, allow_host: list[str] = _ALLOW,
+    model_gateway: list[str] = _GATEWAY,
     time_limit: str = _TIME, memory: str | None = _MEMORY, cpus: float | None = _CPUS,
     processes: int = _PROCS, disk: str = _DISK, log_limit: str = _LOG, gpus: int = _GPUS,
     gpu_devices: str | None = _GPU_DEVICES, parallel: int = _PARALLEL,
@@ -88,8 +93,8 @@ def run(
                   kept=lambda: "finished runs keep their run.json; rerun to do the rest") as bar:
         result = run_agents(
             [spec], names, seeds=seeds, out=out, catalogue=catalogue, data_dir=data_dir,
-            limits=limits, sandbox=chosen, allow_hosts=allow_host, executor=executor,
-            executor_address=executor_address, parallel=parallel,
+            limits=limits, sandbox=chosen, allow_hosts=allow_host, model_gateways=model_gateway,
+            executor=executor, executor_address=executor_address, parallel=parallel,
             gpu_devices=[d for d in (gpu_devices or "").split(",") if d.strip()],
             validation=not no_validation, prices=prices, grade=grade,
             on_result=lambda _: bar.advance())

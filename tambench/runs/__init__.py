@@ -5,6 +5,7 @@
   registry; :mod:`~tambench.runs.inside`: the sandbox's first process;
 * :mod:`~tambench.runs.limits` and :mod:`~tambench.runs.cgroup`: the limits and how they hold;
 * :mod:`~tambench.runs.services`: the validation endpoint and the proxy to allowed hosts;
+* :mod:`~tambench.runs.gateway`: the model gateway, a TLS model API served in plain HTTP inside;
 * :mod:`~tambench.runs.supervise` and :mod:`~tambench.runs.job`: one run;
 * :mod:`~tambench.runs.record`: run.json; :mod:`~tambench.runs.batch`: a batch of runs.
 """

@@ -23,10 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from tambench.runs.agents import CONDA_SHIM, AgentSpec
+from tambench.runs.gateway import ModelGateway
+from tambench.runs.gateway import env_name as gateway_env
 from tambench.runs.limits import Limits
 from tambench.runs.pricing import add_costs
 from tambench.runs.record import RUN_RECORD_VERSION, hardware, write_record
-from tambench.runs.sandbox import SHIMS, Mounts, agent_env, get_sandbox, python_roots
+from tambench.runs.sandbox import GATEWAY_PORT, SHIMS, Mounts, agent_env, get_sandbox, python_roots
 from tambench.runs.services import AllowHostProxy, UnixService, Usage, tcp_relay
 from tambench.runs.supervise import AGENT_LOG, Launch, clear, launch, now_iso, scratch_dir
 
@@ -55,6 +57,8 @@ class RunJob:
     limits: Limits
     sandbox: str = "bubblewrap"
     allow_hosts: tuple[str, ...] = ()
+    gateways: tuple[tuple[str, str], ...] = ()
+    """(name, upstream URL) of each model gateway (:mod:`tambench.runs.gateway`)."""
     catalogue: str | None = None
     data_dir: str | None = None
     gpu_devices: tuple[str, ...] = ()
@@ -90,6 +94,8 @@ def instructions_text(job: RunJob, paths: dict[str, str]) -> str:
         "is up.",
         "There is no network access" + ("" if not job.allow_hosts else
                                         " except to: " + ", ".join(job.allow_hosts)) + ".",
+        *(f"The model API {url} is served at http://127.0.0.1:{GATEWAY_PORT}/{name} "
+          f"(${gateway_env(name)}; OPENAI_BASE_URL is set)." for name, url in job.gateways),
         "",
     ])
 
@@ -163,11 +169,13 @@ def prepare_folder(job: RunJob, scratch: Path) -> Mounts:
                   submission=folder / "submission", code=folder / "code", logs=folder / "logs",
                   workspace=folder / "workspace", tmp=folder / "tmp", sockets=scratch / "sockets",
                   etc=scratch / "etc", validate_script=script, agent=agent_dir,
-                  proxy=bool(job.allow_hosts), python_roots=python_roots())
+                  proxy=bool(job.allow_hosts), gateways=tuple(n for n, _ in job.gateways),
+                  python_roots=python_roots())
 
 
 class Services:
-    """The validation server and the allow-host proxy of one run, on the run's sockets."""
+    """The validation server, the allow-host proxy and the model gateway of one run, on the
+    run's sockets."""
 
     def __init__(self, job: RunJob, sockets: Path) -> None:
         self.usage = Usage()
@@ -179,6 +187,9 @@ class Services:
             proxy = UnixService(sockets / "proxy.sock", AllowHostProxy(list(job.allow_hosts),
                                                                        self.usage))
             self._closers.append(proxy.close)
+        if job.gateways:
+            gateway = UnixService(sockets / "gateway.sock", ModelGateway(job.gateways, self.usage))
+            self._closers.append(gateway.close)
 
     def _start_validation(self, job: RunJob, sockets: Path) -> None:
         from tambench.grading.server.config import ServerConfig
@@ -248,6 +259,7 @@ def base_record(job: RunJob) -> dict[str, Any]:
         "agent_command": list(job.agent.command), "agent_folder": job.agent.folder,
         "task": job.task.task_id, "task_folder": job.task.folder_name, "seed": job.seed,
         "sandbox": job.sandbox, "allow_hosts": list(job.allow_hosts),
+        "model_gateways": dict(job.gateways),
         "limits": job.limits.as_dict(), "hardware": hardware(), "tambench_version": tambench_version(),
         "task_checksums": job.task.checksums, "started_at": now_iso(), "runner_pid": os.getpid(),
     }

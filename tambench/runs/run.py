@@ -14,6 +14,7 @@ from tambench.errors import ConfigError
 from tambench.grading.batch.records import difference_warnings
 from tambench.runs.agents import AgentSpec
 from tambench.runs.batch import BatchPlan, execute_plan, plan_batch, task_info
+from tambench.runs.gateway import parse_gateways
 from tambench.runs.job import RunJob
 from tambench.runs.limits import Limits
 from tambench.runs.pricing import load_prices
@@ -65,6 +66,7 @@ def run_agents(
     limits: Limits | None = None,
     sandbox: str = "bubblewrap",
     allow_hosts: Sequence[str] = (),
+    model_gateways: Sequence[str] = (),
     executor: str = "local",
     executor_address: str | None = None,
     parallel: int = 1,
@@ -85,6 +87,7 @@ def run_agents(
         limits: per-run limits (default: :class:`Limits`' defaults, 8 hours).
         sandbox: ``bubblewrap``, ``docker``, ``podman`` or ``none``.
         allow_hosts: hosts (``host`` or ``host:port``) the agent may reach through the proxy.
+        model_gateways: ``[name=]https://...`` model APIs, tokens counted (:mod:`.gateway`).
         executor, executor_address, parallel: ``local`` (a process pool of ``parallel`` runs),
             ``serial`` or ``ray`` (a task per run asking for the limits' CPUs and GPUs).
         gpu_devices: the GPU ids shared out, ``limits.gpus`` per run.
@@ -93,20 +96,20 @@ def run_agents(
         grade: grade the runs folder at the end (``grade_runs``).
 
     Raises:
-        ConfigError: an unknown sandbox, or one this machine cannot run; bad limits.
+        ConfigError: an unknown sandbox, or one this machine cannot run; bad limits or gateways.
         TaskNotFoundError, TaskDataError: a task that does not resolve or is not prepared.
     """
     from tambench.config import load_settings
 
     settings = load_settings(catalogue=_path(catalogue), data_dir=_path(data_dir))
-    limits = limits or Limits()
     get_sandbox(sandbox).check()
+    gateways = parse_gateways(model_gateways, sandboxed=get_sandbox(sandbox).inside_paths)
     seed_lists = {a.name: seed_list(seeds, a.name) for a in agents}
     if not all(seed_lists.values()) or not agents or not tasks:
         raise ConfigError("nothing to run: give at least one agent, one task and one seed")
     infos = [task_info(t, settings.catalogue, settings.data_dir) for t in dict.fromkeys(tasks)]
-    template = RunJob(agent=agents[0], task=infos[0], seed=0, out=str(out), limits=limits,
-                      sandbox=sandbox, allow_hosts=tuple(allow_hosts),
+    template = RunJob(agent=agents[0], task=infos[0], seed=0, out=str(out), limits=limits or Limits(),
+                      sandbox=sandbox, allow_hosts=tuple(allow_hosts), gateways=gateways,
                       catalogue=str(settings.catalogue), data_dir=str(settings.data_dir),
                       gpu_devices=tuple(gpu_devices), validation=validation,
                       prices=load_prices(_path(prices)))

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from tambench.core.registry import Registry
 from tambench.errors import ConfigError
+from tambench.runs.gateway import env_name as gateway_env
 from tambench.runs.limits import Limits
 
 #: Where things are inside a sandbox.
@@ -32,6 +33,8 @@ INIT = "/opt/tambench/inside.py"
 SHIMS = "/opt/tambench/bin"
 VALIDATION_PORT = 5000
 PROXY_PORT = 3128
+#: The model gateway's port inside (:mod:`tambench.runs.gateway`).
+GATEWAY_PORT = 4000
 #: The agent's user inside (not root, as MLE-bench's containers).
 AGENT_UID = 1000
 INSIDE_SCRIPT = Path(__file__).with_name("inside.py")
@@ -59,6 +62,8 @@ class Mounts:
     gpus: tuple[str, ...] = ()
     proxy: bool = False
     """Whether the proxy socket exists (``--allow-host`` given)."""
+    gateways: tuple[str, ...] = ()
+    """The names of the model gateways (``--model-gateway``), served on the gateway socket."""
     python_roots: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -85,6 +90,11 @@ def agent_env(m: Mounts, paths: dict[str, str], extra: dict[str, str]) -> dict[s
         url = f"http://127.0.0.1:{PROXY_PORT}"
         env.update({k: url for k in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy")})
         env["NO_PROXY"] = env["no_proxy"] = "localhost,127.0.0.1"
+    for name in m.gateways:
+        env[gateway_env(name)] = f"http://127.0.0.1:{GATEWAY_PORT}/{name}"
+    if m.gateways:
+        env["OPENAI_BASE_URL"] = env[gateway_env("openai" if "openai" in m.gateways
+                                                 else m.gateways[0])]
     env.update(extra)
     return env
 
@@ -94,6 +104,8 @@ def init_command(m: Mounts, python: str, sockets: str, command: list[str], cwd: 
     forwards = ["--forward", f"{VALIDATION_PORT}={sockets}/validate.sock"]
     if m.proxy:
         forwards += ["--forward", f"{PROXY_PORT}={sockets}/proxy.sock"]
+    if m.gateways:
+        forwards += ["--forward", f"{GATEWAY_PORT}={sockets}/gateway.sock"]
     return [python, INIT, *forwards, "--cwd", cwd, "--", *command]
 
 

@@ -165,7 +165,7 @@ def usage_from_body(body: bytes) -> list[tuple[str, dict[str, Any]]]:
             if isinstance(d, dict) and isinstance(d.get("usage"), dict)]
 
 
-def _read_head(sock: socket.socket) -> tuple[bytes, bytes]:
+def read_head(sock: socket.socket) -> tuple[bytes, bytes]:
     """The request head (up to the blank line) and what was read past it."""
     buf = b""
     while b"\r\n\r\n" not in buf:
@@ -190,7 +190,7 @@ class AllowHostProxy:
         return (host, port) in self.allowed or (host, 0) in self.allowed
 
     def __call__(self, client: socket.socket) -> None:
-        head, rest = _read_head(client)
+        head, rest = read_head(client)
         lines = head.decode("latin-1").split("\r\n")
         method, target, _ = (lines[0].split(" ") + ["", ""])[:3]
         if method.upper() == "CONNECT":
@@ -219,26 +219,44 @@ class AllowHostProxy:
 
     def _forward(self, client: socket.socket, upstream: socket.socket, lines: list[str],
                  rest: bytes) -> None:
-        """One plain request, sent as HTTP/1.0 so that the response ends with the connection
-        (no chunked coding to undo); its body is read for usage fields."""
+        """One plain request, sent as HTTP/1.0; its response's body is read for usage fields."""
         method, target, _ = lines[0].split(" ", 2)
         url = urlsplit(target)
         path = (url.path or "/") + (f"?{url.query}" if url.query else "")
-        hop = ("connection", "proxy-connection", "keep-alive", "proxy-authorization", "te",
-               "transfer-encoding", "upgrade")
-        headers = [h for h in lines[1:] if h.split(":", 1)[0].strip().lower() not in hop]
-        upstream.sendall(f"{method} {path} HTTP/1.0\r\n".encode("latin-1")
-                         + "".join(f"{h}\r\n" for h in headers).encode("latin-1")
-                         + b"Connection: close\r\n\r\n" + rest)
+        upstream.sendall(request_head(method, path, forwarded_headers(lines[1:])) + rest)
         # the rest of the request body, as the client sends it
         sender = threading.Thread(target=copy_stream, args=(client, upstream), daemon=True)
         sender.start()
-        kept = bytearray()
-        while data := upstream.recv(_CHUNK):
-            client.sendall(data)
-            if len(kept) < _KEEP:
-                kept += data
-        _, _, body = bytes(kept).partition(b"\r\n\r\n")
-        for model, usage in usage_from_body(body):
-            self.usage.add(model, usage)
+        relay_response(upstream, client, self.usage)
+
+
+#: Request headers that concern one hop only; ``accept-encoding`` too, so that responses come
+#: uncompressed and their usage fields can be read.
+_HOP = ("connection", "proxy-connection", "keep-alive", "proxy-authorization", "te",
+        "transfer-encoding", "upgrade", "accept-encoding")
+
+
+def forwarded_headers(lines: list[str], drop: tuple[str, ...] = ()) -> list[str]:
+    """The header lines of a request to pass on: not the hop-by-hop ones nor ``drop``."""
+    return [h for h in lines if h.split(":", 1)[0].strip().lower() not in (*_HOP, *drop)]
+
+
+def request_head(method: str, path: str, headers: list[str]) -> bytes:
+    """An HTTP/1.0 request head: the response then ends with the connection (no chunked
+    coding to undo)."""
+    return (f"{method} {path} HTTP/1.0\r\n".encode("latin-1")
+            + "".join(f"{h}\r\n" for h in headers).encode("latin-1")
+            + b"Connection: close\r\n\r\n")
+
+
+def relay_response(upstream: socket.socket, client: socket.socket, usage: Usage) -> None:
+    """Pass the response on as it comes (streamed events too), then count its usage fields."""
+    kept = bytearray()
+    while data := upstream.recv(_CHUNK):
+        client.sendall(data)
+        if len(kept) < _KEEP:
+            kept += data
+    _, _, body = bytes(kept).partition(b"\r\n\r\n")
+    for model, fields in usage_from_body(body):
+        usage.add(model, fields)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import os
 import socket
@@ -50,13 +51,16 @@ def needs_bwrap() -> None:
 
 
 def run_command(tmp_path: Path, command: str, *, task: str = "test/value",
-                limits: Limits | None = None, **job: Any) -> tuple[RunJob, dict[str, Any]]:
-    """One run of a shell command on a prepared task in the bubblewrap sandbox."""
+                limits: Limits | None = None, agent_env: dict[str, str] | None = None,
+                **job: Any) -> tuple[RunJob, dict[str, Any]]:
+    """One run of a shell command (its environment extended by ``agent_env``) on a prepared
+    task in the bubblewrap sandbox."""
     needs_bwrap()
     cat, data = (tmp_path / "catalogue", tmp_path / "data")
     if not cat.exists():
         prepared(tmp_path)
-    spec = RunJob(agent=command_agent(command, "probe"), task=info(cat, data, task), seed=0,
+    agent = dataclasses.replace(command_agent(command, "probe"), env=agent_env or {})
+    spec = RunJob(agent=agent, task=info(cat, data, task), seed=0,
                   out=str(tmp_path / "runs"), limits=limits or Limits(time=60),
                   catalogue=str(cat), data_dir=str(data), **job)
     return spec, execute_run(spec)
