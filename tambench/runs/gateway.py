@@ -3,8 +3,8 @@
 The agent's SDK talks plain HTTP to ``http://127.0.0.1:4000/<name>/...`` inside the sandbox;
 the sandbox's relay (:mod:`tambench.runs.inside`) passes each connection to a Unix socket, and
 the forwarder here, outside, sends the request over TLS (certificates verified with the
-system's trust store, or the bundle named by ``TAMBENCH_GATEWAY_CA``) to the gateway's upstream
-URL and streams the response back, counting its usage fields as the proxy does
+system's trust store or certifi's, or the bundle named by ``TAMBENCH_GATEWAY_CA``) to the
+gateway's upstream URL and streams the response back, counting its usage fields as the proxy does
 (:func:`~tambench.runs.services.relay_response`). A request reaches only the upstream it names:
 its path goes under the upstream's base path, its ``Host`` is the upstream's. The agent's own
 headers (its ``Authorization`` key) are passed on untouched and never recorded.
@@ -12,6 +12,7 @@ headers (its ``Authorization`` key) are passed on untouched and never recorded.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import socket
@@ -81,7 +82,7 @@ class ModelGateway:
     def __init__(self, routes: tuple[tuple[str, str], ...], usage: Usage) -> None:
         self.routes = dict(routes)
         self.usage = usage
-        self.context = ssl.create_default_context(cafile=os.environ.get(CA_ENV) or None)
+        self.context = _tls_context()
 
     def __call__(self, client: socket.socket) -> None:
         head, body = read_head(client)
@@ -114,6 +115,18 @@ class ModelGateway:
             upstream.sendall(request_head(method, path, [f"Host: {base.netloc}", *headers])
                              + body[:length])
             relay_response(upstream, client, self.usage)
+
+
+def _tls_context() -> ssl.SSLContext:
+    """Verifying certificates with ``$TAMBENCH_GATEWAY_CA``, else the system's trust store
+    (certifi's where the system has none)."""
+    context = ssl.create_default_context(cafile=os.environ.get(CA_ENV) or None)
+    if not context.cert_store_stats()["x509_ca"] and not os.environ.get(CA_ENV):
+        with contextlib.suppress(ImportError):
+            import certifi
+
+            context.load_verify_locations(certifi.where())
+    return context
 
 
 def _content_length(headers: list[str]) -> int | None:
