@@ -44,6 +44,9 @@ def parse_gateways(specs: Sequence[str], sandboxed: bool = True) -> tuple[tuple[
     if specs and not sandboxed:
         raise ConfigError("--model-gateway needs a sandbox (bubblewrap, docker or podman): "
                           "its port is served inside one")
+    ca = os.environ.get(CA_ENV)
+    if specs and ca and not os.path.isfile(ca):
+        raise ConfigError(f"{CA_ENV}={ca!r}: no such CA bundle file")
     out: dict[str, str] = {}
     for spec in specs:
         name, sep, url = spec.partition("=")
@@ -105,9 +108,14 @@ class ModelGateway:
         headers = forwarded_headers(lines[1:], drop=("host",))
         path = f"{base.path}/{tail}"
         try:
-            upstream = self.context.wrap_socket(socket.create_connection((host, port), timeout=30),
-                                                server_hostname=host)
-        except OSError as exc:  # refused, unknown host, a certificate not trusted
+            raw = socket.create_connection((host, port), timeout=30)
+        except OSError as exc:  # refused, unknown host
+            _reply(client, "502 Bad Gateway", f"cannot reach {base.netloc}: {exc}")
+            return
+        try:
+            upstream = self.context.wrap_socket(raw, server_hostname=host)
+        except OSError as exc:  # a certificate not trusted, a failed handshake
+            raw.close()
             _reply(client, "502 Bad Gateway", f"cannot reach {base.netloc}: {exc}")
             return
         with upstream:

@@ -183,7 +183,11 @@ def test_untrusted_certificate_is_refused(tmp_path: Path, monkeypatch: pytest.Mo
     assert record["model_gateways"] == {"local": url}
 
 
-def test_gateway_specs() -> None:
+def test_gateway_specs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(CA_ENV, str(tmp_path / "missing.pem"))
+    with pytest.raises(ConfigError, match="no such CA bundle"):
+        parse_gateways(["https://api.openai.com/v1"])
+    monkeypatch.delenv(CA_ENV)
     assert parse_gateways(["https://api.openai.com/v1/", "my_llm=https://h.example:8443"]) \
         == (("openai", "https://api.openai.com/v1"), ("my_llm", "https://h.example:8443"))
     assert env_name("my-llm") == "TAMBENCH_GATEWAY_MY_LLM"
