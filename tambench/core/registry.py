@@ -176,6 +176,7 @@ REGISTRY_MODULES: tuple[str, ...] = (
     "tambench.grading.protocols.base",
     "tambench.acquisition.platforms",
     "tambench.splits.strategies",
+    "tambench.splits.transforms",
     "tambench.tasks.importers",
     "tambench.difficulty.methods",
     "tambench.runs.sandbox",

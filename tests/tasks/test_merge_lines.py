@@ -79,4 +79,5 @@ def test_tasks_list_shows_an_empty_end_date_column(
         save_taskspec(spec, cat / "kaggle" / slug / "task.json")
     assert main(["tasks", "list", "--catalogue", str(cat)]) == 0
     header = capsys.readouterr().out.splitlines()[0]
-    assert header.split() == ["id", "modality", "metric", "status", "end_date"]
+    assert header.split() == ["id", "modality", "metric", "status", "recipe", "end_date",
+                              "lacks"]
