@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tambench.errors import TambenchError
 from tambench.runs.agents import CONDA_SHIM, AgentSpec
 from tambench.runs.gateway import ModelGateway
 from tambench.runs.gateway import env_name as gateway_env
@@ -202,7 +203,8 @@ class Services:
                                                      run=job.folder.name), log=lambda _: None)
         server.start()
         self._closers.append(server.close)
-        assert server.port is not None  # set once listening
+        if server.port is None:  # set once listening
+            raise TambenchError("the validation server started without a port")
         self.validation_url = server.url + "/validate"
         relay = UnixService(sockets / "validate.sock", tcp_relay("127.0.0.1", server.port))
         self._closers.append(relay.close)
@@ -302,7 +304,8 @@ def execute_run(job: RunJob, interrupted: threading.Event | None = None) -> dict
     # A run the runner was told to stop is not finished: the next batch redoes it.
     state = "interrupted" if facts["exit_reason"] == "killed" and interrupted is not None \
         and interrupted.is_set() else "done"
-    assert services is not None  # set before the run started
+    if services is None:  # set before the run started
+        raise TambenchError("a run ended before its services were started")
     record.update(facts, state=state, ended_at=now_iso(), usage=services.usage.as_dict())
     add_costs(record, job.prices)
     if problem:

@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from tambench.errors import TambenchError
 from tambench.runs.cgroup import RunGroup, leaf_name, make_group, owner_pid, pid_alive
 from tambench.runs.limits import Limits
 from tambench.runs.sandbox import Mounts, get_sandbox
@@ -203,7 +204,8 @@ def launch(spec: Launch, interrupted: threading.Event) -> dict[str, Any]:
             group.remove()
         return {"exit_reason": "sandbox_error", "error": f"could not start {argv[0]}: {exc}",
                 "enforcement": {}}
-    assert proc.stdout is not None
+    if proc.stdout is None:  # stdout=PIPE always gives one; a named error all the same
+        raise TambenchError(f"{argv[0]} started without an output pipe")
     pump = threading.Thread(target=_pump, args=(proc.stdout, spec.log, spec.limits.log, watch),
                             daemon=True)
     pump.start()

@@ -68,7 +68,8 @@ def _link_tree(src: Path, dst: Path) -> None:
 
 def _unpack_one(archive: Path, limits: ArchiveLimits) -> Path:
     stem = archive_stem(archive.name)
-    assert stem is not None
+    if stem is None:
+        raise SplitError(f"{archive.name} is not an archive this recipe can unpack")
     place = archive.with_name(stem)
     scratch = archive.with_name(f".{stem}.unpacking")
     safe_extract(archive, scratch, limits)
