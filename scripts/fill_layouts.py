@@ -17,13 +17,31 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from recipe_layouts import LAYOUTS
+import recipe_layouts
+import recipe_layouts_hard
+import recipe_layouts_kaggle
+import recipe_layouts_mlebench
+import recipe_layouts_tabular
 
 from tambench.schema.io import dump_taskspec, load_taskspec
 from tambench.schema.splitspec import parse_split_spec
 from tambench.splits.fixture import FIXTURE_FILE, RawFixture
 
 CATALOGUE = Path(__file__).resolve().parents[1] / "tambench" / "tasks" / "catalogue"
+
+
+def _merged() -> dict[str, dict[str, Any]]:
+    merged: dict[str, dict[str, Any]] = {}
+    for module in (recipe_layouts, recipe_layouts_mlebench, recipe_layouts_tabular,
+                   recipe_layouts_kaggle, recipe_layouts_hard):
+        twice = sorted(set(merged) & set(module.LAYOUTS))
+        if twice:
+            raise SystemExit(f"{module.__name__} repeats recipes of {twice}")
+        merged.update(module.LAYOUTS)
+    return merged
+
+
+LAYOUTS = _merged()
 
 
 def _outputs(catalogue: Path, task_id: str, entry: dict[str, Any]) -> dict[Path, str]:
