@@ -21,6 +21,7 @@ import recipe_layouts
 import recipe_layouts_hard
 import recipe_layouts_kaggle
 import recipe_layouts_mlebench
+import recipe_layouts_playground
 import recipe_layouts_tabular
 
 from tambench.schema.io import dump_taskspec, load_taskspec
@@ -32,7 +33,8 @@ CATALOGUE = Path(__file__).resolve().parents[1] / "tambench" / "tasks" / "catalo
 
 def _merged() -> dict[str, dict[str, Any]]:
     merged: dict[str, dict[str, Any]] = {}
-    for module in (recipe_layouts, recipe_layouts_mlebench, recipe_layouts_tabular,
+    for module in (recipe_layouts, recipe_layouts_mlebench, recipe_layouts_playground,
+                   recipe_layouts_tabular,
                    recipe_layouts_kaggle, recipe_layouts_hard):
         twice = sorted(set(merged) & set(module.LAYOUTS))
         if twice:
