@@ -20,6 +20,7 @@ from typing import Any
 import recipe_layouts
 import recipe_layouts_hard
 import recipe_layouts_kaggle
+import recipe_layouts_media
 import recipe_layouts_mlebench
 import recipe_layouts_playground
 import recipe_layouts_tabular
@@ -35,7 +36,7 @@ def _merged() -> dict[str, dict[str, Any]]:
     merged: dict[str, dict[str, Any]] = {}
     for module in (recipe_layouts, recipe_layouts_mlebench, recipe_layouts_playground,
                    recipe_layouts_tabular,
-                   recipe_layouts_kaggle, recipe_layouts_hard):
+                   recipe_layouts_kaggle, recipe_layouts_hard, recipe_layouts_media):
         twice = sorted(set(merged) & set(module.LAYOUTS))
         if twice:
             raise SystemExit(f"{module.__name__} repeats recipes of {twice}")
