@@ -11,12 +11,19 @@ from typing import Any
 
 MLE_COMMIT = "783b15af77404fbaffe7255b0c4a934b46153389"
 TAM_COMMIT = "2bbdc1122f37ca967ccba2c467dd2e1575ee2f13"
+DOJO_COMMIT = "667a8fd0e959eb47f140ce7e621f831fdb55e5dd"
 
 
 def mle(slug: str, detail: str) -> list[dict[str, str]]:
     """MLE-bench's prepare.py of ``slug`` as the source."""
     return [{"source": "github:openai/mle-bench", "commit": MLE_COMMIT,
              "path": f"mlebench/competitions/{slug}/prepare.py", "detail": detail}]
+
+
+def dojo(folder: str, detail: str) -> list[dict[str, str]]:
+    """MLE-Dojo's prepare.py of the competition in ``folder`` (its own spelling) as the source."""
+    return [{"source": "github:MLE-Dojo/MLE-Dojo", "commit": DOJO_COMMIT,
+             "path": f"mledojo/competitions/{folder}/utils/prepare.py", "detail": detail}]
 
 
 def tam(path: str, detail: str) -> list[dict[str, str]]:
