@@ -64,7 +64,8 @@ def write_subsets(catalogue: Path) -> None:
         old = read_manifest(path).header.get("date") if path.is_file() else None
         for day in ([date.fromisoformat(old)] if old else []) + [date.today()]:
             header = {"catalogue_index_sha256": digest, "seed": "0", "tiers": text,
-                      "collection": DEFAULT_SUBSET_COLLECTION, "date": day.isoformat()}
+                      "collection": DEFAULT_SUBSET_COLLECTION, "agent_ready": "yes",
+                      "date": day.isoformat()}
             rendered = render_manifest(name, header, result.subsets[name])
             if path.is_file() and path.read_text(encoding="utf-8") == rendered:
                 break

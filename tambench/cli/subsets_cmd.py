@@ -65,7 +65,7 @@ def _print_build(result: Any, tiers_text: str, counts: dict[str, int], scope: st
         console.print(f"gap: {s.subset} {s.cell} has {s.have} of {s.need}: {s.reason}",
                       markup=False)
     for s in result.skipped:
-        if s.reason.startswith("dates unknown"):
+        if s.reason.startswith(("dates unknown", "not agent-ready")):
             console.print(f"not placed: {s.id}: {s.reason}", markup=False)
 
 
@@ -83,7 +83,7 @@ def _selection(root: Path, collection: str | None, since: str | None, until: str
                           agent_ready=agent_ready)
     header = {"collection": name} | {k: d.isoformat() for k, d in
                                      zip(("since", "until"), window, strict=True) if d}
-    header |= {"agent_ready": "yes"} if agent_ready else {}
+    header |= {"agent_ready": "yes" if agent_ready else "no"}
     scope = f"collection {name}" + "".join(f", ended {k} {v}" for k, v in header.items()
                                            if k in ("since", "until"))
     scope += ", agent-ready tasks only" if agent_ready else ""
@@ -144,12 +144,15 @@ def build(
     until: str | None = typer.Option(None, "--until",
                                      help="Only tasks that ended on or before YYYY-MM-DD."),
     agent_ready: bool = typer.Option(
-        False, "--agent-ready", help="Build from agent-ready tasks only (statement, page "
-        "source, recipe, grading, leaderboard); every other task is named with what it lacks."),
+        True, "--agent-ready/--all-complete", help="Build from agent-ready tasks only (the "
+        "default: statement, page source, checked recipe, grading, leaderboard; every other "
+        "task is named with what it lacks), or from every complete task (gradable, but an "
+        "agent may not be able to run it)."),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
-    """Regenerate Lite, Medium and Full; name every cell the catalogue cannot fill, and why,
-    and every member that is not agent-ready with what it lacks.
+    """Regenerate Lite, Medium and Full from the agent-ready tasks; name every task left out
+    and why, and every cell the catalogue cannot fill (with --all-complete: every member that
+    is not agent-ready, with what it lacks).
 
     Exit 3 when a cell is short, unless --allow-gaps."""
     from tambench.cli._catalogue_options import parse_day

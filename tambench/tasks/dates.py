@@ -225,20 +225,30 @@ def decide_dates(sources: Sequence[DatedSource]) -> DateDecision:
             out.facts.setdefault("end_date", []).append(
                 _fact(src, last, "last submission on the final leaderboard"))
     stated = read["end"] is None or bool(read["end"])
-    out.end = _end_from(deadline, stated, boards, out)
+    reruns = {s.day for src in sources for s in src.statements
+              if s.kind == "end" and deadline is not None and s.day > deadline}
+    out.end = _end_from(deadline, stated, boards, out, reruns)
     if out.start and out.end and out.start > out.end:
         out.problems.append(f"start_date {out.start} is after end_date {out.end}: both unset")
         out.start = out.end = None
     return out
 
 
+def _agrees(day: date, deadline: date) -> bool:
+    """A board's last submission agrees with a deadline: in its last days, or the day after."""
+    return deadline - timedelta(days=BOARD_TOLERANCE_DAYS) <= day <= deadline + timedelta(days=1)
+
+
 def _end_from(deadline: date | None, stated: bool, boards: Sequence[DatedSource],
-              out: DateDecision) -> date | None:
-    """The end date: the deadline when every board agrees with it, else the boards' common
-    last day when no description states one."""
+              out: DateDecision, reruns: set[date] | frozenset[date] = frozenset()
+              ) -> date | None:
+    """The end date: the deadline when every board agrees with it (or with a later end the
+    descriptions state, a code competition's rerun on new data, whose board is dated by the
+    reruns), else the boards' common last day when no description states one."""
     lasts = sorted({b.board_last for b in boards if b.board_last is not None})
     if deadline is not None:
-        late = [d for d in lasts if d > deadline + timedelta(days=1)]
+        late = [d for d in lasts if d > deadline + timedelta(days=1)
+                and not any(_agrees(d, r) for r in reruns)]
         early = [d for d in lasts if d < deadline - timedelta(days=BOARD_TOLERANCE_DAYS)]
         if late or early:
             worst = (late or early)[0]

@@ -100,9 +100,9 @@ class Selection:
     """A collection's members (None: every entry)."""
     since: date | None = None
     until: date | None = None
-    agent_ready: bool = False
-    """Only agent-ready tasks (see :mod:`tambench.tasks.readiness`); the others are left out
-    with what they lack."""
+    agent_ready: bool = True
+    """Only agent-ready tasks (see :mod:`tambench.tasks.readiness`; the default): the others
+    are left out with what they lack. False: every complete task (gradable)."""
 
     def considers(self, task_id: str) -> bool:
         """Whether the task is in the collection at all."""

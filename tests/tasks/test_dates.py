@@ -213,7 +213,7 @@ def test_subsets_since_builds_from_what_ended_after_and_names_the_rest(
 ) -> None:
     out_dir = tmp_path / "out"
     rc = main(["subsets", "build", "--catalogue", str(dated_catalogue), "--since",
-               "2023-01-01", "--out", str(out_dir), "--json"])
+               "2023-01-01", "--out", str(out_dir), "--json", "--all-complete"])
     assert rc == 3  # cells are short
     data = json.loads(capsys.readouterr().out)
     assert data["since"] == "2023-01-01" and data["collection"] == "paper"
@@ -229,7 +229,7 @@ def test_subsets_since_builds_from_what_ended_after_and_names_the_rest(
     header = (out_dir / "lite.txt").read_text(encoding="utf-8")
     assert "# since: 2023-01-01" in header and "# collection: paper" in header
     rc = main(["subsets", "build", "--catalogue", str(dated_catalogue), "--since",
-               "2023-01-01", "--allow-gaps", "--out", str(out_dir)])
+               "2023-01-01", "--allow-gaps", "--out", str(out_dir), "--all-complete"])
     text = capsys.readouterr().out
     assert rc == 0 and "not placed: kaggle/undated: dates unknown" in text
     assert "collection paper, ended since 2023-01-01" in text
@@ -250,7 +250,7 @@ def test_an_entry_starting_after_it_ended_is_never_listed_by_a_date_window_silen
         assert "kaggle/backwards" not in [r["id"] for r in json.loads(out)]
         assert f"kaggle/backwards: {why}" in err
     main(["subsets", "build", "--catalogue", str(dated_catalogue), "--collection", "all",
-          "--until", "2024-01-01", "--out", str(tmp_path / "out"), "--json"])
+          "--until", "2024-01-01", "--out", str(tmp_path / "out"), "--json", "--all-complete"])
     unplaced = {u["id"]: u["reason"] for u in json.loads(capsys.readouterr().out)["unplaced"]}
     assert unplaced["kaggle/backwards"] == f"dates unknown: {why}"
 
@@ -260,6 +260,24 @@ def test_the_final_submission_deadline_counts_beside_a_later_end_date() -> None:
             "- November 10, 2022 - Competition End Date - Winner's announcement")
     decision = decide_dates([DatedSource(DESC, statements=tuple(timeline_statements(text)))])
     assert decision.end == date(2022, 8, 11) and not decision.problems
+
+
+def test_a_board_dated_by_a_stated_rerun_stage_agrees_with_the_deadline() -> None:
+    """A code competition rerun on new data after its deadline: its final board's last
+    submission is the rerun's day, which the description states as the competition's end."""
+    text = ("- August 11, 2022 - Final submission deadline.\n"
+            "- November 10, 2022 - Competition End Date - Winner's announcement")
+    desc = DatedSource(DESC, statements=tuple(timeline_statements(text)))
+    board = DatedSource(DESC.model_copy(update={"path": "leaderboard.csv"}),
+                        board_last=date(2022, 11, 10))
+    decision = decide_dates([desc, board])
+    assert decision.end == date(2022, 8, 11) and not decision.problems
+    # a board later than every stated date still contradicts the description
+    late = DatedSource(DESC.model_copy(update={"path": "leaderboard.csv"}),
+                       board_last=date(2023, 1, 20))
+    decision = decide_dates([desc, late])
+    assert decision.end is None
+    assert "is after the description's final deadline (2022-08-11)" in decision.problems[0]
 
 
 def test_validation_names_a_collection_member_without_an_entry(dated_catalogue: Path) -> None:

@@ -63,10 +63,12 @@ def test_an_agent_ready_build_leaves_out_and_names_the_others(
     save_taskspec(load_taskspec(path).model_copy(update={"split": None}), path)
     argv = ["subsets", "build", "--catalogue", str(catalogue), "--out", str(tmp_path / "m"),
             "--allow-gaps", "--json"]
-    assert main(argv) == 0
+    assert main([*argv, "--all-complete"]) == 0
     loose = json.loads(capsys.readouterr().out)
-    assert main([*argv, "--agent-ready"]) == 0
+    assert main(argv) == 0  # agent-ready tasks only, the default
     strict = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--agent-ready"]) == 0
+    assert json.loads(capsys.readouterr().out)["subsets"] == strict["subsets"]
     gaps = catalogue_readiness(catalogue)
     for name, members in strict["subsets"].items():
         assert all(gaps[t] == [] for t in members), name

@@ -212,7 +212,8 @@ def test_cli_build_from_release_tiers_recovers_the_released_lite_and_is_determin
 ) -> None:
     out1, out2 = tmp_path / "m1", tmp_path / "m2"
     argv = ["subsets", "build", "--catalogue", str(lite_catalogue), "--tiers",
-            "reference:tam-bench", "--seed", "4", "--date", "2025-02-01", "--json"]
+            "reference:tam-bench", "--seed", "4", "--date", "2025-02-01", "--json",
+            "--all-complete"]
     assert main([*argv, "--out", str(out1)]) == 3  # Medium cells are short
     data = json.loads(capsys.readouterr().out)
     assert {k: len(v) for k, v in data["subsets"].items()} == {"lite": 18, "medium": 18,
@@ -240,33 +241,51 @@ def test_cli_build_names_the_cells_it_cannot_fill_and_exits_3(
     assert "-- empty --" in out
 
 
-def test_cli_build_on_the_shipped_catalogue_fills_every_lite_cell_with_a_complete_task(
+def test_cli_build_on_the_shipped_catalogue_builds_from_agent_ready_tasks(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """`tambench subsets build` with no input: the catalogue as installed."""
+    """`tambench subsets build` with no input: the catalogue as installed, agent-ready tasks
+    only (the default), every task left out named with what it lacks."""
+    from tambench.tasks.catalogue import bundled_catalogue_dir
+    from tambench.tasks.readiness import catalogue_readiness
+
     rc = main(["subsets", "build", "--json"])
     data = json.loads(capsys.readouterr().out)
+    gaps = catalogue_readiness(bundled_catalogue_dir())
     lite = data["subsets"]["lite"]
-    assert len(lite) == 18
-    assert sorted(lite.values()) == sorted(cell_name(m, t) for m, t in CELLS)
+    assert data["agent_ready"] == "yes"
+    for name, members in data["subsets"].items():
+        assert all(gaps[t] == [] for t in members), name
+        assert data["readiness"][name]["agent_ready"] == len(members), name
+    short = sum(g["need"] - g["have"] for g in data["gaps"] if g["subset"] == "lite")
+    assert len(lite) + short == 18
+    assert sorted(lite.values()) == sorted(set(lite.values()))  # one per cell
     assert set(lite) <= set(data["complete"])
     assert data["manifests"] == []  # the installed catalogue is never written
     assert set(lite) <= set(data["subsets"]["medium"]) <= set(data["subsets"]["full"])
-    assert set(data["complete"]) <= set(data["subsets"]["full"])
+    left = {u["id"]: u["reason"] for u in data["unplaced"]}
+    for tid in set(data["complete"]) - set(data["subsets"]["full"]):
+        assert left[tid].startswith("not agent-ready: "), tid
     assert rc == (3 if data["gaps"] else 0)
-    assert all(g["subset"] == "medium" and g["reason"] for g in data["gaps"])
+    assert all(g["reason"] for g in data["gaps"])
     again = main(["subsets", "build", "--json"])
     assert again == rc and json.loads(capsys.readouterr().out)["subsets"] == data["subsets"]
 
 
-def test_the_shipped_lite_is_the_published_release_s_18_tasks(tam_lite_dir: Path) -> None:
+def test_the_shipped_lite_holds_the_published_release_s_agent_ready_tasks(
+        tam_lite_dir: Path) -> None:
     """Where the paper's own Lite list and its public release differ (one Image/hard task),
-    the release wins: its tasks' graders and boards are what researchers compare with."""
+    the release wins: its tasks' graders and boards are what researchers compare with. A
+    release task that is not agent-ready gives its cell to an agent-ready one."""
     from tambench.tasks.catalogue import bundled_catalogue_dir
+    from tambench.tasks.readiness import catalogue_readiness
 
-    lite = read_manifest(bundled_catalogue_dir() / "_subsets" / "lite.txt").ids
+    lite = {t.split("/")[1] for t in
+            read_manifest(bundled_catalogue_dir() / "_subsets" / "lite.txt").ids}
+    gaps = {t.split("/")[1]: g for t, g in catalogue_readiness(bundled_catalogue_dir()).items()}
     release = {p.name for p in tam_lite_dir.iterdir() if p.is_dir()}
-    assert {t.split("/")[1] for t in lite} == release
+    assert {s for s in release if not gaps[s]} <= lite
+    assert all(gaps[s] for s in release - lite)
 
 
 def test_preferred_groups_rank_in_their_order_before_other_tasks() -> None:
