@@ -28,10 +28,12 @@ def _dojo_info(folder: str, detail: str) -> list[dict[str, str]]:
              "path": f"mledojo/competitions/{folder}/info/description.txt", "detail": detail}]
 
 
-def _sources(slug: str, columns: list[str], in_dojo: bool, note: str) -> list[dict[str, str]]:
+def _sources(slug: str, columns: list[str], targets: list[str], in_dojo: bool,
+             note: str) -> list[dict[str, str]]:
     shown = ", ".join(columns[:6]) + (", ..., " + columns[-1] if len(columns) > 6 else "")
     detail = ("train.csv, test.csv (without the target), sample_submission.csv at the top of "
-              f"the download; train.csv columns {shown}" + (f"; {note}" if note else ""))
+              f"the download; train.csv columns {shown}; the target "
+              + ", ".join(targets) + (f"; {note}" if note else ""))
     out = page(slug, detail)
     if in_dojo:
         out += dojo(slug, "empty: the download is used as Kaggle gives it") + _dojo_info(
@@ -42,10 +44,12 @@ def _sources(slug: str, columns: list[str], in_dojo: bool, note: str) -> list[di
 def _task(slug: str, features: dict[str, str], targets: dict[str, str],
           sample: dict[str, str], *, idc: str = "id", split: dict[str, Any] | None = None,
           in_dojo: bool = True, note: str = "", sub_id: str = "",
-          extra: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """One playground task: train.csv (``idc``, ``features``, ``targets``), test.csv,
-    sample_submission.csv (``sub_id`` or ``idc``, ``sample`` values); ``split`` holds the
-    strategy and its fields (default: random for one numeric target, else stratified)."""
+          extra: list[dict[str, Any]] | None = None,
+          after: dict[str, str] | None = None) -> dict[str, Any]:
+    """One playground task: train.csv (``idc``, ``features``, ``targets``, then the features
+    ``after`` them), test.csv (the same without ``targets``), sample_submission.csv
+    (``sub_id`` or ``idc``, ``sample`` values); ``split`` holds the strategy and its fields
+    (default: stratified for one class column, else random)."""
     names = list(targets)
     if split is None:
         one_class = len(names) == 1 and targets[names[0]].startswith("choice:")
@@ -54,14 +58,14 @@ def _task(slug: str, features: dict[str, str], targets: dict[str, str],
     if split["strategy"] in ("random", "stratified", "group"):
         split = {**split, "test_size": 0.1}
     test_id = "seq:9{i:04d}"
-    columns = {idc: "seq:{i}", **features, **targets}
+    columns = {idc: "seq:{i}", **features, **targets, **(after or {})}
     return {
-        "sources": _sources(slug, list(columns), in_dojo, note),
+        "sources": _sources(slug, list(columns), names, in_dojo, note),
         "split": {"train_file": "train.csv", "id_column": sub_id or idc,
                   "target_columns": names, **split},
         "fixture": {"tables": [
             {"path": "train.csv", "columns": columns},
-            {"path": "test.csv", "columns": {idc: test_id, **features}},
+            {"path": "test.csv", "columns": {idc: test_id, **features, **(after or {})}},
             {"path": "sample_submission.csv", "columns": {
                 sub_id or idc: test_id, **{t: f"const:{v}" for t, v in sample.items()}}},
             *(extra or []),
@@ -150,4 +154,181 @@ LAYOUTS.update({
          "Weight": "float:36:132", "Duration": "float:1:30", "Heart_Rate": "float:67:128",
          "Body_Temp": "float:37.1:41.5"},
         {"Calories": "float:1:314"}, {"Calories": "88.283"}, in_dojo=False),
+})
+
+_PROGNOSIS = ("Lyme_disease|Tungiasis|Zika|Rabies|Dengue|West_Nile_fever|Malaria|"
+              "Chikungunya|Plague|Yellow_Fever|Japanese_encephalitis")
+
+LAYOUTS.update({
+    "kaggle/playground-series-s3e1": _task(
+        "playground-series-s3e1",
+        {"MedInc": "float:0.5:15", "HouseAge": "float:1:52", "AveRooms": "float:1:20",
+         "AveBedrms": "float:0.5:5", "Population": "float:3:30000", "AveOccup": "float:1:10",
+         "Latitude": "float:32.5:42", "Longitude": "float:-124.3:-114.3"},
+        {"MedHouseVal": "float:0.15:5"}, {"MedHouseVal": "2.01"}),
+    "kaggle/playground-series-s3e10": _task(
+        "playground-series-s3e10",
+        {"Mean_Integrated": "float:5:190", "SD": "float:24:110", "EK": "float:-1.7:7.9",
+         "Skewness": "float:-1.8:68", "Mean_DMSNR_Curve": "float:0.2:220",
+         "SD_DMSNR_Curve": "float:7:110", "EK_DMSNR_Curve": "float:-3:34",
+         "Skewness_DMSNR_Curve": "float:-2:1190"},
+        {"Class": _BIN}, {"Class": "0.5"}),
+    "kaggle/playground-series-s3e11": _task(
+        "playground-series-s3e11",
+        {"store_sales(in millions)": "float:0.5:22", "unit_sales(in millions)": "float:1:6",
+         "total_children": "float:0:5", "num_children_at_home": "float:0:5",
+         "avg_cars_at home(approx).1": "float:0:4", "gross_weight": "float:6:21.9",
+         "recyclable_package": "float:0:1", "low_fat": "float:0:1",
+         "units_per_case": "float:1:36", "store_sqft": "float:20319:39696",
+         "coffee_bar": "float:0:1", "video_store": "float:0:1", "salad_bar": "float:0:1",
+         "prepared_food": "float:0:1", "florist": "float:0:1"},
+        {"cost": "float:50:150"}, {"cost": "99.615"}),
+    "kaggle/playground-series-s3e12": _task(
+        "playground-series-s3e12",
+        {"gravity": "float:1.005:1.04", "ph": "float:4.76:7.94", "osmo": "int:187:1236",
+         "cond": "float:5:38", "urea": "int:10:620", "calc": "float:0.17:14.34"},
+        {"target": _BIN}, {"target": "0.5"}),
+    "kaggle/playground-series-s3e13": _task(
+        "playground-series-s3e13",
+        {"sudden_fever": _BIN, "headache": _BIN, "mouth_bleed": _BIN, "nose_bleed": _BIN,
+         "muscle_pain": _BIN, "joint_pain": _BIN, "lips_irritation": _BIN, "itchiness": _BIN,
+         "ulcers": _BIN, "toenail_loss": _BIN, "speech_problem": _BIN,
+         "bullseye_rash": _BIN},
+        {"prognosis": "choice:" + _PROGNOSIS}, {"prognosis": "Dengue West_Nile_fever Malaria"},
+        note="prognosis is one of 11 disease names; a submission lists three, space-separated"),
+    "kaggle/playground-series-s3e14": _task(
+        "playground-series-s3e14",
+        {"clonesize": "choice:12.5|20.0|25.0|37.5", "honeybee": "float:0:0.75",
+         "bumbles": "float:0:0.585", "andrena": "float:0:0.75", "osmia": "float:0:0.75",
+         "MaxOfUpperTRange": "float:69.7:94.6", "AverageRainingDays": "float:0.06:0.56",
+         "fruitset": "float:0.19:0.65", "fruitmass": "float:0.31:0.54",
+         "seeds": "float:22:46.6"},
+        {"yield": "float:1945:8969"}, {"yield": "6025.19"}),
+    "kaggle/playground-series-s3e17": _task(
+        "playground-series-s3e17",
+        {"Product ID": "choice:L50096|M14860|H29424", "Type": "choice:L|M|H",
+         "Air temperature [K]": "float:295.3:304.4", "Process temperature [K]":
+         "float:305.8:313.8", "Rotational speed [rpm]": "int:1181:2886",
+         "Torque [Nm]": "float:3.8:76.6", "Tool wear [min]": "int:0:253"},
+        {"Machine failure": _BIN}, {"Machine failure": "0.5"},
+        after={c: _BIN for c in ("TWF", "HDF", "PWF", "OSF", "RNF")},
+        note="the failure modes TWF, HDF, PWF, OSF, RNF follow the target in train.csv and "
+             "are features of test.csv"),
+})
+
+_HORSE = {"surgery": "choice:yes|no", "age": "choice:adult|young", "hospital_number":
+          "int:521399:5305629", "rectal_temp": "float:35.4:40.8", "pulse": "float:30:184",
+          "respiratory_rate": "float:8:96", "temp_of_extremities": "choice:cool|normal|warm",
+          "pain": "choice:depressed|mild_pain|extreme_pain|alert", "lesion_1": "int:0:41110",
+          "lesion_2": "int:0:7111", "lesion_3": "choice:0|2209", "cp_data": "choice:no|yes"}
+_CODE = {"loc": "float:1:3442", "v(g)": "float:1:404", "ev(g)": "float:1:165",
+         "iv(g)": "float:1:402", "n": "float:0:8441", "v": "float:0:80843",
+         "lOCode": "int:0:2824", "lOComment": "int:0:344", "lOBlank": "int:0:219",
+         "locCodeAndComment": "int:0:43", "uniq_Op": "float:0:410", "uniq_Opnd": "float:0:1026",
+         "total_Op": "float:0:5420", "total_Opnd": "float:0:3021",
+         "branchCount": "float:1:503"}
+_ATTRITION = {"Age": "int:18:60", "BusinessTravel": "choice:Travel_Rarely|Travel_Frequently|"
+              "Non-Travel", "DailyRate": "int:107:3921", "Department": "choice:Research & "
+              "Development|Sales|Human Resources", "DistanceFromHome": "int:1:29",
+              "Education": "int:1:15", "EducationField": "choice:Life Sciences|Medical|Other",
+              "EmployeeCount": "const:1", "Gender": "choice:Male|Female",
+              "MonthlyIncome": "int:1010:19999", "OverTime": "choice:No|Yes",
+              "YearsWithCurrManager": "int:0:17"}
+
+LAYOUTS.update({
+    "kaggle/playground-series-s3e19": _task(
+        "playground-series-s3e19", _SALES, {"num_sold": "int:2:479"}, {"num_sold": "100"},
+        split={"strategy": "time", "time_column": "date", "test_size": 0.1},
+        note="daily sales from 2017 to 2021; test.csv holds the year after (2022): the test "
+             "rows are the latest dates"),
+    "kaggle/playground-series-s3e2": _task(
+        "playground-series-s3e2",
+        {"gender": "choice:Male|Female|Other", "age": "float:0.08:82", "hypertension": _BIN,
+         "heart_disease": _BIN, "ever_married": "choice:Yes|No",
+         "work_type": "choice:Private|Self-employed|Govt_job|children|Never_worked",
+         "Residence_type": "choice:Urban|Rural", "avg_glucose_level": "float:55:268",
+         "bmi": "float:10:80", "smoking_status": "choice:never smoked|formerly smoked|smokes|"
+         "Unknown"},
+        {"stroke": _BIN}, {"stroke": "0.5"}),
+    "kaggle/playground-series-s3e20": _task(
+        "playground-series-s3e20",
+        {"latitude": "float:-2.9:-0.5", "longitude": "float:28.2:31.5",
+         "year": "choice:2019|2020|2021", "week_no": "int:0:52",
+         "SulphurDioxide_SO2_column_number_density": "float:-0.0005:0.0042",
+         "CarbonMonoxide_CO_column_number_density": "float:0.025:0.05",
+         "Cloud_cloud_fraction": "float:0:1"},
+        {"emission": "float:0:3167"}, {"emission": "81.94"}, idc="ID_LAT_LON_YEAR_WEEK",
+        split={"strategy": "time", "time_column": "year", "last_k_periods": 1},
+        note="the ids spell ID_<lat>_<lon>_<year>_<week>; train.csv holds 2019-2021, test.csv "
+             "the weeks of 2022 after it: the test rows are the latest year"),
+    "kaggle/playground-series-s3e22": _task(
+        "playground-series-s3e22", _HORSE, {"outcome": "choice:died|euthanized|lived"},
+        {"outcome": "lived"}),
+    "kaggle/playground-series-s3e23": _task(
+        "playground-series-s3e23", _CODE, {"defects": "choice:False|True"},
+        {"defects": "0.5"},
+        split={"strategy": "stratified", "stratify_column": "defects", "transforms": [
+            {"op": "map_values", "column": "defects", "mapping": {"True": "1", "False": "0"}}]},
+        note="defects spelled True/False; the submission gives the probability of True"),
+    "kaggle/playground-series-s3e25": _task(
+        "playground-series-s3e25",
+        {"allelectrons_Total": "float:0:15300", "density_Total": "float:0:643",
+         "allelectrons_Average": "float:0:67", "val_e_Average": "float:0:6",
+         "atomicweight_Average": "float:0:167", "ionenergy_Average": "float:0:15.2",
+         "el_neg_chi_Average": "float:0:3.4", "R_vdw_element_Average": "float:0:2.3",
+         "R_cov_element_Average": "float:0:1.6", "zaratio_Average": "float:0:0.83",
+         "density_Average": "float:0:10.9"},
+        {"Hardness": "float:1:10"}, {"Hardness": "4.647"}),
+    "kaggle/playground-series-s3e3": _task(
+        "playground-series-s3e3", _ATTRITION, {"Attrition": _BIN}, {"Attrition": "0.5"},
+        sub_id="EmployeeNumber",
+        split={"strategy": "stratified", "stratify_column": "Attrition", "transforms": [
+            {"op": "rename", "columns": {"id": "EmployeeNumber"}}]},
+        note="the submission names the test ids EmployeeNumber (the id column renamed)"),
+    "kaggle/playground-series-s3e4": _task(
+        "playground-series-s3e4",
+        {"Time": "float:0:120580", **{f"V{k}": "float:-5:5" for k in range(1, 29)},
+         "Amount": "float:0:3000"},
+        {"Class": _BIN}, {"Class": "0.5"}),
+    "kaggle/playground-series-s3e5": _task(
+        "playground-series-s3e5",
+        {"fixed acidity": "float:5:15.9", "volatile acidity": "float:0.18:1.58",
+         "citric acid": "float:0:0.76", "residual sugar": "float:1.2:14",
+         "chlorides": "float:0.012:0.41", "free sulfur dioxide": "float:1:68",
+         "total sulfur dioxide": "float:6:289", "density": "float:0.99:1.0037",
+         "pH": "float:2.74:4.01", "sulphates": "float:0.39:1.95", "alcohol": "float:8.4:14"},
+        {"quality": "choice:3|4|5|6|7|8"}, {"quality": "5"}, idc="Id"),
+    "kaggle/playground-series-s3e6": _task(
+        "playground-series-s3e6",
+        {"squareMeters": "int:89:6071993", "numberOfRooms": "int:1:100", "hasYard": _BIN,
+         "hasPool": _BIN, "floors": "int:1:6000", "cityCode": "int:3:491100",
+         "cityPartRange": "int:1:10", "numPrevOwners": "int:1:10", "made": "int:1990:10000",
+         "isNewBuilt": _BIN, "hasStormProtector": _BIN, "basement": "int:0:91992",
+         "attic": "int:1:96381", "garage": "int:4:9017", "hasStorageRoom": _BIN,
+         "hasGuestRoom": "int:0:10"},
+        {"price": "float:10313:10006771"}, {"price": "4634456.9"}),
+    "kaggle/playground-series-s3e7": _task(
+        "playground-series-s3e7",
+        {"no_of_adults": "int:0:4", "no_of_children": "int:0:9",
+         "no_of_weekend_nights": "int:0:6", "no_of_week_nights": "int:0:17",
+         "type_of_meal_plan": "int:0:3", "required_car_parking_space": _BIN,
+         "room_type_reserved": "int:0:6", "lead_time": "int:0:443",
+         "arrival_year": "choice:2017|2018", "arrival_month": "int:1:12",
+         "arrival_date": "int:1:31", "market_segment_type": "int:0:4",
+         "avg_price_per_room": "float:0:540", "no_of_special_requests": "int:0:5"},
+        {"booking_status": _BIN}, {"booking_status": "0.392"}),
+    "kaggle/playground-series-s3e8": _task(
+        "playground-series-s3e8",
+        {"carat": "float:0.2:3.5", "cut": "choice:Premium|Very Good|Ideal|Good|Fair",
+         "color": "choice:F|J|G|E|D|H|I", "clarity": "choice:VS2|SI2|VS1|SI1|IF|VVS2|VVS1|I1",
+         "depth": "float:52:71", "table": "float:49:79", "x": "float:0:9.65",
+         "y": "float:0:10.01", "z": "float:0:31.3"},
+        {"price": "int:326:19366"}, {"price": "3969.155"}),
+    "kaggle/playground-series-s3e9": _task(
+        "playground-series-s3e9",
+        {"CementComponent": "float:102:540", "BlastFurnaceSlag": "float:0:359",
+         "FlyAshComponent": "float:0:200", "WaterComponent": "float:121:247",
+         "SuperplasticizerComponent": "float:0:32", "CoarseAggregateComponent":
+         "float:801:1145", "FineAggregateComponent": "float:594:992", "AgeInDays": "int:1:365"},
+        {"Strength": "float:2:82"}, {"Strength": "35.45"}),
 })
