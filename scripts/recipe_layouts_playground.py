@@ -45,11 +45,13 @@ def _task(slug: str, features: dict[str, str], targets: dict[str, str],
           sample: dict[str, str], *, idc: str = "id", split: dict[str, Any] | None = None,
           in_dojo: bool = True, note: str = "", sub_id: str = "",
           extra: list[dict[str, Any]] | None = None,
-          after: dict[str, str] | None = None) -> dict[str, Any]:
+          after: dict[str, str] | None = None,
+          ids: tuple[str, str] = ("seq:{i}", "seq:9{i:04d}")) -> dict[str, Any]:
     """One playground task: train.csv (``idc``, ``features``, ``targets``, then the features
     ``after`` them), test.csv (the same without ``targets``), sample_submission.csv
     (``sub_id`` or ``idc``, ``sample`` values); ``split`` holds the strategy and its fields
-    (default: stratified for one class column, else random)."""
+    (default: stratified for one class column, else random); ``ids`` the kinds of the
+    training and test ids."""
     names = list(targets)
     if split is None:
         one_class = len(names) == 1 and targets[names[0]].startswith("choice:")
@@ -57,8 +59,8 @@ def _task(slug: str, features: dict[str, str], targets: dict[str, str],
                  else {"strategy": "random"})
     if split["strategy"] in ("random", "stratified", "group"):
         split = {**split, "test_size": 0.1}
-    test_id = "seq:9{i:04d}"
-    columns = {idc: "seq:{i}", **features, **targets, **(after or {})}
+    train_id, test_id = ids
+    columns = {idc: train_id, **features, **targets, **(after or {})}
     return {
         "sources": _sources(slug, list(columns), names, in_dojo, note),
         "split": {"train_file": "train.csv", "id_column": sub_id or idc,
@@ -331,4 +333,122 @@ LAYOUTS.update({
          "SuperplasticizerComponent": "float:0:32", "CoarseAggregateComponent":
          "float:801:1145", "FineAggregateComponent": "float:594:992", "AgeInDays": "int:1:365"},
         {"Strength": "float:2:82"}, {"Strength": "35.45"}),
+})
+
+_ABALONE = {"Sex": "choice:F|I|M", "Length": "float:0.07:0.82", "Diameter": "float:0.05:0.65",
+            "Height": "float:0:1.13", "Whole weight": "float:0:2.8",
+            "Whole weight.1": "float:0:1.49", "Whole weight.2": "float:0:0.76",
+            "Shell weight": "float:0:1"}
+_FLOOD = ["MonsoonIntensity", "TopographyDrainage", "RiverManagement", "Deforestation",
+          "Urbanization", "ClimateChange", "DamsQuality", "Siltation", "AgriculturalPractices",
+          "Encroachments", "IneffectiveDisasterPreparedness", "DrainageSystems",
+          "CoastalVulnerability", "Landslides", "Watersheds", "DeterioratingInfrastructure",
+          "PopulationScore", "WetlandLoss", "InadequatePlanning", "PoliticalFactors"]
+_STUDENTS = {"Marital status": "int:1:6", "Application mode": "int:1:53",
+             "Application order": "int:0:9", "Course": "int:33:9991",
+             "Daytime/evening attendance": _BIN, "Previous qualification": "int:1:43",
+             "Previous qualification (grade)": "float:95:190", "Nacionality": "int:1:109",
+             "Curricular units 2nd sem (grade)": "float:0:18.6",
+             "Unemployment rate": "float:7.6:16.2", "Inflation rate": "float:-0.8:3.7",
+             "GDP": "float:-4.06:3.51"}
+
+LAYOUTS.update({
+    "kaggle/playground-series-s4e4": _task(
+        "playground-series-s4e4", _ABALONE, {"Rings": "int:1:29"}, {"Rings": "10"}),
+    "kaggle/playground-series-s4e5": _task(
+        "playground-series-s4e5", {c: "int:0:16" for c in _FLOOD},
+        {"FloodProbability": "float:0.285:0.725"}, {"FloodProbability": "0.5"}),
+    "kaggle/playground-series-s4e6": _task(
+        "playground-series-s4e6", _STUDENTS, {"Target": "choice:Graduate|Dropout|Enrolled"},
+        {"Target": "Graduate"}),
+})
+
+
+def _floats(names: list[str], lo: float = -3, hi: float = 3) -> dict[str, str]:
+    return {n: f"float:{lo}:{hi}" for n in names}
+
+
+_TITANIC = {"Pclass": "choice:1|2|3", "Name": "seq:Surname{i}, Given", "Sex":
+            "choice:male|female", "Age": "float:0.08:87", "SibSp": "int:0:8",
+            "Parch": "int:0:9", "Ticket": "seq:A/5 {i}", "Fare": "float:0.68:744",
+            "Cabin": "seq:C{i}", "Embarked": "choice:S|C|Q"}
+_FAILURES = {"product": "choice:A|B|C|D|E", "attribute_0": "choice:material_7|material_5",
+             "attribute_1": "choice:material_8|material_5|material_6",
+             "attribute_2": "int:5:9", "attribute_3": "int:5:9", "measurement_0": "int:0:29",
+             "measurement_1": "int:0:29", "measurement_2": "int:0:24",
+             **_floats([f"measurement_{k}" for k in range(3, 18)], 0, 2000)}
+_BACTERIA = ("Streptococcus_pyogenes|Salmonella_enterica|Enterococcus_hirae|Escherichia_coli|"
+             "Campylobacter_jejuni|Streptococcus_pneumoniae|Staphylococcus_aureus|"
+             "Escherichia_fergusonii|Bacteroides_fragilis|Klebsiella_pneumoniae")
+_AIR = {"deg_C": "float:-1.3:46", "relative_humidity": "float:8.9:90",
+        "absolute_humidity": "float:0.2:2.2",
+        **_floats([f"sensor_{k}" for k in range(1, 6)], 200, 2700)}
+_AIR_TARGETS = ["target_carbon_monoxide", "target_benzene", "target_nitrogen_oxides"]
+_TIME_NOTE = "test.csv holds the period right after train.csv: the test rows are the latest "
+_LATER = {"strategy": "time", "time_column": "date", "test_size": 0.1}
+
+LAYOUTS.update({
+    "kaggle/tabular-playground-series-apr-2021": _task(
+        "tabular-playground-series-apr-2021", {}, {"Survived": _BIN}, {"Survived": "0"},
+        idc="PassengerId", after=_TITANIC,
+        note="Survived is the second column, the passenger's fields follow it"),
+    "kaggle/tabular-playground-series-aug-2021": _task(
+        "tabular-playground-series-aug-2021", _floats([f"f{k}" for k in range(100)]),
+        {"loss": "int:0:42"}, {"loss": "6.8"}),
+    "kaggle/tabular-playground-series-aug-2022": _task(
+        "tabular-playground-series-aug-2022", _FAILURES, {"failure": _BIN}, {"failure": "0.5"},
+        split={"strategy": "group", "group_column": "product"},
+        note="train.csv holds products A-E, test.csv products F-I: the test rows are whole "
+             "products"),
+    "kaggle/tabular-playground-series-feb-2021": _task(
+        "tabular-playground-series-feb-2021",
+        {**{f"cat{k}": "choice:A|B" for k in range(10)},
+         **_floats([f"cont{k}" for k in range(14)], 0, 1)},
+        {"target": "float:0:10.3"}, {"target": "0.5"}),
+    "kaggle/tabular-playground-series-feb-2022": _task(
+        "tabular-playground-series-feb-2022",
+        _floats(["A0T0G0C10", "A0T0G1C9", "A0T0G2C8", "A5T5G0C0", "A10T0G0C0"], -0.01, 0.01),
+        {"target": "choice:" + _BACTERIA}, {"target": "Escherichia_coli"}, idc="row_id",
+        note="286 spectrum columns A0T0G0C10 ... A10T0G0C0; target one of 10 bacteria"),
+    "kaggle/tabular-playground-series-jan-2021": _task(
+        "tabular-playground-series-jan-2021", _floats([f"cont{k}" for k in range(1, 15)], 0, 1),
+        {"target": "float:0:10.3"}, {"target": "0.5"}),
+    "kaggle/tabular-playground-series-jan-2022": _task(
+        "tabular-playground-series-jan-2022", _JAN22, {"num_sold": "int:70:2884"},
+        {"num_sold": "100"}, idc="row_id", split=_LATER,
+        note=_TIME_NOTE + "dates (2015-2018 for training, 2019 to predict)"),
+    "kaggle/tabular-playground-series-jul-2021": _task(
+        "tabular-playground-series-jul-2021", _AIR,
+        {t: "float:0.1:1400" for t in _AIR_TARGETS}, {t: "2.0" for t in _AIR_TARGETS},
+        idc="date_time", ids=("date:2010-03-10", "date:2011-01-01"),
+        split={"strategy": "time", "time_column": "date_time", "test_size": 0.1},
+        note=_TIME_NOTE + "hours; the id is the hour date_time"),
+    "kaggle/tabular-playground-series-mar-2021": _task(
+        "tabular-playground-series-mar-2021",
+        {**{f"cat{k}": "choice:A|B|C" for k in range(19)},
+         **_floats([f"cont{k}" for k in range(11)], 0, 1)},
+        {"target": _BIN}, {"target": "0.5"}),
+    "kaggle/tabular-playground-series-mar-2022": _task(
+        "tabular-playground-series-mar-2022",
+        {"time": "date:1991-04-01", "x": "int:0:2", "y": "int:0:3",
+         "direction": "choice:EB|NB|SB|WB|NE|SW|NW|SE"},
+        {"congestion": "int:0:100"}, {"congestion": "50"}, idc="row_id",
+        split={"strategy": "time", "time_column": "time", "test_size": 0.1},
+        note=_TIME_NOTE + "times (the afternoon of 1991-09-30 to predict)"),
+    "kaggle/tabular-playground-series-nov-2021": _task(
+        "tabular-playground-series-nov-2021", _floats([f"f{k}" for k in range(100)]),
+        {"target": _BIN}, {"target": "0.5"}),
+    "kaggle/tabular-playground-series-oct-2021": _task(
+        "tabular-playground-series-oct-2021",
+        {**_floats([f"f{k}" for k in range(22)], 0, 1), "f22": _BIN,
+         **{f"f{k}": _BIN for k in (242, 284)}},
+        {"target": _BIN}, {"target": "0.5"},
+        note="285 features f0 ... f284 (f22 and f242-f284 0/1)"),
+    "kaggle/tabular-playground-series-sep-2021": _task(
+        "tabular-playground-series-sep-2021", _floats([f"f{k}" for k in range(1, 119)], -10, 10),
+        {"claim": _BIN}, {"claim": "0.5"}),
+    "kaggle/tabular-playground-series-sep-2022": _task(
+        "tabular-playground-series-sep-2022", _SALES, {"num_sold": "int:19:986"},
+        {"num_sold": "100"}, idc="row_id", split=_LATER,
+        note=_TIME_NOTE + "dates (2017-2020 for training, 2021 to predict)"),
 })
