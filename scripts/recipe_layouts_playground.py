@@ -232,14 +232,18 @@ _CODE = {"loc": "float:1:3442", "v(g)": "float:1:404", "ev(g)": "float:1:165",
 _ATTRITION = {"Age": "int:18:60", "BusinessTravel": "choice:Travel_Rarely|Travel_Frequently|"
               "Non-Travel", "DailyRate": "int:107:3921", "Department": "choice:Research & "
               "Development|Sales|Human Resources", "DistanceFromHome": "int:1:29",
-              "Education": "int:1:15", "EducationField": "choice:Life Sciences|Medical|Other",
+              "Education": "int:1:5", "EducationField": "choice:Life Sciences|Medical|Other",
               "EmployeeCount": "const:1", "Gender": "choice:Male|Female",
               "MonthlyIncome": "int:1010:19999", "OverTime": "choice:No|Yes",
               "YearsWithCurrManager": "int:0:17"}
 
 LAYOUTS.update({
     "kaggle/playground-series-s3e19": _task(
-        "playground-series-s3e19", _SALES, {"num_sold": "int:2:479"}, {"num_sold": "100"},
+        "playground-series-s3e19",
+        {"date": "date:2017-01-01", "country": "choice:Argentina|Canada|Estonia|Japan|Spain",
+         "store": "choice:Kaggle Learn|Kaggle Store|Kagglazon",
+         "product": "choice:Using LLMs to Improve Your Coding|Using LLMs to Write Better"},
+        {"num_sold": "int:2:479"}, {"num_sold": "100"},
         split={"strategy": "time", "time_column": "date", "test_size": 0.1},
         note="daily sales from 2017 to 2021; test.csv holds the year after (2022): the test "
              "rows are the latest dates"),
@@ -380,6 +384,9 @@ _FAILURES = {"product": "choice:A|B|C|D|E", "attribute_0": "choice:material_7|ma
 _BACTERIA = ("Streptococcus_pyogenes|Salmonella_enterica|Enterococcus_hirae|Escherichia_coli|"
              "Campylobacter_jejuni|Streptococcus_pneumoniae|Staphylococcus_aureus|"
              "Escherichia_fergusonii|Bacteroides_fragilis|Klebsiella_pneumoniae")
+#: The 286 columns of feb-2022: A{a}T{t}G{g}C{c} with a + t + g + c = 10, in file order.
+_SPECTRUM = [f"A{a}T{t}G{g}C{10 - a - t - g}" for a in range(11) for t in range(11 - a)
+             for g in range(11 - a - t)]
 _AIR = {"deg_C": "float:-1.3:46", "relative_humidity": "float:8.9:90",
         "absolute_humidity": "float:0.2:2.2",
         **_floats([f"sensor_{k}" for k in range(1, 6)], 200, 2700)}
@@ -406,10 +413,14 @@ LAYOUTS.update({
          **_floats([f"cont{k}" for k in range(14)], 0, 1)},
         {"target": "float:0:10.3"}, {"target": "0.5"}),
     "kaggle/tabular-playground-series-feb-2022": _task(
-        "tabular-playground-series-feb-2022",
-        _floats(["A0T0G0C10", "A0T0G1C9", "A0T0G2C8", "A5T5G0C0", "A10T0G0C0"], -0.01, 0.01),
+        "tabular-playground-series-feb-2022", _floats(_SPECTRUM, -0.01, 0.01),
         {"target": "choice:" + _BACTERIA}, {"target": "Escherichia_coli"}, idc="row_id",
-        note="286 spectrum columns A0T0G0C10 ... A10T0G0C0; target one of 10 bacteria"),
+        split={"strategy": "group", "group_column": "spectrum", "transforms": [
+            {"op": "hash_id", "column": "spectrum", "columns": _SPECTRUM}],
+            "hidden_columns": {"spectrum": "public"}},
+        note="286 spectrum columns A0T0G0C10 ... A10T0G0C0; the target one of 10 bacteria; "
+             "many rows repeat the spectrum of another row (with its label), so the test "
+             "rows are whole groups of identical spectra"),
     "kaggle/tabular-playground-series-jan-2021": _task(
         "tabular-playground-series-jan-2021", _floats([f"cont{k}" for k in range(1, 15)], 0, 1),
         {"target": "float:0:10.3"}, {"target": "0.5"}),
