@@ -290,7 +290,9 @@ LAYOUTS.update({
         sub_id="EmployeeNumber",
         split={"strategy": "stratified", "stratify_column": "Attrition", "transforms": [
             {"op": "rename", "columns": {"id": "EmployeeNumber"}}]},
-        note="the submission names the test ids EmployeeNumber (the id column renamed)"),
+        note="train.csv and test.csv call the id id; the page's submission format (which "
+             "the grading follows) calls it EmployeeNumber: the recipe renames it so that "
+             "every file and the grading agree"),
     "kaggle/playground-series-s3e4": _task(
         "playground-series-s3e4",
         {"Time": "float:0:120580", **{f"V{k}": "float:-5:5" for k in range(1, 29)},
