@@ -58,7 +58,7 @@ def _task(slug: str, features: dict[str, str], targets: dict[str, str],
         split = ({"strategy": "stratified", "stratify_column": names[0]} if one_class
                  else {"strategy": "random"})
     if split["strategy"] in ("random", "stratified", "group"):
-        split = {**split, "test_size": 0.1}
+        split = {"test_size": 0.1, **split}
     train_id, test_id = ids
     columns = {idc: train_id, **features, **targets, **(after or {})}
     return {
@@ -406,9 +406,9 @@ LAYOUTS.update({
         {"loss": "int:0:42"}, {"loss": "6.8"}),
     "kaggle/tabular-playground-series-aug-2022": _task(
         "tabular-playground-series-aug-2022", _FAILURES, {"failure": _BIN}, {"failure": "0.5"},
-        split={"strategy": "group", "group_column": "product"},
-        note="train.csv holds products A-E, test.csv products F-I: the test rows are whole "
-             "products"),
+        split={"strategy": "group", "group_column": "product", "test_size": 0.2},
+        note="train.csv holds products A-E, test.csv products F-I: the test rows are one "
+             "whole product of the five"),
     "kaggle/tabular-playground-series-feb-2021": _task(
         "tabular-playground-series-feb-2021",
         {**{f"cat{k}": "choice:A|B" for k in range(10)},
