@@ -148,6 +148,24 @@ def test_time_split_by_cutoff_and_by_last_k_periods(tmp_path: Path) -> None:
     assert res_k.audit.passed
 
 
+def test_time_split_on_the_id_column_itself(tmp_path: Path) -> None:
+    """One row per hour, the hour its id (tabular-playground-series-jul-2021)."""
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    hours = [str(np.datetime64("2010-03-10T18:00") + np.timedelta64(h, "h")).replace("T", " ")
+             for h in range(100)]
+    pl.DataFrame({"date_time": hours, "sales": [f"{h % 7}.5" for h in range(100)]}).write_csv(
+        raw / "train.csv")
+    spec = make_spec("ts-id", {"strategy": "time", "time_column": "date_time",
+                               "test_size": 0.2}, metric="rmse", targets=("sales",),
+                     id_col="date_time")
+    res = prepare_task(spec, raw, tmp_path / "data")
+    train, test = _pub(res, "train.csv"), _pub(res, "test.csv")
+    assert (train.height, test.height) == (80, 20)
+    assert sorted(test["date_time"]) == hours[80:] and max(train["date_time"].to_list()) < hours[80]
+    assert res.audit.passed
+
+
 def test_holdout_by_column_value_and_by_named_file(tmp_path: Path) -> None:
     raw = tmp_path / "raw"
     df = tabular(raw, n=600)
