@@ -7,4 +7,58 @@ from __future__ import annotations
 
 from typing import Any
 
-LAYOUTS: dict[str, dict[str, Any]] = {}
+from recipe_layouts import mle
+
+_MLSP = "mlsp_contest_dataset/essential_data"
+_SPECIES = [str(i) for i in range(19)]
+
+LAYOUTS: dict[str, dict[str, Any]] = {
+    "kaggle/mlsp-2013-birds": {
+        "sources": mle("mlsp-2013-birds",
+                       "extracts mlsp_contest_dataset.zip; essential_data/ holds CVfolds_2.txt "
+                       "(rec_id, fold; fold 1 the competition's test), rec_id2filename.txt "
+                       "(rec_id, filename), rec_labels_test_hidden.txt (header 'rec_id,"
+                       "[labels]', then rec_id and 0-18 species ids per line, '?' for a test "
+                       "recording), species_list.txt, src_wavs/<filename>.wav; answers Id = "
+                       "rec_id * 100 + species, Probability 0/1 for the 19 species of each "
+                       "test recording; a fifth of the labelled recordings become the test"),
+        "split": {"strategy": "group", "group_column": "rec_id", "test_size": 0.2,
+                  "id_column": "Id", "target_columns": ["Probability"],
+                  "transforms": [
+                      {"op": "ragged_table", "path": f"{_MLSP}/rec_labels_test_hidden.txt",
+                       "columns": ["rec_id"], "rest_column": "labels"},
+                      {"op": "drop_rows", "column": "labels", "rule": "equals", "values": ["?"],
+                       "reason": "the competition's own test recordings (fold 1) have no "
+                                 "published labels"},
+                      {"op": "join", "file": f"{_MLSP}/rec_id2filename.txt", "on": "rec_id",
+                       "columns": ["filename"]},
+                      {"op": "one_hot", "column": "labels", "classes": _SPECIES,
+                       "separator": ",", "prefix": "species_"},
+                      {"op": "unpivot", "keys": _SPECIES, "key_column": "species",
+                       "columns": {"Probability": "species_{key}"}},
+                      {"op": "combine_ints", "column": "Id",
+                       "terms": {"rec_id": 100, "species": 1}}],
+                  "files": {"pattern": f"{_MLSP}/src_wavs/{{filename}}.wav",
+                            "dest": "{filename}.wav"},
+                  "extra_public_files": [f"{_MLSP}/species_list.txt"]},
+        "fixture": {"rows": 60, "tables": [
+            {"path": f"{_MLSP}/CVfolds_2.txt", "archive": "mlsp_contest_dataset.zip",
+             "member": f"{_MLSP}/CVfolds_2.txt",
+             "columns": {"rec_id": "seq:{i}", "fold": "choice:0|1"}},
+            {"path": f"{_MLSP}/rec_id2filename.txt", "archive": "mlsp_contest_dataset.zip",
+             "member": f"{_MLSP}/rec_id2filename.txt",
+             "columns": {"rec_id": "seq:{i}", "filename": "seq:PC1_20090606_{i:06d}"}},
+            {"path": f"{_MLSP}/rec_labels_test_hidden.txt", "archive": "mlsp_contest_dataset.zip",
+             "member": f"{_MLSP}/rec_labels_test_hidden.txt", "ragged": True,
+             "header": "rec_id,[labels]",
+             "columns": {"rec_id": "seq:{i}", "labels": "subset:?:" + "|".join(_SPECIES)}},
+            {"path": f"{_MLSP}/species_list.txt", "archive": "mlsp_contest_dataset.zip",
+             "member": f"{_MLSP}/species_list.txt", "rows": 19,
+             "columns": {"class_id": "seq:{i}", "code": "seq:SP{i:02d}", "species": "text"}},
+        ], "files": [
+            {"pattern": f"{_MLSP}/src_wavs/{{filename}}.wav",
+             "table": f"{_MLSP}/rec_id2filename.txt", "archive": "mlsp_contest_dataset.zip",
+             "size": 64},
+        ]},
+    },
+}
