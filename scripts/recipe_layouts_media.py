@@ -13,6 +13,35 @@ _MLSP = "mlsp_contest_dataset/essential_data"
 _SPECIES = [str(i) for i in range(19)]
 
 LAYOUTS: dict[str, dict[str, Any]] = {
+    "kaggle/denoising-dirty-documents": {
+        "sources": mle("denoising-dirty-documents",
+                       "the download holds train.zip (train/<n>.png, noisy), train_cleaned.zip "
+                       "(train_cleaned/<n>.png, the same names cleaned), test.zip and "
+                       "sampleSubmission.csv; a fifth of the training images become the test; "
+                       "answers: one row per pixel of the cleaned test images, id "
+                       "<image>_<row>_<col> (1-based), value the intensity / 255"),
+        "split": {"strategy": "group", "group_column": "image", "test_size": 0.2,
+                  "id_column": "id", "target_columns": ["value"],
+                  "hidden_columns": {"path": "public"},
+                  "transforms": [
+                      {"op": "files_table", "pattern": "train_cleaned/{image}.png"},
+                      {"op": "pixels", "path_column": "path", "id_column": "id",
+                       "id_template": "{image}_{row}_{col}", "value_column": "value"}],
+                  "files": {"pattern": "train/{image}.png", "dest": "{image}.png"}},
+        "fixture": {"rows": 20, "tables": [
+            {"path": "train_images.csv", "virtual": True, "columns": {"image": "seq:{i}"}},
+            {"path": "test_images.csv", "virtual": True, "columns": {"image": "seq:1{i:02d}"}},
+            {"path": "sampleSubmission.csv", "archive": "sampleSubmission.csv.zip",
+             "columns": {"id": "seq:1_1_{i}", "value": "const:1"}},
+        ], "files": [
+            {"pattern": "train/{image}.png", "table": "train_images.csv", "archive": "train.zip",
+             "image": "6x4"},
+            {"pattern": "train_cleaned/{image}.png", "table": "train_images.csv",
+             "archive": "train_cleaned.zip", "image": "6x4"},
+            {"pattern": "test/{image}.png", "table": "test_images.csv", "archive": "test.zip",
+             "image": "6x4"},
+        ]},
+    },
     "kaggle/mlsp-2013-birds": {
         "sources": mle("mlsp-2013-birds",
                        "extracts mlsp_contest_dataset.zip; essential_data/ holds CVfolds_2.txt "
