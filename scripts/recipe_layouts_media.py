@@ -7,12 +7,65 @@ from __future__ import annotations
 
 from typing import Any
 
-from recipe_layouts import mle
+from recipe_layouts import mle, page
 
 _MLSP = "mlsp_contest_dataset/essential_data"
+_BIRDS = "aldfly|ameavo|amebit|amecro|amegfi"
 _SPECIES = [str(i) for i in range(19)]
 
 LAYOUTS: dict[str, dict[str, Any]] = {
+    "kaggle/cornell-birdcall-identification": {
+        "sources": page("birdsong-recognition",
+                        "train.csv (35 columns: rating, playback_used, ebird_code, ..., "
+                        "filename, ..., species, ..., title, secondary_labels, ..., sci_name, "
+                        "..., description, ..., xc_id, url, ..., primary_label, ..., recordist, "
+                        "license), train_audio/<ebird_code>/<filename> (xeno-canto MP3s whose "
+                        "ID3 tags name the species), test.csv (site, row_id, seconds, audio_id: "
+                        "three example rows; the scored soundscapes are hidden in the "
+                        "competition's notebooks), sample_submission.csv (row_id, birds), "
+                        "example_test_audio/; the training recordings are the only labelled "
+                        "audio, so a tenth of them become the test, one row per recording"),
+        "split": {"strategy": "stratified", "stratify_column": "birds", "test_size": 0.1,
+                  "train_file": "train.csv", "id_column": "row_id",
+                  "target_columns": ["birds"],
+                  "transforms": [{"op": "rename", "columns": {"ebird_code": "birds"}},
+                                 {"op": "hash_id", "column": "row_id",
+                                  "columns": ["filename"]}],
+                  "hidden_columns": {c: "test" for c in (
+                      "species", "title", "sci_name", "primary_label", "description",
+                      "filename", "xc_id", "url")},
+                  "files": {"pattern": "train_audio/{birds}/{filename}", "dest": "{row_id}.mp3",
+                            "strip": "id3"}},
+        "fixture": {"rows": 80, "tables": [
+            {"path": "train.csv", "columns": {
+                "rating": "float:0:5", "playback_used": "choice:no|yes",
+                "ebird_code": f"choice:{_BIRDS}", "channels": "choice:1 (mono)|2 (stereo)",
+                "date": "date:2013-05-25", "pitch": "choice:Not specified|both",
+                "duration": "int:5:60", "filename": "seq:XC1{i:05d}.mp3",
+                "speed": "choice:Not specified|both",
+                "species": "choice:Alder Flycatcher|American Avocet|American Crow",
+                "number_of_notes": "choice:Not specified|1-3", "title": "text",
+                "secondary_labels": "const:[]", "bird_seen": "choice:yes|no",
+                "sci_name": "text", "location": "text", "latitude": "float:20:60",
+                "sampling_rate": "choice:48000 (Hz)|44100 (Hz)", "type": "choice:call|song",
+                "elevation": "choice:Not specified|100 m", "description": "text",
+                "bitrate_of_mp3": "choice:128000 (bps)|320000 (bps)", "file_type": "const:mp3",
+                "volume": "choice:Not specified|both", "background": "text",
+                "xc_id": "seq:1{i:05d}", "url": "seq:https://www.xeno-canto.org/1{i:05d}",
+                "country": "choice:United States|Canada", "author": "text",
+                "primary_label": "text", "longitude": "float:-120:-70",
+                "length": "choice:Not specified|0-3(s)", "time": "choice:08:00|08:30",
+                "recordist": "text", "license": "const:Creative Commons BY-SA 3.0"}},
+            {"path": "test.csv", "rows": 3, "columns": {
+                "site": "const:site_1", "row_id": "seq:site_1_41e6fe6504a34cf6_{i}",
+                "seconds": "seq:{i}5", "audio_id": "const:41e6fe6504a34cf6"}},
+            {"path": "sample_submission.csv", "rows": 3, "columns": {
+                "row_id": "seq:site_1_41e6fe6504a34cf6_{i}", "birds": "const:nocall"}},
+        ], "files": [
+            {"pattern": "train_audio/{ebird_code}/{filename}", "table": "train.csv",
+             "size": 48, "id3": "{species} ({ebird_code})"},
+        ]},
+    },
     "kaggle/denoising-dirty-documents": {
         "sources": mle("denoising-dirty-documents",
                        "the download holds train.zip (train/<n>.png, noisy), train_cleaned.zip "

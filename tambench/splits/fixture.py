@@ -20,7 +20,9 @@ when it is not empty: a label withheld, as ``?``).
 A ``ragged`` table is written without quoting, its rows' fields joined by ``,`` with empty
 trailing fields left out (a line per row holding as many fields as it has values: mlsp-2013-birds'
 ``rec_id,label,label``); ``header`` replaces its header line. Per-row files with ``image``
-("WxH") are grayscale PNG images of that size with seeded pixels.
+("WxH") are grayscale PNG images of that size with seeded pixels; with ``id3`` (a template
+of the row's columns) they are MP3-like files whose ID3v2 title frame and ID3v1 tag hold that
+text around seeded bytes, as xeno-canto recordings carry their species.
 """
 
 from __future__ import annotations
@@ -88,6 +90,9 @@ class FixtureFiles(BaseModel):
     """Bytes per file."""
     image: str = ""
     """"WxH": each file is a grayscale PNG image of that size (empty: ``size`` random bytes)."""
+    id3: str = ""
+    """Text (``{column}`` fields of the row) written into ID3v2 and ID3v1 tags around the
+    file's ``size`` seeded bytes (empty: no tags)."""
 
 
 class RawFixture(BaseModel):
@@ -223,9 +228,12 @@ def generate(fixture: RawFixture, seed: int = 0) -> dict[str, dict[str, bytes]]:
         rows = values[files.table]
         n = len(next(iter(rows.values())))
         for i in range(n):
-            rel = files.pattern.format(**{c: rows[c][i] for c in rows})
+            row = {c: rows[c][i] for c in rows}
+            rel = files.pattern.format(**row)
             members.setdefault(files.archive, {})[rel] = (
-                _png(files.image, rng) if files.image else rng.bytes(files.size))
+                _png(files.image, rng) if files.image else
+                _tagged(files.id3.format(**row), rng.bytes(files.size)) if files.id3 else
+                rng.bytes(files.size))
     for rel, text in fixture.extra.items():
         members[""][rel] = text.encode()
     return members
@@ -244,6 +252,16 @@ def _png(size: str, rng: np.random.Generator) -> bytes:
     header = struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0)
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
             + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def _tagged(text: str, audio: bytes) -> bytes:
+    """``audio`` between an ID3v2.3 tag whose title frame holds ``text`` and an ID3v1 tag."""
+    title = b"\x00" + text.encode()  # text encoding byte, then the text
+    frame = b"TIT2" + struct.pack(">I", len(title)) + b"\x00\x00" + title
+    n = len(frame)
+    size = bytes([(n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F])
+    v1 = b"TAG" + text.encode()[:30].ljust(30, b"\x00") + b"\x00" * 94 + b"\xff"
+    return b"ID3\x03\x00\x00" + size + frame + audio + v1
 
 
 def _zip(members: dict[str, bytes]) -> bytes:

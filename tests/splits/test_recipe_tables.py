@@ -146,3 +146,52 @@ def test_fixture_subsets_ragged_lines_and_png_files() -> None:
     with Image.open(io.BytesIO(members["img/n0.png"])) as im:
         assert im.size == (5, 3) and im.mode == "L"
     assert FixtureTable(path="x.csv", columns={"a": "int:0:1"}).ragged is False
+
+
+def _mp3(tmp: Path, name: str, data: bytes) -> Path:
+    path = tmp / name
+    path.write_bytes(data)
+    return path
+
+
+def test_id3_tags_are_stripped_and_the_audio_kept_byte_for_byte(tmp_path: Path) -> None:
+    from tambench.splits.files import copy_without_id3
+    from tambench.splits.fixture import _tagged
+
+    audio = bytes(range(256)) * 3
+    tagged = _tagged("Alder Flycatcher (aldfly)", audio)
+    assert b"aldfly" in tagged[:60] and tagged[-128:].startswith(b"TAG")
+    two_tags = tagged[: len(tagged) - len(audio) - 128] + tagged
+    for name, data in [("one.mp3", tagged), ("two.mp3", two_tags),
+                       ("bare.mp3", audio), ("ext.mp3", tagged[:-128] + b"TAG+" + b"\0" * 223
+                                             + tagged[-128:])]:
+        copy_without_id3(_mp3(tmp_path, name, data), tmp_path / f"out-{name}")
+        assert (tmp_path / f"out-{name}").read_bytes() == audio, name
+    bad = b"ID3\x03\x00\x00\x00\x00\x7f\x7f" + audio  # a tag longer than the file
+    with pytest.raises(SplitError, match="runs past the end of the file"):
+        copy_without_id3(_mp3(tmp_path, "bad.mp3", bad), tmp_path / "out-bad.mp3")
+    with pytest.raises(SplitError, match="malformed size"):
+        copy_without_id3(_mp3(tmp_path, "bad2.mp3", b"ID3\x03\x00\x00\x80\x00\x00\x00" + audio),
+                         tmp_path / "out-bad2.mp3")
+
+
+def test_the_birdcall_recordings_leak_their_species_unless_their_tags_are_stripped(
+        tmp_path: Path) -> None:
+    from tambench.grading.grade import grade_submission
+    from tambench.schema.io import load_taskspec
+    from tambench.splits.fixture import make_download
+    from tambench.splits.prepare import prepare_task
+
+    folder = Path(__file__).resolve().parents[2] / \
+        "tambench/tasks/catalogue/kaggle/cornell-birdcall-identification"
+    spec = load_taskspec(folder / "task.json")
+    download = make_download(RawFixture.read(folder / "raw_fixture.json"), tmp_path / "dl.zip")
+    res = prepare_task(spec, download, tmp_path / "data", grader=grade_submission)
+    assert res.audit.passed
+    test_files = sorted((res.task_dir / "public/test").iterdir())
+    assert test_files and all(not p.read_bytes().startswith(b"ID3") for p in test_files)
+    assert spec.split is not None and spec.split.files is not None  # type: ignore[attr-defined]
+    files = spec.split.files.model_copy(update={"strip": ""})  # type: ignore[attr-defined]
+    leaky = spec.model_copy(update={"split": spec.split.model_copy(update={"files": files})})
+    with pytest.raises(Exception, match="hold their row's target 'birds' in their bytes"):
+        prepare_task(leaky, download, tmp_path / "data2", grader=grade_submission)
