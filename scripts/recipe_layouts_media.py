@@ -103,7 +103,13 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                        "[labels]', then rec_id and 0-18 species ids per line, '?' for a test "
                        "recording), species_list.txt, src_wavs/<filename>.wav; answers Id = "
                        "rec_id * 100 + species, Probability 0/1 for the 19 species of each "
-                       "test recording; a fifth of the labelled recordings become the test"),
+                       "test recording; a fifth of the labelled recordings become the test")
+        + [{"source": "http://www.kaggle.com/c/mlsp-2013-birds/data",
+            "detail": "the download: mlsp_contest_dataset.zip (essential_data: src_wavs/, "
+                      "rec_id2filename.txt, species_list.txt with 19 species numbered 0-18, "
+                      "CVfolds_2.txt, rec_labels_test_hidden.txt), README.txt, the "
+                      "documentation PDF; the evaluation page maps (rec_id, species) to "
+                      "Id = rec_id * 100 + species"}],
         "split": {"strategy": "group", "group_column": "rec_id", "test_size": 0.2,
                   "id_column": "Id", "target_columns": ["Probability"],
                   "transforms": [
