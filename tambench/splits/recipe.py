@@ -133,7 +133,7 @@ def rewrite_tables(root: Path, split: SplitSpec, scratch: Path) -> RecipeTables:
                                         frame, root, label, required=is_train)
         out = scratch / f"table{i}.csv"
         try:
-            frame.collect(engine="streaming").write_csv(out)
+            frame.sink_csv(out)  # streamed: a table of pixels is never held whole
         except pl.exceptions.PolarsError as exc:
             raise SplitError(f"the recipe's transforms of {label} failed: "
                              f"{polars_reason(exc)}") from exc

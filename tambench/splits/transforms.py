@@ -288,7 +288,7 @@ def _gray_pixels(path: Path, rel: str) -> Any:
 
 def _pixels(t: Pixels, table: pl.LazyFrame, raw_root: Path) -> Applied:
     images = table.collect()
-    parts: list[pl.DataFrame] = []
+    parts: list[pl.LazyFrame] = []
     for row in images.iter_rows(named=True):
         rel = row[t.path_column] or ""
         path = resolve_inside(raw_root, rel, "pixels' image")
@@ -296,22 +296,24 @@ def _pixels(t: Pixels, table: pl.LazyFrame, raw_root: Path) -> Applied:
             raise SplitError(f"pixels: image {rel!r} not found in the raw data")
         gray = _gray_pixels(path, rel)
         h, w = gray.shape
-        frame = pl.DataFrame({"row": np.repeat(np.arange(1, h + 1), w).astype(str),
-                              "col": np.tile(np.arange(1, w + 1), h).astype(str),
-                              t.value_column: (gray.ravel() / t.scale)})
         ids: list[pl.Expr] = []
         for literal, name, _, _ in Formatter().parse(t.id_template):
             if literal:
                 ids.append(pl.lit(literal))
             if name:
-                ids.append(pl.col(name) if name in ("row", "col") else pl.lit(row[name] or ""))
-        parts.append(frame.select(
+                ids.append(pl.col(f"_{name}").cast(pl.String) if name in ("row", "col")
+                           else pl.lit(row[name] or ""))
+        # numbers until the frame is written (streamed): the text is made batch by batch
+        pixels = pl.LazyFrame({"_row": np.repeat(np.arange(1, h + 1, dtype=np.uint32), w),
+                               "_col": np.tile(np.arange(1, w + 1, dtype=np.uint32), h),
+                               "_value": gray.ravel() / t.scale})
+        parts.append(pixels.select(
             *[pl.lit(v, dtype=pl.String).alias(c) for c, v in row.items()],
             pl.concat_str(ids).alias(t.id_column),
-            pl.col(t.value_column).cast(pl.String)))
+            pl.col("_value").cast(pl.String).alias(t.value_column)))
     if not parts:
         raise SplitError("pixels: the table has no image row")
-    return pl.concat(parts).lazy(), f"pixels: {len(parts)} image(s)"
+    return pl.concat(parts), f"pixels: {len(parts)} image(s)"
 
 
 register_transform(FilesTable, _files_table)
