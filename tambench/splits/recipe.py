@@ -29,7 +29,7 @@ JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
 TSV_SUFFIXES = frozenset({".tsv"})
 #: Tables always rewritten as CSV before the split reads them.
 REWRITTEN = JSON_SUFFIXES | JSONL_SUFFIXES | TSV_SUFFIXES
-#: The key of the training table built by a ``files_table`` transform.
+#: The key of the training table built by a transform (``files_table``, ``ragged_table``).
 FILES_TABLE = ""
 
 
@@ -44,7 +44,7 @@ class RecipeTables:
         """The recipe path of a rewritten table (None for a raw file)."""
         for rel, p in self.derived.items():
             if p == path:
-                return rel or "(the files_table transform's table)"
+                return rel or "(the table the recipe's first transform built)"
         return None
 
 
