@@ -22,6 +22,7 @@ EXTRA_FOR_MODULE: dict[str, str] = {
     "kaggle": "kaggle",
     "kagglesdk": "kaggle",
     "py7zr": "kaggle",
+    "PIL": "images",
     "ray": "ray",
     "aiohttp": "server",
 }

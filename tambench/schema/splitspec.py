@@ -118,9 +118,15 @@ class FilesSpec(_Model):
     may share one file (one structure per molecule): it is placed once. Written only when
     set."""
 
+    strip: Literal["", "id3"] = ""
+    """Metadata removed from every placed file (each is then copied, never linked): "id3"
+    removes the ID3v2 tags at the start and the ID3v1 tag at the end of MP3 files (xeno-canto
+    recordings name their species there), the audio frames kept byte for byte; empty: files
+    placed as they are. Written only when set."""
+
     @model_serializer(mode="wrap")
     def _omit_unset_dest(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        return omit_empty(handler(self), ("dest",))
+        return omit_empty(handler(self), ("dest", "strip"))
 
 
 class RecipeSource(_Model):

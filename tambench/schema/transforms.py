@@ -20,12 +20,19 @@ Operations:
 * ``unpivot``: one row per key from columns spelled per key (Answer[A-D]Text);
 * ``explode``: one row per item of JSON list columns, with its position;
 * ``drop_rows``: rows dropped by a stated rule (empty cells, repeated values), counted in the
-  split report.
+  split report;
+* ``ragged_table``: the table is read from a text file whose lines have a varying number of
+  fields (mlsp-2013-birds' ``rec_id,label,label,...``);
+* ``join``: columns added from another raw table, matched on a key column;
+* ``combine_ints``: a new integer column as a weighted sum of integer columns (an id
+  ``rec_id * 100 + species``);
+* ``pixels``: one row per pixel of each row's image (denoising-dirty-documents' answers,
+  ``image_row_col`` ids with the pixel's intensity).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, PlainValidator, SerializeAsAny, model_validator
 from pydantic_core import PydanticCustomError
@@ -43,6 +50,10 @@ class Transform(BaseModel):
     op: str
     """The operation's name."""
 
+    #: The transform builds the training table itself: it must come first, and the recipe's
+    #: train_file is left empty.
+    builds_table: ClassVar[bool] = False
+
     def reads(self) -> list[str]:
         """Columns the transform reads (a table without them is left alone, except the
         training table, where they are required)."""
@@ -54,6 +65,8 @@ class FilesTable(Transform):
 
     op: Literal["files_table"] = "files_table"
     """files_table: must be the first transform; the recipe's train_file is left empty."""
+
+    builds_table: ClassVar[bool] = True
 
     pattern: str = Field(min_length=1)
     """Path of the files relative to the raw data, with ``{field}`` parts that become columns,
@@ -79,8 +92,8 @@ class OneHot(Transform):
     an error naming it."""
 
     separator: str = ""
-    """Multi-label cells: the separator between labels in one cell (e.g. ","); empty: one
-    label per cell."""
+    """Multi-label cells: the separator between labels in one cell (e.g. ","; an empty cell
+    has no label); empty: one label per cell."""
 
     prefix: str = ""
     """Text put before each class to name its column."""
@@ -237,6 +250,123 @@ class DropRows(Transform):
         return [self.column]
 
 
+class RaggedTable(Transform):
+    """The table is read from a text file whose lines hold a varying number of comma-separated
+    fields (no quoting): the first fields are named columns, the others are joined into one
+    list column. mlsp-2013-birds' ``rec_labels_test_hidden.txt`` holds ``rec_id`` then the
+    recording's species (none, several, or ``?`` for a hidden test recording)."""
+
+    op: Literal["ragged_table"] = "ragged_table"
+    """ragged_table: must be the first transform; the recipe's train_file is left empty."""
+
+    builds_table: ClassVar[bool] = True
+
+    path: str = Field(min_length=1)
+    """The file, relative to the raw data."""
+
+    columns: list[str] = Field(min_length=1)
+    """Names of the leading fields every line must have, e.g. ["rec_id"]."""
+
+    rest_column: str = Field(min_length=1)
+    """Column holding the remaining fields of each line, joined by ``separator`` (empty when
+    the line has none)."""
+
+    separator: str = Field(default=",", min_length=1)
+    """Text joining the remaining fields in ``rest_column``."""
+
+    header: bool = True
+    """The first line is a header (skipped)."""
+
+    @model_validator(mode="after")
+    def _distinct_names(self) -> RaggedTable:
+        names = [*self.columns, self.rest_column]
+        if len(set(names)) != len(names):
+            raise ValueError(f"ragged_table: column names repeat: {names}")
+        return self
+
+
+class Join(Transform):
+    """Columns added from another raw CSV table whose key column matches the table's: every row
+    must find exactly one line (mlsp-2013-birds' ``rec_id2filename.txt`` gives each recording's
+    file name)."""
+
+    op: Literal["join"] = "join"
+    """join."""
+
+    file: str = Field(min_length=1)
+    """The other table, relative to the raw data (read as strictly as any raw table)."""
+
+    on: str = Field(min_length=1)
+    """The key column, in both tables; its values must be unique in ``file``."""
+
+    columns: list[str] = Field(min_length=1)
+    """The columns of ``file`` added (not already in the table)."""
+
+    def reads(self) -> list[str]:
+        """The key column."""
+        return [self.on]
+
+
+class CombineInts(Transform):
+    """A new integer column: the sum of integer columns times their factors (mlsp-2013-birds'
+    submission id ``rec_id * 100 + species``)."""
+
+    op: Literal["combine_ints"] = "combine_ints"
+    """combine_ints."""
+
+    column: str = Field(min_length=1)
+    """The new column."""
+
+    terms: dict[str, int] = Field(min_length=1)
+    """Column -> its factor, e.g. {"rec_id": 100, "species": 1}; a value that is not an integer
+    is an error naming it."""
+
+    def reads(self) -> list[str]:
+        """The summed columns."""
+        return list(self.terms)
+
+
+class Pixels(Transform):
+    """One row per pixel of each row's image, read in grayscale (requires Pillow, the
+    ``images`` extra): denoising-dirty-documents' answers hold ``image_row_col`` ids with the
+    cleaned image's intensity. The row's other columns are repeated on its pixels' rows."""
+
+    op: Literal["pixels"] = "pixels"
+    """pixels."""
+
+    path_column: str = Field(default="path", min_length=1)
+    """Column holding the image's path relative to the raw data."""
+
+    id_column: str = Field(default="id", min_length=1)
+    """The new id column."""
+
+    id_template: str = Field(min_length=1)
+    """The id's text: ``{row}`` and ``{col}`` are the pixel's 1-based row and column, other
+    ``{column}`` parts come from the image's row, e.g. "{image}_{row}_{col}"; it must name
+    both ``{row}`` and ``{col}``."""
+
+    value_column: str = Field(default="value", min_length=1)
+    """The new column holding the pixel's intensity divided by ``scale``."""
+
+    scale: float = Field(default=255.0, gt=0)
+    """Divisor of the 8-bit intensity (255: values from 0, black, to 1, white)."""
+
+    @model_validator(mode="after")
+    def _row_and_col(self) -> Pixels:
+        if not {"row", "col"} <= set(self._fields()):
+            raise ValueError("pixels: id_template must name both {row} and {col}")
+        return self
+
+    def _fields(self) -> list[str]:
+        from string import Formatter
+
+        return [f for _, f, _, _ in Formatter().parse(self.id_template) if f]
+
+    def reads(self) -> list[str]:
+        """The path column and the template's columns."""
+        return [self.path_column, *[f for f in self._fields() if f not in ("row", "col")]]
+
+
 #: op -> transform model: the schema half of the "recipe transform" extension point (the
 #: implementations are ``tambench.splits.transforms.TRANSFORMS``).
 TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
@@ -246,6 +376,8 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
 for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, MapValues, Unpivot, Explode,
                DropRows):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
+for _other in (RaggedTable, Join, CombineInts, Pixels):
+    TRANSFORM_MODELS.register(str(_other.model_fields["op"].default), _other)
 
 
 def _validate_transform(value: Any) -> Transform:

@@ -15,6 +15,7 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 from string import Formatter
+from typing import BinaryIO
 
 import numpy as np
 import polars as pl
@@ -58,9 +59,12 @@ def file_fields(plan: SplitPlan) -> list[str] | None:
     return list(dict.fromkeys(f for f in [*fields, *dest] if f != "id"))
 
 
-def _place_file(src: Path, dst: Path, link: bool) -> str:
+def _place_file(src: Path, dst: Path, link: bool, strip: str = "") -> str:
     dst.parent.mkdir(parents=True, exist_ok=True)
     src = src.resolve()  # a hard link to a symbolic link would publish the symbolic link
+    if strip == "id3":
+        copy_without_id3(src, dst)
+        return "copied"
     if link and stat.S_IMODE(src.stat().st_mode) == PUBLIC_FILE_MODE:
         try:
             os.link(src, dst)
@@ -116,7 +120,7 @@ def copy_row_files(raw_root: Path, keys: pl.DataFrame, mask: np.ndarray, plan: S
                 counts["shared"] += 1
             else:
                 placed[dst_rel] = rel
-                counts[_place_file(src, dst, files.link)] += 1
+                counts[_place_file(src, dst, files.link, files.strip)] += 1
             if mask[i]:
                 test_rows.append((str(ids[i]), dst_rel))
             else:
@@ -130,6 +134,58 @@ def copy_row_files(raw_root: Path, keys: pl.DataFrame, mask: np.ndarray, plan: S
     n_test = len(test_rows)
     return FilesReport(train=int(ids.len()) - n_test, test=n_test, **counts,
                        manifest=f"{PUBLIC_DIR}/{MANIFEST_FILE}")
+
+
+#: Size of an ID3v1 tag (at the end of an MP3 file, starting with b"TAG") and of the
+#: extended block that may precede it (starting with b"TAG+").
+ID3V1_BYTES, ID3V1_EXT_BYTES = 128, 227
+
+
+def _id3v1_start(fh: BinaryIO, start: int, size: int) -> int:
+    """Offset of the ID3v1 tag (and its extended block) at the file's end (``size`` when it
+    has none), never before ``start``."""
+    fh.seek(max(start, size - ID3V1_BYTES - ID3V1_EXT_BYTES))
+    tail = fh.read()
+    end = size
+    if len(tail) >= ID3V1_BYTES and tail[-ID3V1_BYTES:].startswith(b"TAG"):
+        end -= ID3V1_BYTES
+        if len(tail) >= ID3V1_BYTES + ID3V1_EXT_BYTES and \
+                tail[-ID3V1_BYTES - ID3V1_EXT_BYTES:].startswith(b"TAG+"):
+            end -= ID3V1_EXT_BYTES
+    return max(end, start)
+
+
+def _id3v2_end(fh: BinaryIO, size: int, label: str) -> int:
+    """Offset just past the ID3v2 tags at the file's start (0 when it has none)."""
+    pos = 0
+    while True:
+        fh.seek(pos)
+        header = fh.read(10)
+        if len(header) < 10 or header[:3] != b"ID3":
+            return pos
+        body = header[6:10]
+        if any(b & 0x80 for b in body):
+            raise SplitError(f"{label}: its ID3v2 tag has a malformed size; refused")
+        length = (body[0] << 21) | (body[1] << 14) | (body[2] << 7) | body[3]
+        length += 10 + (10 if header[5] & 0x10 else 0)  # header, and the footer if flagged
+        if pos + length > size:
+            raise SplitError(f"{label}: its ID3v2 tag runs past the end of the file; refused")
+        pos += length
+
+
+def copy_without_id3(src: Path, dst: Path) -> None:
+    """Copy an MP3 file without its ID3v2 tags (start) and ID3v1 tag (end), streaming."""
+    size = src.stat().st_size
+    with open(src, "rb") as fh, open(dst, "wb") as out:
+        start = _id3v2_end(fh, size, src.name)
+        left = _id3v1_start(fh, start, size) - start
+        fh.seek(start)
+        while left > 0:
+            block = fh.read(min(left, 1 << 20))
+            if not block:
+                break
+            out.write(block)
+            left -= len(block)
 
 
 def _row_file(raw_root: Path, raw_resolved: Path, rel: str) -> Path | None:

@@ -13,7 +13,16 @@ Column kinds (``"name": "kind"``): ``seq:<template>`` (``{i}`` is the row number
 (one or two of them joined by ``,``), ``text``, ``date:<YYYY-MM-DD>`` (one day per row),
 ``const:<value>``, ``bool`` (JSON booleans in JSON tables, else True/False), ``list``
 (a JSON list, JSON tables only), ``floats:<n>`` (a JSON list of n numbers), ``onehot:<group>`` (the columns of one group hold a single 1
-per row, the others 0: answers given as one column per class).
+per row, the others 0: answers given as one column per class), ``subset:<marker>:<a>|<b>|...``
+(zero to three distinct options joined by ``,``; every eighth row holds ``<marker>`` alone
+when it is not empty: a label withheld, as ``?``).
+
+A ``ragged`` table is written without quoting, its rows' fields joined by ``,`` with empty
+trailing fields left out (a line per row holding as many fields as it has values: mlsp-2013-birds'
+``rec_id,label,label``); ``header`` replaces its header line. Per-row files with ``image``
+("WxH") are grayscale PNG images of that size with seeded pixels; with ``id3`` (a template
+of the row's columns) they are MP3-like files whose ID3v2 title frame and ID3v1 tag hold that
+text around seeded bytes, as xeno-canto recordings carry their species.
 """
 
 from __future__ import annotations
@@ -21,7 +30,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import struct
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +67,11 @@ class FixtureTable(BaseModel):
     """A ``.json`` table written as JSON lines (one record a line) instead of a list."""
     virtual: bool = False
     """Only names per-row files (labels in file names): not written into the download."""
+    ragged: bool = False
+    """Written as lines of unquoted fields, empty trailing fields left out (see the module)."""
+    header: str = ""
+    """A ragged table's header line, written instead of the column names (empty: the
+    names)."""
 
 
 class FixtureFiles(BaseModel):
@@ -72,6 +88,11 @@ class FixtureFiles(BaseModel):
     path."""
     size: int = 16
     """Bytes per file."""
+    image: str = ""
+    """"WxH": each file is a grayscale PNG image of that size (empty: ``size`` random bytes)."""
+    id3: str = ""
+    """Text (``{column}`` fields of the row) written into ID3v2 and ID3v1 tags around the
+    file's ``size`` seeded bytes (empty: no tags)."""
 
 
 class RawFixture(BaseModel):
@@ -131,9 +152,24 @@ def _column(kind: str, n: int, rng: np.random.Generator) -> list[Any]:
         return ["0"] * n  # set per group by _one_hot_groups
     if head == "floats":
         return [[round(float(v), 4) for v in rng.uniform(0, 2, int(rest))] for _ in range(n)]
+    if head == "subset":
+        marker, _, listed = rest.partition(":")
+        return _subsets(marker, listed.split("|"), n, rng)
     if head == "list":
         return [[f"v{int(v)}"] for v in rng.integers(0, 5, n)]
     raise ValueError(f"unknown fixture column kind {kind!r}")
+
+
+def _subsets(marker: str, options: list[str], n: int, rng: np.random.Generator) -> list[str]:
+    out = []
+    for i in range(n):
+        if marker and i % 8 == 3:
+            out.append(marker)
+            continue
+        k = int(rng.integers(0, 4))
+        picks = {options[i % len(options)], *rng.choice(options, k)} if k else set()
+        out.append(",".join(sorted(picks, key=options.index)))
+    return out
 
 
 def _one_hot_groups(columns: dict[str, str], rows: dict[str, list[Any]],
@@ -159,6 +195,10 @@ def _table_bytes(table: FixtureTable, rows: dict[str, list[Any]]) -> bytes:
             return "".join(json.dumps(r) + "\n" for r in records).encode()
         return json.dumps(records).encode()
     out = io.StringIO()
+    if table.ragged:
+        lines = [table.header or ",".join(names)]
+        lines += [",".join(str(rows[c][i]) for c in names).rstrip(",") for i in range(n)]
+        return ("\n".join(lines) + "\n").encode()
     if table.path.endswith(".tsv"):
         w = csv.writer(out, lineterminator="\n", delimiter="\t", quoting=csv.QUOTE_NONE,
                        escapechar="\\")
@@ -188,11 +228,40 @@ def generate(fixture: RawFixture, seed: int = 0) -> dict[str, dict[str, bytes]]:
         rows = values[files.table]
         n = len(next(iter(rows.values())))
         for i in range(n):
-            rel = files.pattern.format(**{c: rows[c][i] for c in rows})
-            members.setdefault(files.archive, {})[rel] = rng.bytes(files.size)
+            row = {c: rows[c][i] for c in rows}
+            rel = files.pattern.format(**row)
+            members.setdefault(files.archive, {})[rel] = (
+                _png(files.image, rng) if files.image else
+                _tagged(files.id3.format(**row), rng.bytes(files.size)) if files.id3 else
+                rng.bytes(files.size))
     for rel, text in fixture.extra.items():
         members[""][rel] = text.encode()
     return members
+
+
+def _png(size: str, rng: np.random.Generator) -> bytes:
+    """A grayscale 8-bit PNG of ``size`` ("WxH") with seeded pixels."""
+    w, h = (int(v) for v in size.lower().split("x"))
+    pixels = rng.integers(0, 256, (h, w), dtype=np.uint8)
+    raw = b"".join(b"\x00" + pixels[r].tobytes() for r in range(h))  # filter 0 per line
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    header = struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def _tagged(text: str, audio: bytes) -> bytes:
+    """``audio`` between an ID3v2.3 tag whose title frame holds ``text`` and an ID3v1 tag."""
+    title = b"\x00" + text.encode()  # text encoding byte, then the text
+    frame = b"TIT2" + struct.pack(">I", len(title)) + b"\x00\x00" + title
+    n = len(frame)
+    size = bytes([(n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F])
+    v1 = b"TAG" + text.encode()[:30].ljust(30, b"\x00") + b"\x00" * 94 + b"\xff"
+    return b"ID3\x03\x00\x00" + size + frame + audio + v1
 
 
 def _zip(members: dict[str, bytes]) -> bytes:

@@ -17,24 +17,32 @@ from pathlib import Path
 from string import Formatter
 from typing import Any, TypeVar
 
+import numpy as np
 import polars as pl
 
+from tambench._optional import require
 from tambench.core.bounded import parse_json
 from tambench.core.registry import Registry
 from tambench.errors import SplitError
 from tambench.schema.transforms import (
     TRANSFORM_MODELS,
+    CombineInts,
     ComposeId,
     DropRows,
     Explode,
     FilesTable,
     HashId,
+    Join,
     MapValues,
     OneHot,
+    Pixels,
+    RaggedTable,
     Rename,
     Transform,
     Unpivot,
 )
+from tambench.splits.layout import resolve_inside
+from tambench.splits.rawcsv import open_table, polars_reason, scan_table
 
 M = TypeVar("M", bound=Transform)
 
@@ -91,6 +99,8 @@ def _one_hot(t: OneHot, table: pl.LazyFrame, _raw: Path) -> Applied:
     col = pl.col(t.column).fill_null("")
     labels = (col.str.split(t.separator) if t.separator else pl.concat_list(col)).list.eval(
         pl.element().str.strip_chars())
+    if t.separator:  # an empty multi-label cell is the empty set
+        labels = labels.list.eval(pl.element().filter(pl.element() != ""))
     known = pl.lit(pl.Series(t.classes, dtype=pl.String)).implode()
     unknown = table.select(labels.alias("_l")).explode("_l").filter(
         ~pl.col("_l").is_in(known)).unique().head(5).collect()
@@ -188,6 +198,124 @@ def _drop_rows(t: DropRows, table: pl.LazyFrame, _raw: Path) -> Applied:
     return kept, f"drop_rows: {dropped} row(s) dropped ({t.rule} {t.column!r}): {t.reason}"
 
 
+def _ragged_lines(t: RaggedTable, raw_root: Path) -> list[tuple[int, list[str]]]:
+    """(line number, fields) of the file's data lines; refuses blank lines inside it and
+    bytes that are not UTF-8."""
+    path = resolve_inside(raw_root, t.path, "ragged_table's path")
+    if not path.is_file():
+        raise SplitError(f"ragged_table: {t.path!r} not found in the raw data")
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        bad = path.read_bytes()[:exc.start].count(b"\n") + 1
+        raise SplitError(f"ragged_table: {t.path}, line {bad} is not UTF-8") from None
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    out = []
+    for n, text_line in enumerate(lines, start=1):
+        if n == 1 and t.header:
+            continue
+        line = text_line.removesuffix("\r")
+        if not line.strip():
+            raise SplitError(f"ragged_table: {t.path}, line {n} is blank")
+        out.append((n, line.split(",")))
+    return out
+
+
+def _ragged_table(t: RaggedTable, _table: pl.LazyFrame, raw_root: Path) -> Applied:
+    k = len(t.columns)
+    lines = _ragged_lines(t, raw_root)
+    short = [n for n, fields in lines if len(fields) < k]
+    if short:
+        raise SplitError(f"ragged_table: {t.path}, line(s) {short[:5]} have fewer than {k} "
+                         f"field(s) ({t.columns})")
+    if not lines:
+        raise SplitError(f"ragged_table: {t.path} has no data line")
+    data = {c: [f[i] for _, f in lines] for i, c in enumerate(t.columns)}
+    data[t.rest_column] = [t.separator.join(f[k:]) for _, f in lines]
+    frame = pl.DataFrame(data, schema={c: pl.String for c in data})
+    return frame.lazy(), f"ragged_table: {len(lines)} line(s) of {t.path}"
+
+
+def _join(t: Join, table: pl.LazyFrame, raw_root: Path) -> Applied:
+    path = resolve_inside(raw_root, t.file, "join's file")
+    if not path.is_file():
+        raise SplitError(f"join: {t.file!r} not found in the raw data")
+    raw = open_table(path, t.file)
+    missing = [c for c in [t.on, *t.columns] if c not in raw.columns]
+    if missing:
+        raise SplitError(f"join: {t.file} has no column(s) {missing} (it has {raw.columns[:20]})")
+    clash = [c for c in t.columns if c in table.collect_schema().names()]
+    if clash:
+        raise SplitError(f"join: the table already has column(s) {clash}")
+    scan_table(raw)  # every row checked, as for any raw table
+    try:
+        other = pl.read_csv(path, infer_schema=False, columns=[t.on, *t.columns])
+    except pl.exceptions.PolarsError as exc:
+        raise SplitError(f"cannot read {t.file}: {polars_reason(exc)}") from exc
+    repeated = other.filter(pl.col(t.on).is_duplicated())[t.on].unique().head(5).to_list()
+    if repeated:
+        raise SplitError(f"join: key {t.on!r} repeats in {t.file}: {repeated}")
+    joined = table.join(other.lazy().with_columns(pl.lit(True).alias("_joined")), on=t.on,
+                        how="left", maintain_order="left")
+    unmatched = joined.filter(pl.col("_joined").is_null()).select(t.on).head(5).collect()
+    if unmatched.height:
+        raise SplitError(f"join: {t.on} value(s) {unmatched[t.on].to_list()} have no line in "
+                         f"{t.file}")
+    return joined.drop("_joined"), ""
+
+
+def _combine_ints(t: CombineInts, table: pl.LazyFrame, _raw: Path) -> Applied:
+    for c in t.terms:
+        bad = table.filter(pl.col(c).str.strip_chars().cast(pl.Int64, strict=False).is_null()
+                           ).select(c).unique().head(5).collect()[c].to_list()
+        if bad:
+            raise SplitError(f"combine_ints: column {c!r} holds {bad}, not integers")
+    total = pl.sum_horizontal([pl.col(c).str.strip_chars().cast(pl.Int64) * f
+                               for c, f in t.terms.items()])
+    return table.with_columns(total.cast(pl.String).alias(t.column)), ""
+
+
+def _gray_pixels(path: Path, rel: str) -> Any:
+    image = require("PIL.Image", extra="images", feature="the pixels recipe transform")
+    try:
+        with image.open(path) as im:
+            return np.asarray(im.convert("L"), dtype=np.float64)
+    except (OSError, ValueError, image.DecompressionBombError) as exc:
+        raise SplitError(f"pixels: cannot read the image {rel!r}: {exc}") from exc
+
+
+def _pixels(t: Pixels, table: pl.LazyFrame, raw_root: Path) -> Applied:
+    images = table.collect()
+    parts: list[pl.LazyFrame] = []
+    for row in images.iter_rows(named=True):
+        rel = row[t.path_column] or ""
+        path = resolve_inside(raw_root, rel, "pixels' image")
+        if not path.is_file():
+            raise SplitError(f"pixels: image {rel!r} not found in the raw data")
+        gray = _gray_pixels(path, rel)
+        h, w = gray.shape
+        ids: list[pl.Expr] = []
+        for literal, name, _, _ in Formatter().parse(t.id_template):
+            if literal:
+                ids.append(pl.lit(literal))
+            if name:
+                ids.append(pl.col(f"_{name}").cast(pl.String) if name in ("row", "col")
+                           else pl.lit(row[name] or ""))
+        # numbers until the frame is written (streamed): the text is made batch by batch
+        pixels = pl.LazyFrame({"_row": np.repeat(np.arange(1, h + 1, dtype=np.uint32), w),
+                               "_col": np.tile(np.arange(1, w + 1, dtype=np.uint32), h),
+                               "_value": gray.ravel() / t.scale})
+        parts.append(pixels.select(
+            *[pl.lit(v, dtype=pl.String).alias(c) for c, v in row.items()],
+            pl.concat_str(ids).alias(t.id_column),
+            pl.col("_value").cast(pl.String).alias(t.value_column)))
+    if not parts:
+        raise SplitError("pixels: the table has no image row")
+    return pl.concat(parts), f"pixels: {len(parts)} image(s)"
+
+
 register_transform(FilesTable, _files_table)
 register_transform(OneHot, _one_hot)
 register_transform(Rename, _rename)
@@ -197,6 +325,10 @@ register_transform(MapValues, _map_values)
 register_transform(Unpivot, _unpivot)
 register_transform(Explode, _explode)
 register_transform(DropRows, _drop_rows)
+register_transform(RaggedTable, _ragged_table)
+register_transform(Join, _join)
+register_transform(CombineInts, _combine_ints)
+register_transform(Pixels, _pixels)
 
 
 def apply_transforms(steps: list[Transform], table: pl.LazyFrame, raw_root: Path,
@@ -208,8 +340,8 @@ def apply_transforms(steps: list[Transform], table: pl.LazyFrame, raw_root: Path
     """
     notes: list[str] = []
     for i, step in enumerate(steps):
-        if isinstance(step, FilesTable) and i > 0:
-            raise SplitError("files_table must be the first transform: it builds the table")
+        if step.builds_table and i > 0:
+            raise SplitError(f"{step.op} must be the first transform: it builds the table")
         have = table.collect_schema().names()
         missing = [c for c in step.reads() if c not in have]
         if missing:
