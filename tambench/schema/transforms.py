@@ -16,6 +16,8 @@ Operations:
 * ``rename``: columns renamed;
 * ``compose_id``: a new column joining other columns (``{sentence_id}_{token_id}``);
 * ``hash_id``: a new opaque id column from other columns (ids that would reveal labels);
+* ``row_number``: a new id column numbering the rows in the raw file's order (a training
+  table without an id column);
 * ``map_values``: values replaced by a stated mapping (true/false to 1/0);
 * ``unpivot``: one row per key from columns spelled per key (Answer[A-D]Text);
 * ``explode``: one row per item of JSON list columns, with its position;
@@ -147,6 +149,21 @@ class HashId(Transform):
         return list(self.columns)
 
 
+class RowNumber(Transform):
+    """A new id column numbering the rows in the raw table's order (amazon's and
+    bioresponse's training tables have no id column; the competitions numbered their test
+    rows instead)."""
+
+    op: Literal["row_number"] = "row_number"
+    """row_number."""
+
+    column: str = Field(min_length=1)
+    """The new column."""
+
+    start: int = Field(default=0, ge=0)
+    """The first row's number."""
+
+
 class MapValues(Transform):
     """Values of a column replaced by a stated mapping (JSON's true/false to the 1/0 the
     competition's answers hold)."""
@@ -243,8 +260,8 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
     "recipe transform", error=TaskSpecError, listed=False,
     hint="transforms are registered with tambench.splits.transforms.register_transform")
 
-for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, MapValues, Unpivot, Explode,
-               DropRows):
+for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, RowNumber, MapValues, Unpivot,
+               Explode, DropRows):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
 
 

@@ -32,6 +32,7 @@ from tambench.schema.transforms import (
     MapValues,
     OneHot,
     Rename,
+    RowNumber,
     Transform,
     Unpivot,
 )
@@ -128,6 +129,13 @@ def _hash_id(t: HashId, table: pl.LazyFrame, _raw: Path) -> Applied:
         joined.map_elements(digest, return_dtype=pl.String).alias(t.column)), ""
 
 
+def _row_number(t: RowNumber, table: pl.LazyFrame, _raw: Path) -> Applied:
+    if t.column in table.collect_schema().names():
+        raise SplitError(f"row_number: the table already has a column {t.column!r}")
+    numbers = pl.int_range(t.start, t.start + pl.len(), dtype=pl.Int64).cast(pl.String)
+    return table.with_columns(numbers.alias(t.column)), ""
+
+
 def _map_values(t: MapValues, table: pl.LazyFrame, _raw: Path) -> Applied:
     col = pl.col(t.column)
     known = pl.lit(pl.Series(list(t.mapping), dtype=pl.String)).implode()
@@ -193,6 +201,7 @@ register_transform(OneHot, _one_hot)
 register_transform(Rename, _rename)
 register_transform(ComposeId, _compose_id)
 register_transform(HashId, _hash_id)
+register_transform(RowNumber, _row_number)
 register_transform(MapValues, _map_values)
 register_transform(Unpivot, _unpivot)
 register_transform(Explode, _explode)
