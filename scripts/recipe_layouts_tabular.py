@@ -643,4 +643,73 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                                    "IsHoliday": "choice:False|True"}, zipped=True),
                _t("stores.csv", {"Store": "seq:{i}", "Type": "choice:A|B|C",
                                  "Size": "int:34875:219622"}, rows=45))),
+    "kaggle/acquire-valued-shoppers-challenge": {
+        "sources": dojo("acquire-valued-shoppers-challenge",
+                        "gunzips trainHistory.csv.gz (id, chain, offer, market, repeattrips, "
+                        "repeater t/f, offerdate), testHistory.csv.gz, offers.csv.gz, "
+                        "transactions.csv.gz (purchases before each customer's offer); answers "
+                        "id, repeatProbability (repeater as 1/0); repeattrips leaves the test "
+                        "rows. The competition's test offers came after the training offers"),
+        "split": {"strategy": "time", "train_file": "trainHistory.csv", "id_column": "id",
+                  "target_columns": ["repeatProbability"], "time_column": "offerdate",
+                  "test_size": 0.2, "hidden_columns": {"repeattrips": "test"},
+                  "transforms": [
+                      {"op": "map_values", "column": "repeater", "mapping": {"t": "1", "f": "0"}},
+                      {"op": "rename", "columns": {"repeater": "repeatProbability"}}],
+                  "extra_public_files": ["offers.csv", "transactions.csv"]},
+        "fixture": {"tables": [
+            _t("trainHistory.csv", {"id": "seq:{i}", "chain": "int:2:526",
+                                    "offer": "choice:1194044|1197502|1204576",
+                                    "market": "int:1:96", "repeattrips": "int:0:5",
+                                    "repeater": "choice:t|f", "offerdate": "date:2013-03-01"},
+               archive="trainHistory.csv.gz"),
+            _t("testHistory.csv", {"id": "seq:t{i}", "chain": "int:2:526",
+                                   "offer": "choice:1230218|1221658", "market": "int:1:96",
+                                   "offerdate": "date:2013-05-01"}, archive="testHistory.csv.gz"),
+            _t("offers.csv", {"offer": "choice:1194044|1197502|1204576", "category":
+                              "int:706:9909", "quantity": "int:1:2", "company": "int:104127141:"
+                              "1089520383", "offervalue": "float:0.75:5", "brand": "int:875:"
+                              "102504"}, archive="offers.csv.gz", rows=12),
+            _t("transactions.csv", {"id": "group:4:{g}", "chain": "int:2:526",
+                                    "dept": "int:0:99", "category": "int:0:9999",
+                                    "company": "int:10000:1089520383", "brand": "int:0:108000",
+                                    "date": "date:2012-03-02", "productsize": "float:0:100",
+                                    "productmeasure": "choice:OZ|CT|LB",
+                                    "purchasequantity": "int:1:4",
+                                    "purchaseamount": "float:0:20"},
+               archive="transactions.csv.gz", rows=160),
+            _t("sampleSubmission.csv", {"id": "seq:t{i}", "repeatProbability": "const:0"},
+               archive="sampleSubmission.csv.gz"),
+        ]},
+    },
+    "kaggle/avazu-ctr-prediction": {
+        "sources": dojo("avazu-ctr-prediction",
+                        "gunzips train.gz, test.gz and sampleSubmission.gz (CSV tables without "
+                        "an extension); train (id, click, hour YYMMDDHH, C1, banner_pos, "
+                        "site_*, app_*, device_*, C14..C21); answers id, click. The "
+                        "competition's test is the day after the ten training days, so the "
+                        "later hours are the local test"),
+        "split": {"strategy": "time", "train_file": "train", "id_column": "id",
+                  "target_columns": ["click"], "time_column": "hour", "test_size": 0.1},
+        "fixture": {"rows": 80, "tables": [
+            _t("train", {"id": "seq:{i}000000000000", "click": "choice:0|1",
+                         "hour": "int:14102100:14103023", "C1": "choice:1005|1002",
+                         "banner_pos": "choice:0|1", "site_id": "choice:1fbe01fe|85f751fd",
+                         "site_domain": "choice:f3845767|c4e18dd6",
+                         "site_category": "choice:28905ebd|50e219e0",
+                         "app_id": "choice:ecad2386|92f5800b", "app_domain": "choice:7801e8d9",
+                         "app_category": "choice:07d7df22|0f2161f8",
+                         "device_id": "choice:a99f214a|0f7c61dc", "device_ip": "seq:{i:08x}",
+                         "device_model": "choice:44956a24|711ee120", "device_type": "choice:1|0",
+                         "device_conn_type": "choice:0|2", "C14": "int:375:24052",
+                         "C15": "choice:320|300", "C16": "choice:50|250", "C17": "int:112:2758",
+                         "C18": "choice:0|1|2|3", "C19": "int:33:1959", "C20": "int:-1:100248",
+                         "C21": "int:1:255"}, archive="train.gz"),
+            _t("test", {"id": "seq:{i}111111111111", "hour": "int:14103100:14103123",
+                        "C1": "choice:1005|1002", "banner_pos": "choice:0|1"},
+               archive="test.gz"),
+            _t("sampleSubmission", {"id": "seq:{i}111111111111", "click": "const:0.5"},
+               archive="sampleSubmission.gz"),
+        ]},
+    },
 }

@@ -19,6 +19,7 @@ per row, the others 0: answers given as one column per class).
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 import zipfile
@@ -49,7 +50,8 @@ class FixtureTable(BaseModel):
     rows: int = 0
     """Rows (0: the fixture's ``rows``)."""
     archive: str = ""
-    """The archive inside the download that holds it ("train.csv.zip"); empty: none."""
+    """The archive inside the download that holds it ("train.csv.zip"; a ".gz" one, not a tar,
+    holds this table alone, "trainHistory.csv.gz"); empty: none."""
     member: str = ""
     """Its path inside that archive (empty: its path's file name)."""
     lines: bool = False
@@ -212,13 +214,25 @@ def _7z(members: dict[str, bytes]) -> bytes:
     return buf.getvalue()
 
 
+def _gz(archive: str, members: dict[str, bytes]) -> bytes:
+    if len(members) != 1:
+        raise ValueError(f"the gzip file {archive} of a fixture holds one file, not "
+                         f"{sorted(members)}")
+    return gzip.compress(next(iter(members.values())), mtime=0)
+
+
 def make_download(fixture: RawFixture, dest: Path, seed: int = 0) -> Path:
-    """Write the download (one zip, inner archives inside it: zip, or 7z by their name) to
-    ``dest``; returns it."""
+    """Write the download (one zip, inner archives inside it: zip, 7z, or a lone gzip file, by
+    their name) to ``dest``; returns it."""
     members = generate(fixture, seed)
     top = dict(members.pop(""))
     for archive, inner in members.items():
-        top[archive] = _7z(inner) if archive.endswith(".7z") else _zip(inner)
+        if archive.endswith(".7z"):
+            top[archive] = _7z(inner)
+        elif archive.endswith(".gz") and not archive.endswith(".tar.gz"):
+            top[archive] = _gz(archive, inner)
+        else:
+            top[archive] = _zip(inner)
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_bytes(_zip(top))
     return dest
