@@ -712,4 +712,14 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                archive="sampleSubmission.gz"),
         ]},
     },
+    "kaggle/integer-sequence-learning": _simple(
+        dojo("integer-sequence-learning",
+             "unzips the download's zips; train.csv (Id, Sequence: the terms, comma-separated), "
+             "test.csv, sample_submission.csv (Id, Last); the local test rows lose their last "
+             "term, which the answers hold as Last"),
+        _random("Last", id_column="Id", transforms=[
+            {"op": "split_last", "column": "Sequence", "into": "Last", "separator": ","}]),
+        {"Id": "seq:{i}", "Sequence": "ints:0:99:7"},
+        {"Id": "seq:t{i}", "Sequence": "ints:0:99:5"},
+        {"Id": "seq:t{i}", "Last": "const:0"}, zipped=True),
 }

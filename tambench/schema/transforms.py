@@ -18,6 +18,8 @@ Operations:
 * ``hash_id``: a new opaque id column from other columns (ids that would reveal labels);
 * ``row_number``: a new id column numbering the rows in the raw file's order (a training
   table without an id column);
+* ``split_last``: the last item of a delimited list moved into its own column (the next term
+  of a sequence becomes the target);
 * ``map_values``: values replaced by a stated mapping (true/false to 1/0);
 * ``unpivot``: one row per key from columns spelled per key (Answer[A-D]Text);
 * ``explode``: one row per item of JSON list columns, with its position;
@@ -164,6 +166,27 @@ class RowNumber(Transform):
     """The first row's number."""
 
 
+class SplitLast(Transform):
+    """The last item of a delimited list moved into a new column (integer-sequence-learning:
+    the answer is the last term of ``Sequence``, which keeps the terms before it)."""
+
+    op: Literal["split_last"] = "split_last"
+    """split_last."""
+
+    column: str = Field(min_length=1)
+    """The list column; it keeps every item but the last (empty when it held one)."""
+
+    into: str = Field(min_length=1)
+    """The new column holding the last item."""
+
+    separator: str = Field(default=",", min_length=1)
+    """The text between items."""
+
+    def reads(self) -> list[str]:
+        """The list column."""
+        return [self.column]
+
+
 class MapValues(Transform):
     """Values of a column replaced by a stated mapping (JSON's true/false to the 1/0 the
     competition's answers hold)."""
@@ -260,8 +283,8 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
     "recipe transform", error=TaskSpecError, listed=False,
     hint="transforms are registered with tambench.splits.transforms.register_transform")
 
-for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, RowNumber, MapValues, Unpivot,
-               Explode, DropRows):
+for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, RowNumber, SplitLast, MapValues,
+               Unpivot, Explode, DropRows):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
 
 

@@ -11,7 +11,8 @@ Column kinds (``"name": "kind"``): ``seq:<template>`` (``{i}`` is the row number
 ``seq:id{i:05d}``), ``group:<k>:<template>`` (``{g}`` = row // k), ``int:<lo>:<hi>``,
 ``float:<lo>:<hi>``, ``choice:<a>|<b>|...`` (every value appears), ``multi:<a>|<b>|...``
 (one or two of them joined by ``,``), ``text``, ``date:<YYYY-MM-DD>`` (one day per row),
-``const:<value>``, ``bool`` (JSON booleans in JSON tables, else True/False), ``list``
+``const:<value>``, ``ints:<lo>:<hi>:<n>`` (n integers joined by ``,``: a sequence),
+``bool`` (JSON booleans in JSON tables, else True/False), ``list``
 (a JSON list, JSON tables only), ``floats:<n>`` (a JSON list of n numbers), ``onehot:<group>`` (the columns of one group hold a single 1
 per row, the others 0: answers given as one column per class).
 """
@@ -127,6 +128,10 @@ def _column(kind: str, n: int, rng: np.random.Generator) -> list[Any]:
         return [str(start + np.timedelta64(i, "D")) for i in range(n)]
     if head == "const":
         return [rest] * n
+    if head == "ints":
+        lo_s, hi_s, k = rest.split(":")
+        return [",".join(str(v) for v in rng.integers(int(lo_s), int(hi_s) + 1, int(k)))
+                for _ in range(n)]
     if head == "bool":
         return [bool(v) for v in rng.random(n) < 0.5]
     if head == "onehot":

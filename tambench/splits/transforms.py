@@ -33,6 +33,7 @@ from tambench.schema.transforms import (
     OneHot,
     Rename,
     RowNumber,
+    SplitLast,
     Transform,
     Unpivot,
 )
@@ -136,6 +137,20 @@ def _row_number(t: RowNumber, table: pl.LazyFrame, _raw: Path) -> Applied:
     return table.with_columns(numbers.alias(t.column)), ""
 
 
+def _split_last(t: SplitLast, table: pl.LazyFrame, _raw: Path) -> Applied:
+    if t.into in table.collect_schema().names():
+        raise SplitError(f"split_last: the table already has a column {t.into!r}")
+    empty = table.filter(pl.col(t.column).is_null() | (pl.col(t.column).str.strip_chars() == ""))
+    blank = empty.select(pl.len()).collect().item()
+    if blank:
+        raise SplitError(f"split_last: {blank} row(s) have an empty {t.column!r}: no last item "
+                         "to take (drop them first with drop_rows, rule 'empty')")
+    items = pl.col(t.column).str.split(t.separator)
+    return table.with_columns(items.list.last().str.strip_chars().alias(t.into),
+                              items.list.head(items.list.len() - 1).list.join(t.separator)
+                              .alias(t.column)), ""
+
+
 def _map_values(t: MapValues, table: pl.LazyFrame, _raw: Path) -> Applied:
     col = pl.col(t.column)
     known = pl.lit(pl.Series(list(t.mapping), dtype=pl.String)).implode()
@@ -202,6 +217,7 @@ register_transform(Rename, _rename)
 register_transform(ComposeId, _compose_id)
 register_transform(HashId, _hash_id)
 register_transform(RowNumber, _row_number)
+register_transform(SplitLast, _split_last)
 register_transform(MapValues, _map_values)
 register_transform(Unpivot, _unpivot)
 register_transform(Explode, _explode)
