@@ -722,4 +722,24 @@ LAYOUTS: dict[str, dict[str, Any]] = {
         {"Id": "seq:{i}", "Sequence": "ints:0:99:7"},
         {"Id": "seq:t{i}", "Sequence": "ints:0:99:5"},
         {"Id": "seq:t{i}", "Last": "const:0"}, zipped=True),
+    "kaggle/novozymes-enzyme-stability-prediction": _simple(
+        dojo("novozymes-enzyme-stability-prediction",
+             "reads train.csv (seq_id, protein_sequence, pH, data_source, tm) and applies "
+             "train_updates_20220929.csv (the same columns: rows with every value empty are "
+             "void, the others correct swapped pH and tm); test.csv, sample_submission.csv "
+             "(seq_id, tm), wildtype_structure_prediction_af2.pdb beside them; answers "
+             "seq_id, tm"),
+        _random("tm", id_column="seq_id", transforms=[
+            {"op": "update_rows", "file": "train_updates_20220929.csv", "key": "seq_id"}],
+            extra_public_files=["wildtype_structure_prediction_af2.pdb"]),
+        {"seq_id": "seq:{i}", "protein_sequence": "seq:AAAAKAAALALLGEAPEVVDIWLPAE{i}",
+         "pH": "float:2:11", "data_source": "choice:doi.org/10.1038/s41592-020-0801-4|",
+         "tm": "float:25:130"},
+        {"seq_id": "seq:{i}", "protein_sequence": "seq:VPVNPEPDATSVENVAEKTGSGDSQSDPIKADLEVKG{i}",
+         "pH": "const:8", "data_source": "const:Novozymes"},
+        {"seq_id": "seq:{i}", "tm": "const:0"},
+        extra=(_t("train_updates_20220929.csv", {
+            "seq_id": "seq:{i}", "protein_sequence": "choice:|AAAAKAAALALLGEAPEVVDIWLPAE",
+            "pH": "choice:|7.0", "data_source": "const:", "tm": "choice:|48.4"}, rows=12),),
+        files={"wildtype_structure_prediction_af2.pdb": "ATOM      1  N   VAL A   1\n"}),
 }

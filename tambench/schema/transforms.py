@@ -20,6 +20,8 @@ Operations:
   table without an id column);
 * ``split_last``: the last item of a delimited list moved into its own column (the next term
   of a sequence becomes the target);
+* ``update_rows``: corrections the competition published in another raw file applied by key
+  (rows whose correction is all empty dropped), counted in the split report;
 * ``map_values``: values replaced by a stated mapping (true/false to 1/0);
 * ``unpivot``: one row per key from columns spelled per key (Answer[A-D]Text);
 * ``explode``: one row per item of JSON list columns, with its position;
@@ -187,6 +189,26 @@ class SplitLast(Transform):
         return [self.column]
 
 
+class UpdateRows(Transform):
+    """Corrections published in another raw file, applied by key (novozymes'
+    train_updates_20220929.csv): a row whose correction has every other column empty is
+    dropped; otherwise its non-empty cells replace the row's."""
+
+    op: Literal["update_rows"] = "update_rows"
+    """update_rows."""
+
+    file: str = Field(min_length=1)
+    """The corrections table (relative path in the raw data); its columns are the key and
+    columns of the table."""
+
+    key: str = Field(min_length=1)
+    """The column matching corrections to rows (unique in the corrections)."""
+
+    def reads(self) -> list[str]:
+        """The key."""
+        return [self.key]
+
+
 class MapValues(Transform):
     """Values of a column replaced by a stated mapping (JSON's true/false to the 1/0 the
     competition's answers hold)."""
@@ -283,8 +305,8 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
     "recipe transform", error=TaskSpecError, listed=False,
     hint="transforms are registered with tambench.splits.transforms.register_transform")
 
-for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, RowNumber, SplitLast, MapValues,
-               Unpivot, Explode, DropRows):
+for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, RowNumber, SplitLast, UpdateRows,
+               MapValues, Unpivot, Explode, DropRows):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
 
 

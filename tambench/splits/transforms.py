@@ -36,7 +36,9 @@ from tambench.schema.transforms import (
     SplitLast,
     Transform,
     Unpivot,
+    UpdateRows,
 )
+from tambench.splits.layout import resolve_inside
 
 M = TypeVar("M", bound=Transform)
 
@@ -151,6 +153,32 @@ def _split_last(t: SplitLast, table: pl.LazyFrame, _raw: Path) -> Applied:
                               .alias(t.column)), ""
 
 
+def _update_rows(t: UpdateRows, table: pl.LazyFrame, raw_root: Path) -> Applied:
+    path = resolve_inside(raw_root, t.file, "update_rows.file")
+    if not path.is_file():
+        raise SplitError(f"update_rows: {t.file!r} not found in the raw data")
+    fixes = pl.read_csv(path, infer_schema=False)
+    have = table.collect_schema().names()
+    cols = [c for c in fixes.columns if c != t.key]
+    unknown = [c for c in [t.key, *cols] if c not in have]
+    if unknown or not cols:
+        raise SplitError(f"update_rows: {t.file} has column(s) {unknown or fixes.columns} "
+                         f"that do not match the table's {have[:20]} (key {t.key!r})")
+    if fixes[t.key].is_duplicated().any():
+        raise SplitError(f"update_rows: {t.file} corrects some {t.key!r} more than once")
+    fixes = fixes.with_columns([pl.when(pl.col(c).str.strip_chars() != "").then(pl.col(c))
+                                .alias(c) for c in cols])
+    blank = fixes.filter(pl.all_horizontal([pl.col(c).is_null() for c in cols]))[t.key]
+    fixed = fixes.filter(~pl.col(t.key).is_in(blank.implode()))
+    before = table.select(pl.len()).collect().item()
+    kept = table.filter(~pl.col(t.key).is_in(blank.implode()))
+    dropped = before - kept.select(pl.len()).collect().item()
+    changed = kept.join(fixed.lazy().select(t.key), on=t.key).select(pl.len()).collect().item()
+    out = kept.update(fixed.lazy(), on=t.key, how="left")
+    return out, (f"update_rows: {changed} row(s) corrected and {dropped} dropped "
+                 f"(all-empty corrections) from {t.file}")
+
+
 def _map_values(t: MapValues, table: pl.LazyFrame, _raw: Path) -> Applied:
     col = pl.col(t.column)
     known = pl.lit(pl.Series(list(t.mapping), dtype=pl.String)).implode()
@@ -218,6 +246,7 @@ register_transform(ComposeId, _compose_id)
 register_transform(HashId, _hash_id)
 register_transform(RowNumber, _row_number)
 register_transform(SplitLast, _split_last)
+register_transform(UpdateRows, _update_rows)
 register_transform(MapValues, _map_values)
 register_transform(Unpivot, _unpivot)
 register_transform(Explode, _explode)

@@ -1,5 +1,5 @@
-"""The row_number and split_last transforms: an id for a training table that has none, and
-a target taken from the end of a list."""
+"""The row_number, split_last and update_rows transforms: an id for a training table that has
+none, a target taken from the end of a list, corrections published in another raw file."""
 
 from __future__ import annotations
 
@@ -79,3 +79,50 @@ def test_split_last_refuses_empty_lists_naming_the_way_out(tmp_path: Path) -> No
                                          "drop_rows"):
         prepare_task(make_spec("seq", split, id_col="Id", targets=("Last",)), raw,
                      tmp_path / "data")
+
+
+def _enzymes(raw: Path, updates: str) -> None:
+    raw.mkdir()
+    pl.DataFrame({"seq_id": [str(i) for i in range(40)],
+                  "protein_sequence": [f"AAK{'G' * (i % 5)}L{i}" for i in range(40)],
+                  "pH": ["7.0"] * 40, "tm": [f"{40 + i}.5" for i in range(40)]}).write_csv(
+        raw / "train.csv")
+    (raw / "train_updates.csv").write_text(updates)
+
+
+def test_update_rows_applies_published_corrections_and_drops_the_emptied_rows(
+        tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    _enzymes(raw, "seq_id,protein_sequence,pH,tm\n3,,,\n7,AAKGGL7,47.5,7.0\n9,,,99.0\n")
+    split = {"strategy": "random", "test_size": 0.25, "train_file": "train.csv",
+             "transforms": [{"op": "update_rows", "file": "train_updates.csv",
+                             "key": "seq_id"}]}
+    res = prepare_task(make_spec("enzymes", split, id_col="seq_id", targets=("tm",),
+                                 metric="spearman"), raw, tmp_path / "data")
+    assert res.report.recipe_notes == [
+        "train.csv: update_rows: 2 row(s) corrected and 1 dropped (all-empty corrections) "
+        "from train_updates.csv"]
+    pub = res.task_dir / "public"
+    test = read(pub / "test.csv").join(read(res.task_dir / "private/answers.csv"), on="seq_id")
+    rows = {r[0]: r[1:] for r in pl.concat([read(pub / "train.csv"), test.select(
+        "seq_id", "protein_sequence", "pH", "tm")]).iter_rows()}
+    assert len(rows) == 39 and "3" not in rows
+    assert rows["7"] == ("AAKGGL7", "47.5", "7.0")
+    assert rows["9"] == ("AAKGGGGL9", "7.0", "99.0")
+    assert rows["8"] == ("AAKGGGL8", "7.0", "48.5")
+    assert "train_updates.csv" not in {p.name for p in pub.iterdir()}
+
+
+def test_update_rows_refuses_a_key_corrected_twice_or_an_unknown_column(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    _enzymes(raw, "seq_id,pH,tm\n7,47.5,7.0\n7,,1.0\n")
+    split = {"strategy": "random", "train_file": "train.csv",
+             "transforms": [{"op": "update_rows", "file": "train_updates.csv",
+                             "key": "seq_id"}]}
+    spec = make_spec("enzymes", split, id_col="seq_id", targets=("tm",), metric="spearman")
+    with pytest.raises(SplitError, match="train_updates.csv corrects some 'seq_id' more than "
+                                         "once"):
+        prepare_task(spec, raw, tmp_path / "data")
+    (raw / "train_updates.csv").write_text("seq_id,melting\n7,1.0\n")
+    with pytest.raises(SplitError, match=r"train_updates.csv has column\(s\) \['melting'\]"):
+        prepare_task(spec, raw, tmp_path / "data2")
