@@ -16,6 +16,12 @@ Operations:
 * ``rename``: columns renamed;
 * ``compose_id``: a new column joining other columns (``{sentence_id}_{token_id}``);
 * ``hash_id``: a new opaque id column from other columns (ids that would reveal labels);
+* ``row_number``: a new id column numbering the rows in the raw file's order (a training
+  table without an id column);
+* ``split_last``: the last item of a delimited list moved into its own column (the next term
+  of a sequence becomes the target);
+* ``update_rows``: corrections the competition published in another raw file applied by key
+  (rows whose correction is all empty dropped), counted in the split report;
 * ``map_values``: values replaced by a stated mapping (true/false to 1/0);
 * ``unpivot``: one row per key from columns spelled per key (Answer[A-D]Text);
 * ``explode``: one row per item of JSON list columns, with its position;
@@ -158,6 +164,62 @@ class HashId(Transform):
     def reads(self) -> list[str]:
         """The hashed columns."""
         return list(self.columns)
+
+
+class RowNumber(Transform):
+    """A new id column numbering the rows in the raw table's order (amazon's and
+    bioresponse's training tables have no id column; the competitions numbered their test
+    rows instead)."""
+
+    op: Literal["row_number"] = "row_number"
+    """row_number."""
+
+    column: str = Field(min_length=1)
+    """The new column."""
+
+    start: int = Field(default=0, ge=0)
+    """The first row's number."""
+
+
+class SplitLast(Transform):
+    """The last item of a delimited list moved into a new column (integer-sequence-learning:
+    the answer is the last term of ``Sequence``, which keeps the terms before it)."""
+
+    op: Literal["split_last"] = "split_last"
+    """split_last."""
+
+    column: str = Field(min_length=1)
+    """The list column; it keeps every item but the last (empty when it held one)."""
+
+    into: str = Field(min_length=1)
+    """The new column holding the last item."""
+
+    separator: str = Field(default=",", min_length=1)
+    """The text between items."""
+
+    def reads(self) -> list[str]:
+        """The list column."""
+        return [self.column]
+
+
+class UpdateRows(Transform):
+    """Corrections published in another raw file, applied by key (novozymes'
+    train_updates_20220929.csv): a row whose correction has every other column empty is
+    dropped; otherwise its non-empty cells replace the row's."""
+
+    op: Literal["update_rows"] = "update_rows"
+    """update_rows."""
+
+    file: str = Field(min_length=1)
+    """The corrections table (relative path in the raw data); its columns are the key and
+    columns of the table."""
+
+    key: str = Field(min_length=1)
+    """The column matching corrections to rows (unique in the corrections)."""
+
+    def reads(self) -> list[str]:
+        """The key."""
+        return [self.key]
 
 
 class MapValues(Transform):
@@ -373,8 +435,8 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
     "recipe transform", error=TaskSpecError, listed=False,
     hint="transforms are registered with tambench.splits.transforms.register_transform")
 
-for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, MapValues, Unpivot, Explode,
-               DropRows):
+for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, RowNumber, SplitLast, UpdateRows,
+               MapValues, Unpivot, Explode, DropRows):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
 for _other in (RaggedTable, Join, CombineInts, Pixels):
     TRANSFORM_MODELS.register(str(_other.model_fields["op"].default), _other)

@@ -1,4 +1,4 @@
-"""Safe extraction of zip, tar (plain, gz, bz2, xz) and 7z archives.
+"""Safe extraction of zip, tar (plain, gz, bz2, xz) and 7z archives, and of lone gzip files.
 
 Every entry is checked before a single byte is written: no absolute paths, no ``..``
 components, no backslashes or drive letters, no duplicates, only regular files and folders
@@ -9,11 +9,13 @@ actually produced are counted again, so a header that lies about sizes cannot ge
 
 from __future__ import annotations
 
+import gzip
 import os
 import shutil
 import stat
 import tarfile
 import zipfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -61,10 +63,21 @@ def is_7z(path: Path) -> bool:
         return fh.read(len(SEVEN_ZIP_MAGIC)) == SEVEN_ZIP_MAGIC
 
 
+#: The gzip magic number: a lone gzip file (acquire-valued-shoppers' trainHistory.csv.gz,
+#: avazu's train.gz) holds one file, named like the archive without its ``.gz``.
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def is_gzip(path: Path) -> bool:
+    """Whether ``path`` starts with the gzip magic number."""
+    with open(path, "rb") as fh:
+        return fh.read(len(GZIP_MAGIC)) == GZIP_MAGIC
+
+
 def is_archive(path: Path) -> bool:
-    """Whether ``path`` is a zip, tar or 7z archive (by content, not by name)."""
+    """Whether ``path`` is a zip, tar, 7z or gzip archive (by content, not by name)."""
     return path.is_file() and (zipfile.is_zipfile(path) or tarfile.is_tarfile(path)
-                               or is_7z(path))
+                               or is_7z(path) or is_gzip(path))
 
 
 def _check_name(name: str, archive: Path) -> PurePosixPath:
@@ -187,6 +200,8 @@ def safe_extract(archive: Path, target: Path, limits: ArchiveLimits | None = Non
     if not is_zip and is_7z(archive):
         return _extract_7z(archive, target, limits)
     if not is_zip and not tarfile.is_tarfile(archive):
+        if is_gzip(archive):
+            return _extract_gzip(archive, target, limits)
         raise UnsafeArchiveError(f"{archive} is neither a zip nor a tar archive")
     try:
         if is_zip:
@@ -287,3 +302,34 @@ def _extract_7z(archive: Path, target: Path, limits: ArchiveLimits) -> list[Path
     for p in out:
         os.chmod(p, 0o644)
     return out
+
+
+def _extract_gzip(archive: Path, target: Path, limits: ArchiveLimits) -> list[Path]:
+    """A lone gzip file: its one member, named like the archive without ``.gz``; the bytes are
+    counted as they are produced against the total cap and the ratio cap (a gzip header does
+    not state the size)."""
+    lower = archive.name.lower()
+    name = archive.name[:-3] if lower.endswith(".gz") and len(archive.name) > 3 else archive.name
+    dst = _target_path(target, name, archive)
+    packed = max(archive.stat().st_size, 1)
+    written = 0
+    try:
+        with gzip.open(archive, "rb") as src, open(dst, "xb") as out:
+            while chunk := src.read(_CHUNK):
+                written += len(chunk)
+                if written > limits.max_total_bytes:
+                    raise UnsafeArchiveError(f"archive {archive.name} expands to more than "
+                                             f"{limits.max_total_bytes} bytes")
+                if written > limits.ratio_floor_bytes and written / packed > limits.max_ratio:
+                    raise UnsafeArchiveError(
+                        f"archive {archive.name} expands more than {limits.max_ratio:.0f}-fold: "
+                        "a decompression bomb?")
+                out.write(chunk)
+    except UnsafeArchiveError:
+        _empty(target)
+        raise
+    except (OSError, EOFError, zlib.error) as exc:
+        _empty(target)
+        raise UnsafeArchiveError(f"archive {archive.name} is corrupt: {exc}") from exc
+    os.chmod(dst, 0o644)
+    return [dst]

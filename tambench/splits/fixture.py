@@ -11,7 +11,8 @@ Column kinds (``"name": "kind"``): ``seq:<template>`` (``{i}`` is the row number
 ``seq:id{i:05d}``), ``group:<k>:<template>`` (``{g}`` = row // k), ``int:<lo>:<hi>``,
 ``float:<lo>:<hi>``, ``choice:<a>|<b>|...`` (every value appears), ``multi:<a>|<b>|...``
 (one or two of them joined by ``,``), ``text``, ``date:<YYYY-MM-DD>`` (one day per row),
-``const:<value>``, ``bool`` (JSON booleans in JSON tables, else True/False), ``list``
+``const:<value>``, ``ints:<lo>:<hi>:<n>`` (n integers joined by ``,``: a sequence),
+``bool`` (JSON booleans in JSON tables, else True/False), ``list``
 (a JSON list, JSON tables only), ``floats:<n>`` (a JSON list of n numbers), ``onehot:<group>`` (the columns of one group hold a single 1
 per row, the others 0: answers given as one column per class), ``subset:<marker>:<a>|<b>|...``
 (zero to three distinct options joined by ``,``; every eighth row holds ``<marker>`` alone
@@ -28,6 +29,7 @@ text around seeded bytes, as xeno-canto recordings carry their species.
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 import struct
@@ -60,7 +62,8 @@ class FixtureTable(BaseModel):
     rows: int = 0
     """Rows (0: the fixture's ``rows``)."""
     archive: str = ""
-    """The archive inside the download that holds it ("train.csv.zip"); empty: none."""
+    """The archive inside the download that holds it ("train.csv.zip"; a ".gz" one, not a tar,
+    holds this table alone, "trainHistory.csv.gz"); empty: none."""
     member: str = ""
     """Its path inside that archive (empty: its path's file name)."""
     lines: bool = False
@@ -146,6 +149,10 @@ def _column(kind: str, n: int, rng: np.random.Generator) -> list[Any]:
         return [str(start + np.timedelta64(i, "D")) for i in range(n)]
     if head == "const":
         return [rest] * n
+    if head == "ints":
+        lo_s, hi_s, k = rest.split(":")
+        return [",".join(str(v) for v in rng.integers(int(lo_s), int(hi_s) + 1, int(k)))
+                for _ in range(n)]
     if head == "bool":
         return [bool(v) for v in rng.random(n) < 0.5]
     if head == "onehot":
@@ -281,13 +288,25 @@ def _7z(members: dict[str, bytes]) -> bytes:
     return buf.getvalue()
 
 
+def _gz(archive: str, members: dict[str, bytes]) -> bytes:
+    if len(members) != 1:
+        raise ValueError(f"the gzip file {archive} of a fixture holds one file, not "
+                         f"{sorted(members)}")
+    return gzip.compress(next(iter(members.values())), mtime=0)
+
+
 def make_download(fixture: RawFixture, dest: Path, seed: int = 0) -> Path:
-    """Write the download (one zip, inner archives inside it: zip, or 7z by their name) to
-    ``dest``; returns it."""
+    """Write the download (one zip, inner archives inside it: zip, 7z, or a lone gzip file, by
+    their name) to ``dest``; returns it."""
     members = generate(fixture, seed)
     top = dict(members.pop(""))
     for archive, inner in members.items():
-        top[archive] = _7z(inner) if archive.endswith(".7z") else _zip(inner)
+        if archive.endswith(".7z"):
+            top[archive] = _7z(inner)
+        elif archive.endswith(".gz") and not archive.endswith(".tar.gz"):
+            top[archive] = _gz(archive, inner)
+        else:
+            top[archive] = _zip(inner)
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_bytes(_zip(top))
     return dest

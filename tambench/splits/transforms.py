@@ -38,8 +38,11 @@ from tambench.schema.transforms import (
     Pixels,
     RaggedTable,
     Rename,
+    RowNumber,
+    SplitLast,
     Transform,
     Unpivot,
+    UpdateRows,
 )
 from tambench.splits.layout import resolve_inside
 from tambench.splits.rawcsv import open_table, polars_reason, scan_table
@@ -136,6 +139,53 @@ def _hash_id(t: HashId, table: pl.LazyFrame, _raw: Path) -> Applied:
     joined = pl.concat_str([pl.col(c).fill_null("") for c in t.columns], separator="\x1f")
     return table.with_columns(
         joined.map_elements(digest, return_dtype=pl.String).alias(t.column)), ""
+
+
+def _row_number(t: RowNumber, table: pl.LazyFrame, _raw: Path) -> Applied:
+    if t.column in table.collect_schema().names():
+        raise SplitError(f"row_number: the table already has a column {t.column!r}")
+    numbers = pl.int_range(t.start, t.start + pl.len(), dtype=pl.Int64).cast(pl.String)
+    return table.with_columns(numbers.alias(t.column)), ""
+
+
+def _split_last(t: SplitLast, table: pl.LazyFrame, _raw: Path) -> Applied:
+    if t.into in table.collect_schema().names():
+        raise SplitError(f"split_last: the table already has a column {t.into!r}")
+    empty = table.filter(pl.col(t.column).is_null() | (pl.col(t.column).str.strip_chars() == ""))
+    blank = empty.select(pl.len()).collect().item()
+    if blank:
+        raise SplitError(f"split_last: {blank} row(s) have an empty {t.column!r}: no last item "
+                         "to take (drop them first with drop_rows, rule 'empty')")
+    items = pl.col(t.column).str.split(t.separator)
+    return table.with_columns(items.list.last().str.strip_chars().alias(t.into),
+                              items.list.head(items.list.len() - 1).list.join(t.separator)
+                              .alias(t.column)), ""
+
+
+def _update_rows(t: UpdateRows, table: pl.LazyFrame, raw_root: Path) -> Applied:
+    path = resolve_inside(raw_root, t.file, "update_rows.file")
+    if not path.is_file():
+        raise SplitError(f"update_rows: {t.file!r} not found in the raw data")
+    fixes = pl.read_csv(path, infer_schema=False)
+    have = table.collect_schema().names()
+    cols = [c for c in fixes.columns if c != t.key]
+    unknown = [c for c in [t.key, *cols] if c not in have]
+    if unknown or not cols:
+        raise SplitError(f"update_rows: {t.file} has column(s) {unknown or fixes.columns} "
+                         f"that do not match the table's {have[:20]} (key {t.key!r})")
+    if fixes[t.key].is_duplicated().any():
+        raise SplitError(f"update_rows: {t.file} corrects some {t.key!r} more than once")
+    fixes = fixes.with_columns([pl.when(pl.col(c).str.strip_chars() != "").then(pl.col(c))
+                                .alias(c) for c in cols])
+    blank = fixes.filter(pl.all_horizontal([pl.col(c).is_null() for c in cols]))[t.key]
+    fixed = fixes.filter(~pl.col(t.key).is_in(blank.implode()))
+    before = table.select(pl.len()).collect().item()
+    kept = table.filter(~pl.col(t.key).is_in(blank.implode()))
+    dropped = before - kept.select(pl.len()).collect().item()
+    changed = kept.join(fixed.lazy().select(t.key), on=t.key).select(pl.len()).collect().item()
+    out = kept.update(fixed.lazy(), on=t.key, how="left")
+    return out, (f"update_rows: {changed} row(s) corrected and {dropped} dropped "
+                 f"(all-empty corrections) from {t.file}")
 
 
 def _map_values(t: MapValues, table: pl.LazyFrame, _raw: Path) -> Applied:
@@ -321,6 +371,9 @@ register_transform(OneHot, _one_hot)
 register_transform(Rename, _rename)
 register_transform(ComposeId, _compose_id)
 register_transform(HashId, _hash_id)
+register_transform(RowNumber, _row_number)
+register_transform(SplitLast, _split_last)
+register_transform(UpdateRows, _update_rows)
 register_transform(MapValues, _map_values)
 register_transform(Unpivot, _unpivot)
 register_transform(Explode, _explode)

@@ -3,12 +3,14 @@
 A Kaggle download is one zip, and inside it the files are often zipped again: ``train.zip``
 (a folder of images), ``train.csv.zip`` (one table), ``Train.zip`` holding ``Train.csv``, a
 zip inside a zip. Recipes name the files as they are once everything is unpacked, so each
-archive ``<name>.<zip|tar|tar.gz|tgz|tar.bz2|tar.xz|7z>`` found in the raw data is extracted
+archive ``<name>.<zip|tar|tar.gz|tgz|tar.bz2|tar.xz|7z|gz>`` found in the raw data is extracted
 (safely, with :func:`tambench.splits.archive.safe_extract`) into a folder ``<name>`` beside it
 and removed; an archive whose only member is ``<name>`` itself (``train.csv.zip`` holding
 ``train.csv``, ``train.zip`` holding ``train/``) gives that member its place, so
 ``train.csv.zip`` becomes ``train.csv`` and never ``train.csv/train.csv``, and an archive
-holding one file puts it beside the archive (``Train.zip`` holding ``Train.csv``). Archives found in
+holding one file puts it beside the archive (``Train.zip`` holding ``Train.csv``); a lone gzip
+file at the top of the raw data holds one table, ``trainHistory.csv.gz`` becoming
+``trainHistory.csv`` (gzipped per-row files in folders, ``scans/{id}.nii.gz``, are kept). Archives found in
 what was unpacked are unpacked in turn, up to :data:`MAX_DEPTH` levels.
 
 A local folder is never changed: when it holds archives, its files are first linked (or
@@ -25,7 +27,7 @@ from tambench.errors import SplitError
 from tambench.splits.archive import ArchiveLimits, is_archive, safe_extract
 
 #: Suffixes of the archives that are unpacked (longest first).
-ARCHIVE_SUFFIXES = (".tar.gz", ".tar.bz2", ".tar.xz", ".tgz", ".zip", ".tar", ".7z")
+ARCHIVE_SUFFIXES = (".tar.gz", ".tar.bz2", ".tar.xz", ".tgz", ".zip", ".tar", ".7z", ".gz")
 #: Archives inside archives are unpacked this many levels deep.
 MAX_DEPTH = 3
 
@@ -43,12 +45,21 @@ def archive_stem(name: str) -> str | None:
     return None
 
 
+def _lone_gzip(name: str) -> bool:
+    lower = name.lower()
+    return lower.endswith(".gz") and not lower.endswith(".tar.gz")
+
+
 def nested_archives(root: Path) -> list[Path]:
-    """Archives (by suffix and by content) anywhere under ``root``."""
+    """Archives (by suffix and by content) anywhere under ``root``; lone gzip files only at
+    its top (tables), since per-row files inside folders may be gzipped by format
+    (``scans/{id}.nii.gz``) and are kept as they are."""
     found = []
     for dirpath, _, names in os.walk(root):
         for name in names:
             p = Path(dirpath) / name
+            if _lone_gzip(name) and Path(dirpath) != root:
+                continue
             if archive_stem(name) is not None and not p.is_symlink() and is_archive(p):
                 found.append(p)
     return sorted(found)
