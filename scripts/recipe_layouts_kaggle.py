@@ -20,6 +20,8 @@ def info(folder: str, detail: str) -> list[dict[str, str]]:
 
 _ELL = ["cohesion", "syntax", "vocabulary", "phraseology", "grammar", "conventions"]
 _ARENA = ["winner_model_a", "winner_model_b", "winner_tie"]
+_FISH = ["ALB", "BET", "DOL", "LAG", "NoF", "OTHER", "SHARK", "YFT"]
+_SOIL = ["Ca", "P", "pH", "SOC", "Sand"]
 
 LAYOUTS: dict[str, dict[str, Any]] = {
     "kaggle/feedback-prize-english-language-learning": {
@@ -210,6 +212,258 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                 "test_id": "seq:{i}", "question1": "text", "question2": "text"}},
             {"path": "sample_submission.csv", "archive": "sample_submission.csv.zip",
              "columns": {"test_id": "seq:{i}", "is_duplicate": "const:1"}},
+        ]},
+    },
+
+    "kaggle/word2vec-nlp-tutorial": {
+        "sources": dojo("word2vec-nlp-tutorial",
+                        "unzips labeledTrainData.tsv.zip (id, sentiment, review), "
+                        "unlabeledTrainData.tsv.zip (id, review) and testData.tsv.zip; splits "
+                        "the labeled reviews stratified on sentiment; copies the unlabeled ones")
+        + page("word2vec-nlp-tutorial", "ids are <movie>_<rating>: the rating (1-4 negative, "
+                                        "7-10 positive) gives the label away"),
+        "split": {"strategy": "stratified", "train_file": "labeledTrainData.tsv",
+                  "id_column": "id", "target_columns": ["sentiment"], "test_size": 0.1,
+                  "stratify_column": "sentiment",
+                  "transforms": [{"op": "hash_id", "column": "id", "columns": ["id"]}],
+                  "extra_public_files": ["unlabeledTrainData.tsv"]},
+        "fixture": {"tables": [
+            {"path": "labeledTrainData.tsv", "archive": "labeledTrainData.tsv.zip",
+             "columns": {"id": "seq:{i}_8", "sentiment": "choice:0|1", "review": "text"}},
+            {"path": "unlabeledTrainData.tsv", "archive": "unlabeledTrainData.tsv.zip",
+             "columns": {"id": "seq:{i}_0", "review": "text"}},
+            {"path": "testData.tsv", "archive": "testData.tsv.zip",
+             "columns": {"id": "seq:{i}_3", "review": "text"}},
+            {"path": "sampleSubmission.csv", "columns": {"id": "seq:{i}_3",
+                                                         "sentiment": "const:0"}},
+        ]},
+    },
+    "kaggle/home-depot-product-search-relevance": {
+        "sources": dojo("home-depot-product-search-relevance",
+                        "unzips every archive of the download; splits train.csv (id, "
+                        "product_uid, product_title, search_term, relevance); answers id, "
+                        "relevance") + page("home-depot-product-search-relevance",
+                                            "train.csv.zip, test.csv.zip, "
+                                            "product_descriptions.csv.zip (product_uid, "
+                                            "product_description), attributes.csv.zip "
+                                            "(product_uid, name, value), "
+                                            "sample_submission.csv.zip, "
+                                            "relevance_instructions.docx"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "id",
+                  "target_columns": ["relevance"], "test_size": 0.1,
+                  "extra_public_files": ["product_descriptions.csv", "attributes.csv",
+                                         "relevance_instructions.docx"]},
+        "fixture": {"tables": [
+            {"path": "train.csv", "archive": "train.csv.zip", "columns": {
+                "id": "seq:{i}", "product_uid": "group:3:{g}", "product_title": "text",
+                "search_term": "text", "relevance": "choice:1|1.33|2|2.67|3"}},
+            {"path": "test.csv", "archive": "test.csv.zip", "columns": {
+                "id": "seq:9{i}", "product_uid": "group:3:{g}", "product_title": "text",
+                "search_term": "text"}},
+            {"path": "product_descriptions.csv", "archive": "product_descriptions.csv.zip",
+             "columns": {"product_uid": "seq:{i}", "product_description": "text"}},
+            {"path": "attributes.csv", "archive": "attributes.csv.zip", "columns": {
+                "product_uid": "group:2:{g}", "name": "choice:Bullet01|MFG Brand Name",
+                "value": "text"}},
+            {"path": "sample_submission.csv", "archive": "sample_submission.csv.zip",
+             "columns": {"id": "seq:9{i}", "relevance": "const:1"}},
+        ], "extra": {"relevance_instructions.docx": "PK rating instructions"}},
+    },
+    "kaggle/stumbleupon": {
+        "sources": dojo("stumbleupon",
+                        "unzips raw_content.zip (raw_content/<urlid>); splits train.tsv (url, "
+                        "urlid, boilerplate, alchemy_category, ..., label) stratified on label; "
+                        "copies each row's raw_content/<urlid>; answers urlid, label"),
+        "split": {"strategy": "stratified", "train_file": "train.tsv", "id_column": "urlid",
+                  "target_columns": ["label"], "test_size": 0.1, "stratify_column": "label",
+                  "files": {"pattern": "raw_content/{urlid}", "dest": "{urlid}"}},
+        "fixture": {"tables": [
+            {"path": "train.tsv", "columns": {
+                "url": "seq:http://www.bloomberg.com/news/{i}", "urlid": "seq:{i}",
+                "boilerplate": "text", "alchemy_category": "choice:business|recreation|?",
+                "alchemy_category_score": "float:0:1", "avglinksize": "float:0:5",
+                "commonlinkratio_1": "float:0:1", "compression_ratio": "float:0:1",
+                "framebased": "const:0", "is_news": "choice:1|?", "numberOfLinks": "int:1:900",
+                "spelling_errors_ratio": "float:0:0.2", "label": "choice:0|1"}},
+            {"path": "test.tsv", "columns": {"url": "seq:http://www.x.com/{i}",
+                                             "urlid": "seq:9{i}", "boilerplate": "text"}},
+            {"path": "sampleSubmission.csv", "columns": {"urlid": "seq:9{i}",
+                                                         "label": "const:0"}},
+        ], "files": [{"pattern": "raw_content/{urlid}", "table": "train.tsv",
+                      "archive": "raw_content.zip"}]},
+    },
+    "kaggle/afsis-soil-properties": {
+        "sources": dojo("afsis-soil-properties",
+                        "unzips train.zip (training.csv: PIDN, the m<wavenumber> spectra, "
+                        "BSAN..TMFI, Depth, Ca, P, pH, SOC, Sand) and test.zip (sorted_test.csv); "
+                        "answers PIDN and the five properties"),
+        "split": {"strategy": "random", "train_file": "training.csv", "id_column": "PIDN",
+                  "target_columns": _SOIL, "test_size": 0.1},
+        "fixture": {"tables": [
+            {"path": "training.csv", "archive": "train.zip", "columns": {
+                "PIDN": "seq:{i:08X}", "m7497.96": "float:0:2", "m7496.04": "float:0:2",
+                "m599.76": "float:0:2", "BSAN": "float:-1:1", "CTI": "float:-1:1",
+                "ELEV": "float:-1:1", "TMFI": "float:-1:1", "Depth": "choice:Topsoil|Subsoil",
+                **{t: "float:-1:3" for t in _SOIL}}},
+            {"path": "sorted_test.csv", "archive": "test.zip", "columns": {
+                "PIDN": "seq:T{i:07X}", "m7497.96": "float:0:2", "Depth": "choice:Topsoil"}},
+            {"path": "sample_submission.csv", "columns": {
+                "PIDN": "seq:T{i:07X}", **{t: "const:0" for t in _SOIL}}},
+        ]},
+    },
+    "kaggle/dont-call-me-turkey": {
+        "sources": dojo("dont-call-me-turkey",
+                        "reads train.json and test.json (lists of records: audio_embedding, "
+                        "is_turkey, vid_id, start/end_time_seconds_youtube_clip); public test "
+                        "drops is_turkey; answers vid_id, is_turkey"),
+        "split": {"strategy": "stratified", "train_file": "train.json", "id_column": "vid_id",
+                  "target_columns": ["is_turkey"], "test_size": 0.1,
+                  "stratify_column": "is_turkey"},
+        "fixture": {"tables": [
+            {"path": "train.json", "columns": {
+                "audio_embedding": "list", "end_time_seconds_youtube_clip": "int:10:400",
+                "is_turkey": "choice:0|1", "start_time_seconds_youtube_clip": "int:0:390",
+                "vid_id": "seq:kD{i:09d}"}},
+            {"path": "test.json", "columns": {
+                "audio_embedding": "list", "end_time_seconds_youtube_clip": "int:10:400",
+                "start_time_seconds_youtube_clip": "int:0:390", "vid_id": "seq:pQ{i:09d}"}},
+            {"path": "sample_submission.csv", "columns": {"vid_id": "seq:pQ{i:09d}",
+                                                          "is_turkey": "const:0"}},
+        ]},
+    },
+    "kaggle/kaggle-llm-science-exam": {
+        "sources": dojo("kaggle-llm-science-exam",
+                        "splits raw train.csv (id, prompt, A, B, C, D, E, answer); public test "
+                        "drops answer") + page("kaggle-llm-science-exam",
+                                               "sample_submission.csv (id, prediction: up to "
+                                               "three letters, best first)"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "id",
+                  "target_columns": ["prediction"], "test_size": 0.1,
+                  "transforms": [{"op": "rename", "columns": {"answer": "prediction"}}]},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {
+                "id": "seq:{i}", "prompt": "text", **{c: "text" for c in "ABCDE"},
+                "answer": "choice:A|B|C|D|E"}},
+            {"path": "test.csv", "columns": {"id": "seq:{i}", "prompt": "text",
+                                             **{c: "text" for c in "ABCDE"}}},
+            {"path": "sample_submission.csv", "columns": {"id": "seq:{i}",
+                                                          "prediction": "const:A B C"}},
+        ]},
+    },
+    "kaggle/llm-classification-finetuning": {
+        "sources": dojo("llm-classification-finetuning",
+                        "splits raw train.csv (id, model_a, model_b, prompt, response_a, "
+                        "response_b, winner_model_a, winner_model_b, winner_tie) 8:2; answers "
+                        "id and the three winner columns"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "id",
+                  "target_columns": _ARENA, "test_size": 0.1,
+                  "hidden_columns": {"model_a": "test", "model_b": "test"}},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {
+                "id": "seq:{i}", "model_a": "choice:gpt-4-0613|llama-2-70b-chat|claude-2.1",
+                "model_b": "choice:gpt-4-0613|llama-2-70b-chat|claude-2.1", "prompt": "text",
+                "response_a": "text", "response_b": "text",
+                **{c: "onehot:winner" for c in _ARENA}}},
+            {"path": "test.csv", "rows": 3, "columns": {
+                "id": "seq:9{i}", "prompt": "text", "response_a": "text",
+                "response_b": "text"}},
+            {"path": "sample_submission.csv", "rows": 3, "columns": {
+                "id": "seq:9{i}", "winner_model_a": "const:0.333333",
+                "winner_model_b": "const:0.333333", "winner_tie": "const:0.333333"}},
+        ]},
+    },
+    "kaggle/20-newsgroups-ciphertext-challenge": {
+        "sources": dojo("20-newsgroups-ciphertext-challenge",
+                        "splits raw train.csv (Id, difficulty, ciphertext, target); answers "
+                        "Id, Predicted") + page("20-newsgroups-ciphertext-challenge",
+                                                "test.csv (Id, difficulty, ciphertext), "
+                                                "sample_submission.csv (Id, Predicted)"),
+        "split": {"strategy": "stratified", "train_file": "train.csv", "id_column": "Id",
+                  "target_columns": ["Predicted"], "test_size": 0.1,
+                  "stratify_column": "Predicted",
+                  "transforms": [{"op": "rename", "columns": {"target": "Predicted"}}]},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {
+                "Id": "seq:ID_{i:09x}", "difficulty": "choice:1|2|3|4", "ciphertext": "text",
+                "target": "choice:0|5|11|19"}},
+            {"path": "test.csv", "columns": {"Id": "seq:ID_f{i:08x}",
+                                             "difficulty": "choice:1|2", "ciphertext": "text"}},
+            {"path": "sample_submission.csv", "columns": {"Id": "seq:ID_f{i:08x}",
+                                                          "Predicted": "const:0"}},
+        ]},
+    },
+    "kaggle/liverpool-ion-switching": {
+        "sources": info("liverpool-ion-switching",
+                        "train.csv (time, signal, open_channels), test.csv (time, signal): "
+                        "batches of 50 s sampled at 10 kHz, one row per 0.0001 s; MLE-Dojo's "
+                        "prepare.py is empty") + page("liverpool-ion-switching",
+                                                     "sample_submission.csv (time, "
+                                                     "open_channels)"),
+        "split": {"strategy": "time", "train_file": "train.csv", "id_column": "time",
+                  "target_columns": ["open_channels"], "time_column": "time",
+                  "test_size": 0.1},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {"time": "seq:{i}.0001", "signal": "float:-5:13",
+                                              "open_channels": "choice:0|1|2|3|10"}},
+            {"path": "test.csv", "columns": {"time": "seq:5{i:02d}.0001",
+                                             "signal": "float:-5:13"}},
+            {"path": "sample_submission.csv", "columns": {"time": "seq:5{i:02d}.0001",
+                                                          "open_channels": "const:0"}},
+        ]},
+    },
+
+    "kaggle/the-nature-conservancy-fisheries-monitoring": {
+        "sources": dojo("the-nature-conservancy-fisheries-monitoring",
+                        "unzips train.zip: train/<class>/<image>.jpg, the folder names the fish "
+                        "(ALB, BET, DOL, LAG, NoF, OTHER, SHARK, YFT); answers image and one "
+                        "probability column per class") + page(
+            "the-nature-conservancy-fisheries-monitoring",
+            "test_stg1.zip (test_stg1/<image>.jpg), sample_submission_stg1.csv.zip"),
+        "split": {"strategy": "random", "id_column": "image", "target_columns": _FISH,
+                  "test_size": 0.1,
+                  "transforms": [
+                      {"op": "files_table", "pattern": "train/{fish}/{image}"},
+                      {"op": "one_hot", "column": "fish", "classes": _FISH}],
+                  "hidden_columns": {"path": "public"},
+                  "files": {"pattern": "{path}", "dest": "{image}"}},
+        "fixture": {"rows": 80, "tables": [
+            {"path": "images.csv", "virtual": True, "columns": {
+                "fish": "choice:" + "|".join(_FISH), "image": "seq:img_{i:05d}.jpg"}},
+            {"path": "sample_submission_stg1.csv", "archive": "sample_submission_stg1.csv.zip",
+             "columns": {"image": "seq:img_9{i:04d}.jpg",
+                         **{f: "const:0.125" for f in _FISH}}},
+        ], "files": [
+            {"pattern": "train/{fish}/{image}", "table": "images.csv", "archive": "train.zip"},
+            {"pattern": "test_stg1/{image}", "table": "images.csv",
+             "archive": "test_stg1.zip"}]},
+    },
+    "kaggle/nbme-score-clinical-patient-notes": {
+        "sources": dojo("nbme-score-clinical-patient-notes",
+                        "splits raw train.csv (id, case_num, pn_num, feature_num, annotation, "
+                        "location); copies features.csv (feature_num, case_num, feature_text) "
+                        "and patient_notes.csv (pn_num, case_num, pn_history); answers id, "
+                        "location") + page("nbme-score-clinical-patient-notes",
+                                           "test.csv (id, case_num, pn_num, feature_num), "
+                                           "sample_submission.csv (id, location); the id is "
+                                           "<pn_num>_<feature_num>"),
+        "split": {"strategy": "group", "train_file": "train.csv", "id_column": "id",
+                  "target_columns": ["location"], "group_column": "pn_num",
+                  "test_size": 0.1, "hidden_columns": {"annotation": "test"},
+                  "extra_public_files": ["features.csv", "patient_notes.csv"]},
+        "fixture": {"rows": 90, "tables": [
+            {"path": "train.csv", "columns": {
+                "id": "seq:{i:05d}_000", "case_num": "choice:0|1|2", "pn_num": "group:3:{g}",
+                "feature_num": "choice:0|1|2", "annotation": "text",
+                "location": "choice:['696 724']|[]|['668 693', '10 20;30 40']"}},
+            {"path": "features.csv", "rows": 6, "columns": {
+                "feature_num": "seq:{i}", "case_num": "choice:0|1", "feature_text": "text"}},
+            {"path": "patient_notes.csv", "columns": {
+                "pn_num": "seq:{i}", "case_num": "choice:0|1|2", "pn_history": "text"}},
+            {"path": "test.csv", "rows": 5, "columns": {
+                "id": "seq:9{i:04d}_000", "case_num": "const:0", "pn_num": "seq:9{i}",
+                "feature_num": "const:0"}},
+            {"path": "sample_submission.csv", "rows": 5, "columns": {
+                "id": "seq:9{i:04d}_000", "location": "const:"}},
         ]},
     },
 }

@@ -175,7 +175,7 @@ def check_labels(keys: KeyPass, targets: Sequence[str]) -> None:
 def _collect(table: RawTable, batches: Iterator[pl.DataFrame | None], id_column: str,
              coded: Sequence[str], file_fields: Sequence[str] | None,
              salt: str) -> KeyPass | None:
-    builders = {c: CodeBuilder() for c in coded if c != id_column}
+    builders = {c: CodeBuilder() for c in coded}
     hashes: list[np.ndarray] = []
     files: list[pl.DataFrame] = []
     missing: list[int] = []

@@ -148,6 +148,24 @@ def test_time_split_by_cutoff_and_by_last_k_periods(tmp_path: Path) -> None:
     assert res_k.audit.passed
 
 
+def test_time_split_whose_id_is_the_time_column(tmp_path: Path) -> None:
+    # A signal sampled at fixed steps (ion switching): each row's time is its id.
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    n = 400
+    pl.DataFrame({"time": [f"{(i + 1) / 10:.4f}" for i in range(n)],
+                  "signal": [f"{np.sin(i):.4f}" for i in range(n)],
+                  "open_channels": [str(i % 3) for i in range(n)]}).write_csv(raw / "train.csv")
+    spec = make_spec("ion", {"strategy": "time", "time_column": "time", "test_size": 0.1},
+                     metric="f1_macro", targets=("open_channels",), id_col="time")
+    res = prepare_task(spec, raw, tmp_path / "data")
+    train, test = _pub(res, "train.csv"), _pub(res, "test.csv")
+    assert (train.height, test.height) == (360, 40)
+    assert max(float(t) for t in train["time"]) < min(float(t) for t in test["time"])
+    assert sorted(_answers(res)["time"]) == sorted(test["time"])
+    assert res.audit.passed
+
+
 def test_holdout_by_column_value_and_by_named_file(tmp_path: Path) -> None:
     raw = tmp_path / "raw"
     df = tabular(raw, n=600)
