@@ -24,6 +24,34 @@ _FISH = ["ALB", "BET", "DOL", "LAG", "NoF", "OTHER", "SHARK", "YFT"]
 _SOIL = ["Ca", "P", "pH", "SOC", "Sand"]
 
 LAYOUTS: dict[str, dict[str, Any]] = {
+    "kaggle/ai4code": {
+        "sources": dojo("AI4Code",
+                        "reads train_ancestors.csv (id, ancestor_id, parent_id) and "
+                        "train_orders.csv (id, cell_order: cell ids in order, space-separated); "
+                        "test notebooks are whole ancestor groups (no fork of a test notebook "
+                        "in train); copies train/<id>.json per notebook") + page(
+            "AI4Code", "train/<id>.json, test/<id>.json, train_orders.csv, "
+                       "train_ancestors.csv, sample_submission.csv (id, cell_order)"),
+        "split": {"strategy": "group", "train_file": "train_orders.csv", "id_column": "id",
+                  "target_columns": ["cell_order"], "group_column": "ancestor_id",
+                  "test_size": 0.1,
+                  "transforms": [{"op": "join", "file": "train_ancestors.csv", "on": "id",
+                                  "columns": ["ancestor_id", "parent_id"]}],
+                  "hidden_columns": {"ancestor_id": "test", "parent_id": "test"},
+                  "files": {"pattern": "train/{id}.json", "dest": "{id}.json"}},
+        "fixture": {"rows": 90, "tables": [
+            {"path": "train_orders.csv", "columns": {
+                "id": "seq:{i:014x}", "cell_order": "choice:1862f0a6 448eb224 2a9e43d6|"
+                                                    "0a226b6a 8cb8d28a|9e2c0f5b 3d1f0e77 b8c1"}},
+            {"path": "train_ancestors.csv", "columns": {
+                "id": "seq:{i:014x}", "ancestor_id": "group:3:a{g:07x}",
+                "parent_id": "const:"}},
+            {"path": "sample_submission.csv", "rows": 4, "columns": {
+                "id": "seq:f{i:013x}", "cell_order": "const:ddfd239c c6cd22db 1372ae9b"}},
+        ], "files": [
+            {"pattern": "train/{id}.json", "table": "train_orders.csv"},
+            {"pattern": "test/{id}.json", "table": "sample_submission.csv"}]},
+    },
     "kaggle/feedback-prize-english-language-learning": {
         "sources": info("feedback-prize-english-language-learning",
                         "train.csv (text_id, full_text, the six measures), test.csv (text_id, "

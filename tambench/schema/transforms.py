@@ -20,7 +20,9 @@ Operations:
 * ``unpivot``: one row per key from columns spelled per key (Answer[A-D]Text);
 * ``explode``: one row per item of JSON list columns, with its position;
 * ``drop_rows``: rows dropped by a stated rule (empty cells, repeated values), counted in the
-  split report.
+  split report;
+* ``join``: columns of another raw table added to each row by a key column (ai4code's
+  ``ancestor_id``, in train_ancestors.csv beside train_orders.csv).
 """
 
 from __future__ import annotations
@@ -237,6 +239,35 @@ class DropRows(Transform):
         return [self.column]
 
 
+class Join(Transform):
+    """Columns of another raw table added to every row by a key column: ai4code's
+    train_orders.csv gains the ``ancestor_id`` of train_ancestors.csv, its split's groups."""
+
+    op: Literal["join"] = "join"
+    """join."""
+
+    file: str = Field(min_length=1)
+    """The other table (CSV, or TSV by its suffix), relative to the raw data."""
+
+    on: str = Field(min_length=1)
+    """The key column, in both tables; the other table holds each key once."""
+
+    columns: list[str] = Field(min_length=1)
+    """Columns of the other table added (none may exist already); every row must find its key
+    there."""
+
+    @model_validator(mode="after")
+    def _inside_raw(self) -> Join:
+        parts = self.file.replace("\\", "/").split("/")
+        if self.file.startswith("/") or ".." in parts:
+            raise ValueError(f"join: file {self.file!r} must be a path inside the raw data")
+        return self
+
+    def reads(self) -> list[str]:
+        """The key column."""
+        return [self.on]
+
+
 #: op -> transform model: the schema half of the "recipe transform" extension point (the
 #: implementations are ``tambench.splits.transforms.TRANSFORMS``).
 TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
@@ -244,7 +275,7 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
     hint="transforms are registered with tambench.splits.transforms.register_transform")
 
 for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, MapValues, Unpivot, Explode,
-               DropRows):
+               DropRows, Join):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
 
 

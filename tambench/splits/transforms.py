@@ -29,6 +29,7 @@ from tambench.schema.transforms import (
     Explode,
     FilesTable,
     HashId,
+    Join,
     MapValues,
     OneHot,
     Rename,
@@ -188,6 +189,32 @@ def _drop_rows(t: DropRows, table: pl.LazyFrame, _raw: Path) -> Applied:
     return kept, f"drop_rows: {dropped} row(s) dropped ({t.rule} {t.column!r}): {t.reason}"
 
 
+def _join(t: Join, table: pl.LazyFrame, raw_root: Path) -> Applied:
+    path = raw_root / t.file
+    if not path.is_file():
+        raise SplitError(f"join: {t.file!r} not found in the raw data")
+    sep = "\t" if path.suffix.lower() == ".tsv" else ","
+    other = pl.scan_csv(path, infer_schema=False, separator=sep)
+    lacking = [c for c in [t.on, *t.columns] if c not in other.collect_schema().names()]
+    if lacking:
+        raise SplitError(f"join: {t.file} lacks column(s) {lacking}")
+    clash = [c for c in t.columns if c in table.collect_schema().names()]
+    if clash:
+        raise SplitError(f"join: the table already has column(s) {clash} of {t.file}")
+    other = other.select(t.on, *t.columns)
+    repeated = other.group_by(t.on).len().filter(pl.col("len") > 1).head(5).collect()
+    if repeated.height:
+        raise SplitError(f"join: {t.file} holds {t.on} {repeated[t.on].to_list()} more than "
+                         "once")
+    found = "\x00joined"
+    out = table.join(other.with_columns(pl.lit(True).alias(found)), on=t.on, how="left",
+                     maintain_order="left")
+    unmatched = out.filter(pl.col(found).is_null()).select(t.on).head(5).collect()
+    if unmatched.height:
+        raise SplitError(f"join: {t.on} {unmatched[t.on].to_list()} not found in {t.file}")
+    return out.drop(found), f"join: {t.columns} from {t.file} by {t.on}"
+
+
 register_transform(FilesTable, _files_table)
 register_transform(OneHot, _one_hot)
 register_transform(Rename, _rename)
@@ -197,6 +224,7 @@ register_transform(MapValues, _map_values)
 register_transform(Unpivot, _unpivot)
 register_transform(Explode, _explode)
 register_transform(DropRows, _drop_rows)
+register_transform(Join, _join)
 
 
 def apply_transforms(steps: list[Transform], table: pl.LazyFrame, raw_root: Path,

@@ -276,3 +276,36 @@ def test_unpivot_gives_one_row_per_key_and_explode_one_per_item() -> None:
     uneven = seqs.with_columns(pl.Series("e", ["[1]", "[3]"]))
     with pytest.raises(SplitError, match="1 row\\(s\\) have lists of different lengths"):
         _apply([{"op": "explode", "columns": ["r", "e"], "position_column": "pos"}], uneven)
+
+
+def test_join_adds_the_columns_of_another_raw_table_by_key(tmp_path: Path) -> None:
+    from tambench.schema.transforms import TRANSFORM_MODELS
+    from tambench.splits.transforms import apply_transforms
+
+    (tmp_path / "train_ancestors.csv").write_text(
+        "id,ancestor_id,parent_id\nn2,a1,\nn1,a1,n2\nn3,a7,\n", encoding="utf-8")
+    orders = pl.DataFrame({"id": ["n1", "n2", "n3"], "cell_order": ["c b", "a", "d e"]})
+
+    def join(frame: pl.DataFrame, **step: object) -> pl.DataFrame:
+        model = TRANSFORM_MODELS["join"].model_validate(
+            {"op": "join", "file": "train_ancestors.csv", "on": "id",
+             "columns": ["ancestor_id"], **step})
+        out, notes = apply_transforms([model], frame.lazy(), tmp_path, "t", required=True)
+        assert notes == ["t: join: ['ancestor_id'] from train_ancestors.csv by id"]
+        return out.collect()
+
+    assert join(orders).rows() == [("n1", "c b", "a1"), ("n2", "a", "a1"), ("n3", "d e", "a7")]
+    with pytest.raises(SplitError, match=r"id \['n9'\] not found in train_ancestors.csv"):
+        join(pl.concat([orders, pl.DataFrame({"id": ["n9"], "cell_order": ["x"]})]))
+    with pytest.raises(SplitError, match="lacks column"):
+        join(orders, columns=["fork_of"])
+    with pytest.raises(SplitError, match="already has column"):
+        join(orders.with_columns(pl.lit("z").alias("ancestor_id")))
+    (tmp_path / "twice.csv").write_text("id,ancestor_id\nn1,a\nn1,b\n", encoding="utf-8")
+    with pytest.raises(SplitError, match=r"holds id \['n1'\] more than once"):
+        join(orders, file="twice.csv")
+    with pytest.raises(SplitError, match="not found in the raw data"):
+        join(orders, file="gone.csv")
+    with pytest.raises(ValueError, match="must be a path inside the raw data"):
+        TRANSFORM_MODELS["join"].model_validate(
+            {"op": "join", "file": "../x.csv", "on": "id", "columns": ["a"]})

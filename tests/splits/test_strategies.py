@@ -166,6 +166,26 @@ def test_time_split_whose_id_is_the_time_column(tmp_path: Path) -> None:
     assert res.audit.passed
 
 
+def test_sample_of_an_item_order_metric_lists_each_rows_items_sorted(tmp_path: Path) -> None:
+    # ai4code: a prediction orders exactly its notebook's cells, so no constant is valid.
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    rng = np.random.default_rng(3)
+    orders = [" ".join(rng.permutation([f"{i:02d}c{k}" for k in range(2 + i % 4)]))
+              for i in range(200)]
+    pl.DataFrame({"id": [f"nb{i:03d}" for i in range(200)], "cell_order": orders}).write_csv(
+        raw / "train.csv")
+    spec = make_spec("orders", {"strategy": "random", "test_size": 0.2},
+                     metric="kendall_tau_orders", targets=("cell_order",))
+    res = prepare_task(spec, raw, tmp_path / "data", grader=grade_submission)
+    sample, ans = _pub(res, "sample_submission.csv"), _answers(res)
+    assert sample["id"].to_list() == ans["id"].to_list()
+    assert [sorted(a.split()) for a in ans["cell_order"]] == [
+        s.split() for s in sample["cell_order"]]
+    assert sample["cell_order"].to_list() != ans["cell_order"].to_list()
+    assert res.audit.passed
+
+
 def test_holdout_by_column_value_and_by_named_file(tmp_path: Path) -> None:
     raw = tmp_path / "raw"
     df = tabular(raw, n=600)
