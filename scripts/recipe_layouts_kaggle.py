@@ -494,4 +494,30 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                 "id": "seq:9{i:04d}_000", "location": "const:"}},
         ]},
     },
+
+    "kaggle/wsdm-cup-multilingual-chatbot-arena": {
+        "sources": dojo("wsdm-cup-multilingual-chatbot-arena",
+                        "reads train.parquet (id, prompt, response_a, response_b, winner, "
+                        "model_a, model_b, language) and test.parquet; splits the training "
+                        "rows; answers id, winner (model_a or model_b)") + page(
+            "wsdm-cup-multilingual-chatbot-arena",
+            "test.parquet holds id, prompt, response_a, response_b (no model names); "
+            "sample_submission.csv (id, winner)"),
+        "split": {"strategy": "stratified", "train_file": "train.parquet", "id_column": "id",
+                  "target_columns": ["winner"], "test_size": 0.1, "stratify_column": "winner",
+                  "hidden_columns": {"model_a": "test", "model_b": "test"}},
+        "fixture": {"tables": [
+            {"path": "train.parquet", "columns": {
+                "id": "seq:{i:064x}", "prompt": "text", "response_a": "text",
+                "response_b": "text", "winner": "choice:model_a|model_b",
+                "model_a": "choice:gpt-4o-2024-05-13|gemma-2-9b-it|qwen2-72b-instruct",
+                "model_b": "choice:gpt-4o-2024-05-13|gemma-2-9b-it|qwen2-72b-instruct",
+                "language": "choice:English|Russian|Chinese"}},
+            {"path": "test.parquet", "rows": 3, "columns": {
+                "id": "seq:f{i:063x}", "prompt": "text", "response_a": "text",
+                "response_b": "text"}},
+            {"path": "sample_submission.csv", "rows": 3, "columns": {
+                "id": "seq:f{i:063x}", "winner": "const:model_a"}},
+        ]},
+    },
 }

@@ -28,8 +28,10 @@ JSON_SUFFIXES = frozenset({".json"})
 JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
 #: Suffixes read as tab-separated tables (no quoting, as Kaggle's .tsv files are written).
 TSV_SUFFIXES = frozenset({".tsv"})
+#: Suffixes read as Parquet tables (wsdm-cup-multilingual-chatbot-arena's train.parquet).
+PARQUET_SUFFIXES = frozenset({".parquet"})
 #: Tables always rewritten as CSV before the split reads them.
-REWRITTEN = JSON_SUFFIXES | JSONL_SUFFIXES | TSV_SUFFIXES
+REWRITTEN = JSON_SUFFIXES | JSONL_SUFFIXES | TSV_SUFFIXES | PARQUET_SUFFIXES
 #: The key of the training table built by a ``files_table`` transform.
 FILES_TABLE = ""
 
@@ -75,14 +77,17 @@ def _table_paths(split: SplitSpec) -> list[tuple[str, str, bool]]:
 
 
 def _read_text_frame(path: Path, label: str) -> pl.LazyFrame:
-    """A raw table as a lazy frame of text columns (CSV, JSON records or JSON lines)."""
+    """A raw table as a lazy frame of text columns (CSV, JSON records or lines, Parquet)."""
     suffix = path.suffix.lower()
     try:
         if suffix in TSV_SUFFIXES:
             return pl.scan_csv(path, infer_schema=False, separator="\t", quote_char=None)
-        if suffix not in JSON_SUFFIXES | JSONL_SUFFIXES:
+        if suffix in PARQUET_SUFFIXES:
+            frame = pl.read_parquet(path)
+        elif suffix not in JSON_SUFFIXES | JSONL_SUFFIXES:
             return pl.scan_csv(path, infer_schema=False)
-        frame = _read_json(path) if suffix in JSON_SUFFIXES else pl.read_ndjson(path)
+        else:
+            frame = _read_json(path) if suffix in JSON_SUFFIXES else pl.read_ndjson(path)
     except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
         raise SplitError(f"cannot read {label}: {polars_reason(exc)}") from exc
     return frame.with_columns([_as_text(frame, c) for c in frame.columns]).lazy()

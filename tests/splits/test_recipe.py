@@ -106,6 +106,27 @@ def test_a_json_table_is_read_and_a_leaking_column_hidden_from_the_test_rows(
         prepare_task(spec2, tmp_path / "raw", tmp_path / "data")
 
 
+def test_a_parquet_table_is_read_as_text_with_its_nested_values_as_json(
+        tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    n = 50
+    pl.DataFrame({"id": [f"{i:05d}" for i in range(n)], "turns": [[i, i + 1] for i in range(n)],
+                  "score": [i / 4 for i in range(n)],
+                  "winner": ["model_a" if i % 3 else "model_b" for i in range(n)]}).write_parquet(
+        raw / "train.parquet")
+    spec = make_spec("arena", {"strategy": "random", "test_size": 0.2,
+                               "train_file": "train.parquet"}, targets=("winner",))
+    res = prepare_task(spec, raw, tmp_path / "data")
+    assert res.audit.passed
+    train, test = read(res.task_dir / "public/train.csv"), read(res.task_dir / "public/test.csv")
+    assert train.height + test.height == n and "winner" not in test.columns
+    row = dict(zip(train.columns, train.row(0), strict=True))
+    k = int(row["id"])
+    assert row["id"] == f"{k:05d}" and json.loads(row["turns"]) == [k, k + 1]
+    assert float(row["score"]) == k / 4
+
+
 def _cats_and_dogs(raw: Path, n: int = 40) -> None:
     (raw / "train").mkdir(parents=True)
     for i in range(n):
