@@ -520,4 +520,46 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                 "id": "seq:f{i:063x}", "winner": "const:model_a"}},
         ]},
     },
+
+    "kaggle/yelp-recsys-2013": {
+        "sources": dojo("yelp-recsys-2013",
+                        "unzips yelp_training_set.zip (yelp_training_set/: review, business, "
+                        "user and checkin files, JSON lines) and the test sets; splits the "
+                        "reviews (votes, user_id, review_id, stars, date, text, type, "
+                        "business_id); answers RecommendationId, Stars; it strips stars from "
+                        "business files and average_stars from user files, which average the "
+                        "held-out reviews too: those files are not published here"),
+        "split": {"strategy": "random",
+                  "train_file": "yelp_training_set/yelp_training_set_review.json",
+                  "id_column": "RecommendationId", "target_columns": ["Stars"],
+                  "test_size": 0.1,
+                  "transforms": [{"op": "rename", "columns": {"review_id": "RecommendationId",
+                                                              "stars": "Stars"}}],
+                  "hidden_columns": {"text": "test", "votes": "test"},
+                  "extra_public_files": ["yelp_training_set/yelp_training_set_checkin.json"]},
+        "fixture": {"tables": [
+            {"path": "yelp_training_set/yelp_training_set_review.json",
+             "archive": "yelp_training_set.zip", "lines": True,
+             "member": "yelp_training_set/yelp_training_set_review.json", "columns": {
+                 "votes": "list", "user_id": "group:3:u{g:021d}", "review_id": "seq:r{i:021d}",
+                 "stars": "choice:1|2|3|4|5", "date": "date:2011-01-26", "text": "text",
+                 "type": "const:review", "business_id": "group:4:b{g:021d}"}},
+            {"path": "yelp_training_set/yelp_training_set_business.json",
+             "archive": "yelp_training_set.zip", "lines": True,
+             "member": "yelp_training_set/yelp_training_set_business.json", "columns": {
+                 "business_id": "seq:b{i:021d}", "name": "text", "city": "choice:Phoenix",
+                 "stars": "float:1:5", "review_count": "int:3:800",
+                 "categories": "list", "type": "const:business"}},
+            {"path": "yelp_training_set/yelp_training_set_checkin.json",
+             "archive": "yelp_training_set.zip", "lines": True,
+             "member": "yelp_training_set/yelp_training_set_checkin.json", "columns": {
+                 "business_id": "seq:b{i:021d}", "type": "const:checkin"}},
+            {"path": "final_test_set/final_test_set_review.json", "archive": "final_test_set.zip",
+             "member": "final_test_set/final_test_set_review.json", "lines": True,
+             "columns": {"user_id": "seq:u{i:021d}", "business_id": "seq:b{i:021d}",
+                         "type": "const:review"}},
+            {"path": "sampleSubmission.csv", "columns": {"RecommendationId": "seq:{i}",
+                                                         "Stars": "const:3.7"}},
+        ]},
+    },
 }
