@@ -562,4 +562,35 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                                                          "Stars": "const:3.7"}},
         ]},
     },
+
+    "kaggle/shopee-product-matching": {
+        "sources": dojo("shopee-product-matching",
+                        "splits raw train.csv (posting_id, image, image_phash, title, "
+                        "label_group); public test drops label_group; a test row's matches are "
+                        "the posting ids of its label_group among the test rows, itself "
+                        "included; copies train_images/<image>") + page(
+            "shopee-product-matching", "test.csv, test_images/, sample_submission.csv "
+                                       "(posting_id, matches)"),
+        "split": {"strategy": "group", "train_file": "train.csv", "id_column": "posting_id",
+                  "target_columns": ["matches"], "group_column": "label_group",
+                  "test_size": 0.1,
+                  "transforms": [{"op": "group_members", "column": "matches",
+                                  "group_column": "label_group",
+                                  "member_column": "posting_id"}],
+                  "hidden_columns": {"label_group": "test"},
+                  "files": {"pattern": "train_images/{image}", "dest": "{image}"}},
+        "fixture": {"rows": 90, "tables": [
+            {"path": "train.csv", "columns": {
+                "posting_id": "seq:train_{i:010d}", "image": "seq:{i:032x}.jpg",
+                "image_phash": "seq:b94cb00ed3e5{i:04x}", "title": "text",
+                "label_group": "group:3:{g}24986"}},
+            {"path": "test.csv", "rows": 3, "columns": {
+                "posting_id": "seq:test_{i:010d}", "image": "seq:f{i:031x}.jpg",
+                "image_phash": "seq:e3cd72389f24{i:04x}", "title": "text"}},
+            {"path": "sample_submission.csv", "rows": 3, "columns": {
+                "posting_id": "seq:test_{i:010d}", "matches": "seq:test_{i:010d}"}},
+        ], "files": [
+            {"pattern": "train_images/{image}", "table": "train.csv"},
+            {"pattern": "test_images/{image}", "table": "test.csv"}]},
+    },
 }

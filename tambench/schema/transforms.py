@@ -22,7 +22,9 @@ Operations:
 * ``drop_rows``: rows dropped by a stated rule (empty cells, repeated values), counted in the
   split report;
 * ``join``: columns of another raw table added to each row by a key column (ai4code's
-  ``ancestor_id``, in train_ancestors.csv beside train_orders.csv).
+  ``ancestor_id``, in train_ancestors.csv beside train_orders.csv);
+* ``group_members``: a new column listing the ids of every row of the same group (shopee's
+  ``matches`` from ``label_group``).
 """
 
 from __future__ import annotations
@@ -268,6 +270,28 @@ class Join(Transform):
         return [self.on]
 
 
+class GroupMembers(Transform):
+    """A new column listing, for each row, the members of its group, itself included (shopee's
+    ``matches``: the posting ids sharing its ``label_group``). With a group split on the same
+    column, a test row's list holds test rows only."""
+
+    op: Literal["group_members"] = "group_members"
+    """group_members."""
+
+    column: str = Field(min_length=1)
+    """The new column."""
+
+    group_column: str = Field(min_length=1)
+    """The column whose equal values make a group."""
+
+    member_column: str = Field(min_length=1)
+    """The column listed (sorted, joined by single spaces), e.g. the id."""
+
+    def reads(self) -> list[str]:
+        """The group and member columns."""
+        return [self.group_column, self.member_column]
+
+
 #: op -> transform model: the schema half of the "recipe transform" extension point (the
 #: implementations are ``tambench.splits.transforms.TRANSFORMS``).
 TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
@@ -275,7 +299,7 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
     hint="transforms are registered with tambench.splits.transforms.register_transform")
 
 for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, MapValues, Unpivot, Explode,
-               DropRows, Join):
+               DropRows, Join, GroupMembers):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
 
 

@@ -28,6 +28,7 @@ from tambench.schema.transforms import (
     DropRows,
     Explode,
     FilesTable,
+    GroupMembers,
     HashId,
     Join,
     MapValues,
@@ -215,6 +216,13 @@ def _join(t: Join, table: pl.LazyFrame, raw_root: Path) -> Applied:
     return out.drop(found), f"join: {t.columns} from {t.file} by {t.on}"
 
 
+def _group_members(t: GroupMembers, table: pl.LazyFrame, _raw: Path) -> Applied:
+    if t.group_column == t.member_column:
+        raise SplitError("group_members: the group and member columns must differ")
+    members = pl.col(t.member_column).fill_null("").sort().str.join(" ")
+    return table.with_columns(members.over(t.group_column).alias(t.column)), ""
+
+
 register_transform(FilesTable, _files_table)
 register_transform(OneHot, _one_hot)
 register_transform(Rename, _rename)
@@ -225,6 +233,7 @@ register_transform(Unpivot, _unpivot)
 register_transform(Explode, _explode)
 register_transform(DropRows, _drop_rows)
 register_transform(Join, _join)
+register_transform(GroupMembers, _group_members)
 
 
 def apply_transforms(steps: list[Transform], table: pl.LazyFrame, raw_root: Path,

@@ -330,3 +330,15 @@ def test_join_adds_the_columns_of_another_raw_table_by_key(tmp_path: Path) -> No
     with pytest.raises(ValueError, match="must be a path inside the raw data"):
         TRANSFORM_MODELS["join"].model_validate(
             {"op": "join", "file": "../x.csv", "on": "id", "columns": ["a"]})
+
+
+def test_group_members_lists_the_ids_of_each_rows_group() -> None:
+    posts = pl.DataFrame({"posting_id": ["p3", "p1", "p2", "p4"],
+                          "label_group": ["g1", "g1", "g2", "g1"]})
+    out = _apply([{"op": "group_members", "column": "matches", "group_column": "label_group",
+                   "member_column": "posting_id"}], posts)
+    assert out.rows() == [("p3", "g1", "p1 p3 p4"), ("p1", "g1", "p1 p3 p4"),
+                          ("p2", "g2", "p2"), ("p4", "g1", "p1 p3 p4")]
+    with pytest.raises(SplitError, match="must differ"):
+        _apply([{"op": "group_members", "column": "m", "group_column": "label_group",
+                 "member_column": "label_group"}], posts)
