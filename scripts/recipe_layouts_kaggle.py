@@ -593,4 +593,34 @@ LAYOUTS: dict[str, dict[str, Any]] = {
             {"pattern": "train_images/{image}", "table": "train.csv"},
             {"pattern": "test_images/{image}", "table": "test.csv"}]},
     },
+
+    "kaggle/global-wheat-detection": {
+        "sources": dojo("global-wheat-detection",
+                        "reads raw train.csv (image_id, width, height, bbox \"[x, y, w, h]\", "
+                        "source: one row per box); splits the images; answers image_id, "
+                        "PredictionString \"1.0 x y w h\" per box; copies train/<image_id>.jpg")
+        + page("global-wheat-detection",
+               "test images come from other regions than the training sources; images "
+               "without a box are in train/ but not in train.csv"),
+        "split": {"strategy": "group", "train_file": "train.csv", "id_column": "image_id",
+                  "target_columns": ["PredictionString"], "group_column": "source",
+                  "test_size": 0.15,
+                  "transforms": [{"op": "aggregate", "key": "image_id",
+                                  "column": "PredictionString", "template": "1.0 {bbox}",
+                                  "keep": ["width", "height", "source"]}],
+                  "files": {"pattern": "train/{image_id}.jpg", "dest": "{image_id}.jpg"}},
+        "fixture": {"rows": 160, "tables": [
+            {"path": "train.csv", "columns": {
+                "image_id": "group:2:{g:09x}", "width": "const:1024", "height": "const:1024",
+                "bbox": "choice:[834.0, 222.0, 56.0, 36.0]|[226.0, 548.0, 130.0, 58.0]|"
+                        "[377.0, 504.0, 74.0, 160.0]",
+                "source": "group:16:src_{g}"}},
+            {"path": "images.csv", "virtual": True, "rows": 80, "columns": {
+                "image_id": "seq:{i:09x}"}},
+            {"path": "sample_submission.csv", "rows": 3, "columns": {
+                "image_id": "seq:f{i:08x}", "PredictionString": "const:1.0 0 0 50 50"}},
+        ], "files": [
+            {"pattern": "train/{image_id}.jpg", "table": "images.csv"},
+            {"pattern": "test/{image_id}.jpg", "table": "sample_submission.csv"}]},
+    },
 }

@@ -24,7 +24,9 @@ Operations:
 * ``join``: columns of another raw table added to each row by a key column (ai4code's
   ``ancestor_id``, in train_ancestors.csv beside train_orders.csv);
 * ``group_members``: a new column listing the ids of every row of the same group (shopee's
-  ``matches`` from ``label_group``).
+  ``matches`` from ``label_group``);
+* ``aggregate``: one row per key from one row per object (global-wheat's boxes become one
+  ``PredictionString`` per image).
 """
 
 from __future__ import annotations
@@ -292,6 +294,40 @@ class GroupMembers(Transform):
         return [self.group_column, self.member_column]
 
 
+class Aggregate(Transform):
+    """One row per key from rows of one object each: global-wheat-detection's train.csv (one
+    box per row) becomes one row per image whose ``PredictionString`` lists its boxes."""
+
+    op: Literal["aggregate"] = "aggregate"
+    """aggregate."""
+
+    key: str = Field(min_length=1)
+    """The column whose rows are merged (the image)."""
+
+    column: str = Field(min_length=1)
+    """The new column: each row's item, in row order, joined by ``separator``."""
+
+    template: str = Field(min_length=1)
+    """A row's item, with ``{column}`` fields, e.g. "1.0 {bbox}". A cell written as a list of
+    numbers ("[834.0, 222.0, 56.0, 36.0]") is spelled as its numbers separated by spaces."""
+
+    separator: str = " "
+    """Between items."""
+
+    keep: list[str] = Field(default_factory=list)
+    """Other columns kept; each must hold one value per key (else an error)."""
+
+    def fields(self) -> list[str]:
+        """The template's column names."""
+        from string import Formatter
+
+        return [f for _, f, _, _ in Formatter().parse(self.template) if f]
+
+    def reads(self) -> list[str]:
+        """The key, the template's and the kept columns."""
+        return list(dict.fromkeys([self.key, *self.fields(), *self.keep]))
+
+
 #: op -> transform model: the schema half of the "recipe transform" extension point (the
 #: implementations are ``tambench.splits.transforms.TRANSFORMS``).
 TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
@@ -299,7 +335,7 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
     hint="transforms are registered with tambench.splits.transforms.register_transform")
 
 for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, MapValues, Unpivot, Explode,
-               DropRows, Join, GroupMembers):
+               DropRows, Join, GroupMembers, Aggregate):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
 
 

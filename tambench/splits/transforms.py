@@ -24,6 +24,7 @@ from tambench.core.registry import Registry
 from tambench.errors import SplitError
 from tambench.schema.transforms import (
     TRANSFORM_MODELS,
+    Aggregate,
     ComposeId,
     DropRows,
     Explode,
@@ -223,6 +224,28 @@ def _group_members(t: GroupMembers, table: pl.LazyFrame, _raw: Path) -> Applied:
     return table.with_columns(members.over(t.group_column).alias(t.column)), ""
 
 
+_NUMBER_LIST = r"^\[\s*-?[0-9.eE+-]+(\s*,\s*-?[0-9.eE+-]+)*\s*\]$"
+
+
+def _aggregate(t: Aggregate, table: pl.LazyFrame, _raw: Path) -> Applied:
+    parts: list[pl.Expr] = []
+    for literal, name, _, _ in Formatter().parse(t.template):
+        if literal:
+            parts.append(pl.lit(literal))
+        if name:
+            cell = pl.col(name).fill_null("")
+            spelled = cell.str.strip_chars("[] ").str.replace_all(r"\s*,\s*", " ")
+            parts.append(pl.when(cell.str.contains(_NUMBER_LIST)).then(spelled).otherwise(cell))
+    item = pl.concat_str(parts).alias(t.column)
+    uneven = [c for c in t.keep if table.group_by(t.key).agg(pl.col(c).n_unique() > 1)
+              .filter(pl.col(c)).select(pl.len()).collect().item()]
+    if uneven:
+        raise SplitError(f"aggregate: column(s) {uneven} hold several values for one {t.key}")
+    out = table.group_by(t.key, maintain_order=True).agg(
+        *[pl.col(c).first() for c in t.keep], item.str.join(t.separator))
+    return out, f"aggregate: one row per {t.key}"
+
+
 register_transform(FilesTable, _files_table)
 register_transform(OneHot, _one_hot)
 register_transform(Rename, _rename)
@@ -234,6 +257,7 @@ register_transform(Explode, _explode)
 register_transform(DropRows, _drop_rows)
 register_transform(Join, _join)
 register_transform(GroupMembers, _group_members)
+register_transform(Aggregate, _aggregate)
 
 
 def apply_transforms(steps: list[Transform], table: pl.LazyFrame, raw_root: Path,

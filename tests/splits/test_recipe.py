@@ -342,3 +342,19 @@ def test_group_members_lists_the_ids_of_each_rows_group() -> None:
     with pytest.raises(SplitError, match="must differ"):
         _apply([{"op": "group_members", "column": "m", "group_column": "label_group",
                  "member_column": "label_group"}], posts)
+
+
+def test_aggregate_merges_the_rows_of_one_key_into_one() -> None:
+    boxes = pl.DataFrame({"image_id": ["b7", "a1", "b7", "b7"], "width": ["1024"] * 4,
+                          "bbox": ["[834.0, 222.0, 56.0, 36.0]", "[1, 2, 3, 4]", "[0,0,5,5]",
+                                   "[9e1, 1, 2, 3]"]})
+    step = {"op": "aggregate", "key": "image_id", "column": "PredictionString",
+            "template": "1.0 {bbox}", "keep": ["width"]}
+    out = _apply([step], boxes)
+    assert out.rows() == [
+        ("b7", "1024", "1.0 834.0 222.0 56.0 36.0 1.0 0 0 5 5 1.0 9e1 1 2 3"),
+        ("a1", "1024", "1.0 1 2 3 4")]
+    assert _apply([{**step, "template": "{bbox}", "separator": "|", "keep": []}],
+                  boxes.head(1))["PredictionString"].to_list() == ["834.0 222.0 56.0 36.0"]
+    with pytest.raises(SplitError, match=r"\['width'\] hold several values for one image_id"):
+        _apply([step], boxes.with_columns(pl.Series("width", ["1024", "1", "1024", "9"])))
