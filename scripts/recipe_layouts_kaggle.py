@@ -242,7 +242,6 @@ LAYOUTS: dict[str, dict[str, Any]] = {
              "columns": {"test_id": "seq:{i}", "is_duplicate": "const:1"}},
         ]},
     },
-
     "kaggle/word2vec-nlp-tutorial": {
         "sources": dojo("word2vec-nlp-tutorial",
                         "unzips labeledTrainData.tsv.zip (id, sentiment, review), "
@@ -439,7 +438,6 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                                                           "open_channels": "const:0"}},
         ]},
     },
-
     "kaggle/the-nature-conservancy-fisheries-monitoring": {
         "sources": dojo("the-nature-conservancy-fisheries-monitoring",
                         "unzips train.zip: train/<class>/<image>.jpg, the folder names the fish "
@@ -494,7 +492,6 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                 "id": "seq:9{i:04d}_000", "location": "const:"}},
         ]},
     },
-
     "kaggle/wsdm-cup-multilingual-chatbot-arena": {
         "sources": dojo("wsdm-cup-multilingual-chatbot-arena",
                         "reads train.parquet (id, prompt, response_a, response_b, winner, "
@@ -520,7 +517,6 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                 "id": "seq:f{i:063x}", "winner": "const:model_a"}},
         ]},
     },
-
     "kaggle/yelp-recsys-2013": {
         "sources": dojo("yelp-recsys-2013",
                         "unzips yelp_training_set.zip (yelp_training_set/: review, business, "
@@ -562,7 +558,6 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                                                          "Stars": "const:3.7"}},
         ]},
     },
-
     "kaggle/shopee-product-matching": {
         "sources": dojo("shopee-product-matching",
                         "splits raw train.csv (posting_id, image, image_phash, title, "
@@ -593,7 +588,6 @@ LAYOUTS: dict[str, dict[str, Any]] = {
             {"pattern": "train_images/{image}", "table": "train.csv"},
             {"pattern": "test_images/{image}", "table": "test.csv"}]},
     },
-
     "kaggle/global-wheat-detection": {
         "sources": dojo("global-wheat-detection",
                         "reads raw train.csv (image_id, width, height, bbox \"[x, y, w, h]\", "

@@ -110,14 +110,19 @@ def _rename(t: Rename, table: pl.LazyFrame, _raw: Path) -> Applied:
     return table.rename(t.columns), ""
 
 
-def _compose_id(t: ComposeId, table: pl.LazyFrame, _raw: Path) -> Applied:
+def _filled(template: str, cell: Callable[[pl.Expr], pl.Expr] = lambda c: c) -> pl.Expr:
+    """Text of ``template`` with each ``{column}`` replaced by ``cell`` of that column."""
     parts: list[pl.Expr] = []
-    for literal, name, _, _ in Formatter().parse(t.template):
+    for literal, name, _, _ in Formatter().parse(template):
         if literal:
             parts.append(pl.lit(literal))
         if name:
-            parts.append(pl.col(name).fill_null(""))
-    return table.with_columns(pl.concat_str(parts).alias(t.column)), ""
+            parts.append(cell(pl.col(name).fill_null("")))
+    return pl.concat_str(parts)
+
+
+def _compose_id(t: ComposeId, table: pl.LazyFrame, _raw: Path) -> Applied:
+    return table.with_columns(_filled(t.template).alias(t.column)), ""
 
 
 def _hash_id(t: HashId, table: pl.LazyFrame, _raw: Path) -> Applied:
@@ -227,16 +232,14 @@ def _group_members(t: GroupMembers, table: pl.LazyFrame, _raw: Path) -> Applied:
 _NUMBER_LIST = r"^\[\s*-?[0-9.eE+-]+(\s*,\s*-?[0-9.eE+-]+)*\s*\]$"
 
 
+def _spelled(cell: pl.Expr) -> pl.Expr:
+    """A cell holding a list of numbers ("[1.0, 2]") as its numbers separated by spaces."""
+    spelled = cell.str.strip_chars("[] ").str.replace_all(r"\s*,\s*", " ")
+    return pl.when(cell.str.contains(_NUMBER_LIST)).then(spelled).otherwise(cell)
+
+
 def _aggregate(t: Aggregate, table: pl.LazyFrame, _raw: Path) -> Applied:
-    parts: list[pl.Expr] = []
-    for literal, name, _, _ in Formatter().parse(t.template):
-        if literal:
-            parts.append(pl.lit(literal))
-        if name:
-            cell = pl.col(name).fill_null("")
-            spelled = cell.str.strip_chars("[] ").str.replace_all(r"\s*,\s*", " ")
-            parts.append(pl.when(cell.str.contains(_NUMBER_LIST)).then(spelled).otherwise(cell))
-    item = pl.concat_str(parts).alias(t.column)
+    item = _filled(t.template, _spelled).alias(t.column)
     uneven = [c for c in t.keep if table.group_by(t.key).agg(pl.col(c).n_unique() > 1)
               .filter(pl.col(c)).select(pl.len()).collect().item()]
     if uneven:
