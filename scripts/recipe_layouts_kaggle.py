@@ -268,21 +268,21 @@ LAYOUTS: dict[str, dict[str, Any]] = {
     "kaggle/home-depot-product-search-relevance": {
         "sources": dojo("home-depot-product-search-relevance",
                         "unzips every archive of the download; splits train.csv (id, "
-                        "product_uid, product_title, search_term, relevance); answers id, "
-                        "relevance") + page("home-depot-product-search-relevance",
-                                            "train.csv.zip, test.csv.zip, "
-                                            "product_descriptions.csv.zip (product_uid, "
-                                            "product_description), attributes.csv.zip "
-                                            "(product_uid, name, value), "
-                                            "sample_submission.csv.zip, "
-                                            "relevance_instructions.docx"),
+                        "product_uid, product_title, search_term, relevance), read as latin-1 "
+                        "when it is not UTF-8 text; answers id, relevance")
+        + page("home-depot-product-search-relevance",
+               "train.csv.zip, test.csv.zip, product_descriptions.csv.zip (product_uid, "
+               "product_description), attributes.csv.zip (product_uid, name, value), "
+               "sample_submission.csv.zip, relevance_instructions.docx"),
         "split": {"strategy": "random", "train_file": "train.csv", "id_column": "id",
-                  "target_columns": ["relevance"], "test_size": 0.1,
+                  "target_columns": ["relevance"], "test_size": 0.1, "encoding": "latin-1",
                   "extra_public_files": ["product_descriptions.csv", "attributes.csv",
                                          "relevance_instructions.docx"]},
         "fixture": {"tables": [
-            {"path": "train.csv", "archive": "train.csv.zip", "columns": {
-                "id": "seq:{i}", "product_uid": "group:3:{g}", "product_title": "text",
+            {"path": "train.csv", "archive": "train.csv.zip", "encoding": "latin-1", "columns": {
+                "id": "seq:{i}", "product_uid": "group:3:{g}",
+                "product_title": "choice:Simpson Strong-Tie 12-Gauge Angle|"
+                                 "Mueller 1/2 in. 90\u00b0 Elbow",
                 "search_term": "text", "relevance": "choice:1|1.33|2|2.67|3"}},
             {"path": "test.csv", "archive": "test.csv.zip", "columns": {
                 "id": "seq:9{i}", "product_uid": "group:3:{g}", "product_title": "text",

@@ -56,6 +56,8 @@ class FixtureTable(BaseModel):
     """Its path inside that archive (empty: its path's file name)."""
     lines: bool = False
     """A ``.json`` table written as JSON lines (one record a line) instead of a list."""
+    encoding: str = ""
+    """Text encoding of its bytes when not UTF-8 ("latin-1")."""
     virtual: bool = False
     """Only names per-row files (labels in file names): not written into the download."""
 
@@ -190,7 +192,10 @@ def generate(fixture: RawFixture, seed: int = 0) -> dict[str, dict[str, bytes]]:
         if table.virtual:
             continue
         name = table.member or Path(table.path).name if table.archive else table.path
-        members.setdefault(table.archive, {})[name] = _table_bytes(table, rows)
+        data = _table_bytes(table, rows)
+        if table.encoding:
+            data = data.decode("utf-8").encode(table.encoding)
+        members.setdefault(table.archive, {})[name] = data
     for files in fixture.files:
         rows = values[files.table]
         n = len(next(iter(rows.values())))

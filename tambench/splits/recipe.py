@@ -10,7 +10,9 @@ file (``train.csv/train.csv``, as some unpacking tools leave it) means that file
 
 from __future__ import annotations
 
+import codecs
 import json
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,6 +115,22 @@ def _plain(value: object) -> object:
     return value.to_list() if isinstance(value, pl.Series) else value
 
 
+def _as_utf8(path: Path, label: str, encoding: str, out: Path) -> Path:
+    """``path`` decoded from ``encoding`` and written as UTF-8 to ``out``."""
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise SplitError(f"split.encoding {encoding!r} is not a known text encoding") from None
+    try:
+        with (open(path, encoding=encoding, newline="") as src,
+              open(out, "w", encoding="utf-8", newline="") as dst):
+            shutil.copyfileobj(src, dst, 1 << 20)
+    except UnicodeDecodeError as exc:
+        raise SplitError(f"{label} is not {encoding} text: {exc.reason} at byte "
+                         f"{exc.start}") from None
+    return out
+
+
 def rewrite_tables(root: Path, split: SplitSpec, scratch: Path) -> RecipeTables:
     """Rewrite the tables that need it (JSON, or every table of a recipe with transforms)
     into ``scratch``; returns where they went and the transforms' notes."""
@@ -129,9 +147,11 @@ def rewrite_tables(root: Path, split: SplitSpec, scratch: Path) -> RecipeTables:
             label = "the files_table transform's table"
         elif rel:
             path = resolve_raw(root, rel, what)
-            if not (steps or path.suffix.lower() in REWRITTEN):
+            if not (steps or split.encoding or path.suffix.lower() in REWRITTEN):
                 continue
             label = rel
+            if split.encoding:
+                path = _as_utf8(path, rel, split.encoding, scratch / f"utf8-{i}{path.suffix}")
             frame = _read_text_frame(path, rel)
         else:
             continue  # the training table is found by the usual rule

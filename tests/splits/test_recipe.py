@@ -358,3 +358,24 @@ def test_aggregate_merges_the_rows_of_one_key_into_one() -> None:
                   boxes.head(1))["PredictionString"].to_list() == ["834.0 222.0 56.0 36.0"]
     with pytest.raises(SplitError, match=r"\['width'\] hold several values for one image_id"):
         _apply([step], boxes.with_columns(pl.Series("width", ["1024", "1", "1024", "9"])))
+
+
+def test_a_latin_1_table_is_read_when_the_recipe_names_its_encoding(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    lines = ["id,product_title,relevance"] + [
+        f"{i},Angle {i}\u00b0 bracket,{1 + i % 3}" for i in range(40)]
+    (raw / "train.csv").write_bytes(("\n".join(lines) + "\n").encode("latin-1"))
+    split = {"strategy": "random", "test_size": 0.2, "train_file": "train.csv"}
+    spec = make_spec("depot", {**split, "encoding": "latin-1"}, metric="rmse",
+                     targets=("relevance",))
+    res = prepare_task(spec, raw, tmp_path / "data")
+    train = read(res.task_dir / "public/train.csv")
+    assert res.audit.passed and train.height == 32
+    assert train["product_title"][0] == f"Angle {train['id'][0]}\u00b0 bracket"
+    with pytest.raises(SplitError, match="UTF-8"):
+        prepare_task(make_spec("depot2", split, metric="rmse", targets=("relevance",)), raw,
+                     tmp_path / "data")
+    with pytest.raises(SplitError, match="not a known text encoding"):
+        prepare_task(make_spec("depot3", {**split, "encoding": "latin-99"}, metric="rmse",
+                               targets=("relevance",)), raw, tmp_path / "data")
