@@ -300,19 +300,22 @@ LAYOUTS: dict[str, dict[str, Any]] = {
         "sources": dojo("stumbleupon",
                         "unzips raw_content.zip (raw_content/<urlid>); splits train.tsv (url, "
                         "urlid, boilerplate, alchemy_category, ..., label) stratified on label; "
-                        "copies each row's raw_content/<urlid>; answers urlid, label"),
+                        "copies each row's raw_content/<urlid>; answers urlid, label")
+        + page("stumbleupon", "train.tsv, test.tsv (tab-separated, every field quoted, '?' "
+                              "where no data), raw_content.zip (one file per urlid), "
+                              "sampleSubmission.csv"),
         "split": {"strategy": "stratified", "train_file": "train.tsv", "id_column": "urlid",
                   "target_columns": ["label"], "test_size": 0.1, "stratify_column": "label",
                   "files": {"pattern": "raw_content/{urlid}", "dest": "{urlid}"}},
         "fixture": {"tables": [
-            {"path": "train.tsv", "columns": {
+            {"path": "train.tsv", "quoted": True, "columns": {
                 "url": "seq:http://www.bloomberg.com/news/{i}", "urlid": "seq:{i}",
                 "boilerplate": "text", "alchemy_category": "choice:business|recreation|?",
                 "alchemy_category_score": "float:0:1", "avglinksize": "float:0:5",
                 "commonlinkratio_1": "float:0:1", "compression_ratio": "float:0:1",
                 "framebased": "const:0", "is_news": "choice:1|?", "numberOfLinks": "int:1:900",
                 "spelling_errors_ratio": "float:0:0.2", "label": "choice:0|1"}},
-            {"path": "test.tsv", "columns": {"url": "seq:http://www.x.com/{i}",
+            {"path": "test.tsv", "quoted": True, "columns": {"url": "seq:http://www.x.com/{i}",
                                              "urlid": "seq:9{i}", "boilerplate": "text"}},
             {"path": "sampleSubmission.csv", "columns": {"urlid": "seq:9{i}",
                                                          "label": "const:0"}},

@@ -58,6 +58,8 @@ class FixtureTable(BaseModel):
     """A ``.json`` table written as JSON lines (one record a line) instead of a list."""
     encoding: str = ""
     """Text encoding of its bytes when not UTF-8 ("latin-1")."""
+    quoted: bool = False
+    """Every field in double quotes (a ``.tsv`` table is otherwise written unquoted)."""
     virtual: bool = False
     """Only names per-row files (labels in file names): not written into the download."""
 
@@ -169,8 +171,10 @@ def _table_bytes(table: FixtureTable, rows: dict[str, list[Any]]) -> bytes:
         return json.dumps(records).encode()
     out = io.StringIO()
     if table.path.endswith(".tsv"):
-        w = csv.writer(out, lineterminator="\n", delimiter="\t", quoting=csv.QUOTE_NONE,
-                       escapechar="\\")
+        w = (csv.writer(out, lineterminator="\n", delimiter="\t", quoting=csv.QUOTE_ALL)
+             if table.quoted else
+             csv.writer(out, lineterminator="\n", delimiter="\t", quoting=csv.QUOTE_NONE,
+                        escapechar="\\"))
     else:
         w = csv.writer(out, lineterminator="\n")
     w.writerow(names)

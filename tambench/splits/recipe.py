@@ -28,7 +28,8 @@ from tambench.splits.transforms import apply_transforms
 #: Suffixes read as JSON (a list of records) and as JSON lines.
 JSON_SUFFIXES = frozenset({".json"})
 JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
-#: Suffixes read as tab-separated tables (no quoting, as Kaggle's .tsv files are written).
+#: Suffixes read as tab-separated tables: unquoted, as Kaggle's .tsv files are mostly written,
+#: unless the header's first field is quoted (stumbleupon's train.tsv quotes every field).
 TSV_SUFFIXES = frozenset({".tsv"})
 #: Suffixes read as Parquet tables (wsdm-cup-multilingual-chatbot-arena's train.parquet).
 PARQUET_SUFFIXES = frozenset({".parquet"})
@@ -78,12 +79,18 @@ def _table_paths(split: SplitSpec) -> list[tuple[str, str, bool]]:
     return out
 
 
+def _quoted_header(path: Path) -> bool:
+    with open(path, "rb") as fh:
+        return fh.read(1) == b'"'
+
+
 def _read_text_frame(path: Path, label: str) -> pl.LazyFrame:
     """A raw table as a lazy frame of text columns (CSV, JSON records or lines, Parquet)."""
     suffix = path.suffix.lower()
     try:
         if suffix in TSV_SUFFIXES:
-            return pl.scan_csv(path, infer_schema=False, separator="\t", quote_char=None)
+            return pl.scan_csv(path, infer_schema=False, separator="\t",
+                               quote_char='"' if _quoted_header(path) else None)
         if suffix in PARQUET_SUFFIXES:
             frame = pl.read_parquet(path)
         elif suffix not in JSON_SUFFIXES | JSONL_SUFFIXES:

@@ -379,3 +379,20 @@ def test_a_latin_1_table_is_read_when_the_recipe_names_its_encoding(tmp_path: Pa
     with pytest.raises(SplitError, match="not a known text encoding"):
         prepare_task(make_spec("depot3", {**split, "encoding": "latin-99"}, metric="rmse",
                                targets=("relevance",)), raw, tmp_path / "data")
+
+
+def test_a_tsv_whose_header_is_quoted_is_read_with_its_quotes(tmp_path: Path) -> None:
+    # stumbleupon's train.tsv quotes every field; its JSON boilerplate doubles its quotes.
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    rows = ['"url"\t"urlid"\t"boilerplate"\t"label"'] + [
+        f'"http://a.com/{i}"\t"{i}"\t"{{""title"":""t\tab {i}""}}"\t"{i % 2}"' for i in range(40)]
+    (raw / "train.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    spec = make_spec("evergreen", {"strategy": "random", "test_size": 0.2,
+                                   "train_file": "train.tsv"}, targets=("label",), id_col="urlid")
+    res = prepare_task(spec, raw, tmp_path / "data")
+    train = read(res.task_dir / "public/train.csv")
+    assert res.audit.passed and train.columns == ["url", "urlid", "boilerplate", "label"]
+    k = train["urlid"][0]
+    assert json.loads(train["boilerplate"][0], strict=False) == {"title": f"t\tab {k}"}
+    assert train["url"][0] == f"http://a.com/{k}"
