@@ -73,9 +73,11 @@ LAYOUTS: dict[str, dict[str, Any]] = {
         "sources": dojo("llm-detect-ai-generated-text",
                         "reads raw train_essays.csv (id, prompt_id, text, generated) and copies "
                         "train_prompts.csv (prompt_id, prompt_name, instructions, source_text); "
-                        "public test keeps id, prompt_id, text; answers id, generated"),
+                        "public test keeps id, prompt_id, text; answers id, generated; a fifth "
+                        "of the essays is test: only 3 of the 1378 are generated, and that "
+                        "share puts one of them in the test rows"),
         "split": {"strategy": "stratified", "train_file": "train_essays.csv", "id_column": "id",
-                  "target_columns": ["generated"], "test_size": 0.1,
+                  "target_columns": ["generated"], "test_size": 0.2,
                   "stratify_column": "generated",
                   "extra_public_files": ["train_prompts.csv"]},
         "fixture": {"tables": [
