@@ -20,6 +20,7 @@ def info(folder: str, detail: str) -> list[dict[str, str]]:
 
 _ELL = ["cohesion", "syntax", "vocabulary", "phraseology", "grammar", "conventions"]
 _ARENA = ["winner_model_a", "winner_model_b", "winner_tie"]
+_GRAPHEME = ["grapheme_root", "vowel_diacritic", "consonant_diacritic"]
 _FISH = ["ALB", "BET", "DOL", "LAG", "NoF", "OTHER", "SHARK", "YFT"]
 _SOIL = ["Ca", "P", "pH", "SOC", "Sand"]
 
@@ -621,5 +622,43 @@ LAYOUTS: dict[str, dict[str, Any]] = {
         ], "files": [
             {"pattern": "train/{image_id}.jpg", "table": "images.csv"},
             {"pattern": "test/{image_id}.jpg", "table": "sample_submission.csv"}]},
+    },
+
+    "kaggle/bengaliai-cv19": {
+        "sources": dojo("bengaliai-cv19",
+                        "splits raw train.csv (image_id, grapheme_root, vowel_diacritic, "
+                        "consonant_diacritic, grapheme) by image; the images are rows of "
+                        "train_image_data_0..3.parquet (image_id, one column per pixel); "
+                        "answers one row per image and component: row_id "
+                        "<image_id>_<component>, target") + page(
+            "bengaliai-cv19", "test.csv (row_id, image_id, component), "
+                              "test_image_data_0..3.parquet, class_map.csv, "
+                              "sample_submission.csv (row_id, target)"),
+        "split": {"strategy": "group", "train_file": "train.csv", "id_column": "row_id",
+                  "target_columns": ["target"], "group_column": "image_id",
+                  "test_size": 0.1,
+                  "transforms": [
+                      {"op": "unpivot", "keys": _GRAPHEME, "key_column": "component",
+                       "columns": {"target": "{key}"}},
+                      {"op": "compose_id", "column": "row_id",
+                       "template": "{image_id}_{component}"}],
+                  "hidden_columns": {"grapheme": "test"},
+                  "extra_public_files": ["class_map.csv"] + [
+                      f"train_image_data_{k}.parquet" for k in range(4)]},
+        "fixture": {"rows": 60, "tables": [
+            {"path": "train.csv", "columns": {
+                "image_id": "seq:Train_{i}", "grapheme_root": "choice:15|22|72|96",
+                "vowel_diacritic": "choice:0|1|7", "consonant_diacritic": "choice:0|2|5",
+                "grapheme": "seq:\u0995{i}"}},
+            {"path": "class_map.csv", "rows": 6, "columns": {
+                "component_type": "choice:grapheme_root|vowel_diacritic",
+                "label": "seq:{i}", "component": "seq:\u0982{i}"}},
+            {"path": "test.csv", "rows": 6, "columns": {
+                "row_id": "seq:Test_{i}_consonant_diacritic", "image_id": "seq:Test_{i}",
+                "component": "const:consonant_diacritic"}},
+            {"path": "sample_submission.csv", "rows": 6, "columns": {
+                "row_id": "seq:Test_{i}_consonant_diacritic", "target": "const:0"}},
+        ], "extra": {f"train_image_data_{k}.parquet": "PAR1 image_id and pixel columns"
+                     for k in range(4)}},
     },
 }
