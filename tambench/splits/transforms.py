@@ -38,6 +38,7 @@ from tambench.schema.transforms import (
     Transform,
     Unpivot,
 )
+from tambench.splits.rawcsv import polars_reason
 
 M = TypeVar("M", bound=Transform)
 
@@ -201,14 +202,17 @@ def _join(t: Join, table: pl.LazyFrame, raw_root: Path) -> Applied:
     if not path.is_file():
         raise SplitError(f"join: {t.file!r} not found in the raw data")
     sep = "\t" if path.suffix.lower() == ".tsv" else ","
-    other = pl.scan_csv(path, infer_schema=False, separator=sep)
-    lacking = [c for c in [t.on, *t.columns] if c not in other.collect_schema().names()]
+    try:
+        frame = pl.read_csv(path, infer_schema=False, separator=sep)
+    except pl.exceptions.PolarsError as exc:
+        raise SplitError(f"join: cannot read {t.file}: {polars_reason(exc)}") from None
+    lacking = [c for c in [t.on, *t.columns] if c not in frame.columns]
     if lacking:
         raise SplitError(f"join: {t.file} lacks column(s) {lacking}")
     clash = [c for c in t.columns if c in table.collect_schema().names()]
     if clash:
         raise SplitError(f"join: the table already has column(s) {clash} of {t.file}")
-    other = other.select(t.on, *t.columns)
+    other = frame.lazy().select(t.on, *t.columns)
     repeated = other.group_by(t.on).len().filter(pl.col("len") > 1).head(5).collect()
     if repeated.height:
         raise SplitError(f"join: {t.file} holds {t.on} {repeated[t.on].to_list()} more than "

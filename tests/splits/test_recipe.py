@@ -327,6 +327,9 @@ def test_join_adds_the_columns_of_another_raw_table_by_key(tmp_path: Path) -> No
         join(orders, file="twice.csv")
     with pytest.raises(SplitError, match="not found in the raw data"):
         join(orders, file="gone.csv")
+    (tmp_path / "ragged.csv").write_text("id,ancestor_id\nn1,a,extra\n", encoding="utf-8")
+    with pytest.raises(SplitError, match="join: cannot read ragged.csv"):
+        join(orders, file="ragged.csv")
     with pytest.raises(ValueError, match="must be a path inside the raw data"):
         TRANSFORM_MODELS["join"].model_validate(
             {"op": "join", "file": "../x.csv", "on": "id", "columns": ["a"]})
