@@ -188,11 +188,15 @@ class SplitSpec(_Model):
     """Where the raw layout this recipe expects was read (peers' prepare scripts, data
     pages)."""
 
+    encoding: str = ""
+    """Text encoding of the raw tables the recipe reads when it is not UTF-8 (home-depot's
+    train.csv is "latin-1"): they are re-encoded as UTF-8 before the split reads them."""
+
     @model_serializer(mode="wrap")
     def _omit_empty_recipe_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """``transforms`` and ``sources`` are written only when a recipe has them, so recipes
-        written before them keep their bytes."""
-        return omit_empty(handler(self), ("transforms", "sources"))
+        """``transforms``, ``sources`` and ``encoding`` are written only when a recipe has
+        them, so recipes written before them keep their bytes."""
+        return omit_empty(handler(self), ("transforms", "sources", "encoding"))
 
     @model_validator(mode="before")
     @classmethod

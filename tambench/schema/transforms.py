@@ -33,7 +33,11 @@ Operations:
 * ``combine_ints``: a new integer column as a weighted sum of integer columns (an id
   ``rec_id * 100 + species``);
 * ``pixels``: one row per pixel of each row's image (denoising-dirty-documents' answers,
-  ``image_row_col`` ids with the pixel's intensity).
+  ``image_row_col`` ids with the pixel's intensity);
+* ``group_members``: a new column listing the ids of every row of the same group (shopee's
+  ``matches`` from ``label_group``);
+* ``aggregate``: one row per key from one row per object (global-wheat's boxes become one
+  ``PredictionString`` per image).
 """
 
 from __future__ import annotations
@@ -348,25 +352,35 @@ class RaggedTable(Transform):
 
 
 class Join(Transform):
-    """Columns added from another raw CSV table whose key column matches the table's: every row
-    must find exactly one line (mlsp-2013-birds' ``rec_id2filename.txt`` gives each recording's
-    file name)."""
+    """Columns of another raw table added to every row by a key column, the key held once there
+    and every row matched: ai4code's train_orders.csv gains the ``ancestor_id`` of
+    train_ancestors.csv (its split's groups); mlsp-2013-birds' ``rec_id2filename.txt`` gives
+    each recording's file name."""
 
     op: Literal["join"] = "join"
     """join."""
 
     file: str = Field(min_length=1)
-    """The other table, relative to the raw data (read as strictly as any raw table)."""
+    """The other table (CSV, or TSV by its suffix), relative to the raw data."""
 
     on: str = Field(min_length=1)
-    """The key column, in both tables; its values must be unique in ``file``."""
+    """The key column, in both tables; the other table holds each key once."""
 
     columns: list[str] = Field(min_length=1)
-    """The columns of ``file`` added (not already in the table)."""
+    """Columns of the other table added (none may exist already); every row must find its key
+    there."""
+
+    @model_validator(mode="after")
+    def _inside_raw(self) -> Join:
+        parts = self.file.replace("\\", "/").split("/")
+        if self.file.startswith("/") or ".." in parts:
+            raise ValueError(f"join: file {self.file!r} must be a path inside the raw data")
+        return self
 
     def reads(self) -> list[str]:
         """The key column."""
         return [self.on]
+
 
 
 class CombineInts(Transform):
@@ -429,6 +443,62 @@ class Pixels(Transform):
         return [self.path_column, *[f for f in self._fields() if f not in ("row", "col")]]
 
 
+class GroupMembers(Transform):
+    """A new column listing, for each row, the members of its group, itself included (shopee's
+    ``matches``: the posting ids sharing its ``label_group``). With a group split on the same
+    column, a test row's list holds test rows only."""
+
+    op: Literal["group_members"] = "group_members"
+    """group_members."""
+
+    column: str = Field(min_length=1)
+    """The new column."""
+
+    group_column: str = Field(min_length=1)
+    """The column whose equal values make a group."""
+
+    member_column: str = Field(min_length=1)
+    """The column listed (sorted, joined by single spaces), e.g. the id."""
+
+    def reads(self) -> list[str]:
+        """The group and member columns."""
+        return [self.group_column, self.member_column]
+
+
+class Aggregate(Transform):
+    """One row per key from rows of one object each: global-wheat-detection's train.csv (one
+    box per row) becomes one row per image whose ``PredictionString`` lists its boxes."""
+
+    op: Literal["aggregate"] = "aggregate"
+    """aggregate."""
+
+    key: str = Field(min_length=1)
+    """The column whose rows are merged (the image)."""
+
+    column: str = Field(min_length=1)
+    """The new column: each row's item, in row order, joined by ``separator``."""
+
+    template: str = Field(min_length=1)
+    """A row's item, with ``{column}`` fields, e.g. "1.0 {bbox}". A cell written as a list of
+    numbers ("[834.0, 222.0, 56.0, 36.0]") is spelled as its numbers separated by spaces."""
+
+    separator: str = " "
+    """Between items."""
+
+    keep: list[str] = Field(default_factory=list)
+    """Other columns kept; each must hold one value per key (else an error)."""
+
+    def fields(self) -> list[str]:
+        """The template's column names."""
+        from string import Formatter
+
+        return [f for _, f, _, _ in Formatter().parse(self.template) if f]
+
+    def reads(self) -> list[str]:
+        """The key, the template's and the kept columns."""
+        return list(dict.fromkeys([self.key, *self.fields(), *self.keep]))
+
+
 #: op -> transform model: the schema half of the "recipe transform" extension point (the
 #: implementations are ``tambench.splits.transforms.TRANSFORMS``).
 TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
@@ -438,7 +508,7 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
 for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, RowNumber, SplitLast, UpdateRows,
                MapValues, Unpivot, Explode, DropRows):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
-for _other in (RaggedTable, Join, CombineInts, Pixels):
+for _other in (RaggedTable, Join, CombineInts, Pixels, GroupMembers, Aggregate):
     TRANSFORM_MODELS.register(str(_other.model_fields["op"].default), _other)
 
 

@@ -1,8 +1,9 @@
 """Small raw downloads generated in a competition's real layout, to check its recipe.
 
 A task's ``raw_fixture.json`` (beside its task.json) describes the download as
-``kaggle competitions download`` gives it: the tables (CSV or JSON, their columns, rows), the
-per-row files, which archive each file sits in, and where that layout was read (``sources``).
+``kaggle competitions download`` gives it: the tables (CSV, JSON or Parquet, their columns,
+rows), the per-row files, which archive each file sits in, and where that layout was read
+(``sources``).
 :func:`make_download` writes such a download (one zip holding everything, as Kaggle delivers
 it) from the description, with seeded values, so the recipe goes through prepare, the audit
 and grading on the real names, nesting and columns, in seconds.
@@ -39,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import polars as pl
 from pydantic import BaseModel, Field
 
 from tambench._optional import require
@@ -68,6 +70,10 @@ class FixtureTable(BaseModel):
     """Its path inside that archive (empty: its path's file name)."""
     lines: bool = False
     """A ``.json`` table written as JSON lines (one record a line) instead of a list."""
+    encoding: str = ""
+    """Text encoding of its bytes when not UTF-8 ("latin-1")."""
+    quoted: bool = False
+    """Every field in double quotes (a ``.tsv`` table is otherwise written unquoted)."""
     virtual: bool = False
     """Only names per-row files (labels in file names): not written into the download."""
     ragged: bool = False
@@ -196,6 +202,11 @@ def _one_hot_groups(columns: dict[str, str], rows: dict[str, list[Any]],
 def _table_bytes(table: FixtureTable, rows: dict[str, list[Any]]) -> bytes:
     names = list(table.columns)
     n = len(rows[names[0]])
+    if table.path.endswith(".parquet"):
+        buf = io.BytesIO()
+        pl.DataFrame({c: [None if v is None else str(v) for v in rows[c]] for c in names},
+                     schema=dict.fromkeys(names, pl.String)).write_parquet(buf)
+        return buf.getvalue()
     if table.path.endswith(".json"):
         records = [{c: rows[c][i] for c in names} for i in range(n)]
         if table.lines:
@@ -207,8 +218,10 @@ def _table_bytes(table: FixtureTable, rows: dict[str, list[Any]]) -> bytes:
         lines += [",".join(str(rows[c][i]) for c in names).rstrip(",") for i in range(n)]
         return ("\n".join(lines) + "\n").encode()
     if table.path.endswith(".tsv"):
-        w = csv.writer(out, lineterminator="\n", delimiter="\t", quoting=csv.QUOTE_NONE,
-                       escapechar="\\")
+        w = (csv.writer(out, lineterminator="\n", delimiter="\t", quoting=csv.QUOTE_ALL)
+             if table.quoted else
+             csv.writer(out, lineterminator="\n", delimiter="\t", quoting=csv.QUOTE_NONE,
+                        escapechar="\\"))
     else:
         w = csv.writer(out, lineterminator="\n")
     w.writerow(names)
@@ -230,7 +243,10 @@ def generate(fixture: RawFixture, seed: int = 0) -> dict[str, dict[str, bytes]]:
         if table.virtual:
             continue
         name = table.member or Path(table.path).name if table.archive else table.path
-        members.setdefault(table.archive, {})[name] = _table_bytes(table, rows)
+        data = _table_bytes(table, rows)
+        if table.encoding:
+            data = data.decode("utf-8").encode(table.encoding)
+        members.setdefault(table.archive, {})[name] = data
     for files in fixture.files:
         rows = values[files.table]
         n = len(next(iter(rows.values())))

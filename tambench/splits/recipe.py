@@ -10,7 +10,9 @@ file (``train.csv/train.csv``, as some unpacking tools leave it) means that file
 
 from __future__ import annotations
 
+import codecs
 import json
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,10 +27,13 @@ from tambench.splits.transforms import apply_transforms
 #: Suffixes read as JSON (a list of records) and as JSON lines.
 JSON_SUFFIXES = frozenset({".json"})
 JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
-#: Suffixes read as tab-separated tables (no quoting, as Kaggle's .tsv files are written).
+#: Suffixes read as tab-separated tables: unquoted, as Kaggle's .tsv files are mostly written,
+#: unless the header's first field is quoted (stumbleupon's train.tsv quotes every field).
 TSV_SUFFIXES = frozenset({".tsv"})
+#: Suffixes read as Parquet tables (wsdm-cup-multilingual-chatbot-arena's train.parquet).
+PARQUET_SUFFIXES = frozenset({".parquet"})
 #: Tables always rewritten as CSV before the split reads them.
-REWRITTEN = JSON_SUFFIXES | JSONL_SUFFIXES | TSV_SUFFIXES
+REWRITTEN = JSON_SUFFIXES | JSONL_SUFFIXES | TSV_SUFFIXES | PARQUET_SUFFIXES
 #: The key of the training table built by a transform (``files_table``, ``ragged_table``).
 FILES_TABLE = ""
 
@@ -73,15 +78,24 @@ def _table_paths(split: SplitSpec) -> list[tuple[str, str, bool]]:
     return out
 
 
+def _quoted_header(path: Path) -> bool:
+    with open(path, "rb") as fh:
+        return fh.read(1) == b'"'
+
+
 def _read_text_frame(path: Path, label: str) -> pl.LazyFrame:
-    """A raw table as a lazy frame of text columns (CSV, JSON records or JSON lines)."""
+    """A raw table as a lazy frame of text columns (CSV, JSON records or lines, Parquet)."""
     suffix = path.suffix.lower()
     try:
         if suffix in TSV_SUFFIXES:
-            return pl.scan_csv(path, infer_schema=False, separator="\t", quote_char=None)
-        if suffix not in JSON_SUFFIXES | JSONL_SUFFIXES:
+            return pl.scan_csv(path, infer_schema=False, separator="\t",
+                               quote_char='"' if _quoted_header(path) else None)
+        if suffix in PARQUET_SUFFIXES:
+            frame = pl.read_parquet(path)
+        elif suffix not in JSON_SUFFIXES | JSONL_SUFFIXES:
             return pl.scan_csv(path, infer_schema=False)
-        frame = _read_json(path) if suffix in JSON_SUFFIXES else pl.read_ndjson(path)
+        else:
+            frame = _read_json(path) if suffix in JSON_SUFFIXES else pl.read_ndjson(path)
     except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
         raise SplitError(f"cannot read {label}: {polars_reason(exc)}") from exc
     return frame.with_columns([_as_text(frame, c) for c in frame.columns]).lazy()
@@ -107,6 +121,22 @@ def _plain(value: object) -> object:
     return value.to_list() if isinstance(value, pl.Series) else value
 
 
+def _as_utf8(path: Path, label: str, encoding: str, out: Path) -> Path:
+    """``path`` decoded from ``encoding`` and written as UTF-8 to ``out``."""
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise SplitError(f"split.encoding {encoding!r} is not a known text encoding") from None
+    try:
+        with (open(path, encoding=encoding, newline="") as src,
+              open(out, "w", encoding="utf-8", newline="") as dst):
+            shutil.copyfileobj(src, dst, 1 << 20)
+    except UnicodeDecodeError as exc:
+        raise SplitError(f"{label} is not {encoding} text: {exc.reason} at byte "
+                         f"{exc.start}") from None
+    return out
+
+
 def rewrite_tables(root: Path, split: SplitSpec, scratch: Path) -> RecipeTables:
     """Rewrite the tables that need it (JSON, or every table of a recipe with transforms)
     into ``scratch``; returns where they went and the transforms' notes."""
@@ -123,9 +153,11 @@ def rewrite_tables(root: Path, split: SplitSpec, scratch: Path) -> RecipeTables:
             label = f"the {steps[0].op} transform's table"
         elif rel:
             path = resolve_raw(root, rel, what)
-            if not (steps or path.suffix.lower() in REWRITTEN):
+            if not (steps or split.encoding or path.suffix.lower() in REWRITTEN):
                 continue
             label = rel
+            if split.encoding:
+                path = _as_utf8(path, rel, split.encoding, scratch / f"utf8-{i}{path.suffix}")
             frame = _read_text_frame(path, rel)
         else:
             continue  # the training table is found by the usual rule

@@ -26,11 +26,13 @@ from tambench.core.registry import Registry
 from tambench.errors import SplitError
 from tambench.schema.transforms import (
     TRANSFORM_MODELS,
+    Aggregate,
     CombineInts,
     ComposeId,
     DropRows,
     Explode,
     FilesTable,
+    GroupMembers,
     HashId,
     Join,
     MapValues,
@@ -120,14 +122,19 @@ def _rename(t: Rename, table: pl.LazyFrame, _raw: Path) -> Applied:
     return table.rename(t.columns), ""
 
 
-def _compose_id(t: ComposeId, table: pl.LazyFrame, _raw: Path) -> Applied:
+def _filled(template: str, cell: Callable[[pl.Expr], pl.Expr] = lambda c: c) -> pl.Expr:
+    """Text of ``template`` with each ``{column}`` replaced by ``cell`` of that column."""
     parts: list[pl.Expr] = []
-    for literal, name, _, _ in Formatter().parse(t.template):
+    for literal, name, _, _ in Formatter().parse(template):
         if literal:
             parts.append(pl.lit(literal))
         if name:
-            parts.append(pl.col(name).fill_null(""))
-    return table.with_columns(pl.concat_str(parts).alias(t.column)), ""
+            parts.append(cell(pl.col(name).fill_null("")))
+    return pl.concat_str(parts)
+
+
+def _compose_id(t: ComposeId, table: pl.LazyFrame, _raw: Path) -> Applied:
+    return table.with_columns(_filled(t.template).alias(t.column)), ""
 
 
 def _hash_id(t: HashId, table: pl.LazyFrame, _raw: Path) -> Applied:
@@ -301,7 +308,8 @@ def _join(t: Join, table: pl.LazyFrame, raw_root: Path) -> Applied:
         raise SplitError(f"join: the table already has column(s) {clash}")
     scan_table(raw)  # every row checked, as for any raw table
     try:
-        other = pl.read_csv(path, infer_schema=False, columns=[t.on, *t.columns])
+        sep = "\t" if path.suffix.lower() == ".tsv" else ","
+        other = pl.read_csv(path, infer_schema=False, columns=[t.on, *t.columns], separator=sep)
     except pl.exceptions.PolarsError as exc:
         raise SplitError(f"cannot read {t.file}: {polars_reason(exc)}") from exc
     repeated = other.filter(pl.col(t.on).is_duplicated())[t.on].unique().head(5).to_list()
@@ -366,6 +374,33 @@ def _pixels(t: Pixels, table: pl.LazyFrame, raw_root: Path) -> Applied:
     return pl.concat(parts), f"pixels: {len(parts)} image(s)"
 
 
+def _group_members(t: GroupMembers, table: pl.LazyFrame, _raw: Path) -> Applied:
+    if t.group_column == t.member_column:
+        raise SplitError("group_members: the group and member columns must differ")
+    members = pl.col(t.member_column).fill_null("").sort().str.join(" ")
+    return table.with_columns(members.over(t.group_column).alias(t.column)), ""
+
+
+_NUMBER_LIST = r"^\[\s*-?[0-9.eE+-]+(\s*,\s*-?[0-9.eE+-]+)*\s*\]$"
+
+
+def _spelled(cell: pl.Expr) -> pl.Expr:
+    """A cell holding a list of numbers ("[1.0, 2]") as its numbers separated by spaces."""
+    spelled = cell.str.strip_chars("[] ").str.replace_all(r"\s*,\s*", " ")
+    return pl.when(cell.str.contains(_NUMBER_LIST)).then(spelled).otherwise(cell)
+
+
+def _aggregate(t: Aggregate, table: pl.LazyFrame, _raw: Path) -> Applied:
+    item = _filled(t.template, _spelled).alias(t.column)
+    uneven = [c for c in t.keep if table.group_by(t.key).agg(pl.col(c).n_unique() > 1)
+              .filter(pl.col(c)).select(pl.len()).collect().item()]
+    if uneven:
+        raise SplitError(f"aggregate: column(s) {uneven} hold several values for one {t.key}")
+    out = table.group_by(t.key, maintain_order=True).agg(
+        *[pl.col(c).first() for c in t.keep], item.str.join(t.separator))
+    return out, f"aggregate: one row per {t.key}"
+
+
 register_transform(FilesTable, _files_table)
 register_transform(OneHot, _one_hot)
 register_transform(Rename, _rename)
@@ -382,6 +417,8 @@ register_transform(RaggedTable, _ragged_table)
 register_transform(Join, _join)
 register_transform(CombineInts, _combine_ints)
 register_transform(Pixels, _pixels)
+register_transform(GroupMembers, _group_members)
+register_transform(Aggregate, _aggregate)
 
 
 def apply_transforms(steps: list[Transform], table: pl.LazyFrame, raw_root: Path,

@@ -249,6 +249,21 @@ def _fills(plan: SplitPlan, columns: list[str],
     return fills
 
 
+#: Metrics whose prediction orders exactly the row's own items (ai4code's cells of a
+#: notebook): no constant is valid, so the sample lists each row's items sorted, an order that
+#: tells nothing.
+ITEM_ORDER_METRICS = frozenset({"kendall_tau_orders"})
+
+
+def _sample_column(col: str, test: pl.DataFrame, fills: dict[str, str],
+                   plan: SplitPlan) -> pl.Series:
+    if col not in fills:
+        return test[col]
+    if plan.metric_id in ITEM_ORDER_METRICS and col in plan.hidden_columns:
+        return test[col].fill_null("").str.extract_all(r"\S+").list.sort().list.join(" ")
+    return pl.repeat(fills[col], test.height, dtype=pl.String, eager=True)
+
+
 def write_test_side(
     chunks: Iterable[pl.DataFrame], fill_value: Callable[[str, str | None], str | None],
     plan: SplitPlan, out: Path, columns: list[str],
@@ -272,11 +287,8 @@ def write_test_side(
             header = i == 0
             test.select(public_cols).write_csv(ftest, include_header=header)
             test.select(plan.answer_columns).write_csv(fanswers, include_header=header)
-            sample = {
-                col: pl.repeat(fills[col], test.height, dtype=pl.String, eager=True)
-                if col in fills else test[col]
-                for col in plan.submission_header
-            }
+            sample = {col: _sample_column(col, test, fills, plan)
+                      for col in plan.submission_header}
             pl.DataFrame(sample).select(plan.submission_header).write_csv(
                 fsample, include_header=header)
             rows += test.height

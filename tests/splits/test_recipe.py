@@ -106,6 +106,27 @@ def test_a_json_table_is_read_and_a_leaking_column_hidden_from_the_test_rows(
         prepare_task(spec2, tmp_path / "raw", tmp_path / "data")
 
 
+def test_a_parquet_table_is_read_as_text_with_its_nested_values_as_json(
+        tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    n = 50
+    pl.DataFrame({"id": [f"{i:05d}" for i in range(n)], "turns": [[i, i + 1] for i in range(n)],
+                  "score": [i / 4 for i in range(n)],
+                  "winner": ["model_a" if i % 3 else "model_b" for i in range(n)]}).write_parquet(
+        raw / "train.parquet")
+    spec = make_spec("arena", {"strategy": "random", "test_size": 0.2,
+                               "train_file": "train.parquet"}, targets=("winner",))
+    res = prepare_task(spec, raw, tmp_path / "data")
+    assert res.audit.passed
+    train, test = read(res.task_dir / "public/train.csv"), read(res.task_dir / "public/test.csv")
+    assert train.height + test.height == n and "winner" not in test.columns
+    row = dict(zip(train.columns, train.row(0), strict=True))
+    k = int(row["id"])
+    assert row["id"] == f"{k:05d}" and json.loads(row["turns"]) == [k, k + 1]
+    assert float(row["score"]) == k / 4
+
+
 def _cats_and_dogs(raw: Path, n: int = 40) -> None:
     (raw / "train").mkdir(parents=True)
     for i in range(n):
@@ -276,3 +297,105 @@ def test_unpivot_gives_one_row_per_key_and_explode_one_per_item() -> None:
     uneven = seqs.with_columns(pl.Series("e", ["[1]", "[3]"]))
     with pytest.raises(SplitError, match="1 row\\(s\\) have lists of different lengths"):
         _apply([{"op": "explode", "columns": ["r", "e"], "position_column": "pos"}], uneven)
+
+
+def test_join_adds_the_columns_of_another_raw_table_by_key(tmp_path: Path) -> None:
+    from tambench.schema.transforms import TRANSFORM_MODELS
+    from tambench.splits.transforms import apply_transforms
+
+    (tmp_path / "train_ancestors.csv").write_text(
+        "id,ancestor_id,parent_id\nn2,a1,\nn1,a1,n2\nn3,a7,\n", encoding="utf-8")
+    orders = pl.DataFrame({"id": ["n1", "n2", "n3"], "cell_order": ["c b", "a", "d e"]})
+
+    def join(frame: pl.DataFrame, **step: object) -> pl.DataFrame:
+        model = TRANSFORM_MODELS["join"].model_validate(
+            {"op": "join", "file": "train_ancestors.csv", "on": "id",
+             "columns": ["ancestor_id"], **step})
+        out, notes = apply_transforms([model], frame.lazy(), tmp_path, "t", required=True)
+        assert notes == ["t: join: ['ancestor_id'] from train_ancestors.csv by id"]
+        return out.collect()
+
+    assert join(orders).rows() == [("n1", "c b", "a1"), ("n2", "a", "a1"), ("n3", "d e", "a7")]
+    with pytest.raises(SplitError, match=r"id \['n9'\] not found in train_ancestors.csv"):
+        join(pl.concat([orders, pl.DataFrame({"id": ["n9"], "cell_order": ["x"]})]))
+    with pytest.raises(SplitError, match="lacks column"):
+        join(orders, columns=["fork_of"])
+    with pytest.raises(SplitError, match="already has column"):
+        join(orders.with_columns(pl.lit("z").alias("ancestor_id")))
+    (tmp_path / "twice.csv").write_text("id,ancestor_id\nn1,a\nn1,b\n", encoding="utf-8")
+    with pytest.raises(SplitError, match=r"holds id \['n1'\] more than once"):
+        join(orders, file="twice.csv")
+    with pytest.raises(SplitError, match="not found in the raw data"):
+        join(orders, file="gone.csv")
+    (tmp_path / "ragged.csv").write_text("id,ancestor_id\nn1,a,extra\n", encoding="utf-8")
+    with pytest.raises(SplitError, match="join: cannot read ragged.csv"):
+        join(orders, file="ragged.csv")
+    with pytest.raises(ValueError, match="must be a path inside the raw data"):
+        TRANSFORM_MODELS["join"].model_validate(
+            {"op": "join", "file": "../x.csv", "on": "id", "columns": ["a"]})
+
+
+def test_group_members_lists_the_ids_of_each_rows_group() -> None:
+    posts = pl.DataFrame({"posting_id": ["p3", "p1", "p2", "p4"],
+                          "label_group": ["g1", "g1", "g2", "g1"]})
+    out = _apply([{"op": "group_members", "column": "matches", "group_column": "label_group",
+                   "member_column": "posting_id"}], posts)
+    assert out.rows() == [("p3", "g1", "p1 p3 p4"), ("p1", "g1", "p1 p3 p4"),
+                          ("p2", "g2", "p2"), ("p4", "g1", "p1 p3 p4")]
+    with pytest.raises(SplitError, match="must differ"):
+        _apply([{"op": "group_members", "column": "m", "group_column": "label_group",
+                 "member_column": "label_group"}], posts)
+
+
+def test_aggregate_merges_the_rows_of_one_key_into_one() -> None:
+    boxes = pl.DataFrame({"image_id": ["b7", "a1", "b7", "b7"], "width": ["1024"] * 4,
+                          "bbox": ["[834.0, 222.0, 56.0, 36.0]", "[1, 2, 3, 4]", "[0,0,5,5]",
+                                   "[9e1, 1, 2, 3]"]})
+    step = {"op": "aggregate", "key": "image_id", "column": "PredictionString",
+            "template": "1.0 {bbox}", "keep": ["width"]}
+    out = _apply([step], boxes)
+    assert out.rows() == [
+        ("b7", "1024", "1.0 834.0 222.0 56.0 36.0 1.0 0 0 5 5 1.0 9e1 1 2 3"),
+        ("a1", "1024", "1.0 1 2 3 4")]
+    assert _apply([{**step, "template": "{bbox}", "separator": "|", "keep": []}],
+                  boxes.head(1))["PredictionString"].to_list() == ["834.0 222.0 56.0 36.0"]
+    with pytest.raises(SplitError, match=r"\['width'\] hold several values for one image_id"):
+        _apply([step], boxes.with_columns(pl.Series("width", ["1024", "1", "1024", "9"])))
+
+
+def test_a_latin_1_table_is_read_when_the_recipe_names_its_encoding(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    lines = ["id,product_title,relevance"] + [
+        f"{i},Angle {i}\u00b0 bracket,{1 + i % 3}" for i in range(40)]
+    (raw / "train.csv").write_bytes(("\n".join(lines) + "\n").encode("latin-1"))
+    split = {"strategy": "random", "test_size": 0.2, "train_file": "train.csv"}
+    spec = make_spec("depot", {**split, "encoding": "latin-1"}, metric="rmse",
+                     targets=("relevance",))
+    res = prepare_task(spec, raw, tmp_path / "data")
+    train = read(res.task_dir / "public/train.csv")
+    assert res.audit.passed and train.height == 32
+    assert train["product_title"][0] == f"Angle {train['id'][0]}\u00b0 bracket"
+    with pytest.raises(SplitError, match="UTF-8"):
+        prepare_task(make_spec("depot2", split, metric="rmse", targets=("relevance",)), raw,
+                     tmp_path / "data")
+    with pytest.raises(SplitError, match="not a known text encoding"):
+        prepare_task(make_spec("depot3", {**split, "encoding": "latin-99"}, metric="rmse",
+                               targets=("relevance",)), raw, tmp_path / "data")
+
+
+def test_a_tsv_whose_header_is_quoted_is_read_with_its_quotes(tmp_path: Path) -> None:
+    # stumbleupon's train.tsv quotes every field; its JSON boilerplate doubles its quotes.
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    rows = ['"url"\t"urlid"\t"boilerplate"\t"label"'] + [
+        f'"http://a.com/{i}"\t"{i}"\t"{{""title"":""t\tab {i}""}}"\t"{i % 2}"' for i in range(40)]
+    (raw / "train.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    spec = make_spec("evergreen", {"strategy": "random", "test_size": 0.2,
+                                   "train_file": "train.tsv"}, targets=("label",), id_col="urlid")
+    res = prepare_task(spec, raw, tmp_path / "data")
+    train = read(res.task_dir / "public/train.csv")
+    assert res.audit.passed and train.columns == ["url", "urlid", "boilerplate", "label"]
+    k = train["urlid"][0]
+    assert json.loads(train["boilerplate"][0], strict=False) == {"title": f"t\tab {k}"}
+    assert train["url"][0] == f"http://a.com/{k}"

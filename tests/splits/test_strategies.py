@@ -163,6 +163,43 @@ def test_time_split_on_the_id_column_itself(tmp_path: Path) -> None:
     train, test = _pub(res, "train.csv"), _pub(res, "test.csv")
     assert (train.height, test.height) == (80, 20)
     assert sorted(test["date_time"]) == hours[80:] and max(train["date_time"].to_list()) < hours[80]
+
+
+def test_time_split_whose_id_is_the_time_column(tmp_path: Path) -> None:
+    # A signal sampled at fixed steps (ion switching): each row's time is its id.
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    n = 400
+    pl.DataFrame({"time": [f"{(i + 1) / 10:.4f}" for i in range(n)],
+                  "signal": [f"{np.sin(i):.4f}" for i in range(n)],
+                  "open_channels": [str(i % 3) for i in range(n)]}).write_csv(raw / "train.csv")
+    spec = make_spec("ion", {"strategy": "time", "time_column": "time", "test_size": 0.1},
+                     metric="f1_macro", targets=("open_channels",), id_col="time")
+    res = prepare_task(spec, raw, tmp_path / "data")
+    train, test = _pub(res, "train.csv"), _pub(res, "test.csv")
+    assert (train.height, test.height) == (360, 40)
+    assert max(float(t) for t in train["time"]) < min(float(t) for t in test["time"])
+    assert sorted(_answers(res)["time"]) == sorted(test["time"])
+    assert res.audit.passed
+
+
+def test_sample_of_an_item_order_metric_lists_each_rows_items_sorted(tmp_path: Path) -> None:
+    # ai4code: a prediction orders exactly its notebook's cells, so no constant is valid.
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    rng = np.random.default_rng(3)
+    orders = [" ".join(rng.permutation([f"{i:02d}c{k}" for k in range(2 + i % 4)]))
+              for i in range(200)]
+    pl.DataFrame({"id": [f"nb{i:03d}" for i in range(200)], "cell_order": orders}).write_csv(
+        raw / "train.csv")
+    spec = make_spec("orders", {"strategy": "random", "test_size": 0.2},
+                     metric="kendall_tau_orders", targets=("cell_order",))
+    res = prepare_task(spec, raw, tmp_path / "data", grader=grade_submission)
+    sample, ans = _pub(res, "sample_submission.csv"), _answers(res)
+    assert sample["id"].to_list() == ans["id"].to_list()
+    assert [sorted(a.split()) for a in ans["cell_order"]] == [
+        s.split() for s in sample["cell_order"]]
+    assert sample["cell_order"].to_list() != ans["cell_order"].to_list()
     assert res.audit.passed
 
 
