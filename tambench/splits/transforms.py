@@ -321,7 +321,7 @@ def _join(t: Join, table: pl.LazyFrame, raw_root: Path) -> Applied:
     if unmatched.height:
         raise SplitError(f"join: {t.on} value(s) {unmatched[t.on].to_list()} have no line in "
                          f"{t.file}")
-    return joined.drop("_joined"), ""
+    return joined.drop("_joined"), f"join: {t.columns} from {t.file} by {t.on}"
 
 
 def _combine_ints(t: CombineInts, table: pl.LazyFrame, _raw: Path) -> Applied:
