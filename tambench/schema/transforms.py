@@ -19,6 +19,7 @@ Operations:
 * ``map_values``: values replaced by a stated mapping (true/false to 1/0);
 * ``unpivot``: one row per key from columns spelled per key (Answer[A-D]Text);
 * ``explode``: one row per item of JSON list columns, with its position;
+* ``split_values``: one cell of joined values into one column per value (a flattened matrix);
 * ``drop_rows``: rows dropped by a stated rule (empty cells, repeated values), counted in the
   split report.
 """
@@ -206,6 +207,31 @@ class Explode(Transform):
         return list(self.columns)
 
 
+class SplitValues(Transform):
+    """One cell of joined values into one column per value: the Image Matching Challenge's
+    ``rotation_matrix`` "r00;r01;...;r22" becomes R00..R22."""
+
+    op: Literal["split_values"] = "split_values"
+    """split_values."""
+
+    column: str = Field(min_length=1)
+    """The column of joined values."""
+
+    into: list[str] = Field(min_length=2)
+    """The new columns, in the values' order; every cell must hold exactly this many
+    values (a row with more or fewer is an error naming it)."""
+
+    separator: str = Field(min_length=1)
+    """The text between two values, e.g. ";"."""
+
+    keep: bool = False
+    """Keep the joined column (false: it is removed, since it restates the new columns)."""
+
+    def reads(self) -> list[str]:
+        """The joined column."""
+        return [self.column]
+
+
 class DropRows(Transform):
     """Rows dropped by a stated rule; how many is written into the split report."""
 
@@ -244,7 +270,7 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
     hint="transforms are registered with tambench.splits.transforms.register_transform")
 
 for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, MapValues, Unpivot, Explode,
-               DropRows):
+               SplitValues, DropRows):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
 
 

@@ -13,7 +13,9 @@ Column kinds (``"name": "kind"``): ``seq:<template>`` (``{i}`` is the row number
 (one or two of them joined by ``,``), ``text``, ``date:<YYYY-MM-DD>`` (one day per row),
 ``const:<value>``, ``bool`` (JSON booleans in JSON tables, else True/False), ``list``
 (a JSON list, JSON tables only), ``floats:<n>`` (a JSON list of n numbers), ``onehot:<group>`` (the columns of one group hold a single 1
-per row, the others 0: answers given as one column per class).
+per row, the others 0: answers given as one column per class), ``joined:<n>:<lo>:<hi>`` (n
+numbers in [lo, hi] joined by ";" in one cell: a flattened matrix, as the Image Matching
+Challenge's rotation_matrix).
 """
 
 from __future__ import annotations
@@ -131,6 +133,10 @@ def _column(kind: str, n: int, rng: np.random.Generator) -> list[Any]:
         return ["0"] * n  # set per group by _one_hot_groups
     if head == "floats":
         return [[round(float(v), 4) for v in rng.uniform(0, 2, int(rest))] for _ in range(n)]
+    if head == "joined":
+        count, low, high = rest.split(":")
+        return [";".join(f"{v:.6f}" for v in rng.uniform(float(low), float(high), int(count)))
+                for _ in range(n)]
     if head == "list":
         return [[f"v{int(v)}"] for v in rng.integers(0, 5, n)]
     raise ValueError(f"unknown fixture column kind {kind!r}")

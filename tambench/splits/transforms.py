@@ -32,6 +32,7 @@ from tambench.schema.transforms import (
     MapValues,
     OneHot,
     Rename,
+    SplitValues,
     Transform,
     Unpivot,
 )
@@ -174,6 +175,19 @@ def _explode(t: Explode, table: pl.LazyFrame, _raw: Path) -> Applied:
     return out.explode([*t.columns, t.position_column]).drop_nulls(t.position_column), ""
 
 
+def _split_values(t: SplitValues, table: pl.LazyFrame, _raw: Path) -> Applied:
+    parts = pl.col(t.column).fill_null("").str.split(t.separator)
+    bad = table.with_row_index("_row").filter(parts.list.len() != len(t.into)).select(
+        "_row", pl.col(t.column)).head(3).collect()
+    if bad.height:
+        shown = [f"row {r}: {str(v)[:60]!r}" for r, v in bad.rows()]
+        raise SplitError(f"split_values: column {t.column!r} must hold {len(t.into)} values "
+                         f"joined by {t.separator!r}; it does not in {shown}")
+    out = table.with_columns([parts.list.get(i).str.strip_chars().alias(name)
+                              for i, name in enumerate(t.into)])
+    return (out if t.keep else out.drop(t.column)), ""
+
+
 def _drop_rows(t: DropRows, table: pl.LazyFrame, _raw: Path) -> Applied:
     col = pl.col(t.column)
     if t.rule == "empty":
@@ -196,6 +210,7 @@ register_transform(HashId, _hash_id)
 register_transform(MapValues, _map_values)
 register_transform(Unpivot, _unpivot)
 register_transform(Explode, _explode)
+register_transform(SplitValues, _split_values)
 register_transform(DropRows, _drop_rows)
 
 

@@ -276,3 +276,30 @@ def test_unpivot_gives_one_row_per_key_and_explode_one_per_item() -> None:
     uneven = seqs.with_columns(pl.Series("e", ["[1]", "[3]"]))
     with pytest.raises(SplitError, match="1 row\\(s\\) have lists of different lengths"):
         _apply([{"op": "explode", "columns": ["r", "e"], "position_column": "pos"}], uneven)
+
+
+def test_split_values_gives_one_column_per_joined_value_and_refuses_a_short_cell() -> None:
+    poses = pl.DataFrame({"img": ["a", "b"], "t": ["0.5;-1;2", " 3 ;4;5e-1"]})
+    out = _apply([{"op": "split_values", "column": "t", "into": ["T0", "T1", "T2"],
+                   "separator": ";"}], poses)
+    assert out.rows() == [("a", "0.5", "-1", "2"), ("b", "3", "4", "5e-1")]
+    kept = _apply([{"op": "split_values", "column": "t", "into": ["T0", "T1", "T2"],
+                    "separator": ";", "keep": True}], poses)
+    assert kept.columns == ["img", "t", "T0", "T1", "T2"]
+    short = poses.with_columns(pl.Series("t", ["1;2;3", "1;2"]))
+    with pytest.raises(SplitError, match=r"must hold 3 values joined by ';'.*row 1: '1;2'"):
+        _apply([{"op": "split_values", "column": "t", "into": ["T0", "T1", "T2"],
+                 "separator": ";"}], short)
+
+
+def test_the_joined_fixture_kind_writes_n_numbers_in_range_joined_by_semicolons() -> None:
+    from tambench.splits.fixture import RawFixture, generate
+
+    fixture = RawFixture.model_validate({
+        "sources": [{"source": "https://example.org/data", "detail": "d"}], "rows": 8,
+        "tables": [{"path": "labels.csv", "columns": {"id": "seq:{i}",
+                                                      "R": "joined:9:0.5:1.5"}}]})
+    table = pl.read_csv(generate(fixture)[""]["labels.csv"], infer_schema=False)
+    cells = [[float(v) for v in cell.split(";")] for cell in table["R"]]
+    assert len(cells) == 8 and all(len(c) == 9 for c in cells)
+    assert all(0.5 <= v <= 1.5 for c in cells for v in c)
