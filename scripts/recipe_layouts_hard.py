@@ -56,7 +56,61 @@ def _image_matching_2024() -> dict[str, Any]:
     }
 
 
+_KDD23 = "https://d3qvx1ggyg4lu1.cloudfront.net/showcase/task-1-getting-started"
+_AQA = "https://www.biendata.xyz/competition/aqa_kdd_2024/"
+
 LAYOUTS: dict[str, dict[str, Any]] = {
+    "aicrowd/nextproductprediction": {
+        "sources": [
+            {"source": _KDD23,
+             "detail": "the challenge's getting-started notebook: the download holds "
+                       "products_train.csv, sessions_train.csv and sessions_test_task1.csv "
+                       "(read with pandas.read_csv); a session is prev_items, next_item, "
+                       "locale; a product is id, locale, title, price, brand, color, size, "
+                       "model, material, author, desc"},
+            *tam("MultiModal/medium/input/NextProductPrediction.json",
+                 "target next_item; sessions of six locales; Task 1 predicts DE, JP, UK"),
+        ],
+        "split": {"strategy": "random", "train_file": "sessions_train.csv",
+                  "id_column": "session_id", "target_columns": ["next_item"],
+                  "test_size": 0.1, "extra_public_files": ["products_train.csv"],
+                  "transforms": [{"op": "row_number", "column": "session_id"}]},
+        "fixture": {"rows": 80, "tables": [
+            {"path": "products_train.csv", "columns": {
+                "id": "seq:B0{i:08d}C", "locale": "choice:DE|JP|UK|ES|FR|IT", "title": "text",
+                "price": "float:1:300", "brand": "choice:acme|zeta", "color": "choice:red|black",
+                "size": "choice:S|M|L", "model": "seq:m{i}", "material": "choice:wood|steel",
+                "author": "choice:|a. b.", "desc": "text"}},
+            {"path": "sessions_train.csv", "columns": {
+                "prev_items": "seq:['B0{i:08d}A' 'B0{i:08d}B']", "next_item": "seq:B0{i:08d}C",
+                "locale": "choice:DE|JP|UK|ES|FR|IT"}},
+            {"path": "sessions_test_task1.csv", "rows": 12, "columns": {
+                "prev_items": "seq:['B1{i:08d}A']", "locale": "choice:DE|JP|UK"}},
+        ]},
+    },
+    "biendata/aqa": {
+        "sources": [
+            {"source": _AQA, "detail": "qa_train.txt and qa_valid_wo_ans.txt (one JSON "
+                                       "object a line: question, body, and pids in the "
+                                       "training file), pid_to_title_abs_new.json"},
+            *tam("Graph/hard/input/AQA.json",
+                 "train qa_train.txt (question, body, pids), test qa_valid_wo_ans.txt "
+                 "(question, body); the answer of a question is a line of comma-separated "
+                 "pids"),
+        ],
+        "split": {"strategy": "random", "train_file": "qa_train.txt", "id_column": "qid",
+                  "target_columns": ["pids"], "test_size": 0.1,
+                  "extra_public_files": ["pid_to_title_abs_new.json"],
+                  "transforms": [{"op": "row_number", "column": "qid"},
+                                 {"op": "join_list", "column": "pids", "separator": ","}]},
+        "fixture": {"rows": 80, "tables": [
+            {"path": "qa_train.txt", "lines": True, "columns": {
+                "question": "text", "body": "text", "pids": "list"}},
+            {"path": "qa_valid_wo_ans.txt", "lines": True, "rows": 12, "columns": {
+                "question": "text", "body": "text"}},
+        ], "extra": {"pid_to_title_abs_new.json":
+                     '{"v0": {"title": "t0", "abstract": "a0"}}'}},
+    },
     "kaggle/image-matching-challenge-2024-hexathlon": _image_matching_2024(),
     "kaggle/image-matching-challenge-2024": _image_matching_2024(),
 }

@@ -20,6 +20,8 @@ Operations:
 * ``unpivot``: one row per key from columns spelled per key (Answer[A-D]Text);
 * ``explode``: one row per item of JSON list columns, with its position;
 * ``split_values``: one cell of joined values into one column per value (a flattened matrix);
+* ``join_list``: a JSON list cell joined into one text (AQA's pids, "p1,p2");
+* ``row_number``: a new id column numbering the rows (tables without an id);
 * ``drop_rows``: rows dropped by a stated rule (empty cells, repeated values), counted in the
   split report.
 """
@@ -232,6 +234,45 @@ class SplitValues(Transform):
         return [self.column]
 
 
+class JoinList(Transform):
+    """A JSON list cell joined into one text: AQA's ``pids`` ["p1", "p2"] becomes "p1,p2",
+    the line its answers hold."""
+
+    op: Literal["join_list"] = "join_list"
+    """join_list."""
+
+    column: str = Field(min_length=1)
+    """The column of JSON lists (replaced by the joined text)."""
+
+    separator: str = Field(min_length=1)
+    """The text put between two items, e.g. ","; an item holding it is an error."""
+
+    def reads(self) -> list[str]:
+        """The list column."""
+        return [self.column]
+
+
+class RowNumber(Transform):
+    """A new id column numbering the rows in the raw table's order (0, 1, ...), for tables
+    whose rows have no id (sessions, questions); the split shuffles the test rows, so the
+    number says nothing of a row's label."""
+
+    op: Literal["row_number"] = "row_number"
+    """row_number."""
+
+    column: str = Field(min_length=1)
+    """The new column."""
+
+    template: str = "{n}"
+    """Its text, with ``{n}`` the row's number, e.g. "session_{n}"."""
+
+    @model_validator(mode="after")
+    def _has_number(self) -> RowNumber:
+        if "{n}" not in self.template:
+            raise ValueError("row_number: the template must hold {n}")
+        return self
+
+
 class DropRows(Transform):
     """Rows dropped by a stated rule; how many is written into the split report."""
 
@@ -270,7 +311,7 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
     hint="transforms are registered with tambench.splits.transforms.register_transform")
 
 for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, MapValues, Unpivot, Explode,
-               SplitValues, DropRows):
+               SplitValues, JoinList, RowNumber, DropRows):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
 
 

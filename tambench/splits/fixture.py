@@ -55,7 +55,8 @@ class FixtureTable(BaseModel):
     member: str = ""
     """Its path inside that archive (empty: its path's file name)."""
     lines: bool = False
-    """A ``.json`` table written as JSON lines (one record a line) instead of a list."""
+    """A ``.json`` table written as JSON lines (one record a line) instead of a list; any
+    other table (biendata's ``qa_train.txt``) written as JSON lines instead of CSV."""
     virtual: bool = False
     """Only names per-row files (labels in file names): not written into the download."""
 
@@ -159,7 +160,7 @@ def _one_hot_groups(columns: dict[str, str], rows: dict[str, list[Any]],
 def _table_bytes(table: FixtureTable, rows: dict[str, list[Any]]) -> bytes:
     names = list(table.columns)
     n = len(rows[names[0]])
-    if table.path.endswith(".json"):
+    if table.path.endswith(".json") or table.lines:
         records = [{c: rows[c][i] for c in names} for i in range(n)]
         if table.lines:
             return "".join(json.dumps(r) + "\n" for r in records).encode()

@@ -55,6 +55,9 @@ REPORT_FILE = core_layout.SPLIT_REPORT_FILE
 CHECKSUMS_FILE = core_layout.CHECKSUMS_FILE
 QUARANTINE_FILE = core_layout.QUARANTINE_FILE
 
+#: The public sample submission of a task graded on a line file (as grading looks for it).
+LINES_SAMPLE_FILE = "sample_submission.txt"
+
 RESERVED_PUBLIC = frozenset(
     {TRAIN_FILE, TEST_FILE, SAMPLE_FILE, MANIFEST_FILE, TRAIN_FILES_DIR, TEST_FILES_DIR,
      core_layout.DESCRIPTION_FILE, core_layout.INSTRUCTIONS_FILE}
@@ -93,6 +96,15 @@ class SplitPlan:
     answers_file: str
     metric_kind: str | None
     metric_id: str | None
+    lines_file: str = ""
+    """A task graded on a line file (submission format txt): the grading's answers file, one
+    line per public test row in public/test.csv's order (:mod:`.linefiles`); the split's
+    keyed answers are then ``answers_file``. Empty for CSV tasks."""
+
+    @property
+    def sample_file(self) -> str:
+        """The public sample submission's name: sample_submission.txt for a line-file task."""
+        return LINES_SAMPLE_FILE if self.lines_file else SAMPLE_FILE
 
     @property
     def stratify_columns(self) -> list[str]:
@@ -123,11 +135,14 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
     if split is None:
         raise SplitError(f"task {spec.id} has no split spec; add a 'split' section to its task.json")
     g = spec.grading
-    if g is not None and g.submission_format != SubmissionFormat.CSV:
+    lines = g is not None and g.submission_format == SubmissionFormat.TXT
+    if g is not None and g.submission_format != SubmissionFormat.CSV and not lines:
         raise SplitError(
-            f"task {spec.id}: prepare writes CSV answers, but the grading spec declares "
-            f"{g.submission_format.value} submissions"
+            f"task {spec.id}: prepare writes CSV answers or line files, but the grading spec "
+            f"declares {g.submission_format.value} submissions"
         )
+    if lines:
+        return _plan_lines(spec, split)
     id_column = split.id_column or (g.id_columns[0] if g and g.id_columns else "")
     if not id_column:
         raise SplitError(f"task {spec.id}: set split.id_column (or grading.id_columns)")
@@ -174,6 +189,31 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
         metric_kind=kind,
         metric_id=metric_id,
     )
+
+
+def _plan_lines(spec: TaskSpec, split: SplitSpec) -> SplitPlan:
+    """The plan of a task graded on a line file: the split's row id and its one target
+    column give keyed answers (checked by the audit) and the lines graded."""
+    g = spec.grading
+    if g is None or not split.id_column or len(split.target_columns) != 1:
+        raise SplitError(
+            f"task {spec.id} is graded on a line file: set split.id_column (the rows' id in "
+            "public/test.csv) and exactly one split.target_columns (the lines' values)")
+    safe_relpath(g.answers_file, "grading.answers_file")
+    if "/" in g.answers_file or g.answers_file == DEFAULT_ANSWERS_FILE:
+        raise SplitError(f"grading.answers_file {g.answers_file!r} of a line-file task must "
+                         f"be a plain file name other than {DEFAULT_ANSWERS_FILE!r}")
+    from tambench.core.metrics import get_metric
+
+    metric = get_metric(g.metric)
+    idc, target = split.id_column, split.target_columns[0]
+    if idc == target or {idc, target} & set(split.hidden_columns):
+        raise SplitError(f"task {spec.id}: the id {idc!r} and the target {target!r} must be "
+                         "two columns, neither of them in split.hidden_columns")
+    return SplitPlan(split=split, id_column=idc, id_columns=[idc], hidden_columns=[target],
+                     aux_columns=[], answer_columns=[idc, target],
+                     submission_header=[idc, target], answers_file=DEFAULT_ANSWERS_FILE,
+                     metric_kind=metric.kind, metric_id=metric.id, lines_file=g.answers_file)
 
 
 def scored_columns(grading: GradingSpec) -> list[str]:

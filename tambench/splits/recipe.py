@@ -2,7 +2,7 @@
 transformed, before the split reads them.
 
 The split reads CSV tables as text. A raw table named by the recipe that is JSON (a list of
-records) or JSON lines or tab-separated, or any table of a recipe with ``transforms``, is rewritten once into a
+records) or JSON lines (``.jsonl``, or a ``.txt`` starting with "{") or tab-separated, or any table of a recipe with ``transforms``, is rewritten once into a
 scratch folder as such a CSV (nested values as JSON text) and the split reads that instead;
 other tables are read where they are, untouched. A recipe path naming a folder that holds one
 file (``train.csv/train.csv``, as some unpacking tools leave it) means that file.
@@ -30,6 +30,9 @@ JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
 TSV_SUFFIXES = frozenset({".tsv"})
 #: Tables always rewritten as CSV before the split reads them.
 REWRITTEN = JSON_SUFFIXES | JSONL_SUFFIXES | TSV_SUFFIXES
+#: A table with this suffix is JSON lines when its first non-blank byte is "{" (biendata's
+#: qa_train.txt), else CSV.
+TXT_SUFFIXES = frozenset({".txt"})
 #: The key of the training table built by a ``files_table`` transform.
 FILES_TABLE = ""
 
@@ -74,9 +77,19 @@ def _table_paths(split: SplitSpec) -> list[tuple[str, str, bool]]:
     return out
 
 
+def _first_byte(path: Path) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read(64).lstrip()[:1]
+
+
+def _json_lines_txt(path: Path) -> bool:
+    """A ``.txt`` table holding JSON lines."""
+    return path.suffix.lower() in TXT_SUFFIXES and _first_byte(path) == b"{"
+
+
 def _read_text_frame(path: Path, label: str) -> pl.LazyFrame:
     """A raw table as a lazy frame of text columns (CSV, JSON records or JSON lines)."""
-    suffix = path.suffix.lower()
+    suffix = ".jsonl" if _json_lines_txt(path) else path.suffix.lower()
     try:
         if suffix in TSV_SUFFIXES:
             return pl.scan_csv(path, infer_schema=False, separator="\t", quote_char=None)
@@ -91,9 +104,7 @@ def _read_text_frame(path: Path, label: str) -> pl.LazyFrame:
 def _read_json(path: Path) -> pl.DataFrame:
     """A ``.json`` table: a list of records, or JSON lines under that name (Kaggle's
     stanford-covid-vaccine train.json)."""
-    with open(path, "rb") as fh:
-        first = fh.read(64).lstrip()[:1]
-    return pl.read_json(path) if first == b"[" else pl.read_ndjson(path)
+    return pl.read_json(path) if _first_byte(path) == b"[" else pl.read_ndjson(path)
 
 
 def _as_text(frame: pl.DataFrame, column: str) -> pl.Expr:
@@ -124,7 +135,7 @@ def rewrite_tables(root: Path, split: SplitSpec, scratch: Path) -> RecipeTables:
             label = "the files_table transform's table"
         elif rel:
             path = resolve_raw(root, rel, what)
-            if not (steps or path.suffix.lower() in REWRITTEN):
+            if not (steps or path.suffix.lower() in REWRITTEN or _json_lines_txt(path)):
                 continue
             label = rel
             frame = _read_text_frame(path, rel)

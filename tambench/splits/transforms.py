@@ -29,9 +29,11 @@ from tambench.schema.transforms import (
     Explode,
     FilesTable,
     HashId,
+    JoinList,
     MapValues,
     OneHot,
     Rename,
+    RowNumber,
     SplitValues,
     Transform,
     Unpivot,
@@ -150,13 +152,13 @@ def _unpivot(t: Unpivot, table: pl.LazyFrame, _raw: Path) -> Applied:
     return pl.concat(parts, how="vertical"), ""
 
 
-def _json_items(text: str | None) -> list[str]:
+def _json_items(text: str | None, op: str = "explode") -> list[str]:
     try:
-        items = parse_json(text, "explode's cell", error=SplitError) if text else []
+        items = parse_json(text, f"{op}'s cell", error=SplitError) if text else []
     except SplitError as exc:
-        raise SplitError(f"explode: a cell is not a JSON list: {str(text)[:60]!r}") from exc
+        raise SplitError(f"{op}: a cell is not a JSON list: {str(text)[:60]!r}") from exc
     if not isinstance(items, list):
-        raise SplitError(f"explode: a cell is not a JSON list: {str(text)[:60]!r}")
+        raise SplitError(f"{op}: a cell is not a JSON list: {str(text)[:60]!r}")
     return [v if isinstance(v, str) else json.dumps(v) for v in items]
 
 
@@ -188,6 +190,25 @@ def _split_values(t: SplitValues, table: pl.LazyFrame, _raw: Path) -> Applied:
     return (out if t.keep else out.drop(t.column)), ""
 
 
+def _join_list(t: JoinList, table: pl.LazyFrame, _raw: Path) -> Applied:
+    def joined(text: str | None) -> str:
+        items = _json_items(text, "join_list")
+        if any(t.separator in item for item in items):
+            raise SplitError(f"join_list: an item of column {t.column!r} holds the separator "
+                             f"{t.separator!r}: {str(text)[:60]!r}")
+        return t.separator.join(items)
+
+    return table.with_columns(
+        pl.col(t.column).map_elements(joined, return_dtype=pl.String)), ""
+
+
+def _row_number(t: RowNumber, table: pl.LazyFrame, _raw: Path) -> Applied:
+    before, _, after = t.template.partition("{n}")
+    number = pl.int_range(0, pl.len(), dtype=pl.Int64).cast(pl.String)
+    return table.with_columns(pl.concat_str([pl.lit(before), number, pl.lit(after)])
+                              .alias(t.column)), ""
+
+
 def _drop_rows(t: DropRows, table: pl.LazyFrame, _raw: Path) -> Applied:
     col = pl.col(t.column)
     if t.rule == "empty":
@@ -211,6 +232,8 @@ register_transform(MapValues, _map_values)
 register_transform(Unpivot, _unpivot)
 register_transform(Explode, _explode)
 register_transform(SplitValues, _split_values)
+register_transform(JoinList, _join_list)
+register_transform(RowNumber, _row_number)
 register_transform(DropRows, _drop_rows)
 
 

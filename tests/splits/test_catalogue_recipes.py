@@ -16,6 +16,7 @@ import pytest
 
 from tambench.grading.grade import grade_submission
 from tambench.grading.verdict import check_submission, public_task
+from tambench.schema.taskspec import TaskSpec
 from tambench.splits.fixture import FIXTURE_FILE, RawFixture, make_download
 from tambench.splits.prepare import prepare_task
 from tambench.tasks.catalogue import Catalogue, bundled_catalogue_dir
@@ -52,9 +53,14 @@ def test_the_recipe_prepares_its_real_layout_and_grades_the_answers_best(
     assert res.audit is not None and res.audit.passed, res.audit.findings
     pub = res.task_dir / "public"
     task = public_task(spec, public_dir=pub)
-    verdict = check_submission(pub / "sample_submission.csv", task, task.reference(None))
+    lines = spec.grading.submission_format == "txt"
+    sample_name = "sample_submission.txt" if lines else "sample_submission.csv"
+    verdict = check_submission(pub / sample_name, task, task.reference(None))
     assert verdict.valid_submission, verdict.errors
     answers_path = res.task_dir / "private" / spec.grading.answers_file
+    if lines:
+        _grade_line_answers(spec, answers_path, tmp_path)
+        return
     answers = pl.read_csv(answers_path, infer_schema=False)
     sample = pl.read_csv(pub / "sample_submission.csv", infer_schema=False)
     idc = spec.grading.id_columns[0]
@@ -81,3 +87,21 @@ def test_the_recipe_prepares_its_real_layout_and_grades_the_answers_best(
         assert report.valid_submission, (name, report.errors)
         assert report.score is not None and math.isclose(float(report.score), best,
                                                          abs_tol=1e-9), (name, report.score)
+
+
+def _grade_line_answers(spec: TaskSpec, answers_path: Path, tmp_path: Path) -> None:
+    """A line-file task: its answers submitted as they are score best; the same lines
+    shuffled are still valid but score less (lines are matched by position)."""
+    from tambench.core.metrics import get_metric
+
+    best = get_metric(spec.grading.metric).best_value
+    lines = answers_path.read_text(encoding="utf-8").splitlines()
+    assert len(set(lines)) >= 2, "the fixture's answers need two different lines"
+    shuffled = lines[1:] + lines[:1]
+    for name, rows in (("ordered", lines), ("shuffled", shuffled)):
+        path = tmp_path / f"{name}.txt"
+        path.write_text("".join(f"{r}\n" for r in rows), encoding="utf-8")
+        report = grade_submission(path, spec, answers_path)
+        assert report.valid_submission, (name, report.errors)
+        score = float(report.score)
+        assert math.isclose(score, best, abs_tol=1e-9) == (name == "ordered"), (name, score)

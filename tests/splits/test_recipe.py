@@ -303,3 +303,19 @@ def test_the_joined_fixture_kind_writes_n_numbers_in_range_joined_by_semicolons(
     cells = [[float(v) for v in cell.split(";")] for cell in table["R"]]
     assert len(cells) == 8 and all(len(c) == 9 for c in cells)
     assert all(0.5 <= v <= 1.5 for c in cells for v in c)
+
+
+def test_join_list_joins_json_lists_and_row_number_numbers_the_rows() -> None:
+    qa = pl.DataFrame({"q": ["why", "how"], "pids": ['["p1", "p2"]', '["p9"]']})
+    out = _apply([{"op": "join_list", "column": "pids", "separator": ","},
+                  {"op": "row_number", "column": "qid", "template": "q{n}"}], qa)
+    assert out.rows() == [("why", "p1,p2", "q0"), ("how", "p9", "q1")]
+    with pytest.raises(SplitError, match="join_list: an item of column 'pids' holds"):
+        _apply([{"op": "join_list", "column": "pids", "separator": ","}],
+               qa.with_columns(pl.Series("pids", ['["a,b"]', "[]"])))
+    with pytest.raises(SplitError, match="join_list: a cell is not a JSON list"):
+        _apply([{"op": "join_list", "column": "pids", "separator": ","}],
+               qa.with_columns(pl.Series("pids", ['{"a": 1}', "[]"])))
+    with pytest.raises(Exception, match="must hold \\{n\\}"):
+        make_spec("x", {"strategy": "random", "transforms": [
+            {"op": "row_number", "column": "id", "template": "q"}]})

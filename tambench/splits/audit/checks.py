@@ -45,6 +45,7 @@ from tambench.splits.layout import (
     TRAIN_FILES_DIR,
     SplitPlan,
 )
+from tambench.splits.linefiles import read_lines
 from tambench.splits.periods import parse_periods
 from tambench.splits.rawcsv import polars_reason
 
@@ -301,13 +302,14 @@ def check_sample(spec: TaskSpec, plan: SplitPlan, root: Path, answers: pl.DataFr
                  grader: Grader | None) -> CheckResult:
     """Expected header, the answers' ids once each; with a grader, valid and scoring as
     recorded by prepare."""
-    path = root / PUBLIC_DIR / SAMPLE_FILE
+    path = root / PUBLIC_DIR / plan.sample_file
     if not path.is_file():
         return CheckResult(name="sample_submission", status="fail",
-                           findings=[f"public/{SAMPLE_FILE} missing"])
+                           findings=[f"public/{plan.sample_file} missing"])
     findings, detail = [], ""
-    header = header_of(path)
-    if header != plan.submission_header:
+    if plan.lines_file:
+        findings += _sample_lines(plan, root, path)
+    elif (header := header_of(path)) != plan.submission_header:
         findings.append(f"header is {header}, expected {plan.submission_header}")
     else:
         ids = read_csv(path, [plan.id_column])[plan.id_column]
@@ -316,10 +318,10 @@ def check_sample(spec: TaskSpec, plan: SplitPlan, root: Path, answers: pl.DataFr
                 an.implode()).all():
             findings.append(f"holds {ids.len()} rows / {ids.n_unique()} distinct ids, "
                             f"expected the {an.len()} answer ids once each")
-    if not findings:
-        findings += _sample_is_answers(plan, path, answers)
+        if not findings:
+            findings += _sample_is_answers(plan, path, answers)
     if not findings and grader is not None and spec.grading is not None:
-        rep = grader(path, spec, root / PRIVATE_DIR / plan.answers_file)
+        rep = grader(path, spec, root / PRIVATE_DIR / (plan.lines_file or plan.answers_file))
         if not rep.valid_submission or rep.score is None:
             findings.append(f"the grader rejects it: {list(rep.errors)}")
         else:
@@ -332,6 +334,17 @@ def check_sample(spec: TaskSpec, plan: SplitPlan, root: Path, answers: pl.DataFr
         detail = "header and ids checked (no grader given, so not scored)"
     return CheckResult(name="sample_submission", status="fail" if findings else "pass",
                        findings=findings, detail=detail)
+
+
+def _sample_lines(plan: SplitPlan, root: Path, path: Path) -> list[str]:
+    """A line-file sample: one line per answers line, and not the answers themselves."""
+    answers = read_lines(root / PRIVATE_DIR / plan.lines_file)
+    sample = read_lines(path)
+    if len(sample) != len(answers):
+        return [f"holds {len(sample)} lines, expected {len(answers)} (one per public test row)"]
+    if len(set(answers)) >= 2 and sample == answers:
+        return ["its lines equal the answers: the sample submission holds the test labels"]
+    return []
 
 
 def _sample_is_answers(plan: SplitPlan, path: Path, answers: pl.DataFrame) -> list[str]:
