@@ -58,6 +58,7 @@ def _image_matching_2024() -> dict[str, Any]:
 
 _KDD23 = "https://d3qvx1ggyg4lu1.cloudfront.net/showcase/task-1-getting-started"
 _AQA = "https://www.biendata.xyz/competition/aqa_kdd_2024/"
+_IND = "https://www.biendata.xyz/competition/ind_kdd_2024/"
 
 LAYOUTS: dict[str, dict[str, Any]] = {
     "aicrowd/nextproductprediction": {
@@ -87,6 +88,40 @@ LAYOUTS: dict[str, dict[str, Any]] = {
             {"path": "sessions_test_task1.csv", "rows": 12, "columns": {
                 "prev_items": "seq:['B1{i:08d}A']", "locale": "choice:DE|JP|UK"}},
         ]},
+    },
+    "biendata/ind": {
+        "sources": [
+            {"source": _IND, "detail": "train_author.json (author id -> name, normal_data, "
+                                       "outliers: paper ids), ind_valid_author.json (author "
+                                       "id -> name, papers), pid_to_info_all.json (paper id "
+                                       "-> title, authors, venue, year, keywords, abstract), "
+                                       "ind_valid_author_submit.json"},
+            *tam("Graph/easy/input/IND.json",
+                 "train train_author.json (author id, name, normal_data, outliers); test "
+                 "ind_valid_author.json (papers of each author); the answer is a JSON object "
+                 "author id -> paper id -> label"),
+        ],
+        "split": {"strategy": "group", "train_file": "train_author.json", "id_column": "id",
+                  "target_columns": ["label"], "group_column": "author_id", "test_size": 0.2,
+                  "answers_keys": ["author_id", "paper_id"],
+                  "hidden_columns": {"position": "public"},
+                  "extra_public_files": ["pid_to_info_all.json"],
+                  "transforms": [
+                      {"op": "rename", "columns": {"key": "author_id"}},
+                      {"op": "unpivot", "keys": ["normal_data", "outliers"],
+                       "key_column": "label", "columns": {"paper_id": "{key}"}},
+                      {"op": "explode", "columns": ["paper_id"], "position_column": "position"},
+                      {"op": "map_values", "column": "label",
+                       "mapping": {"normal_data": "1", "outliers": "0"}},
+                      {"op": "compose_id", "column": "id", "template": "{author_id}-{paper_id}"}]},
+        "fixture": {"rows": 40, "tables": [
+            {"path": "train_author.json", "keyed": "author", "columns": {
+                "author": "seq:{i:024x}", "name": "text", "normal_data": "ids:4",
+                "outliers": "ids:1"}},
+            {"path": "ind_valid_author.json", "keyed": "author", "rows": 8, "columns": {
+                "author": "seq:f{i:023x}", "name": "text", "papers": "ids:5"}},
+        ], "extra": {"pid_to_info_all.json": '{"0a": {"title": "t", "year": 2020}}',
+                     "ind_valid_author_submit.json": '{}'}},
     },
     "biendata/aqa": {
         "sources": [

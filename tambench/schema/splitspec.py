@@ -182,11 +182,15 @@ class SplitSpec(_Model):
     """Where the raw layout this recipe expects was read (peers' prepare scripts, data
     pages)."""
 
+    answers_keys: list[str] = Field(default_factory=list)
+    """JSON answers (grading submission_format json) only: the two columns that nest them,
+    ``{row[k1]: {row[k2]: target}}`` (IND's author and paper ids); they stay in the answers."""
+
     @model_serializer(mode="wrap")
     def _omit_empty_recipe_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """``transforms`` and ``sources`` are written only when a recipe has them, so recipes
-        written before them keep their bytes."""
-        return omit_empty(handler(self), ("transforms", "sources"))
+        """``transforms``, ``sources`` and ``answers_keys`` are written only when a recipe has
+        them, so recipes written before them keep their bytes."""
+        return omit_empty(handler(self), ("transforms", "sources", "answers_keys"))
 
     @model_validator(mode="before")
     @classmethod

@@ -15,7 +15,8 @@ Column kinds (``"name": "kind"``): ``seq:<template>`` (``{i}`` is the row number
 (a JSON list, JSON tables only), ``floats:<n>`` (a JSON list of n numbers), ``onehot:<group>`` (the columns of one group hold a single 1
 per row, the others 0: answers given as one column per class), ``joined:<n>:<lo>:<hi>`` (n
 numbers in [lo, hi] joined by ";" in one cell: a flattened matrix, as the Image Matching
-Challenge's rotation_matrix).
+Challenge's rotation_matrix), ``ids:<n>`` (a JSON list of n random 24-hex-digit ids, as biendata's
+paper ids).
 """
 
 from __future__ import annotations
@@ -57,6 +58,9 @@ class FixtureTable(BaseModel):
     lines: bool = False
     """A ``.json`` table written as JSON lines (one record a line) instead of a list; any
     other table (biendata's ``qa_train.txt``) written as JSON lines instead of CSV."""
+    keyed: str = ""
+    """A ``.json`` table written as one object: this column's value -> the rest of the
+    record (biendata's train_author.json); empty: a list of records."""
     virtual: bool = False
     """Only names per-row files (labels in file names): not written into the download."""
 
@@ -138,6 +142,8 @@ def _column(kind: str, n: int, rng: np.random.Generator) -> list[Any]:
         count, low, high = rest.split(":")
         return [";".join(f"{v:.6f}" for v in rng.uniform(float(low), float(high), int(count)))
                 for _ in range(n)]
+    if head == "ids":
+        return [[rng.bytes(12).hex() for _ in range(int(rest))] for _ in range(n)]
     if head == "list":
         return [[f"v{int(v)}"] for v in rng.integers(0, 5, n)]
     raise ValueError(f"unknown fixture column kind {kind!r}")
@@ -162,6 +168,8 @@ def _table_bytes(table: FixtureTable, rows: dict[str, list[Any]]) -> bytes:
     n = len(rows[names[0]])
     if table.path.endswith(".json") or table.lines:
         records = [{c: rows[c][i] for c in names} for i in range(n)]
+        if table.keyed:
+            return json.dumps({r.pop(table.keyed): r for r in records}).encode()
         if table.lines:
             return "".join(json.dumps(r) + "\n" for r in records).encode()
         return json.dumps(records).encode()

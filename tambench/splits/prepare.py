@@ -30,6 +30,7 @@ import numpy as np
 from tambench.core.progress import Progress
 from tambench.errors import LeakageError, SourceError, SplitError, TambenchError, TaskDataError
 from tambench.schema.taskspec import StratifiedSplit, TaskSpec
+from tambench.splits.answerfiles import write_rendered
 from tambench.splits.checksums import (
     CHECKSUMS_FILE,
     ChecksumDiff,
@@ -52,7 +53,6 @@ from tambench.splits.layout import (
     set_modes,
     task_dir,
 )
-from tambench.splits.linefiles import write_line_files
 from tambench.splits.quarantine import AUDIT_PENDING, lift_quarantine, quarantine_task
 from tambench.splits.rawcsv import RawTable, open_table
 from tambench.splits.recipe import FILES_TABLE, RecipeTables, resolve_raw, rewrite_tables
@@ -203,8 +203,8 @@ def build_split(spec: TaskSpec, raw_root: Path, out: Path,
         else:
             parts = _split_one_table(plan, ctx, out, strategy)
         extra = copy_extra_files(ctx.root, plan, out, refuse=ctx.private.refuse)
-    if plan.lines_file:
-        write_line_files(plan, out)
+    if plan.rendered_file:
+        write_rendered(plan, out)
         parts["sample_submission"].header = []  # a line file has no header
     settings = plan.split.applied()
     if isinstance(plan.split, StratifiedSplit):
@@ -236,7 +236,7 @@ def grade_sample(spec: TaskSpec, root: Path, plan: SplitPlan,
     if grader is None or spec.grading is None:
         return None
     rep = grader(root / PUBLIC_DIR / plan.sample_file, spec,
-                 root / PRIVATE_DIR / (plan.lines_file or plan.answers_file))
+                 root / PRIVATE_DIR / (plan.rendered_file or plan.answers_file))
     if not rep.valid_submission:
         raise SplitError(f"the sample submission of {spec.id} does not validate: "
                          f"{list(rep.errors)}")

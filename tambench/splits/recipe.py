@@ -2,7 +2,8 @@
 transformed, before the split reads them.
 
 The split reads CSV tables as text. A raw table named by the recipe that is JSON (a list of
-records) or JSON lines (``.jsonl``, or a ``.txt`` starting with "{") or tab-separated, or any table of a recipe with ``transforms``, is rewritten once into a
+records, or one object of records: a row per entry, its key in column ``key``) or JSON lines
+(``.jsonl``, or a ``.txt`` starting with "{") or tab-separated, or any table of a recipe with ``transforms``, is rewritten once into a
 scratch folder as such a CSV (nested values as JSON text) and the split reads that instead;
 other tables are read where they are, untouched. A recipe path naming a folder that holds one
 file (``train.csv/train.csv``, as some unpacking tools leave it) means that file.
@@ -101,10 +102,32 @@ def _read_text_frame(path: Path, label: str) -> pl.LazyFrame:
     return frame.with_columns([_as_text(frame, c) for c in frame.columns]).lazy()
 
 
+#: The column holding each entry's key when a JSON object of records is read as a table.
+KEY_COLUMN = "key"
+
+
 def _read_json(path: Path) -> pl.DataFrame:
-    """A ``.json`` table: a list of records, or JSON lines under that name (Kaggle's
-    stanford-covid-vaccine train.json)."""
-    return pl.read_json(path) if _first_byte(path) == b"[" else pl.read_ndjson(path)
+    """A ``.json`` table: a list of records, JSON lines under that name (Kaggle's
+    stanford-covid-vaccine train.json), or one object of records (biendata's
+    train_author.json: author id -> record), one row per entry with its key in ``key``."""
+    if _first_byte(path) == b"[":
+        return pl.read_json(path)
+    keyed = _keyed_records(path)
+    return keyed if keyed is not None else pl.read_ndjson(path)
+
+
+def _keyed_records(path: Path) -> pl.DataFrame | None:
+    """One JSON object whose every value is an object, as rows (None for JSON lines)."""
+    try:
+        doc = json.loads(path.read_bytes())
+    except ValueError:
+        return None  # several JSON values: JSON lines
+    if not (isinstance(doc, dict) and doc and all(isinstance(v, dict) for v in doc.values())):
+        return None
+    if any(KEY_COLUMN in v for v in doc.values()):
+        raise SplitError(f"{path.name}: its records have a field {KEY_COLUMN!r}, the column "
+                         "that holds each entry's key")
+    return pl.DataFrame([{KEY_COLUMN: k, **v} for k, v in doc.items()], infer_schema_length=None)
 
 
 def _as_text(frame: pl.DataFrame, column: str) -> pl.Expr:

@@ -8,6 +8,7 @@ to the answers graded (the metric's best value), in the answers' order and shuff
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -53,13 +54,15 @@ def test_the_recipe_prepares_its_real_layout_and_grades_the_answers_best(
     assert res.audit is not None and res.audit.passed, res.audit.findings
     pub = res.task_dir / "public"
     task = public_task(spec, public_dir=pub)
-    lines = spec.grading.submission_format == "txt"
-    sample_name = "sample_submission.txt" if lines else "sample_submission.csv"
-    verdict = check_submission(pub / sample_name, task, task.reference(None))
+    fmt = spec.grading.submission_format.value
+    verdict = check_submission(pub / f"sample_submission.{fmt}", task, task.reference(None))
     assert verdict.valid_submission, verdict.errors
     answers_path = res.task_dir / "private" / spec.grading.answers_file
-    if lines:
+    if fmt == "txt":
         _grade_line_answers(spec, answers_path, tmp_path)
+        return
+    if fmt == "json":
+        _grade_json_answers(spec, answers_path, tmp_path)
         return
     answers = pl.read_csv(answers_path, infer_schema=False)
     sample = pl.read_csv(pub / "sample_submission.csv", infer_schema=False)
@@ -89,11 +92,31 @@ def test_the_recipe_prepares_its_real_layout_and_grades_the_answers_best(
                                                          abs_tol=1e-9), (name, report.score)
 
 
+def _grade_json_answers(spec: TaskSpec, answers_path: Path, tmp_path: Path) -> None:
+    """A JSON task: its answers submitted as they are score best, and so do the same
+    entries in reverse order (JSON objects are matched by key)."""
+    from tambench.core.metrics import get_metric
+
+    assert spec.grading is not None
+    best = get_metric(spec.grading.metric).best_value
+    doc = json.loads(answers_path.read_text(encoding="utf-8"))
+    assert isinstance(doc, dict) and len(doc) >= 2
+    reverse = {k: (dict(reversed(v.items())) if isinstance(v, dict) else v)
+               for k, v in reversed(doc.items())}
+    for name, value in (("ordered", doc), ("shuffled", reverse)):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(value), encoding="utf-8")
+        report = grade_submission(path, spec, answers_path)
+        assert report.valid_submission, (name, report.errors)
+        assert math.isclose(float(report.score), best, abs_tol=1e-9), (name, report.score)
+
+
 def _grade_line_answers(spec: TaskSpec, answers_path: Path, tmp_path: Path) -> None:
     """A line-file task: its answers submitted as they are score best; the same lines
     shuffled are still valid but score less (lines are matched by position)."""
     from tambench.core.metrics import get_metric
 
+    assert spec.grading is not None
     best = get_metric(spec.grading.metric).best_value
     lines = answers_path.read_text(encoding="utf-8").splitlines()
     assert len(set(lines)) >= 2, "the fixture's answers need two different lines"

@@ -7,6 +7,7 @@ public/train.csv (:mod:`.trainpass`).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import polars as pl
 from tambench.core.bounded import REPORT_BOUNDS, load_json
 from tambench.errors import TaskDataError
 from tambench.schema.taskspec import GroupSplit, TaskSpec, TimeSplit
+from tambench.splits.answerfiles import read_rendered
 from tambench.splits.audit.report import CheckResult
 from tambench.splits.audit.stats import (
     MIN_ROWS,
@@ -45,7 +47,6 @@ from tambench.splits.layout import (
     TRAIN_FILES_DIR,
     SplitPlan,
 )
-from tambench.splits.linefiles import read_lines
 from tambench.splits.periods import parse_periods
 from tambench.splits.rawcsv import polars_reason
 
@@ -307,8 +308,8 @@ def check_sample(spec: TaskSpec, plan: SplitPlan, root: Path, answers: pl.DataFr
         return CheckResult(name="sample_submission", status="fail",
                            findings=[f"public/{plan.sample_file} missing"])
     findings, detail = [], ""
-    if plan.lines_file:
-        findings += _sample_lines(plan, root, path)
+    if plan.rendered_file:
+        findings += _sample_rendered(plan, root, path)
     elif (header := header_of(path)) != plan.submission_header:
         findings.append(f"header is {header}, expected {plan.submission_header}")
     else:
@@ -321,7 +322,7 @@ def check_sample(spec: TaskSpec, plan: SplitPlan, root: Path, answers: pl.DataFr
         if not findings:
             findings += _sample_is_answers(plan, path, answers)
     if not findings and grader is not None and spec.grading is not None:
-        rep = grader(path, spec, root / PRIVATE_DIR / (plan.lines_file or plan.answers_file))
+        rep = grader(path, spec, root / PRIVATE_DIR / (plan.rendered_file or plan.answers_file))
         if not rep.valid_submission or rep.score is None:
             findings.append(f"the grader rejects it: {list(rep.errors)}")
         else:
@@ -336,14 +337,19 @@ def check_sample(spec: TaskSpec, plan: SplitPlan, root: Path, answers: pl.DataFr
                        findings=findings, detail=detail)
 
 
-def _sample_lines(plan: SplitPlan, root: Path, path: Path) -> list[str]:
-    """A line-file sample: one line per answers line, and not the answers themselves."""
-    answers = read_lines(root / PRIVATE_DIR / plan.lines_file)
-    sample = read_lines(path)
-    if len(sample) != len(answers):
+def _sample_rendered(plan: SplitPlan, root: Path, path: Path) -> list[str]:
+    """A txt or json sample: one line (or key) per answer, and not the answers themselves."""
+    answers = read_rendered(root / PRIVATE_DIR / plan.rendered_file, plan.rendered_format)
+    sample = read_rendered(path, plan.rendered_format)
+    if plan.rendered_format == "txt" and len(sample) != len(answers):
         return [f"holds {len(sample)} lines, expected {len(answers)} (one per public test row)"]
-    if len(set(answers)) >= 2 and sample == answers:
-        return ["its lines equal the answers: the sample submission holds the test labels"]
+    if plan.rendered_format == "json" and (
+            not isinstance(sample, dict) or sample.keys() != answers.keys()):
+        return ["its keys are not the answers' keys"]
+    values = answers if plan.rendered_format == "txt" else [
+        json.dumps(v, sort_keys=True) for v in answers.values()]
+    if len(set(values)) >= 2 and sample == answers:
+        return ["it equals the answers: the sample submission holds the test labels"]
     return []
 
 
