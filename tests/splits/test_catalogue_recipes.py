@@ -30,10 +30,12 @@ def _task_id(folder: Path) -> str:
     return folder.relative_to(bundled_catalogue_dir()).as_posix()
 
 
-def test_the_complete_lite_and_medium_tasks_with_csv_answers_have_fixtures() -> None:
+def test_the_complete_lite_and_medium_tasks_have_fixtures() -> None:
     ids = {_task_id(f) for f in FIXTURES}
     assert {"kaggle/spaceship-titanic", "kaggle/new-york-city-taxi-fare-prediction",
-            "kaggle/binary-prediction-of-poisonous-mushrooms"} <= ids
+            "kaggle/binary-prediction-of-poisonous-mushrooms",
+            "kaggle/image-matching-challenge-2024-hexathlon", "aicrowd/nextproductprediction",
+            "biendata/aqa", "biendata/ind"} <= ids
 
 
 #: The README's example runs in every test run; the others (about 1 s each) are ``long``.
