@@ -7,4 +7,145 @@ from __future__ import annotations
 
 from typing import Any
 
-LAYOUTS: dict[str, dict[str, Any]] = {}
+from recipe_layouts import page, tam
+
+_POSE = [f"R{r}{c}" for r in range(3) for c in range(3)]
+
+
+def _image_matching_2024() -> dict[str, Any]:
+    """Image Matching Challenge 2024: poses of train/train_labels.csv, images per scene."""
+    slug = "image-matching-challenge-2024"
+    return {
+        "sources": [
+            *page(slug, "train/train_labels.csv (dataset, scene, image_name, rotation_matrix, "
+                        "translation_vector, calibration_matrix; matrices flattened row-major, "
+                        "';'-joined); train/<dataset>/images/<image_name>; test/<dataset>/"
+                        "images and sample_submission.csv (image_path, dataset, scene, "
+                        "rotation_matrix, translation_vector); the hidden test holds other "
+                        "scenes"),
+            *tam("Image/hard/input/Image Matching Challenge 2024 - Hexathlon.json",
+                 "data_information: train/*/images, train/train_labels.csv with "
+                 "rotation_matrix (3x3 row-major, ';'-separated) and translation_vector "
+                 "(3 values, ';'-separated); the grader reads image_id, R00..R22, T0..T2"),
+        ],
+        "split": {"strategy": "group", "train_file": "train/train_labels.csv",
+                  "id_column": "image_id", "target_columns": [*_POSE, "T0", "T1", "T2"],
+                  "group_column": "scene", "test_size": 0.2,
+                  "hidden_columns": {"calibration_matrix": "test"},
+                  "transforms": [
+                      {"op": "compose_id", "column": "image_id",
+                       "template": "{dataset}_{image_name}"},
+                      {"op": "split_values", "column": "rotation_matrix", "into": _POSE,
+                       "separator": ";"},
+                      {"op": "split_values", "column": "translation_vector",
+                       "into": ["T0", "T1", "T2"], "separator": ";"}],
+                  "files": {"pattern": "train/{dataset}/images/{image_name}",
+                            "dest": "{image_id}"}},
+        "fixture": {"rows": 120, "tables": [
+            {"path": "train/train_labels.csv", "columns": {
+                "dataset": "group:10:scene{g}", "scene": "group:10:scene{g}",
+                "image_name": "seq:image_{i:03d}.png",
+                "rotation_matrix": "joined:9:0.5:1.5", "translation_vector": "joined:3:-2:2",
+                "calibration_matrix": "joined:9:0:900"}},
+            {"path": "sample_submission.csv", "rows": 8, "columns": {
+                "image_path": "seq:test/church/images/{i:05d}.png", "dataset": "const:church",
+                "scene": "const:church", "rotation_matrix": "joined:9:0:1",
+                "translation_vector": "joined:3:0:1"}},
+        ], "files": [{"pattern": "train/{dataset}/images/{image_name}",
+                      "table": "train/train_labels.csv", "size": 64}]},
+    }
+
+
+_KDD23 = "https://d3qvx1ggyg4lu1.cloudfront.net/showcase/task-1-getting-started"
+_AQA = "https://www.biendata.xyz/competition/aqa_kdd_2024/"
+_IND = "https://www.biendata.xyz/competition/ind_kdd_2024/"
+
+LAYOUTS: dict[str, dict[str, Any]] = {
+    "aicrowd/nextproductprediction": {
+        "sources": [
+            {"source": _KDD23,
+             "detail": "the challenge's getting-started notebook: the download holds "
+                       "products_train.csv, sessions_train.csv and sessions_test_task1.csv "
+                       "(read with pandas.read_csv); a session is prev_items, next_item, "
+                       "locale; a product is id, locale, title, price, brand, color, size, "
+                       "model, material, author, desc"},
+            *tam("MultiModal/medium/input/NextProductPrediction.json",
+                 "target next_item; sessions of six locales; Task 1 predicts DE, JP, UK"),
+        ],
+        "split": {"strategy": "random", "train_file": "sessions_train.csv",
+                  "id_column": "session_id", "target_columns": ["next_item"],
+                  "test_size": 0.1, "extra_public_files": ["products_train.csv"],
+                  "transforms": [{"op": "row_number", "column": "session_id"}]},
+        "fixture": {"rows": 80, "tables": [
+            {"path": "products_train.csv", "columns": {
+                "id": "seq:B0{i:08d}C", "locale": "choice:DE|JP|UK|ES|FR|IT", "title": "text",
+                "price": "float:1:300", "brand": "choice:acme|zeta", "color": "choice:red|black",
+                "size": "choice:S|M|L", "model": "seq:m{i}", "material": "choice:wood|steel",
+                "author": "choice:|a. b.", "desc": "text"}},
+            {"path": "sessions_train.csv", "columns": {
+                "prev_items": "seq:['B0{i:08d}A' 'B0{i:08d}B']", "next_item": "seq:B0{i:08d}C",
+                "locale": "choice:DE|JP|UK|ES|FR|IT"}},
+            {"path": "sessions_test_task1.csv", "rows": 12, "columns": {
+                "prev_items": "seq:['B1{i:08d}A']", "locale": "choice:DE|JP|UK"}},
+        ]},
+    },
+    "biendata/ind": {
+        "sources": [
+            {"source": _IND, "detail": "train_author.json (author id -> name, normal_data, "
+                                       "outliers: paper ids), ind_valid_author.json (author "
+                                       "id -> name, papers), pid_to_info_all.json (paper id "
+                                       "-> title, authors, venue, year, keywords, abstract), "
+                                       "ind_valid_author_submit.json"},
+            *tam("Graph/easy/input/IND.json",
+                 "train train_author.json (author id, name, normal_data, outliers); test "
+                 "ind_valid_author.json (papers of each author); the answer is a JSON object "
+                 "author id -> paper id -> label"),
+        ],
+        "split": {"strategy": "group", "train_file": "train_author.json", "id_column": "id",
+                  "target_columns": ["label"], "group_column": "author_id", "test_size": 0.2,
+                  "answers_keys": ["author_id", "paper_id"],
+                  "hidden_columns": {"position": "public"},
+                  "extra_public_files": ["pid_to_info_all.json"],
+                  "transforms": [
+                      {"op": "rename", "columns": {"key": "author_id"}},
+                      {"op": "unpivot", "keys": ["normal_data", "outliers"],
+                       "key_column": "label", "columns": {"paper_id": "{key}"}},
+                      {"op": "explode", "columns": ["paper_id"], "position_column": "position"},
+                      {"op": "map_values", "column": "label",
+                       "mapping": {"normal_data": "1", "outliers": "0"}},
+                      {"op": "compose_id", "column": "id", "template": "{author_id}-{paper_id}"}]},
+        "fixture": {"rows": 40, "tables": [
+            {"path": "train_author.json", "keyed": "author", "columns": {
+                "author": "seq:{i:024x}", "name": "text", "normal_data": "ids:4",
+                "outliers": "ids:1"}},
+            {"path": "ind_valid_author.json", "keyed": "author", "rows": 8, "columns": {
+                "author": "seq:f{i:023x}", "name": "text", "papers": "ids:5"}},
+        ], "extra": {"pid_to_info_all.json": '{"0a": {"title": "t", "year": 2020}}',
+                     "ind_valid_author_submit.json": '{}'}},
+    },
+    "biendata/aqa": {
+        "sources": [
+            {"source": _AQA, "detail": "qa_train.txt and qa_valid_wo_ans.txt (one JSON "
+                                       "object a line: question, body, and pids in the "
+                                       "training file), pid_to_title_abs_new.json"},
+            *tam("Graph/hard/input/AQA.json",
+                 "train qa_train.txt (question, body, pids), test qa_valid_wo_ans.txt "
+                 "(question, body); the answer of a question is a line of comma-separated "
+                 "pids"),
+        ],
+        "split": {"strategy": "random", "train_file": "qa_train.txt", "id_column": "qid",
+                  "target_columns": ["pids"], "test_size": 0.1,
+                  "extra_public_files": ["pid_to_title_abs_new.json"],
+                  "transforms": [{"op": "row_number", "column": "qid"},
+                                 {"op": "join_list", "column": "pids", "separator": ","}]},
+        "fixture": {"rows": 80, "tables": [
+            {"path": "qa_train.txt", "lines": True, "columns": {
+                "question": "text", "body": "text", "pids": "list"}},
+            {"path": "qa_valid_wo_ans.txt", "lines": True, "rows": 12, "columns": {
+                "question": "text", "body": "text"}},
+        ], "extra": {"pid_to_title_abs_new.json":
+                     '{"v0": {"title": "t0", "abstract": "a0"}}'}},
+    },
+    "kaggle/image-matching-challenge-2024-hexathlon": _image_matching_2024(),
+    "kaggle/image-matching-challenge-2024": _image_matching_2024(),
+}

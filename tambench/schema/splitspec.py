@@ -192,11 +192,15 @@ class SplitSpec(_Model):
     """Text encoding of the raw tables the recipe reads when it is not UTF-8 (home-depot's
     train.csv is "latin-1"): they are re-encoded as UTF-8 before the split reads them."""
 
+    answers_keys: list[str] = Field(default_factory=list)
+    """JSON answers (grading submission_format json) only: the two columns that nest them,
+    ``{row[k1]: {row[k2]: target}}`` (IND's author and paper ids); they stay in the answers."""
+
     @model_serializer(mode="wrap")
     def _omit_empty_recipe_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """``transforms``, ``sources`` and ``encoding`` are written only when a recipe has
-        them, so recipes written before them keep their bytes."""
-        return omit_empty(handler(self), ("transforms", "sources", "encoding"))
+        """``transforms``, ``sources``, ``encoding`` and ``answers_keys`` are written only when
+        a recipe has them, so recipes written before them keep their bytes."""
+        return omit_empty(handler(self), ("transforms", "sources", "encoding", "answers_keys"))
 
     @model_validator(mode="before")
     @classmethod

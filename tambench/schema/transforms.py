@@ -18,6 +18,9 @@ Operations:
 * ``hash_id``: a new opaque id column from other columns (ids that would reveal labels);
 * ``row_number``: a new id column numbering the rows in the raw file's order (a training
   table without an id column);
+* ``split_values``: one cell of joined values into one column per value (the Image Matching
+  Challenge's ``rotation_matrix`` into R00..R22);
+* ``join_list``: a JSON list cell joined into one text (AQA's ``pids``);
 * ``split_last``: the last item of a delimited list moved into its own column (the next term
   of a sequence becomes the target);
 * ``update_rows``: corrections the competition published in another raw file applied by key
@@ -171,9 +174,9 @@ class HashId(Transform):
 
 
 class RowNumber(Transform):
-    """A new id column numbering the rows in the raw table's order (amazon's and
-    bioresponse's training tables have no id column; the competitions numbered their test
-    rows instead)."""
+    """A new id column numbering the rows in the raw table's order, for tables whose rows have
+    no id (amazon's and bioresponse's training tables, nextproductprediction's sessions); the
+    split shuffles the test rows, so the number says nothing of a row's label."""
 
     op: Literal["row_number"] = "row_number"
     """row_number."""
@@ -183,6 +186,58 @@ class RowNumber(Transform):
 
     start: int = Field(default=0, ge=0)
     """The first row's number."""
+
+    template: str = "{n}"
+    """Its text, with ``{n}`` the row's number, e.g. "session_{n}"."""
+
+    @model_validator(mode="after")
+    def _has_number(self) -> RowNumber:
+        if "{n}" not in self.template:
+            raise ValueError("row_number: the template must hold {n}")
+        return self
+
+
+class SplitValues(Transform):
+    """One cell of joined values into one column per value: the Image Matching Challenge's
+    ``rotation_matrix`` "r00;r01;...;r22" becomes R00..R22."""
+
+    op: Literal["split_values"] = "split_values"
+    """split_values."""
+
+    column: str = Field(min_length=1)
+    """The column of joined values."""
+
+    into: list[str] = Field(min_length=2)
+    """The new columns, in the values' order; every cell must hold exactly this many
+    values (a row with more or fewer is an error naming it)."""
+
+    separator: str = Field(min_length=1)
+    """The text between two values, e.g. ";"."""
+
+    keep: bool = False
+    """Keep the joined column (false: it is removed, since it restates the new columns)."""
+
+    def reads(self) -> list[str]:
+        """The joined column."""
+        return [self.column]
+
+
+class JoinList(Transform):
+    """A JSON list cell joined into one text: AQA's ``pids`` ["p1", "p2"] becomes "p1,p2",
+    the line its answers hold."""
+
+    op: Literal["join_list"] = "join_list"
+    """join_list."""
+
+    column: str = Field(min_length=1)
+    """The column of JSON lists (replaced by the joined text)."""
+
+    separator: str = Field(min_length=1)
+    """The text put between two items, e.g. ","; an item holding it is an error."""
+
+    def reads(self) -> list[str]:
+        """The list column."""
+        return [self.column]
 
 
 class SplitLast(Transform):
@@ -508,7 +563,8 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
 for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, RowNumber, SplitLast, UpdateRows,
                MapValues, Unpivot, Explode, DropRows):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
-for _other in (RaggedTable, Join, CombineInts, Pixels, GroupMembers, Aggregate):
+for _other in (RaggedTable, Join, CombineInts, Pixels, GroupMembers, Aggregate,
+               SplitValues, JoinList):
     TRANSFORM_MODELS.register(str(_other.model_fields["op"].default), _other)
 
 

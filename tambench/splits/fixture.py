@@ -17,7 +17,10 @@ Column kinds (``"name": "kind"``): ``seq:<template>`` (``{i}`` is the row number
 (a JSON list, JSON tables only), ``floats:<n>`` (a JSON list of n numbers), ``onehot:<group>`` (the columns of one group hold a single 1
 per row, the others 0: answers given as one column per class), ``subset:<marker>:<a>|<b>|...``
 (zero to three distinct options joined by ``,``; every eighth row holds ``<marker>`` alone
-when it is not empty: a label withheld, as ``?``).
+when it is not empty: a label withheld, as ``?``), ``joined:<n>:<lo>:<hi>`` (n numbers in
+[lo, hi] joined by ";" in one cell: a flattened matrix, as the Image Matching Challenge's
+rotation_matrix), ``ids:<n>`` (a JSON list of n random 24-hex-digit ids, as biendata's paper
+ids).
 
 A ``ragged`` table is written without quoting, its rows' fields joined by ``,`` with empty
 trailing fields left out (a line per row holding as many fields as it has values: mlsp-2013-birds'
@@ -69,11 +72,15 @@ class FixtureTable(BaseModel):
     member: str = ""
     """Its path inside that archive (empty: its path's file name)."""
     lines: bool = False
-    """A ``.json`` table written as JSON lines (one record a line) instead of a list."""
+    """A ``.json`` table written as JSON lines (one record a line) instead of a list; any
+    other table (biendata's ``qa_train.txt``) written as JSON lines instead of CSV."""
     encoding: str = ""
     """Text encoding of its bytes when not UTF-8 ("latin-1")."""
     quoted: bool = False
     """Every field in double quotes (a ``.tsv`` table is otherwise written unquoted)."""
+    keyed: str = ""
+    """A ``.json`` table written as one object: this column's value -> the rest of the
+    record (biendata's train_author.json); empty: a list of records."""
     virtual: bool = False
     """Only names per-row files (labels in file names): not written into the download."""
     ragged: bool = False
@@ -168,6 +175,12 @@ def _column(kind: str, n: int, rng: np.random.Generator) -> list[Any]:
     if head == "subset":
         marker, _, listed = rest.partition(":")
         return _subsets(marker, listed.split("|"), n, rng)
+    if head == "joined":
+        count, low, high = rest.split(":")
+        return [";".join(f"{v:.6f}" for v in rng.uniform(float(low), float(high), int(count)))
+                for _ in range(n)]
+    if head == "ids":
+        return [[rng.bytes(12).hex() for _ in range(int(rest))] for _ in range(n)]
     if head == "list":
         return [[f"v{int(v)}"] for v in rng.integers(0, 5, n)]
     raise ValueError(f"unknown fixture column kind {kind!r}")
@@ -207,8 +220,10 @@ def _table_bytes(table: FixtureTable, rows: dict[str, list[Any]]) -> bytes:
         pl.DataFrame({c: [None if v is None else str(v) for v in rows[c]] for c in names},
                      schema=dict.fromkeys(names, pl.String)).write_parquet(buf)
         return buf.getvalue()
-    if table.path.endswith(".json"):
+    if table.path.endswith(".json") or table.lines:
         records = [{c: rows[c][i] for c in names} for i in range(n)]
+        if table.keyed:
+            return json.dumps({r.pop(table.keyed): r for r in records}).encode()
         if table.lines:
             return "".join(json.dumps(r) + "\n" for r in records).encode()
         return json.dumps(records).encode()

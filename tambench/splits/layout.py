@@ -11,6 +11,8 @@ Layout of one prepared task (names from :mod:`tambench.core.layout`)::
         train/..., test/...                 per-row files
       private/                              0700, files 0600: the answers never leave it
         <answers_file>                      ids, target columns, the metric's extra columns
+                                            (a line-file task: answers.csv keyed, and the
+                                            grading's answers file, one line per test row)
       split_report.json                     0644: settings applied, sizes, class balance
       checksums.json                        0644: sha256 of every file above
       quarantine.json                       0644, only after a failed leakage audit
@@ -55,6 +57,10 @@ REPORT_FILE = core_layout.SPLIT_REPORT_FILE
 CHECKSUMS_FILE = core_layout.CHECKSUMS_FILE
 QUARANTINE_FILE = core_layout.QUARANTINE_FILE
 
+#: The public sample submission of a task graded on a line file or a JSON document, by format
+#: (the names grading looks for).
+RENDERED_SAMPLE_FILES = {"txt": "sample_submission.txt", "json": "sample_submission.json"}
+
 RESERVED_PUBLIC = frozenset(
     {TRAIN_FILE, TEST_FILE, SAMPLE_FILE, MANIFEST_FILE, TRAIN_FILES_DIR, TEST_FILES_DIR,
      core_layout.DESCRIPTION_FILE, core_layout.INSTRUCTIONS_FILE}
@@ -93,6 +99,18 @@ class SplitPlan:
     answers_file: str
     metric_kind: str | None
     metric_id: str | None
+    rendered_file: str = ""
+    """A task graded on a line file or a JSON document (submission format txt or json): the
+    grading's answers file, written from the split's keyed answers (``answers_file``) by
+    :mod:`.answerfiles`. Empty for CSV tasks."""
+    rendered_format: str = ""
+    """"txt" or "json" for such a task, else empty."""
+
+    @property
+    def sample_file(self) -> str:
+        """The public sample submission's name: sample_submission.txt (or .json) for a task
+        graded on a line file (or a JSON document)."""
+        return RENDERED_SAMPLE_FILES.get(self.rendered_format, SAMPLE_FILE)
 
     @property
     def stratify_columns(self) -> list[str]:
@@ -124,10 +142,7 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
         raise SplitError(f"task {spec.id} has no split spec; add a 'split' section to its task.json")
     g = spec.grading
     if g is not None and g.submission_format != SubmissionFormat.CSV:
-        raise SplitError(
-            f"task {spec.id}: prepare writes CSV answers, but the grading spec declares "
-            f"{g.submission_format.value} submissions"
-        )
+        return _plan_rendered(spec, split, g)
     id_column = split.id_column or (g.id_columns[0] if g and g.id_columns else "")
     if not id_column:
         raise SplitError(f"task {spec.id}: set split.id_column (or grading.id_columns)")
@@ -174,6 +189,37 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
         metric_kind=kind,
         metric_id=metric_id,
     )
+
+
+def _plan_rendered(spec: TaskSpec, split: SplitSpec, g: GradingSpec) -> SplitPlan:
+    """The plan of a task graded on a line file or a JSON document: the split's row id and
+    its one target column give keyed answers (checked by the audit), rendered into the
+    grading's file after the split (JSON: nested by ``split.answers_keys``)."""
+    fmt = g.submission_format.value
+    if not split.id_column or len(split.target_columns) != 1:
+        raise SplitError(
+            f"task {spec.id} is graded on a {fmt} file: set split.id_column (the rows' id in "
+            "public/test.csv) and exactly one split.target_columns (the values graded)")
+    keys = list(split.answers_keys)
+    if (fmt == "json") != bool(keys) or (keys and len(keys) != 2):
+        raise SplitError(f"task {spec.id}: split.answers_keys names the two columns that nest "
+                         "JSON answers {k1: {k2: target}}, and only for json submissions")
+    safe_relpath(g.answers_file, "grading.answers_file")
+    if "/" in g.answers_file or g.answers_file == DEFAULT_ANSWERS_FILE:
+        raise SplitError(f"grading.answers_file {g.answers_file!r} of a {fmt} task must "
+                         f"be a plain file name other than {DEFAULT_ANSWERS_FILE!r}")
+    from tambench.core.metrics import get_metric
+
+    metric = get_metric(g.metric)
+    idc, target = split.id_column, split.target_columns[0]
+    if idc == target or {idc, target} & set(split.hidden_columns) or target in keys:
+        raise SplitError(f"task {spec.id}: the id {idc!r} and the target {target!r} must be "
+                         "two columns, neither of them hidden nor an answers key")
+    return SplitPlan(split=split, id_column=idc, id_columns=[idc], hidden_columns=[target],
+                     aux_columns=[], answer_columns=_unique([idc, target, *keys]),
+                     submission_header=[idc, target], answers_file=DEFAULT_ANSWERS_FILE,
+                     metric_kind=metric.kind, metric_id=metric.id,
+                     rendered_file=g.answers_file, rendered_format=fmt)
 
 
 def scored_columns(grading: GradingSpec) -> list[str]:

@@ -30,6 +30,7 @@ import numpy as np
 from tambench.core.progress import Progress
 from tambench.errors import LeakageError, SourceError, SplitError, TambenchError, TaskDataError
 from tambench.schema.taskspec import StratifiedSplit, TaskSpec
+from tambench.splits.answerfiles import write_rendered
 from tambench.splits.checksums import (
     CHECKSUMS_FILE,
     ChecksumDiff,
@@ -45,7 +46,6 @@ from tambench.splits.layout import (
     PRIVATE_DIR,
     PUBLIC_DIR,
     REPORT_FILE,
-    SAMPLE_FILE,
     TEST_FILE,
     TRAIN_FILE,
     SplitPlan,
@@ -203,6 +203,9 @@ def build_split(spec: TaskSpec, raw_root: Path, out: Path,
         else:
             parts = _split_one_table(plan, ctx, out, strategy)
         extra = copy_extra_files(ctx.root, plan, out, refuse=ctx.private.refuse)
+    if plan.rendered_file:
+        write_rendered(plan, out)
+        parts["sample_submission"].header = []  # a line file has no header
     settings = plan.split.applied()
     if isinstance(plan.split, StratifiedSplit):
         settings["stratify_columns"] = plan.stratify_columns
@@ -232,7 +235,8 @@ def grade_sample(spec: TaskSpec, root: Path, plan: SplitPlan,
     """Score of the sample submission by ``grader`` (None without a grader or grading spec)."""
     if grader is None or spec.grading is None:
         return None
-    rep = grader(root / PUBLIC_DIR / SAMPLE_FILE, spec, root / PRIVATE_DIR / plan.answers_file)
+    rep = grader(root / PUBLIC_DIR / plan.sample_file, spec,
+                 root / PRIVATE_DIR / (plan.rendered_file or plan.answers_file))
     if not rep.valid_submission:
         raise SplitError(f"the sample submission of {spec.id} does not validate: "
                          f"{list(rep.errors)}")
@@ -325,13 +329,13 @@ def _build(spec: TaskSpec, raw: RawSource | str | Path | None, data_dir: Path,
         steps.advance(note=source.describe())
         ctx = RawContext(raw_root, _labeller(source, raw_root, work), PrivateFiles.under(data_dir))
         report = build_split(spec, raw_root, staging, ctx)
-        report.sample_submission.score = grade_sample(spec, staging, plan_split(spec),
-                                                   grader)
+        plan = plan_split(spec)
+        report.sample_submission.score = grade_sample(spec, staging, plan, grader)
         report.write(staging / REPORT_FILE)
         origin, page_problems = write_statement(
             spec, staging, final if final.is_dir() else None, pages,
             rows={TRAIN_FILE: report.rows.train, TEST_FILE: report.rows.test,
-                  SAMPLE_FILE: report.sample_submission.rows})
+                  plan.sample_file: report.sample_submission.rows})
         steps.advance(note=f"{report.rows.train} train / {report.rows.test} test rows")
         sums = write_checksums(staging)
         set_modes(staging)

@@ -2,7 +2,8 @@
 transformed, before the split reads them.
 
 The split reads CSV tables as text. A raw table named by the recipe that is JSON (a list of
-records) or JSON lines or tab-separated, or any table of a recipe with ``transforms``, is rewritten once into a
+records, or one object of records: a row per entry, its key in column ``key``) or JSON lines
+(``.jsonl``, or a ``.txt`` starting with "{") or tab-separated, or any table of a recipe with ``transforms``, is rewritten once into a
 scratch folder as such a CSV (nested values as JSON text) and the split reads that instead;
 other tables are read where they are, untouched. A recipe path naming a folder that holds one
 file (``train.csv/train.csv``, as some unpacking tools leave it) means that file.
@@ -34,6 +35,9 @@ TSV_SUFFIXES = frozenset({".tsv"})
 PARQUET_SUFFIXES = frozenset({".parquet"})
 #: Tables always rewritten as CSV before the split reads them.
 REWRITTEN = JSON_SUFFIXES | JSONL_SUFFIXES | TSV_SUFFIXES | PARQUET_SUFFIXES
+#: A table with this suffix is JSON lines when its first non-blank byte is "{" (biendata's
+#: qa_train.txt), else CSV.
+TXT_SUFFIXES = frozenset({".txt"})
 #: The key of the training table built by a transform (``files_table``, ``ragged_table``).
 FILES_TABLE = ""
 
@@ -83,9 +87,19 @@ def _quoted_header(path: Path) -> bool:
         return fh.read(1) == b'"'
 
 
+def _first_byte(path: Path) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read(64).lstrip()[:1]
+
+
+def _json_lines_txt(path: Path) -> bool:
+    """A ``.txt`` table holding JSON lines."""
+    return path.suffix.lower() in TXT_SUFFIXES and _first_byte(path) == b"{"
+
+
 def _read_text_frame(path: Path, label: str) -> pl.LazyFrame:
     """A raw table as a lazy frame of text columns (CSV, JSON records or lines, Parquet)."""
-    suffix = path.suffix.lower()
+    suffix = ".jsonl" if _json_lines_txt(path) else path.suffix.lower()
     try:
         if suffix in TSV_SUFFIXES:
             return pl.scan_csv(path, infer_schema=False, separator="\t",
@@ -101,12 +115,32 @@ def _read_text_frame(path: Path, label: str) -> pl.LazyFrame:
     return frame.with_columns([_as_text(frame, c) for c in frame.columns]).lazy()
 
 
+#: The column holding each entry's key when a JSON object of records is read as a table.
+KEY_COLUMN = "key"
+
+
 def _read_json(path: Path) -> pl.DataFrame:
-    """A ``.json`` table: a list of records, or JSON lines under that name (Kaggle's
-    stanford-covid-vaccine train.json)."""
-    with open(path, "rb") as fh:
-        first = fh.read(64).lstrip()[:1]
-    return pl.read_json(path) if first == b"[" else pl.read_ndjson(path)
+    """A ``.json`` table: a list of records, JSON lines under that name (Kaggle's
+    stanford-covid-vaccine train.json), or one object of records (biendata's
+    train_author.json: author id -> record), one row per entry with its key in ``key``."""
+    if _first_byte(path) == b"[":
+        return pl.read_json(path)
+    keyed = _keyed_records(path)
+    return keyed if keyed is not None else pl.read_ndjson(path)
+
+
+def _keyed_records(path: Path) -> pl.DataFrame | None:
+    """One JSON object whose every value is an object, as rows (None for JSON lines)."""
+    try:
+        doc = json.loads(path.read_bytes())
+    except ValueError:
+        return None  # several JSON values: JSON lines
+    if not (isinstance(doc, dict) and doc and all(isinstance(v, dict) for v in doc.values())):
+        return None
+    if any(KEY_COLUMN in v for v in doc.values()):
+        raise SplitError(f"{path.name}: its records have a field {KEY_COLUMN!r}, the column "
+                         "that holds each entry's key")
+    return pl.DataFrame([{KEY_COLUMN: k, **v} for k, v in doc.items()], infer_schema_length=None)
 
 
 def _as_text(frame: pl.DataFrame, column: str) -> pl.Expr:
@@ -153,7 +187,8 @@ def rewrite_tables(root: Path, split: SplitSpec, scratch: Path) -> RecipeTables:
             label = f"the {steps[0].op} transform's table"
         elif rel:
             path = resolve_raw(root, rel, what)
-            if not (steps or split.encoding or path.suffix.lower() in REWRITTEN):
+            if not (steps or split.encoding or path.suffix.lower() in REWRITTEN
+                    or _json_lines_txt(path)):
                 continue
             label = rel
             if split.encoding:

@@ -142,6 +142,9 @@ def _submission_lines(spec: TaskSpec, public: Path) -> list[str]:
              f"`{PUBLIC_TEST_FILE}`."]
     if header and (g is None or g.submission_format == "csv"):
         lines.append(f"Its header must be exactly: `{','.join(header)}`")
+    if g is not None and g.submission_format == "txt":
+        lines.append(f"It is plain text without a header: line i answers row i of "
+                     f"`{PUBLIC_TEST_FILE}`, in that order (as `sample_submission.txt` shows).")
     if first:
         buf = io.StringIO()
         csv.writer(buf, lineterminator="\n").writerows([header, first])

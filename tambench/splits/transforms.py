@@ -35,6 +35,7 @@ from tambench.schema.transforms import (
     GroupMembers,
     HashId,
     Join,
+    JoinList,
     MapValues,
     OneHot,
     Pixels,
@@ -42,6 +43,7 @@ from tambench.schema.transforms import (
     Rename,
     RowNumber,
     SplitLast,
+    SplitValues,
     Transform,
     Unpivot,
     UpdateRows,
@@ -151,8 +153,35 @@ def _hash_id(t: HashId, table: pl.LazyFrame, _raw: Path) -> Applied:
 def _row_number(t: RowNumber, table: pl.LazyFrame, _raw: Path) -> Applied:
     if t.column in table.collect_schema().names():
         raise SplitError(f"row_number: the table already has a column {t.column!r}")
-    numbers = pl.int_range(t.start, t.start + pl.len(), dtype=pl.Int64).cast(pl.String)
-    return table.with_columns(numbers.alias(t.column)), ""
+    before, _, after = t.template.partition("{n}")
+    number = pl.int_range(t.start, t.start + pl.len(), dtype=pl.Int64).cast(pl.String)
+    return table.with_columns(pl.concat_str([pl.lit(before), number, pl.lit(after)])
+                              .alias(t.column)), ""
+
+
+def _split_values(t: SplitValues, table: pl.LazyFrame, _raw: Path) -> Applied:
+    parts = pl.col(t.column).fill_null("").str.split(t.separator)
+    bad = table.with_row_index("_row").filter(parts.list.len() != len(t.into)).select(
+        "_row", pl.col(t.column)).head(3).collect()
+    if bad.height:
+        shown = [f"row {r}: {str(v)[:60]!r}" for r, v in bad.rows()]
+        raise SplitError(f"split_values: column {t.column!r} must hold {len(t.into)} values "
+                         f"joined by {t.separator!r}; it does not in {shown}")
+    out = table.with_columns([parts.list.get(i).str.strip_chars().alias(name)
+                              for i, name in enumerate(t.into)])
+    return (out if t.keep else out.drop(t.column)), ""
+
+
+def _join_list(t: JoinList, table: pl.LazyFrame, _raw: Path) -> Applied:
+    def joined(text: str | None) -> str:
+        items = _json_items(text, "join_list")
+        if any(t.separator in item for item in items):
+            raise SplitError(f"join_list: an item of column {t.column!r} holds the separator "
+                             f"{t.separator!r}: {str(text)[:60]!r}")
+        return t.separator.join(items)
+
+    return table.with_columns(
+        pl.col(t.column).map_elements(joined, return_dtype=pl.String)), ""
 
 
 def _split_last(t: SplitLast, table: pl.LazyFrame, _raw: Path) -> Applied:
@@ -216,13 +245,13 @@ def _unpivot(t: Unpivot, table: pl.LazyFrame, _raw: Path) -> Applied:
     return pl.concat(parts, how="vertical"), ""
 
 
-def _json_items(text: str | None) -> list[str]:
+def _json_items(text: str | None, op: str = "explode") -> list[str]:
     try:
-        items = parse_json(text, "explode's cell", error=SplitError) if text else []
+        items = parse_json(text, f"{op}'s cell", error=SplitError) if text else []
     except SplitError as exc:
-        raise SplitError(f"explode: a cell is not a JSON list: {str(text)[:60]!r}") from exc
+        raise SplitError(f"{op}: a cell is not a JSON list: {str(text)[:60]!r}") from exc
     if not isinstance(items, list):
-        raise SplitError(f"explode: a cell is not a JSON list: {str(text)[:60]!r}")
+        raise SplitError(f"{op}: a cell is not a JSON list: {str(text)[:60]!r}")
     return [v if isinstance(v, str) else json.dumps(v) for v in items]
 
 
@@ -419,6 +448,8 @@ register_transform(CombineInts, _combine_ints)
 register_transform(Pixels, _pixels)
 register_transform(GroupMembers, _group_members)
 register_transform(Aggregate, _aggregate)
+register_transform(SplitValues, _split_values)
+register_transform(JoinList, _join_list)
 
 
 def apply_transforms(steps: list[Transform], table: pl.LazyFrame, raw_root: Path,

@@ -8,6 +8,7 @@ to the answers graded (the metric's best value), in the answers' order and shuff
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import pytest
 
 from tambench.grading.grade import grade_submission
 from tambench.grading.verdict import check_submission, public_task
+from tambench.schema.taskspec import TaskSpec
 from tambench.splits.fixture import FIXTURE_FILE, RawFixture, make_download
 from tambench.splits.prepare import prepare_task
 from tambench.tasks.catalogue import Catalogue, bundled_catalogue_dir
@@ -28,10 +30,12 @@ def _task_id(folder: Path) -> str:
     return folder.relative_to(bundled_catalogue_dir()).as_posix()
 
 
-def test_the_complete_lite_and_medium_tasks_with_csv_answers_have_fixtures() -> None:
+def test_the_complete_lite_and_medium_tasks_have_fixtures() -> None:
     ids = {_task_id(f) for f in FIXTURES}
     assert {"kaggle/spaceship-titanic", "kaggle/new-york-city-taxi-fare-prediction",
-            "kaggle/binary-prediction-of-poisonous-mushrooms"} <= ids
+            "kaggle/binary-prediction-of-poisonous-mushrooms",
+            "kaggle/image-matching-challenge-2024-hexathlon", "aicrowd/nextproductprediction",
+            "biendata/aqa", "biendata/ind"} <= ids
 
 
 #: The README's example runs in every test run; the others (about 1 s each) are ``long``.
@@ -52,9 +56,16 @@ def test_the_recipe_prepares_its_real_layout_and_grades_the_answers_best(
     assert res.audit is not None and res.audit.passed, res.audit.findings
     pub = res.task_dir / "public"
     task = public_task(spec, public_dir=pub)
-    verdict = check_submission(pub / "sample_submission.csv", task, task.reference(None))
+    fmt = spec.grading.submission_format.value
+    verdict = check_submission(pub / f"sample_submission.{fmt}", task, task.reference(None))
     assert verdict.valid_submission, verdict.errors
     answers_path = res.task_dir / "private" / spec.grading.answers_file
+    if fmt == "txt":
+        _grade_line_answers(spec, answers_path, tmp_path)
+        return
+    if fmt == "json":
+        _grade_json_answers(spec, answers_path, tmp_path)
+        return
     answers = pl.read_csv(answers_path, infer_schema=False)
     sample = pl.read_csv(pub / "sample_submission.csv", infer_schema=False)
     idc = spec.grading.id_columns[0]
@@ -81,3 +92,41 @@ def test_the_recipe_prepares_its_real_layout_and_grades_the_answers_best(
         assert report.valid_submission, (name, report.errors)
         assert report.score is not None and math.isclose(float(report.score), best,
                                                          abs_tol=1e-9), (name, report.score)
+
+
+def _grade_json_answers(spec: TaskSpec, answers_path: Path, tmp_path: Path) -> None:
+    """A JSON task: its answers submitted as they are score best, and so do the same
+    entries in reverse order (JSON objects are matched by key)."""
+    from tambench.core.metrics import get_metric
+
+    assert spec.grading is not None
+    best = get_metric(spec.grading.metric).best_value
+    doc = json.loads(answers_path.read_text(encoding="utf-8"))
+    assert isinstance(doc, dict) and len(doc) >= 2
+    reverse = {k: (dict(reversed(v.items())) if isinstance(v, dict) else v)
+               for k, v in reversed(doc.items())}
+    for name, value in (("ordered", doc), ("shuffled", reverse)):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(value), encoding="utf-8")
+        report = grade_submission(path, spec, answers_path)
+        assert report.valid_submission, (name, report.errors)
+        assert math.isclose(float(report.score), best, abs_tol=1e-9), (name, report.score)
+
+
+def _grade_line_answers(spec: TaskSpec, answers_path: Path, tmp_path: Path) -> None:
+    """A line-file task: its answers submitted as they are score best; the same lines
+    shuffled are still valid but score less (lines are matched by position)."""
+    from tambench.core.metrics import get_metric
+
+    assert spec.grading is not None
+    best = get_metric(spec.grading.metric).best_value
+    lines = answers_path.read_text(encoding="utf-8").splitlines()
+    assert len(set(lines)) >= 2, "the fixture's answers need two different lines"
+    shuffled = lines[1:] + lines[:1]
+    for name, rows in (("ordered", lines), ("shuffled", shuffled)):
+        path = tmp_path / f"{name}.txt"
+        path.write_text("".join(f"{r}\n" for r in rows), encoding="utf-8")
+        report = grade_submission(path, spec, answers_path)
+        assert report.valid_submission, (name, report.errors)
+        score = float(report.score)
+        assert math.isclose(score, best, abs_tol=1e-9) == (name == "ordered"), (name, score)

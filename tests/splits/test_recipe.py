@@ -399,3 +399,46 @@ def test_a_tsv_whose_header_is_quoted_is_read_with_its_quotes(tmp_path: Path) ->
     k = train["urlid"][0]
     assert json.loads(train["boilerplate"][0], strict=False) == {"title": f"t\tab {k}"}
     assert train["url"][0] == f"http://a.com/{k}"
+
+
+def test_split_values_gives_one_column_per_joined_value_and_refuses_a_short_cell() -> None:
+    poses = pl.DataFrame({"img": ["a", "b"], "t": ["0.5;-1;2", " 3 ;4;5e-1"]})
+    out = _apply([{"op": "split_values", "column": "t", "into": ["T0", "T1", "T2"],
+                   "separator": ";"}], poses)
+    assert out.rows() == [("a", "0.5", "-1", "2"), ("b", "3", "4", "5e-1")]
+    kept = _apply([{"op": "split_values", "column": "t", "into": ["T0", "T1", "T2"],
+                    "separator": ";", "keep": True}], poses)
+    assert kept.columns == ["img", "t", "T0", "T1", "T2"]
+    short = poses.with_columns(pl.Series("t", ["1;2;3", "1;2"]))
+    with pytest.raises(SplitError, match=r"must hold 3 values joined by ';'.*row 1: '1;2'"):
+        _apply([{"op": "split_values", "column": "t", "into": ["T0", "T1", "T2"],
+                 "separator": ";"}], short)
+
+
+def test_the_joined_fixture_kind_writes_n_numbers_in_range_joined_by_semicolons() -> None:
+    from tambench.splits.fixture import RawFixture, generate
+
+    fixture = RawFixture.model_validate({
+        "sources": [{"source": "https://example.org/data", "detail": "d"}], "rows": 8,
+        "tables": [{"path": "labels.csv", "columns": {"id": "seq:{i}",
+                                                      "R": "joined:9:0.5:1.5"}}]})
+    table = pl.read_csv(generate(fixture)[""]["labels.csv"], infer_schema=False)
+    cells = [[float(v) for v in cell.split(";")] for cell in table["R"]]
+    assert len(cells) == 8 and all(len(c) == 9 for c in cells)
+    assert all(0.5 <= v <= 1.5 for c in cells for v in c)
+
+
+def test_join_list_joins_json_lists_and_row_number_numbers_the_rows() -> None:
+    qa = pl.DataFrame({"q": ["why", "how"], "pids": ['["p1", "p2"]', '["p9"]']})
+    out = _apply([{"op": "join_list", "column": "pids", "separator": ","},
+                  {"op": "row_number", "column": "qid", "template": "q{n}"}], qa)
+    assert out.rows() == [("why", "p1,p2", "q0"), ("how", "p9", "q1")]
+    with pytest.raises(SplitError, match="join_list: an item of column 'pids' holds"):
+        _apply([{"op": "join_list", "column": "pids", "separator": ","}],
+               qa.with_columns(pl.Series("pids", ['["a,b"]', "[]"])))
+    with pytest.raises(SplitError, match="join_list: a cell is not a JSON list"):
+        _apply([{"op": "join_list", "column": "pids", "separator": ","}],
+               qa.with_columns(pl.Series("pids", ['{"a": 1}', "[]"])))
+    with pytest.raises(Exception, match="must hold \\{n\\}"):
+        make_spec("x", {"strategy": "random", "transforms": [
+            {"op": "row_number", "column": "id", "template": "q"}]})

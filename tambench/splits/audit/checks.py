@@ -7,6 +7,7 @@ public/train.csv (:mod:`.trainpass`).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import polars as pl
 from tambench.core.bounded import REPORT_BOUNDS, load_json
 from tambench.errors import TaskDataError
 from tambench.schema.taskspec import GroupSplit, TaskSpec, TimeSplit
+from tambench.splits.answerfiles import read_rendered
 from tambench.splits.audit.report import CheckResult
 from tambench.splits.audit.stats import (
     MIN_ROWS,
@@ -301,13 +303,14 @@ def check_sample(spec: TaskSpec, plan: SplitPlan, root: Path, answers: pl.DataFr
                  grader: Grader | None) -> CheckResult:
     """Expected header, the answers' ids once each; with a grader, valid and scoring as
     recorded by prepare."""
-    path = root / PUBLIC_DIR / SAMPLE_FILE
+    path = root / PUBLIC_DIR / plan.sample_file
     if not path.is_file():
         return CheckResult(name="sample_submission", status="fail",
-                           findings=[f"public/{SAMPLE_FILE} missing"])
+                           findings=[f"public/{plan.sample_file} missing"])
     findings, detail = [], ""
-    header = header_of(path)
-    if header != plan.submission_header:
+    if plan.rendered_file:
+        findings += _sample_rendered(plan, root, path)
+    elif (header := header_of(path)) != plan.submission_header:
         findings.append(f"header is {header}, expected {plan.submission_header}")
     else:
         ids = read_csv(path, [plan.id_column])[plan.id_column]
@@ -316,10 +319,10 @@ def check_sample(spec: TaskSpec, plan: SplitPlan, root: Path, answers: pl.DataFr
                 an.implode()).all():
             findings.append(f"holds {ids.len()} rows / {ids.n_unique()} distinct ids, "
                             f"expected the {an.len()} answer ids once each")
-    if not findings:
-        findings += _sample_is_answers(plan, path, answers)
+        if not findings:
+            findings += _sample_is_answers(plan, path, answers)
     if not findings and grader is not None and spec.grading is not None:
-        rep = grader(path, spec, root / PRIVATE_DIR / plan.answers_file)
+        rep = grader(path, spec, root / PRIVATE_DIR / (plan.rendered_file or plan.answers_file))
         if not rep.valid_submission or rep.score is None:
             findings.append(f"the grader rejects it: {list(rep.errors)}")
         else:
@@ -332,6 +335,22 @@ def check_sample(spec: TaskSpec, plan: SplitPlan, root: Path, answers: pl.DataFr
         detail = "header and ids checked (no grader given, so not scored)"
     return CheckResult(name="sample_submission", status="fail" if findings else "pass",
                        findings=findings, detail=detail)
+
+
+def _sample_rendered(plan: SplitPlan, root: Path, path: Path) -> list[str]:
+    """A txt or json sample: one line (or key) per answer, and not the answers themselves."""
+    answers = read_rendered(root / PRIVATE_DIR / plan.rendered_file, plan.rendered_format)
+    sample = read_rendered(path, plan.rendered_format)
+    if plan.rendered_format == "txt" and len(sample) != len(answers):
+        return [f"holds {len(sample)} lines, expected {len(answers)} (one per public test row)"]
+    if plan.rendered_format == "json" and (
+            not isinstance(sample, dict) or sample.keys() != answers.keys()):
+        return ["its keys are not the answers' keys"]
+    values = answers if plan.rendered_format == "txt" else [
+        json.dumps(v, sort_keys=True) for v in answers.values()]
+    if len(set(values)) >= 2 and sample == answers:
+        return ["it equals the answers: the sample submission holds the test labels"]
+    return []
 
 
 def _sample_is_answers(plan: SplitPlan, path: Path, answers: pl.DataFrame) -> list[str]:

@@ -1,0 +1,95 @@
+"""The answers of a task graded on a line file or a JSON document, written after the split.
+
+Such a task is split as any other, with the recipe's row id and its one target column, and
+those keyed answers stay in ``private/answers.csv`` (the audit reads them). Then the grading's
+answers file is written from them, and the sample submission the same way as
+``public/sample_submission.txt`` or ``.json`` (its CSV form is removed, so the public folder
+holds one sample, the one graded):
+
+* txt (AQA's ranked paper ids, the next-product sessions): graded by position, so line i is
+  the target of row i of public/test.csv, in that order;
+* json (WhoIsWho-IND): ``{row[k1]: {row[k2]: target}}`` with the recipe's ``answers_keys``
+  [k1, k2], keys in public/test.csv's order; targets that read as numbers are written as JSON
+  numbers.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from tambench.errors import SplitError
+from tambench.splits.layout import PRIVATE_DIR, PUBLIC_DIR, SAMPLE_FILE, TEST_FILE, SplitPlan
+
+
+def _in_test_order(test: pl.DataFrame, keyed: Path, plan: SplitPlan, what: str) -> pl.Series:
+    """The target of every public test row, in the public order, from a keyed CSV."""
+    idc, target = plan.id_column, plan.hidden_columns[0]
+    values = pl.read_csv(keyed, columns=[idc, target], infer_schema=False)
+    rows = test.join(values, on=idc, how="left", maintain_order="left")[target]
+    missing = rows.null_count()
+    if missing or values.height != test.height:
+        raise SplitError(f"{what}: {values.height} row(s) for {test.height} public test "
+                         f"row(s), {missing} test id(s) without a value")
+    return rows
+
+
+def _lines(values: pl.Series, _test: pl.DataFrame, _plan: SplitPlan, what: str) -> str:
+    broken = values.str.contains("[\r\n]").sum()
+    if broken:
+        raise SplitError(f"{what}: {broken} value(s) of {values.name!r} hold a line break and "
+                         "cannot be one line each")
+    return "".join(f"{v}\n" for v in values)
+
+
+def _number(text: str) -> Any:
+    """A cell as JSON writes it: an int or a finite float when it reads as one, else text."""
+    for kind in (int, float):
+        try:
+            value = kind(text)
+        except ValueError:
+            continue
+        if value == value and value not in (float("inf"), float("-inf")):
+            return value
+    return text
+
+
+def _nested(values: pl.Series, test: pl.DataFrame, plan: SplitPlan, what: str) -> str:
+    outer, inner = plan.split.answers_keys
+    doc: dict[str, dict[str, Any]] = {}
+    for k1, k2, v in zip(test[outer], test[inner], values, strict=True):
+        group = doc.setdefault(k1, {})
+        if k2 in group:
+            raise SplitError(f"{what}: ({outer}, {inner}) = ({k1!r}, {k2!r}) is on two rows; "
+                             "the JSON answers need each pair once")
+        group[k2] = _number(v)
+    return json.dumps(doc, ensure_ascii=False) + "\n"
+
+
+_RENDER = {"txt": _lines, "json": _nested}
+
+
+def write_rendered(plan: SplitPlan, out: Path) -> None:
+    """Write ``private/<rendered_file>`` and the public sample in the grading's format from
+    the keyed answers and sample of the split in ``out``."""
+    keys = list(plan.split.answers_keys)
+    test = pl.read_csv(out / PUBLIC_DIR / TEST_FILE, columns=[plan.id_column, *keys],
+                       infer_schema=False)
+    render = _RENDER[plan.rendered_format]
+    answers = _in_test_order(test, out / PRIVATE_DIR / plan.answers_file, plan, "answers")
+    sample_csv = out / PUBLIC_DIR / SAMPLE_FILE
+    sample = _in_test_order(test, sample_csv, plan, "sample submission")
+    (out / PRIVATE_DIR / plan.rendered_file).write_text(
+        render(answers, test, plan, "answers"), encoding="utf-8")
+    (out / PUBLIC_DIR / plan.sample_file).write_text(
+        render(sample, test, plan, "sample submission"), encoding="utf-8")
+    sample_csv.unlink()
+
+
+def read_rendered(path: Path, fmt: str) -> Any:
+    """A rendered answers or sample file: its lines (txt) or its parsed document (json)."""
+    text = path.read_text(encoding="utf-8")
+    return json.loads(text) if fmt == "json" else text.splitlines()
