@@ -7,4 +7,118 @@ from __future__ import annotations
 
 from typing import Any
 
-LAYOUTS: dict[str, dict[str, Any]] = {}
+from recipe_layouts import mle
+
+#: The identity columns jigsaw's bias metric reads (its grading's identities_columns).
+_IDENTITIES = ["male", "female", "homosexual_gay_or_lesbian", "christian", "jewish", "muslim",
+               "black", "white", "psychiatric_or_mental_illness"]
+#: The other label columns of jigsaw's tables (toxicity subtypes, reactions, annotator counts).
+_JIGSAW_LABELS = ["severe_toxicity", "obscene", "identity_attack", "insult", "threat",
+                  "sexual_explicit", "identity_annotator_count", "toxicity_annotator_count"]
+_JIGSAW_META = ["created_date", "publication_id", "parent_id", "article_id", "rating", "funny",
+                "wow", "sad", "likes", "disagree"]
+_SEEDLINGS = ["Black-grass", "Charlock", "Cleavers", "Common Chickweed", "Common wheat",
+              "Fat Hen", "Loose Silky-bent", "Maize", "Scentless Mayweed", "Shepherds Purse",
+              "Small-flowered Cranesbill", "Sugar beet"]
+_RLE = "choice:1 4 10 2|3 5 40 7|7 9 20 1 60 3"
+
+LAYOUTS: dict[str, dict[str, Any]] = {
+    "kaggle/detecting-insults-in-social-commentary": {
+        "sources": mle("detecting-insults-in-social-commentary",
+                       "train.csv (Insult, Date, Comment) is the train set; "
+                       "test_with_solutions.csv (Insult, Date, Comment, Usage) the test set, "
+                       "its public test without Insult and Usage; comments are the ids"),
+        "split": {"strategy": "holdout_file", "train_file": "train.csv",
+                  "holdout_file": "test_with_solutions.csv", "id_column": "Comment",
+                  "target_columns": ["Insult"], "hidden_columns": {"Usage": "test"}},
+        "fixture": {"tables": [
+            {"path": "train.csv", "columns": {"Insult": "choice:0|1",
+                                              "Date": "date:2012-05-28",
+                                              "Comment": "seq:\"\"you are number {i}\"\""}},
+            {"path": "test.csv", "columns": {"Date": "date:2012-06-20",
+                                             "Comment": "seq:\"\"verification {i}\"\""}},
+            {"path": "test_with_solutions.csv", "columns": {
+                "Insult": "choice:0|1", "Date": "date:2012-06-01",
+                "Comment": "seq:\"\"held out comment {i}\"\"",
+                "Usage": "choice:PublicTest|PrivateTest"}},
+            {"path": "sample_submission_null.csv", "columns": {
+                "Insult": "const:0", "Date": "date:2012-06-20",
+                "Comment": "seq:\"\"verification {i}\"\""}},
+        ]},
+    },
+    "kaggle/jigsaw-unintended-bias-in-toxicity-classification": {
+        "sources": mle("jigsaw-unintended-bias-in-toxicity-classification",
+                       "train.csv is the train set; test_private_expanded.csv (45 columns: id, "
+                       "comment_text, the metadata, toxicity and every label and identity "
+                       "column) is the test set, its public test keeping id and comment_text; "
+                       "train.csv names toxicity 'target'"),
+        "split": {"strategy": "holdout_file", "train_file": "train.csv",
+                  "holdout_file": "test_private_expanded.csv", "id_column": "id",
+                  "target_columns": ["toxicity"],
+                  "transforms": [{"op": "rename", "columns": {"target": "toxicity"}}],
+                  "hidden_columns": {c: "test" for c in
+                                     [*_JIGSAW_META, *_JIGSAW_LABELS, *_IDENTITIES, "asian"]}},
+        "fixture": {"rows": 120, "tables": [
+            {"path": "train.csv", "columns": {
+                "id": "seq:{i}", "target": "float:0:1", "comment_text": "text",
+                **{c: "float:0:1" for c in _JIGSAW_LABELS[:6]},
+                **{c: "choice:0.0|0.5|1.0" for c in [*_IDENTITIES, "asian"]},
+                **{c: "int:0:5" for c in _JIGSAW_META[1:]},
+                "created_date": "date:2015-09-29", "identity_annotator_count": "int:0:4",
+                "toxicity_annotator_count": "int:4:10"}},
+            {"path": "test.csv", "columns": {"id": "seq:7{i:06d}", "comment_text": "text"}},
+            {"path": "test_public_expanded.csv", "columns": {
+                "id": "seq:7{i:06d}", "comment_text": "text", "toxicity": "float:0:1"}},
+            {"path": "test_private_expanded.csv", "columns": {
+                "id": "seq:8{i:06d}", "comment_text": "text",
+                "created_date": "date:2017-01-01",
+                **{c: "int:0:5" for c in _JIGSAW_META[1:]},
+                "toxicity": "float:0:1", **{c: "float:0:1" for c in _JIGSAW_LABELS[:6]},
+                "identity_annotator_count": "int:0:4", "toxicity_annotator_count": "int:4:10",
+                **{c: "choice:0.0|0.5|1.0" for c in [*_IDENTITIES, "asian"]}}},
+            {"path": "sample_submission.csv", "columns": {"id": "seq:7{i:06d}",
+                                                          "prediction": "const:0.0"}},
+        ]},
+    },
+    "kaggle/hubmap-kidney-segmentation": {
+        "sources": mle("hubmap-kidney-segmentation",
+                       "splits raw train.csv (id, encoding: run-length glomeruli masks) 12:3; "
+                       "copies train/<id>.tiff (the <id>.json and <id>-anatomical-structure.json "
+                       "beside it hold the glomeruli polygons: labels, not copied here) and "
+                       "HuBMAP-20-dataset_information.csv; answers id,predicted"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "img",
+                  "target_columns": ["pixels"], "test_size": 0.2,
+                  "transforms": [{"op": "rename", "columns": {"id": "img",
+                                                              "encoding": "pixels"}}],
+                  "extra_public_files": ["HuBMAP-20-dataset_information.csv"],
+                  "files": {"pattern": "train/{img}.tiff", "dest": "{img}.tiff"}},
+        "fixture": {"rows": 15, "tables": [
+            {"path": "train.csv", "columns": {"id": "seq:{i:04x}e1a", "encoding": _RLE}},
+            {"path": "HuBMAP-20-dataset_information.csv", "columns": {
+                "image_file": "seq:{i:04x}e1a.tiff", "width_pixels": "int:20000:40000",
+                "height_pixels": "int:20000:40000", "patient_number": "int:60000:70000",
+                "sex": "choice:Male|Female", "age": "int:30:80"}},
+            {"path": "sample_submission.csv", "rows": 5, "columns": {
+                "id": "seq:{i:04x}ff", "predicted": "const:1 1"}},
+        ], "files": [{"pattern": "train/{id}.tiff", "table": "train.csv"},
+                     {"pattern": "train/{id}.json", "table": "train.csv"}]},
+    },
+    "kaggle/plant-seedlings-classification": {
+        "sources": mle("plant-seedlings-classification",
+                       "lists raw train/<species>/<file>.png (the species is the folder); "
+                       "splits those rows with test_size 0.14; answers file,species; test "
+                       "images copied as test/<file>"),
+        "split": {"strategy": "stratified", "id_column": "file", "target_columns": ["species"],
+                  "test_size": 0.14, "stratify_column": "species",
+                  "transforms": [{"op": "files_table", "pattern": "train/{species}/{file}"}],
+                  "hidden_columns": {"path": "public"},
+                  "files": {"pattern": "{path}", "dest": "{file}"}},
+        "fixture": {"rows": 96, "tables": [
+            {"path": "sample_submission.csv", "columns": {"file": "seq:{i:09x}.png",
+                                                          "species": "const:Sugar beet"}},
+            {"path": "names.csv", "virtual": True, "columns": {
+                "species": "choice:" + "|".join(_SEEDLINGS), "file": "seq:{i:09x}.png"}},
+        ], "files": [{"pattern": "train/{species}/{file}", "table": "names.csv"},
+                     {"pattern": "test/t{file}", "table": "names.csv"}]},
+    },
+}

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tambench.core import layout as core_layout
@@ -93,6 +93,9 @@ class SplitPlan:
     answers_file: str
     metric_kind: str | None
     metric_id: str | None
+    answer_names: dict[str, str] = field(default_factory=dict)
+    """Submission column -> the answers' name of that target, where they differ (the
+    grading's ``answers_target_columns``: jigsaw's ``prediction`` is ``toxicity``)."""
 
     @property
     def stratify_columns(self) -> list[str]:
@@ -134,7 +137,10 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
     id_columns = _unique(list(g.id_columns) if g and g.id_columns else [id_column])
     if id_column not in id_columns:
         id_columns = [id_column, *id_columns]
-    hidden = _unique([*split.target_columns, *(g.target_columns if g else [])])
+    # the answers' names of the targets (answers_target_columns where they differ from the
+    # submission's)
+    hidden = _unique([*split.target_columns,
+                      *((g.answers_target_columns or g.target_columns) if g else [])])
     if not hidden:
         raise SplitError(
             f"task {spec.id}: no target columns (set split.target_columns or grading.target_columns)"
@@ -173,6 +179,8 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
         answers_file=answers_file,
         metric_kind=kind,
         metric_id=metric_id,
+        answer_names=dict(zip(g.target_columns, g.answers_target_columns, strict=True))
+        if g is not None and g.answers_target_columns else {},
     )
 
 

@@ -56,6 +56,9 @@ def test_the_recipe_prepares_its_real_layout_and_grades_the_answers_best(
     assert verdict.valid_submission, verdict.errors
     answers_path = res.task_dir / "private" / spec.grading.answers_file
     answers = pl.read_csv(answers_path, infer_schema=False)
+    if spec.grading.answers_target_columns:  # the answers name the targets their own way
+        answers = answers.rename(dict(zip(spec.grading.answers_target_columns,
+                                          spec.grading.target_columns, strict=True)))
     sample = pl.read_csv(pub / "sample_submission.csv", infer_schema=False)
     idc = spec.grading.id_columns[0]
     truth = sample.select(idc).join(

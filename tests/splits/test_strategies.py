@@ -335,3 +335,21 @@ def test_prepare_many_runs_through_the_executor_and_reports_each_task(
     scores = [SplitReport.read(Path(o.task_dir) / "split_report.json").sample_submission.score
               for o in outcomes[:2]]
     assert isinstance(scores[0], float) and scores[1] is None  # only job a was given a grader
+
+
+def test_answers_named_targets_are_the_answers_columns_and_the_sample_fills_the_header(
+        tmp_path: Path) -> None:
+    """answers_target_columns: the raw table and the answers hold ``score``, the submission
+    names it ``prediction`` (jigsaw's toxicity)."""
+    raw = tmp_path / "raw"
+    df = tabular(raw, n=300).rename({"label": "score"})
+    df.write_csv(raw / "train.csv")
+    spec = make_spec("named", {"strategy": "random", "test_size": 0.2}, targets=("prediction",),
+                     grading={"answers_target_columns": ["score"],
+                              "submission_header": ["id", "prediction"]})
+    res = prepare_task(spec, raw, tmp_path / "data")
+    answers = pl.read_csv(res.task_dir / "private" / "answers.csv", infer_schema=False)
+    assert answers.columns == ["id", "score"] and answers.height == 60
+    sample = _pub(res, "sample_submission.csv")
+    assert sample.columns == ["id", "prediction"] and sample["prediction"].n_unique() == 1
+    assert "score" not in _pub(res, "test.csv").columns
