@@ -21,6 +21,7 @@ _SEEDLINGS = ["Black-grass", "Charlock", "Cleavers", "Common Chickweed", "Common
               "Fat Hen", "Loose Silky-bent", "Maize", "Scentless Mayweed", "Shepherds Purse",
               "Small-flowered Cranesbill", "Sugar beet"]
 _RLE = "choice:1 4 10 2|3 5 40 7|7 9 20 1 60 3"
+_BMS_PATH = "train/{image_id[0]}/{image_id[1]}/{image_id[2]}/{image_id}.png"
 
 LAYOUTS: dict[str, dict[str, Any]] = {
     "kaggle/detecting-insults-in-social-commentary": {
@@ -120,5 +121,58 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                 "species": "choice:" + "|".join(_SEEDLINGS), "file": "seq:{i:09x}.png"}},
         ], "files": [{"pattern": "train/{species}/{file}", "table": "names.csv"},
                      {"pattern": "test/t{file}", "table": "names.csv"}]},
+    },
+    "kaggle/seti-breakthrough-listen": {
+        "sources": mle("seti-breakthrough-listen",
+                       "splits raw train_labels.csv (id, target) 9:1; copies train/<id[0]>/"
+                       "<id>.npy per row (old_leaky_data/, which it also copies, is left out)"),
+        "split": {"strategy": "random", "train_file": "train_labels.csv", "id_column": "id",
+                  "target_columns": ["target"], "test_size": 0.1,
+                  "files": {"pattern": "train/{id[0]}/{id}.npy", "dest": "{id[0]}/{id}.npy"}},
+        "fixture": {"tables": [
+            {"path": "train_labels.csv", "columns": {"id": "seq:{i:05x}0ce6d6f",
+                                                     "target": "choice:0|1"}},
+            {"path": "sample_submission.csv", "columns": {"id": "seq:{i:05x}1a2b3c4",
+                                                          "target": "const:0.5"}},
+            {"path": "old_leaky_data/train_labels_old.csv", "columns": {
+                "id": "seq:{i:05x}0ce6d6f", "target": "choice:0|1"}},
+        ], "files": [{"pattern": "train/{id[0]}/{id}.npy", "table": "train_labels.csv"},
+                     {"pattern": "test/{id[0]}/{id}.npy", "table": "sample_submission.csv"}]},
+    },
+    "kaggle/bms-molecular-translation": {
+        "sources": mle("bms-molecular-translation",
+                       "splits raw train_labels.csv (image_id, InChI) 8:2; copies "
+                       "train/<c0>/<c1>/<c2>/<image_id>.png (the id's first three characters) "
+                       "and extra_approved_InChIs.csv"),
+        "split": {"strategy": "random", "train_file": "train_labels.csv",
+                  "id_column": "image_id", "target_columns": ["InChI"], "test_size": 0.2,
+                  "extra_public_files": ["extra_approved_InChIs.csv"],
+                  "files": {"pattern": _BMS_PATH, "dest": _BMS_PATH.removeprefix("train/")}},
+        "fixture": {"tables": [
+            {"path": "train_labels.csv", "columns": {
+                "image_id": "seq:{i:03x}e3b2f0c1",
+                "InChI": "choice:InChI=1S/C13H20OS/c1-9(2)8-15-13-6-5-10(3)7-12(13)11(4)14/"
+                         "h5-7,9,11,14H,8H2,1-4H3|InChI=1S/H2O/h1H2|InChI=1S/CH4/h1H4"}},
+            {"path": "extra_approved_InChIs.csv", "columns": {
+                "InChI": "seq:InChI=1S/C{i}H4/h1H4"}},
+            {"path": "sample_submission.csv", "columns": {"image_id": "seq:{i:03x}0c0ffee0",
+                                                          "InChI": "const:InChI=1S/H2O/h1H2"}},
+        ], "files": [{"pattern": _BMS_PATH, "table": "train_labels.csv"}]},
+    },
+    "kaggle/rsna-miccai-brain-tumor-radiogenomic-classification": {
+        "sources": mle("rsna-miccai-brain-tumor-radiogenomic-classification",
+                       "splits raw train_labels.csv (BraTS21ID, MGMT_value) 9:1; copies each "
+                       "case's folder train/<BraTS21ID>/ (FLAIR, T1w, T1wCE, T2w DICOM series)"),
+        "split": {"strategy": "random", "train_file": "train_labels.csv",
+                  "id_column": "BraTS21ID", "target_columns": ["MGMT_value"], "test_size": 0.1,
+                  "files": {"pattern": "train/{BraTS21ID}", "dest": "{BraTS21ID}"}},
+        "fixture": {"tables": [
+            {"path": "train_labels.csv", "columns": {"BraTS21ID": "seq:{i:05d}",
+                                                     "MGMT_value": "choice:0|1"}},
+            {"path": "sample_submission.csv", "columns": {"BraTS21ID": "seq:{i:05d}",
+                                                          "MGMT_value": "const:0.5"}},
+        ], "files": [{"pattern": f"train/{{BraTS21ID}}/{scan}/Image-{k}.dcm",
+                      "table": "train_labels.csv"}
+                     for scan in ("FLAIR", "T1w", "T1wCE", "T2w") for k in (1, 2)]},
     },
 }
