@@ -21,6 +21,7 @@ _SEEDLINGS = ["Black-grass", "Charlock", "Cleavers", "Common Chickweed", "Common
               "Fat Hen", "Loose Silky-bent", "Maize", "Scentless Mayweed", "Shepherds Purse",
               "Small-flowered Cranesbill", "Sugar beet"]
 _RLE = "choice:1 4 10 2|3 5 40 7|7 9 20 1 60 3"
+_SPINE = ["patient_overall", "C1", "C2", "C3", "C4", "C5", "C6", "C7"]
 _BMS_PATH = "train/{image_id[0]}/{image_id[1]}/{image_id[2]}/{image_id}.png"
 
 LAYOUTS: dict[str, dict[str, Any]] = {
@@ -174,5 +175,65 @@ LAYOUTS: dict[str, dict[str, Any]] = {
         ], "files": [{"pattern": f"train/{{BraTS21ID}}/{scan}/Image-{k}.dcm",
                       "table": "train_labels.csv"}
                      for scan in ("FLAIR", "T1w", "T1wCE", "T2w") for k in (1, 2)]},
+    },
+    "kaggle/rsna-2022-cervical-spine-fracture-detection": {
+        "sources": mle("rsna-2022-cervical-spine-fracture-detection",
+                       "splits the studies of raw train.csv (StudyInstanceUID, patient_overall, "
+                       "C1..C7), a tenth of them for training; answers melted to one row per "
+                       "study and prediction_type (row_id = StudyInstanceUID_prediction_type, "
+                       "fractured); copies train_images/<StudyInstanceUID>/ (DICOM slices). "
+                       "train_bounding_boxes.csv and segmentations/ hold fracture boxes and "
+                       "vertebra masks of some studies: not published here"),
+        "split": {"strategy": "group", "train_file": "train.csv", "id_column": "row_id",
+                  "target_columns": ["fractured"], "group_column": "StudyInstanceUID",
+                  "test_size": 0.9,
+                  "transforms": [
+                      {"op": "unpivot", "keys": _SPINE, "key_column": "prediction_type",
+                       "columns": {"fractured": "{key}"}},
+                      {"op": "compose_id", "column": "row_id",
+                       "template": "{StudyInstanceUID}_{prediction_type}"}],
+                  "files": {"pattern": "train_images/{StudyInstanceUID}",
+                            "dest": "{StudyInstanceUID}"}},
+        "fixture": {"rows": 40, "tables": [
+            {"path": "train.csv", "columns": {
+                "StudyInstanceUID": "seq:1.2.826.0.1.3680043.{i}",
+                **{k: "choice:0|1" for k in _SPINE}}},
+            {"path": "train_bounding_boxes.csv", "rows": 10, "columns": {
+                "StudyInstanceUID": "seq:1.2.826.0.1.3680043.{i}", "x": "float:50:300",
+                "y": "float:50:300", "width": "float:10:80", "height": "float:10:80",
+                "slice_number": "int:100:300"}},
+            {"path": "test.csv", "rows": 24, "columns": {
+                "row_id": "group:3:1.2.826.0.1.3680043.10197_C{g}",
+                "StudyInstanceUID": "const:1.2.826.0.1.3680043.10197",
+                "prediction_type": "choice:C1|C2|C3"}},
+            {"path": "sample_submission.csv", "rows": 24, "columns": {
+                "row_id": "seq:1.2.826.0.1.3680043.10197_C{i}", "fractured": "const:0.5"}},
+        ], "files": [{"pattern": f"train_images/{{StudyInstanceUID}}/{k}.dcm",
+                      "table": "train.csv"} for k in (1, 2, 3)]
+            + [{"pattern": "segmentations/{StudyInstanceUID}.nii",
+                "table": "train_bounding_boxes.csv"}]},
+    },
+    "kaggle/tgs-salt-identification-challenge": {
+        "sources": mle("tgs-salt-identification-challenge",
+                       "extracts competition_data.zip (competition_data/train.csv: id, "
+                       "rle_mask, empty for an image without salt; competition_data/train/"
+                       "images/<id>.png and train/masks/<id>.png); splits train.csv with "
+                       "test_size 0.25; copies the images (masks only for training rows: "
+                       "not copied here) and depths.csv (id, z)"),
+        "split": {"strategy": "random", "train_file": "competition_data/train.csv",
+                  "id_column": "id", "target_columns": ["rle_mask"], "test_size": 0.25,
+                  "extra_public_files": ["depths.csv"],
+                  "files": {"pattern": "competition_data/train/images/{id}.png",
+                            "dest": "{id}.png"}},
+        "fixture": {"tables": [
+            {"path": "competition_data/train.csv", "archive": "competition_data.zip",
+             "member": "competition_data/train.csv",
+             "columns": {"id": "seq:{i:05x}a2f4", "rle_mask": "choice:|" + _RLE[7:]}},
+            {"path": "depths.csv", "columns": {"id": "seq:{i:05x}a2f4", "z": "int:50:950"}},
+            {"path": "sample_submission.csv", "columns": {"id": "seq:{i:05x}0b1c",
+                                                          "rle_mask": "const:1 1"}},
+        ], "files": [{"pattern": f"competition_data/train/{kind}/{{id}}.png",
+                      "table": "competition_data/train.csv", "archive": "competition_data.zip"}
+                     for kind in ("images", "masks")]},
     },
 }

@@ -106,6 +106,12 @@ class SplitPlan:
         return self.hidden_columns
 
     @property
+    def labelled_columns(self) -> list[str]:
+        """Targets whose every cell must hold a label: all of them, but for a mask metric an
+        empty cell is an empty mask (tgs-salt's images without salt)."""
+        return [] if self.metric_kind == "mask" else self.hidden_columns
+
+    @property
     def dropped_columns(self) -> list[str]:
         """Columns removed from every public file (``hidden_columns: {c: "public"}``)."""
         return [c for c, where in self.split.hidden_columns.items() if where == "public"]

@@ -396,3 +396,21 @@ def test_a_row_without_the_value_its_file_pattern_needs_is_refused(tmp_path: Pat
                                "files": {"pattern": "{sub}/{id}.png"}})
     with pytest.raises(SplitError, match=r"row 'img0039' has no value in \['sub'\]"):
         prepare_task(spec, raw, tmp_path / "data")
+
+
+def test_an_empty_mask_is_a_label_for_mask_metrics_only(tmp_path: Path) -> None:
+    """tgs-salt's images without salt have an empty rle_mask: an empty mask, scored."""
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    masks = ["" if i % 3 == 0 else f"{i} 4" for i in range(90)]
+    pl.DataFrame({"id": [f"m{i:03d}" for i in range(90)], "rle_mask": masks}).write_csv(
+        raw / "train.csv")
+    spec = make_spec("salt", {"strategy": "random", "test_size": 0.3}, metric="dice",
+                     targets=("rle_mask",))
+    res = prepare_task(spec, raw, tmp_path / "data", grader=grade_submission)
+    answers = pl.read_csv(res.task_dir / "private" / "answers.csv", infer_schema=False)
+    assert (answers["rle_mask"].fill_null("") == "").sum() > 0 and res.audit.passed
+    label = make_spec("salt2", {"strategy": "random", "test_size": 0.3},
+                      targets=("rle_mask",))
+    with pytest.raises(SplitError, match="target column 'rle_mask' has no label in 30 row"):
+        prepare_task(label, raw, tmp_path / "data")
