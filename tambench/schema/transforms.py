@@ -12,6 +12,8 @@ Operations:
 
 * ``files_table``: the table is built from the raw files' names (labels in file or folder
   names: ``train/{label}.{num}.jpg``, ``train/{label}/{name}``);
+* ``coco_table``: the table is built from a COCO-style JSON, one row per image with its
+  annotation's fields (herbarium's metadata.json, iNaturalist's train2019.json);
 * ``one_hot``: one 0/1 column per class of a label column, from the competition's class list;
 * ``rename``: columns renamed;
 * ``compose_id``: a new column joining other columns (``{sentence_id}_{token_id}``);
@@ -25,7 +27,7 @@ Operations:
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, PlainValidator, SerializeAsAny, model_validator
 from pydantic_core import PydanticCustomError
@@ -42,6 +44,9 @@ class Transform(BaseModel):
 
     op: str
     """The operation's name."""
+
+    builds_table: ClassVar[bool] = False
+    """The transform builds the training table (it must come first; train_file stays empty)."""
 
     def reads(self) -> list[str]:
         """Columns the transform reads (a table without them is left alone, except the
@@ -63,6 +68,28 @@ class FilesTable(Transform):
 
     path_column: str = "path"
     """Column that holds each file's path relative to the raw data."""
+
+    builds_table: ClassVar[bool] = True
+
+
+class CocoTable(Transform):
+    """The table is a COCO-style JSON's ``images``, each with the fields of its one entry in
+    ``annotations`` (its category): herbarium's metadata.json, iWildCam's annotations."""
+
+    op: Literal["coco_table"] = "coco_table"
+    """coco_table: must be the first transform; the recipe's train_file is left empty."""
+
+    file: str = Field(min_length=1)
+    """The JSON file in the raw data, e.g. "train/metadata.json"."""
+
+    image_key: str = Field(default="id", min_length=1)
+    """The images' field that the annotations' ``image_id`` names ("image_id" in herbarium
+    2022's train_metadata.json)."""
+
+    encoding: str = Field(default="utf-8", min_length=1)
+    """The file's text encoding (herbarium 2020's metadata.json is latin-1)."""
+
+    builds_table: ClassVar[bool] = True
 
 
 class OneHot(Transform):
@@ -243,7 +270,7 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
     "recipe transform", error=TaskSpecError, listed=False,
     hint="transforms are registered with tambench.splits.transforms.register_transform")
 
-for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, MapValues, Unpivot, Explode,
+for _model in (FilesTable, CocoTable, OneHot, Rename, ComposeId, HashId, MapValues, Unpivot, Explode,
                DropRows):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
 

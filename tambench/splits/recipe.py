@@ -18,7 +18,6 @@ import polars as pl
 
 from tambench.errors import SplitError
 from tambench.schema.splitspec import SplitSpec
-from tambench.schema.transforms import FilesTable
 from tambench.splits.layout import resolve_inside
 from tambench.splits.rawcsv import polars_reason
 from tambench.splits.transforms import apply_transforms
@@ -113,15 +112,15 @@ def rewrite_tables(root: Path, split: SplitSpec, scratch: Path) -> RecipeTables:
     into ``scratch``; returns where they went and the transforms' notes."""
     tables = RecipeTables()
     steps = list(split.transforms)
-    builds = bool(steps) and isinstance(steps[0], FilesTable)
+    builds = bool(steps) and steps[0].builds_table
     if builds and split.train_file:
-        raise SplitError("a recipe whose first transform is files_table builds its training "
-                         f"table from file names: leave train_file empty (it is "
+        raise SplitError(f"a recipe whose first transform is {steps[0].op} builds its training "
+                         f"table: leave train_file empty (it is "
                          f"{split.train_file!r})")
     for i, (rel, what, is_train) in enumerate(_table_paths(split)):
         if is_train and builds:
             frame: pl.LazyFrame = pl.LazyFrame()
-            label = "the files_table transform's table"
+            label = f"the {steps[0].op} transform's table"
         elif rel:
             path = resolve_raw(root, rel, what)
             if not (steps or path.suffix.lower() in REWRITTEN):

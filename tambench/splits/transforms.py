@@ -20,10 +20,12 @@ from typing import Any, TypeVar
 import polars as pl
 
 from tambench.core.bounded import parse_json
+from tambench.core.layout import safe_join
 from tambench.core.registry import Registry
 from tambench.errors import SplitError
 from tambench.schema.transforms import (
     TRANSFORM_MODELS,
+    CocoTable,
     ComposeId,
     DropRows,
     Explode,
@@ -71,6 +73,42 @@ def _files_table(t: FilesTable, _table: pl.LazyFrame, raw_root: Path) -> Applied
         raise SplitError(f"files_table: no raw file matches {t.pattern!r}")
     frame = pl.DataFrame(rows, schema={f: pl.String for f in [*fields, t.path_column]})
     return frame.lazy(), f"files_table: {len(rows)} file(s) match {t.pattern!r}"
+
+
+def _coco_table(t: CocoTable, _table: pl.LazyFrame, raw_root: Path) -> Applied:
+    path = safe_join(raw_root, t.file, what="coco_table file")
+    if not path.is_file():
+        raise SplitError(f"coco_table: {t.file!r} not found in the raw data")
+    try:
+        with open(path, encoding=t.encoding) as fh:
+            data = json.load(fh)
+        images, annotations = data["images"], data.get("annotations", [])
+        keys = [str(im[t.image_key]) for im in images]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise SplitError(f"coco_table: {t.file!r} is not a COCO-style JSON with images "
+                         f"holding {t.image_key!r} ({type(exc).__name__}: {exc})") from None
+    by_image: dict[str, dict[str, Any]] = {}
+    for ann in annotations:
+        key = str(ann.get("image_id"))
+        if key in by_image:
+            raise SplitError(f"coco_table: image {key!r} of {t.file!r} has several annotations; "
+                             "one per image (its category) is expected")
+        by_image[key] = ann
+    image_fields = list(dict.fromkeys(f for im in images for f in im))
+    ann_fields = list(dict.fromkeys(f for a in annotations for f in a if f != "image_id"))
+    names = {f: f"annotation_{f}" if f in image_fields else f for f in ann_fields}
+    rows = [{**{f: _cell(im.get(f)) for f in image_fields},
+             **{names[f]: _cell(by_image.get(k, {}).get(f)) for f in ann_fields}}
+            for im, k in zip(images, keys, strict=True)]
+    frame = pl.DataFrame(rows, schema={c: pl.String for c in [*image_fields, *names.values()]})
+    return frame.lazy(), (f"coco_table: {len(rows)} image(s) of {t.file!r}, "
+                          f"{len(by_image)} annotated")
+
+
+def _cell(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    return json.dumps(value) if isinstance(value, (dict, list, bool)) else str(value)
 
 
 def _pattern_regex(pattern: str) -> tuple[re.Pattern[str], list[str]]:
@@ -189,6 +227,7 @@ def _drop_rows(t: DropRows, table: pl.LazyFrame, _raw: Path) -> Applied:
 
 
 register_transform(FilesTable, _files_table)
+register_transform(CocoTable, _coco_table)
 register_transform(OneHot, _one_hot)
 register_transform(Rename, _rename)
 register_transform(ComposeId, _compose_id)
@@ -208,8 +247,8 @@ def apply_transforms(steps: list[Transform], table: pl.LazyFrame, raw_root: Path
     """
     notes: list[str] = []
     for i, step in enumerate(steps):
-        if isinstance(step, FilesTable) and i > 0:
-            raise SplitError("files_table must be the first transform: it builds the table")
+        if step.builds_table and i > 0:
+            raise SplitError(f"{step.op} must be the first transform: it builds the table")
         have = table.collect_schema().names()
         missing = [c for c in step.reads() if c not in have]
         if missing:

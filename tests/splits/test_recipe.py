@@ -276,3 +276,62 @@ def test_unpivot_gives_one_row_per_key_and_explode_one_per_item() -> None:
     uneven = seqs.with_columns(pl.Series("e", ["[1]", "[3]"]))
     with pytest.raises(SplitError, match="1 row\\(s\\) have lists of different lengths"):
         _apply([{"op": "explode", "columns": ["r", "e"], "position_column": "pos"}], uneven)
+
+
+def _herbarium(raw: Path, n: int = 48, *, encoding: str = "latin-1") -> None:
+    """A COCO-style metadata.json: images named under their category's folder."""
+    images = [{"id": 1000 + i, "file_name": f"images/{i % 4:03d}/{1000 + i}.jpg",
+               "height": 1000, "width": 680, "license": 0} for i in range(n)]
+    annotations = [{"id": 1000 + i, "image_id": 1000 + i, "category_id": i % 4,
+                    "region_id": i % 2} for i in range(n)]
+    meta = {"annotations": annotations, "images": images, "info": {"year": 2020},
+            "categories": [{"id": k, "name": f"Érable {k}"} for k in range(4)]}
+    (raw / "train").mkdir(parents=True)
+    (raw / "train/metadata.json").write_bytes(json.dumps(meta, ensure_ascii=False).encode(
+        encoding))
+    for im in images:
+        path = raw / "train" / str(im["file_name"])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(f"jpeg {im['id']}".encode())
+
+
+def test_a_coco_json_is_the_table_one_row_per_image_with_its_category(tmp_path: Path) -> None:
+    _herbarium(tmp_path / "raw")
+    split = {"strategy": "stratified", "test_size": 0.25, "stratify_column": "Predicted",
+             "transforms": [
+                 {"op": "coco_table", "file": "train/metadata.json", "encoding": "latin-1"},
+                 {"op": "hash_id", "column": "Id", "columns": ["id"]},
+                 {"op": "rename", "columns": {"category_id": "Predicted"}}],
+             "hidden_columns": {"id": "public", "file_name": "public",
+                                "annotation_id": "public"},
+             "files": {"pattern": "train/{file_name}", "dest": "{Id}.jpg"}}
+    spec = make_spec("herb", split, id_col="Id", targets=("Predicted",))
+    res = prepare_task(spec, tmp_path / "raw", tmp_path / "data", grader=grade_submission)
+    assert res.audit.passed, res.audit.findings
+    test = read(res.task_dir / "public/test.csv")
+    assert test.columns == ["height", "width", "license", "region_id", "Id"]
+    assert test.height == 12
+    answers = read(res.task_dir / "private/answers.csv")
+    assert sorted(answers["Predicted"]) == sorted(["0", "1", "2", "3"] * 3)
+    some = test["Id"][0]
+    assert (res.task_dir / f"public/test/{some}.jpg").read_bytes().startswith(b"jpeg 10")
+    assert res.report.recipe_notes == [
+        "the coco_table transform's table: coco_table: 48 image(s) of 'train/metadata.json', "
+        "48 annotated"]
+    with pytest.raises(SplitError, match="coco_table: 'train/metadata.json' is not a COCO"):
+        prepare_task(make_spec("herb2", {**split, "transforms": [
+            {"op": "coco_table", "file": "train/metadata.json", "encoding": "latin-1",
+             "image_key": "image_id"}]}, id_col="Id", targets=("Predicted",)),
+            tmp_path / "raw", tmp_path / "data")
+
+
+def test_a_coco_image_with_two_annotations_is_refused(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    meta = {"images": [{"id": i} for i in range(10)],
+            "annotations": [{"image_id": i % 9, "category_id": 1} for i in range(10)]}
+    (raw / "ann.json").write_text(json.dumps(meta))
+    spec = make_spec("two", {"strategy": "random", "transforms": [
+        {"op": "coco_table", "file": "ann.json"}]}, targets=("category_id",))
+    with pytest.raises(SplitError, match="image '0' of 'ann.json' has several annotations"):
+        prepare_task(spec, raw, tmp_path / "data")
