@@ -5,6 +5,7 @@ Same entry format as :mod:`recipe_layouts` (sources, split, fixture), helpers im
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from recipe_layouts import mle
@@ -23,6 +24,52 @@ _SEEDLINGS = ["Black-grass", "Charlock", "Cleavers", "Common Chickweed", "Common
 _RLE = "choice:1 4 10 2|3 5 40 7|7 9 20 1 60 3"
 _SPINE = ["patient_overall", "C1", "C2", "C3", "C4", "C5", "C6", "C7"]
 _BMS_PATH = "train/{image_id[0]}/{image_id[1]}/{image_id[2]}/{image_id}.png"
+
+
+def _coco(images: list[dict[str, Any]], annotations: list[dict[str, Any]],
+          categories: int) -> str:
+    """A COCO-style JSON (images, annotations, categories, info) as a download holds it."""
+    return json.dumps({"annotations": annotations, "images": images,
+                       "categories": [{"id": k, "name": f"species {k}"}
+                                      for k in range(categories)],
+                       "info": {"year": 2020}, "licenses": [{"id": 0, "name": "CC BY"}]})
+
+
+
+def _coco_files(json_path: str, images: list[dict[str, Any]],
+                annotations: list[dict[str, Any]], image_dir: str = "") -> dict[str, str]:
+    """The fixture's extra files of a COCO-style download: the JSON at ``json_path`` and
+    (when ``image_dir`` is given) each image, filed where its file_name says under it."""
+    n_cats = 1 + max(int(a["category_id"]) for a in annotations)
+    files = {f"{image_dir}{im['file_name']}": f"jpeg {k}" for k, im in enumerate(images)}
+    return {json_path: _coco(images, annotations, n_cats), **(files if image_dir else {})}
+
+
+def _herbarium(prefix: str, extra: str) -> dict[str, str]:
+    """A herbarium 2020/2021 download: metadata.json (integer image ids, images filed under
+    their category's folders, one annotation each with ``extra``) and the images."""
+    cats = [k % 5 + 100 * (k % 2) for k in range(60)]
+    images = [{"file_name": f"images/{c // 100:03d}/{c % 100:02d}/{1000 + k}.jpg",
+               "height": 1000, "id": 1000 + k, "license": 0, "width": 680}
+              for k, c in enumerate(cats)]
+    anns = [{"category_id": c, "id": 1000 + k, "image_id": 1000 + k, extra: k % 3}
+            for k, c in enumerate(cats)]
+    return _coco_files(f"{prefix}metadata.json", images, anns, prefix)
+
+
+def _herbarium_split(file: str, pattern: str, extra: str, **coco: str) -> dict[str, Any]:
+    return {"strategy": "stratified", "id_column": "Id", "target_columns": ["Predicted"],
+            "test_size": 0.2, "stratify_column": "Predicted",
+            "transforms": [{"op": "coco_table", "file": file, **coco},
+                           {"op": "hash_id", "column": "Id", "columns": ["id"]},
+                           {"op": "rename", "columns": {"category_id": "Predicted"}}],
+            "hidden_columns": {"id": "public", "file_name": "public",
+                               "annotation_id": "public", extra: "test"},
+            "files": {"pattern": pattern, "dest": "{Id}.jpg"}}
+
+
+_HERB_SAMPLE = {"path": "sample_submission.csv", "rows": 10,
+                "columns": {"Id": "seq:{i}", "Predicted": "const:0"}}
 
 LAYOUTS: dict[str, dict[str, Any]] = {
     "kaggle/detecting-insults-in-social-commentary": {
@@ -235,5 +282,103 @@ LAYOUTS: dict[str, dict[str, Any]] = {
         ], "files": [{"pattern": f"competition_data/train/{kind}/{{id}}.png",
                       "table": "competition_data/train.csv", "archive": "competition_data.zip"}
                      for kind in ("images", "masks")]},
+    },
+    "kaggle/herbarium-2020-fgvc7": {
+        "sources": mle("herbarium-2020-fgvc7",
+                       "reads nybg2020/train/metadata.json (latin-1; images: id, file_name "
+                       "images/<cat//100>/<cat%100>/<id>.jpg, ...; annotations: one per "
+                       "image, category_id, region_id); splits each category 8:2; re-numbers "
+                       "the test images (file names and ids give the category away); answers "
+                       "Id,Predicted"),
+        "split": _herbarium_split("nybg2020/train/metadata.json",
+                                  "nybg2020/train/{file_name}", "region_id",
+                                  encoding="latin-1"),
+        "fixture": {"tables": [_HERB_SAMPLE],
+                    "extra": _herbarium("nybg2020/train/", "region_id")},
+    },
+    "kaggle/herbarium-2021-fgvc8": {
+        "sources": mle("herbarium-2021-fgvc8",
+                       "reads train/metadata.json (images: id, file_name images/<cat//100>/"
+                       "<cat%100>/<id>.jpg; annotations: category_id, institution_id); "
+                       "splits each category 8:2; answers Id,Predicted"),
+        "split": _herbarium_split("train/metadata.json", "train/{file_name}",
+                                  "institution_id"),
+        "fixture": {"tables": [_HERB_SAMPLE],
+                    "extra": _herbarium("train/", "institution_id")},
+    },
+    "kaggle/herbarium-2022-fgvc9": {
+        "sources": mle("herbarium-2022-fgvc9",
+                       "reads train_metadata.json (images: image_id <cat>__<n>, file_name "
+                       "<cat//100>/<cat%100>/<image_id>.jpg; annotations: genus_id, "
+                       "institution_id, category_id, image_id) and train_images/; splits each "
+                       "category 8:2; answers Id,Predicted"),
+        "split": {**_herbarium_split("train_metadata.json", "train_images/{file_name}",
+                                     "institution_id", image_key="image_id"),
+                  "transforms": [
+                      {"op": "coco_table", "file": "train_metadata.json",
+                       "image_key": "image_id"},
+                      {"op": "hash_id", "column": "Id", "columns": ["image_id"]},
+                      {"op": "rename", "columns": {"category_id": "Predicted"}}],
+                  "hidden_columns": {"image_id": "public", "file_name": "public",
+                                     "genus_id": "test", "institution_id": "test"}},
+        "fixture": {"tables": [_HERB_SAMPLE], "extra": _coco_files("train_metadata.json", [
+            {"file_name": f"{k % 6:03d}/00/{k % 6:05d}__{k:03d}.jpg",
+             "image_id": f"{k % 6:05d}__{k:03d}", "license": 0} for k in range(60)], [
+            {"genus_id": k % 6 // 2, "institution_id": k % 4, "category_id": k % 6,
+             "image_id": f"{k % 6:05d}__{k:03d}"} for k in range(60)], "train_images/")},
+    },
+    "kaggle/inaturalist-2019-fgvc6": {
+        "sources": mle("inaturalist-2019-fgvc6",
+                       "extracts train_val2019.tar.gz (train_val2019/<kingdom>/<category>/"
+                       "<hash>.jpg); reads train2019.json (images: id, file_name, ...; "
+                       "annotations: id, image_id, category_id); splits each category with "
+                       "test_size 0.12; answers id,predicted"),
+        "split": {"strategy": "stratified", "id_column": "id", "target_columns": ["predicted"],
+                  "test_size": 0.12, "stratify_column": "predicted",
+                  "transforms": [{"op": "coco_table", "file": "train2019.json"},
+                                 {"op": "rename", "columns": {"id": "image_id",
+                                                              "category_id": "predicted"}},
+                                 {"op": "hash_id", "column": "id", "columns": ["image_id"]}],
+                  "hidden_columns": {"image_id": "public", "file_name": "public",
+                                     "annotation_id": "public"},
+                  "files": {"pattern": "{file_name}", "dest": "{id}.jpg"}},
+        "fixture": {"rows": 60, "tables": [
+            {"path": "kaggle_sample_submission.csv", "rows": 10,
+             "columns": {"id": "seq:{i}", "predicted": "const:0"}},
+            {"path": "inat_images.csv", "virtual": True, "columns": {
+                "folder": "group:10:train_val2019/Plants/{g}", "name": "seq:{i:032x}.jpg"}}],
+            "extra": _coco_files("train2019.json", [
+                {"id": k, "file_name": f"train_val2019/Plants/{k // 10}/{k:032x}.jpg",
+                 "width": 800, "height": 600, "license": 1} for k in range(60)],
+                [{"id": k, "image_id": k, "category_id": k // 10} for k in range(60)]),
+            "files": [{"pattern": "{folder}/{name}", "table": "inat_images.csv",
+                       "archive": "train_val2019.tar.gz"}]},
+    },
+    "kaggle/iwildcam-2020-fgvc7": {
+        "sources": mle("iwildcam-2020-fgvc7",
+                       "reads iwildcam2020_train_annotations.json (images: id, file_name "
+                       "<id>.jpg, location, seq_id, datetime, ...; annotations: id, image_id, "
+                       "category_id, count) and train/<id>.jpg; splits by location, about "
+                       "0.22 of the images in test; answers Id,Category"),
+        "split": {"strategy": "group", "id_column": "Id", "target_columns": ["Predicted"],
+                  "group_column": "location", "test_size": 0.22,
+                  "transforms": [{"op": "coco_table",
+                                  "file": "iwildcam2020_train_annotations.json"},
+                                 {"op": "rename", "columns": {"id": "Id",
+                                                              "category_id": "Predicted"}}],
+                  "hidden_columns": {"annotation_id": "public", "count": "test"},
+                  "files": {"pattern": "train/{file_name}", "dest": "{file_name}"}},
+        "fixture": {"rows": 120, "tables": [
+            {"path": "sample_submission.csv", "rows": 10, "columns": {
+                "Id": "seq:{i:08x}-21bc-11ea-a13a-137349068a90", "Category": "const:0"}}],
+            "extra": _coco_files("iwildcam2020_train_annotations.json", [
+                {"id": f"{k:08x}-21bc-11ea-a13a-137349068a90", "file_name":
+                 f"{k:08x}-21bc-11ea-a13a-137349068a90.jpg", "location": k // 10,
+                 "seq_id": f"s{k // 3}", "datetime": f"2013-06-{k % 28 + 1:02d} 11:20:00",
+                 "frame_num": k % 3 + 1, "seq_num_frames": 3, "width": 1920, "height": 1080}
+                for k in range(120)], [
+                {"id": f"a{k}", "image_id": f"{k:08x}-21bc-11ea-a13a-137349068a90",
+                 "category_id": [0, 1, 3, 8][k % 4], "count": 1 + k % 2} for k in range(120)],
+                "train/")},
     },
 }

@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import tarfile
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -212,13 +213,32 @@ def _7z(members: dict[str, bytes]) -> bytes:
     return buf.getvalue()
 
 
+def _tar(members: dict[str, bytes], compression: str) -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode=f"w:{compression}") as t:
+        for name in sorted(members):
+            info = tarfile.TarInfo(name)
+            info.size = len(members[name])
+            t.addfile(info, io.BytesIO(members[name]))
+    return buf.getvalue()
+
+
+def _archive(name: str, members: dict[str, bytes]) -> bytes:
+    """An inner archive in the format its name says (zip unless .7z, .tar, .tar.gz, .tgz)."""
+    if name.endswith(".7z"):
+        return _7z(members)
+    if name.endswith((".tar.gz", ".tgz")):
+        return _tar(members, "gz")
+    return _tar(members, "") if name.endswith(".tar") else _zip(members)
+
+
 def make_download(fixture: RawFixture, dest: Path, seed: int = 0) -> Path:
-    """Write the download (one zip, inner archives inside it: zip, or 7z by their name) to
-    ``dest``; returns it."""
+    """Write the download (one zip, inner archives inside it: zip, or 7z or tar by their
+    name) to ``dest``; returns it."""
     members = generate(fixture, seed)
     top = dict(members.pop(""))
     for archive, inner in members.items():
-        top[archive] = _7z(inner) if archive.endswith(".7z") else _zip(inner)
+        top[archive] = _archive(archive, inner)
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_bytes(_zip(top))
     return dest

@@ -335,3 +335,22 @@ def test_a_coco_image_with_two_annotations_is_refused(tmp_path: Path) -> None:
         {"op": "coco_table", "file": "ann.json"}]}, targets=("category_id",))
     with pytest.raises(SplitError, match="image '0' of 'ann.json' has several annotations"):
         prepare_task(spec, raw, tmp_path / "data")
+
+
+def test_a_fixture_writes_tar_archives_inside_its_download(tmp_path: Path) -> None:
+    import tarfile
+
+    from tambench.splits.fixture import RawFixture, make_download
+
+    fixture = RawFixture.model_validate({
+        "sources": [{"source": "test"}], "rows": 8,
+        "tables": [{"path": "train.csv", "columns": {"id": "seq:{i}", "label": "choice:a|b"}}],
+        "files": [{"pattern": "train_val/{id}.jpg", "table": "train.csv",
+                   "archive": "train_val.tar.gz"},
+                  {"pattern": "extra/{id}.bin", "table": "train.csv", "archive": "extra.tar"}]})
+    with zipfile.ZipFile(make_download(fixture, tmp_path / "d.zip")) as z:
+        for name, mode in (("train_val.tar.gz", "r:gz"), ("extra.tar", "r:")):
+            with tarfile.open(fileobj=io.BytesIO(z.read(name)), mode=mode) as t:
+                assert len(t.getnames()) == 8 and t.getnames()[0].endswith("/0.jpg" if
+                                                                             "gz" in mode
+                                                                             else "/0.bin")
