@@ -68,6 +68,20 @@ def _herbarium_split(file: str, pattern: str, extra: str, **coco: str) -> dict[s
             "files": {"pattern": pattern, "dest": "{Id}.jpg"}}
 
 
+def _mammograms(patients: int) -> str:
+    """rsna-breast's train.csv: four images per patient (CC and MLO of each side), filed as
+    train_images/<patient_id>/<image_id>.dcm (the fixture's virtual table names them)."""
+    head = ("site_id,patient_id,image_id,laterality,view,age,cancer,biopsy,invasive,BIRADS,"
+            "implant,density,machine_id,difficult_negative_case\n")
+    rows = []
+    for i in range(4 * patients):
+        g, side, view = i // 4, "LR"[i % 4 // 2], ("CC", "MLO")[i % 2]
+        cancer = int(g % 3 == 0 and side == "L")
+        rows.append(f"{1 + g % 2},1{g:04d},{i},{side},{view},{50 + g % 30}.0,{cancer},{cancer},"
+                    f"{cancer},{'' if cancer else 1},0,{'ABCD'[g % 4]},{(21, 49)[i % 2]},False\n")
+    return head + "".join(rows)
+
+
 _HERB_SAMPLE = {"path": "sample_submission.csv", "rows": 10,
                 "columns": {"Id": "seq:{i}", "Predicted": "const:0"}}
 
@@ -380,5 +394,34 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                 {"id": f"a{k}", "image_id": f"{k:08x}-21bc-11ea-a13a-137349068a90",
                  "category_id": [0, 1, 3, 8][k % 4], "count": 1 + k % 2} for k in range(120)],
                 "train/")},
+    },
+    "kaggle/rsna-breast-cancer-detection": {
+        "sources": mle("rsna-breast-cancer-detection",
+                       "splits the patients of raw train.csv (site_id, patient_id, image_id, "
+                       "laterality, view, age, cancer, biopsy, invasive, BIRADS, implant, "
+                       "density, machine_id, difficult_negative_case: one row per image) 9:1; "
+                       "prediction_id = patient_id_laterality; answers one row per "
+                       "prediction_id (prediction_id, cancer); copies train_images/"
+                       "<patient_id>/<image_id>.dcm"),
+        "split": {"strategy": "group", "train_file": "train.csv", "id_column": "prediction_id",
+                  "target_columns": ["cancer"], "group_column": "patient_id",
+                  "test_size": 0.1,
+                  "transforms": [
+                      {"op": "compose_id", "column": "prediction_id",
+                       "template": "{patient_id}_{laterality}"},
+                      {"op": "aggregate", "by": ["prediction_id"],
+                       "join": {"image_id": " ", "view": " "}}],
+                  "hidden_columns": {c: "test" for c in
+                                     ("biopsy", "invasive", "BIRADS", "density",
+                                      "difficult_negative_case")},
+                  "files": {"pattern": "train_images/{patient_id}", "dest": "{patient_id}"}},
+        "fixture": {"rows": 160, "tables": [
+            {"path": "sample_submission.csv", "rows": 8, "columns": {
+                "prediction_id": "seq:1{i:04d}_L", "cancer": "const:0.021"}},
+            {"path": "mammograms.csv", "virtual": True, "columns": {
+                "patient_id": "group:4:1{g:04d}", "image_id": "seq:{i}"}}],
+            "extra": {"train.csv": _mammograms(40)},
+            "files": [{"pattern": "train_images/{patient_id}/{image_id}.dcm",
+                       "table": "mammograms.csv"}]},
     },
 }

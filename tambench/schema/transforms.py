@@ -21,6 +21,8 @@ Operations:
 * ``map_values``: values replaced by a stated mapping (true/false to 1/0);
 * ``unpivot``: one row per key from columns spelled per key (Answer[A-D]Text);
 * ``explode``: one row per item of JSON list columns, with its position;
+* ``aggregate``: one row per group of rows (rsna-breast's images to one row per breast),
+  stated columns joined, the others kept from the group's first row;
 * ``drop_rows``: rows dropped by a stated rule (empty cells, repeated values), counted in the
   split report.
 """
@@ -264,6 +266,26 @@ class DropRows(Transform):
         return [self.column]
 
 
+class Aggregate(Transform):
+    """One row per distinct value of the ``by`` columns (rsna-breast's images become one row
+    per patient and laterality): each ``join`` column holds its rows' values joined in table
+    order; every other column keeps the group's first value (columns whose values differ
+    within a group are named, with the count, in the split report)."""
+
+    op: Literal["aggregate"] = "aggregate"
+    """aggregate."""
+
+    by: list[str] = Field(min_length=1)
+    """The columns whose values make a group, e.g. ["patient_id", "laterality"]."""
+
+    join: dict[str, str] = Field(default_factory=dict)
+    """Column -> separator of its joined values, e.g. {"image_id": " "}."""
+
+    def reads(self) -> list[str]:
+        """The group and joined columns."""
+        return [*self.by, *self.join]
+
+
 #: op -> transform model: the schema half of the "recipe transform" extension point (the
 #: implementations are ``tambench.splits.transforms.TRANSFORMS``).
 TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
@@ -271,7 +293,7 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
     hint="transforms are registered with tambench.splits.transforms.register_transform")
 
 for _model in (FilesTable, CocoTable, OneHot, Rename, ComposeId, HashId, MapValues, Unpivot, Explode,
-               DropRows):
+               DropRows, Aggregate):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
 
 

@@ -25,6 +25,7 @@ from tambench.core.registry import Registry
 from tambench.errors import SplitError
 from tambench.schema.transforms import (
     TRANSFORM_MODELS,
+    Aggregate,
     CocoTable,
     ComposeId,
     DropRows,
@@ -226,6 +227,23 @@ def _drop_rows(t: DropRows, table: pl.LazyFrame, _raw: Path) -> Applied:
     return kept, f"drop_rows: {dropped} row(s) dropped ({t.rule} {t.column!r}): {t.reason}"
 
 
+def _aggregate(t: Aggregate, table: pl.LazyFrame, _raw: Path) -> Applied:
+    names = table.collect_schema().names()
+    others = [c for c in names if c not in t.by and c not in t.join]
+    grouped = table.group_by(t.by, maintain_order=True).agg(
+        [pl.col(c).str.join(sep) for c, sep in t.join.items()]
+        + [pl.col(c).first() for c in others]
+        + [(pl.col(c).n_unique() > 1).alias(f"__differs__{c}") for c in others]).collect()
+    before = table.select(pl.len()).collect().item()
+    differs = [f"{c} in {n}" for c in others
+               if (n := int(grouped[f"__differs__{c}"].sum()))]
+    out = grouped.select(names)
+    note = f"aggregate: {before} row(s) into {out.height} by {t.by}"
+    if differs:
+        note += f"; first value kept where it differs: {', '.join(differs)} group(s)"
+    return out.lazy(), note
+
+
 register_transform(FilesTable, _files_table)
 register_transform(CocoTable, _coco_table)
 register_transform(OneHot, _one_hot)
@@ -236,6 +254,7 @@ register_transform(MapValues, _map_values)
 register_transform(Unpivot, _unpivot)
 register_transform(Explode, _explode)
 register_transform(DropRows, _drop_rows)
+register_transform(Aggregate, _aggregate)
 
 
 def apply_transforms(steps: list[Transform], table: pl.LazyFrame, raw_root: Path,

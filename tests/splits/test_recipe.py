@@ -17,7 +17,7 @@ from tambench.grading.grade import grade_submission
 from tambench.schema.taskspec import TaskSpec
 from tambench.schema.transforms import TRANSFORM_MODELS
 from tambench.splits.prepare import prepare_task
-from tambench.splits.transforms import TRANSFORMS
+from tambench.splits.transforms import TRANSFORMS, apply_transforms
 from tambench.splits.unpack import unpack_nested
 from tests.splits.helpers import make_spec, read
 
@@ -354,3 +354,19 @@ def test_a_fixture_writes_tar_archives_inside_its_download(tmp_path: Path) -> No
                 assert len(t.getnames()) == 8 and t.getnames()[0].endswith("/0.jpg" if
                                                                              "gz" in mode
                                                                              else "/0.bin")
+
+
+def test_aggregate_gives_one_row_per_group_joined_and_first_values_with_a_note() -> None:
+    images = pl.DataFrame({"patient": ["p1", "p1", "p1", "p2", "p2"],
+                           "side": ["L", "L", "R", "L", "L"],
+                           "image": ["i1", "i2", "i3", "i4", "i5"],
+                           "machine": ["m1", "m2", "m1", "m3", "m3"],
+                           "cancer": ["0", "0", "1", "0", "0"]})
+    step = {"op": "aggregate", "by": ["patient", "side"], "join": {"image": " "}}
+    out = _apply([step], images)
+    assert out.rows() == [("p1", "L", "i1 i2", "m1", "0"), ("p1", "R", "i3", "m1", "1"),
+                          ("p2", "L", "i4 i5", "m3", "0")]
+    _, notes = apply_transforms([TRANSFORM_MODELS["aggregate"].model_validate(step)],
+                                images.lazy(), Path("."), "train.csv", required=True)
+    assert notes == ["train.csv: aggregate: 5 row(s) into 3 by ['patient', 'side']; first "
+                     "value kept where it differs: machine in 1 group(s)"]
