@@ -424,4 +424,32 @@ LAYOUTS: dict[str, dict[str, Any]] = {
             "files": [{"pattern": "train_images/{patient_id}/{image_id}.dcm",
                        "table": "mammograms.csv"}]},
     },
+    "kaggle/icecube-neutrinos-in-deep-ice": {
+        "sources": mle("icecube-neutrinos-in-deep-ice",
+                       "splits the batches of raw train_meta.parquet (batch_id, event_id, "
+                       "first_pulse_index, last_pulse_index, azimuth, zenith) 9:1; copies "
+                       "train/batch_<batch_id>.parquet (the pulses of a batch's events) to "
+                       "its side and sensor_geometry.csv; answers event_id, azimuth, zenith"),
+        "split": {"strategy": "group", "train_file": "train_meta.parquet",
+                  "id_column": "event_id", "target_columns": ["azimuth", "zenith"],
+                  "group_column": "batch_id", "test_size": 0.1,
+                  "extra_public_files": ["sensor_geometry.csv"],
+                  "files": {"pattern": "train/batch_{batch_id}.parquet",
+                            "dest": "batch_{batch_id}.parquet"}},
+        "fixture": {"rows": 200, "tables": [
+            {"path": "train_meta.parquet", "columns": {
+                "batch_id": "group:10:{g}", "event_id": "seq:{i}",
+                "first_pulse_index": "int:0:100", "last_pulse_index": "int:100:200",
+                "azimuth": "float:0:6.28", "zenith": "float:0:3.14"}},
+            {"path": "test_meta.parquet", "rows": 10, "columns": {
+                "batch_id": "const:661", "event_id": "seq:2{i}",
+                "first_pulse_index": "int:0:100", "last_pulse_index": "int:100:200"}},
+            {"path": "sensor_geometry.csv", "columns": {
+                "sensor_id": "seq:{i}", "x": "float:-500:500", "y": "float:-500:500",
+                "z": "float:-500:500"}},
+            {"path": "sample_submission.csv", "rows": 10, "columns": {
+                "event_id": "seq:2{i}", "azimuth": "const:1", "zenith": "const:1"}},
+        ], "files": [{"pattern": "train/batch_{batch_id}.parquet",
+                      "table": "train_meta.parquet"}]},
+    },
 }

@@ -1,8 +1,9 @@
 """Small raw downloads generated in a competition's real layout, to check its recipe.
 
 A task's ``raw_fixture.json`` (beside its task.json) describes the download as
-``kaggle competitions download`` gives it: the tables (CSV or JSON, their columns, rows), the
-per-row files, which archive each file sits in, and where that layout was read (``sources``).
+``kaggle competitions download`` gives it: the tables (CSV, JSON or Parquet, their columns,
+rows), the per-row files, which archive each file sits in, and where that layout was read
+(``sources``).
 :func:`make_download` writes such a download (one zip holding everything, as Kaggle delivers
 it) from the description, with seeded values, so the recipe goes through prepare, the audit
 and grading on the real names, nesting and columns, in seconds.
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import polars as pl
 from pydantic import BaseModel, Field
 
 from tambench._optional import require
@@ -154,6 +156,10 @@ def _one_hot_groups(columns: dict[str, str], rows: dict[str, list[Any]],
 def _table_bytes(table: FixtureTable, rows: dict[str, list[Any]]) -> bytes:
     names = list(table.columns)
     n = len(rows[names[0]])
+    if table.path.endswith(".parquet"):
+        buf = io.BytesIO()
+        pl.DataFrame({c: rows[c] for c in names}).write_parquet(buf)
+        return buf.getvalue()
     if table.path.endswith(".json"):
         records = [{c: rows[c][i] for c in names} for i in range(n)]
         if table.lines:

@@ -27,8 +27,10 @@ JSON_SUFFIXES = frozenset({".json"})
 JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
 #: Suffixes read as tab-separated tables (no quoting, as Kaggle's .tsv files are written).
 TSV_SUFFIXES = frozenset({".tsv"})
+#: Suffixes read as Parquet tables (icecube's train_meta.parquet), every column as text.
+PARQUET_SUFFIXES = frozenset({".parquet"})
 #: Tables always rewritten as CSV before the split reads them.
-REWRITTEN = JSON_SUFFIXES | JSONL_SUFFIXES | TSV_SUFFIXES
+REWRITTEN = JSON_SUFFIXES | JSONL_SUFFIXES | TSV_SUFFIXES | PARQUET_SUFFIXES
 #: The key of the training table built by a ``files_table`` transform.
 FILES_TABLE = ""
 
@@ -74,9 +76,13 @@ def _table_paths(split: SplitSpec) -> list[tuple[str, str, bool]]:
 
 
 def _read_text_frame(path: Path, label: str) -> pl.LazyFrame:
-    """A raw table as a lazy frame of text columns (CSV, JSON records or JSON lines)."""
+    """A raw table as a lazy frame of text columns (CSV, TSV, JSON records, JSON lines or
+    Parquet)."""
     suffix = path.suffix.lower()
     try:
+        if suffix in PARQUET_SUFFIXES:
+            pl.read_parquet_schema(path)  # not a Parquet file: refused here, named
+            return pl.scan_parquet(path).select(pl.all().cast(pl.String))
         if suffix in TSV_SUFFIXES:
             return pl.scan_csv(path, infer_schema=False, separator="\t", quote_char=None)
         if suffix not in JSON_SUFFIXES | JSONL_SUFFIXES:

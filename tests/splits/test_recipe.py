@@ -370,3 +370,32 @@ def test_aggregate_gives_one_row_per_group_joined_and_first_values_with_a_note()
                                 images.lazy(), Path("."), "train.csv", required=True)
     assert notes == ["train.csv: aggregate: 5 row(s) into 3 by ['patient', 'side']; first "
                      "value kept where it differs: machine in 1 group(s)"]
+
+
+def test_a_parquet_table_is_read_as_text_and_its_fixture_written(tmp_path: Path) -> None:
+    from tambench.splits.fixture import RawFixture, make_download
+
+    fixture = RawFixture.model_validate({
+        "sources": [{"source": "test"}], "rows": 40,
+        "tables": [{"path": "train_meta.parquet", "columns": {
+            "batch_id": "group:10:{g}", "event_id": "seq:{i}", "azimuth": "float:0:6"}}]})
+    download = make_download(fixture, tmp_path / "d.zip")
+    with zipfile.ZipFile(download) as z:
+        assert z.read("train_meta.parquet")[:4] == b"PAR1"
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    pl.DataFrame({"event_id": list(range(40)), "batch_id": [i // 10 for i in range(40)],
+                  "azimuth": [i / 7 for i in range(40)]}).write_parquet(raw / "meta.parquet")
+    spec = make_spec("pq", {"strategy": "group", "group_column": "batch_id",
+                            "train_file": "meta.parquet", "test_size": 0.25},
+                     id_col="event_id", targets=("azimuth",), metric="rmse")
+    res = prepare_task(spec, raw, tmp_path / "data")
+    test = read(res.task_dir / "public/test.csv")
+    assert test.columns == ["event_id", "batch_id"] and test.height == 10
+    answers = read(res.task_dir / "private/answers.csv")
+    assert sorted(float(a) * 7 for a in answers["azimuth"]) == pytest.approx(
+        sorted(float(e) for e in answers["event_id"]))
+    (raw / "meta.parquet").write_text("event_id,batch_id\n1,2\n")
+    with pytest.raises(SplitError, match="cannot read meta.parquet"):
+        prepare_task(make_spec("pq2", spec.split.model_dump(), id_col="event_id",
+                               targets=("azimuth",), metric="rmse"), raw, tmp_path / "data")
