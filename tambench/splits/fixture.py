@@ -219,9 +219,9 @@ def _7z(members: dict[str, bytes]) -> bytes:
     return buf.getvalue()
 
 
-def _tar(members: dict[str, bytes], compression: str) -> bytes:
+def _tar(members: dict[str, bytes], gzip: bool) -> bytes:
     buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode=f"w:{compression}") as t:
+    with tarfile.open(fileobj=buf, mode="w:gz" if gzip else "w:") as t:
         for name in sorted(members):
             info = tarfile.TarInfo(name)
             info.size = len(members[name])
@@ -234,8 +234,8 @@ def _archive(name: str, members: dict[str, bytes]) -> bytes:
     if name.endswith(".7z"):
         return _7z(members)
     if name.endswith((".tar.gz", ".tgz")):
-        return _tar(members, "gz")
-    return _tar(members, "") if name.endswith(".tar") else _zip(members)
+        return _tar(members, gzip=True)
+    return _tar(members, gzip=False) if name.endswith(".tar") else _zip(members)
 
 
 def make_download(fixture: RawFixture, dest: Path, seed: int = 0) -> Path:
