@@ -82,6 +82,20 @@ def _mammograms(patients: int) -> str:
     return head + "".join(rows)
 
 
+def _chest_boxes(images: int) -> str:
+    """vinbigdata's train.csv: one row per box and radiologist; "No finding" (class 14) rows
+    have no box."""
+    rows = ["image_id,class_name,class_id,rad_id,x_min,y_min,x_max,y_max\n"]
+    for k in range(images):
+        if k % 4 == 0:
+            rows += [f"{k:032x},No finding,14,R{r},,,,\n" for r in (1, 2, 3)]
+            continue
+        for c, name in ((0, "Aortic enlargement"), (3, "Cardiomegaly"))[: 1 + k % 2]:
+            rows += [f"{k:032x},{name},{c},R{r},{100 + 7 * k + r}.0,{200 + c}.0,"
+                     f"{400 + 5 * k}.0,{600 + c}.0\n" for r in (8, 9)]
+    return "".join(rows)
+
+
 _HERB_SAMPLE = {"path": "sample_submission.csv", "rows": 10,
                 "columns": {"Id": "seq:{i}", "Predicted": "const:0"}}
 
@@ -451,5 +465,37 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                 "event_id": "seq:2{i}", "azimuth": "const:1", "zenith": "const:1"}},
         ], "files": [{"pattern": "train/batch_{batch_id}.parquet",
                       "table": "train_meta.parquet"}]},
+    },
+    "kaggle/vinbigdata-chest-xray-abnormalities-detection": {
+        "sources": mle("vinbigdata-chest-xray-abnormalities-detection",
+                       "splits the images of raw train.csv (image_id, class_name, class_id, "
+                       "rad_id, x_min, y_min, x_max, y_max: one row per box and radiologist; "
+                       "empty box for class 14, No finding) 9:1; answers keep the first box of "
+                       "each image and class (the test set's labels were consensus ones), "
+                       "written 'class 1.0 x_min y_min x_max y_max' with 0 0 1 1 for No "
+                       "finding; copies train/<image_id>.dicom"),
+        "split": {"strategy": "random", "train_file": "train.csv", "id_column": "image_id",
+                  "target_columns": ["PredictionString"], "test_size": 0.1,
+                  "transforms": [
+                      {"op": "compose_id", "column": "finding",
+                       "template": "{image_id}_{class_id}"},
+                      {"op": "drop_rows", "column": "finding", "rule": "repeated",
+                       "reason": "one box per image and finding, as the competition's "
+                                 "consensus test labels (the first radiologist's is kept)"},
+                      {"op": "compose_id", "column": "PredictionString",
+                       "template": "{class_id} 1.0 {x_min} {y_min} {x_max} {y_max}",
+                       "empty": {"x_min": "0", "y_min": "0", "x_max": "1", "y_max": "1"}},
+                      {"op": "aggregate", "by": ["image_id"],
+                       "join": {"PredictionString": " "}}],
+                  "hidden_columns": {c: "public" for c in
+                                     ("class_name", "class_id", "rad_id", "x_min", "y_min",
+                                      "x_max", "y_max", "finding")},
+                  "files": {"pattern": "train/{image_id}.dicom"}},
+        "fixture": {"rows": 40, "tables": [
+            {"path": "sample_submission.csv", "rows": 8, "columns": {
+                "image_id": "seq:f{i:031x}", "PredictionString": "const:14 1 0 0 1 1"}},
+            {"path": "images.csv", "virtual": True, "columns": {"image_id": "seq:{i:032x}"}}],
+            "extra": {"train.csv": _chest_boxes(40)},
+            "files": [{"pattern": "train/{image_id}.dicom", "table": "images.csv"}]},
     },
 }

@@ -31,7 +31,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, Field, PlainValidator, SerializeAsAny, model_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    PlainValidator,
+    SerializeAsAny,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from tambench.core.fielddocs import DOCUMENTED
@@ -147,6 +155,24 @@ class ComposeId(Transform):
 
     template: str = Field(min_length=1)
     """Its text, with ``{column}`` parts filled from each row, e.g. "{sentence_id}_{token_id}"."""
+
+    empty: dict[str, str] = Field(default_factory=dict)
+    """Column -> the text put where its cell is empty (vinbigdata's "No finding" rows have no
+    box: {"x_max": "1"}); otherwise an empty cell puts nothing."""
+
+    @model_serializer(mode="wrap")
+    def _omit_no_empty(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out = handler(self)
+        if isinstance(out, dict) and not self.empty:
+            out.pop("empty", None)  # written only when set: recipes without it stay as they were
+        return dict(out)
+
+    @model_validator(mode="after")
+    def _empty_names_template_columns(self) -> ComposeId:
+        stray = sorted(set(self.empty) - set(self.reads()))
+        if stray:
+            raise ValueError(f"compose_id: empty names {stray}, which the template does not use")
+        return self
 
     def reads(self) -> list[str]:
         """The columns the template names."""

@@ -152,7 +152,9 @@ def _compose_id(t: ComposeId, table: pl.LazyFrame, _raw: Path) -> Applied:
         if literal:
             parts.append(pl.lit(literal))
         if name:
-            parts.append(pl.col(name).fill_null(""))
+            cell = pl.col(name).fill_null("")
+            parts.append(pl.when(cell == "").then(pl.lit(t.empty[name])).otherwise(cell)
+                         if name in t.empty else cell)
     return table.with_columns(pl.concat_str(parts).alias(t.column)), ""
 
 

@@ -399,3 +399,13 @@ def test_a_parquet_table_is_read_as_text_and_its_fixture_written(tmp_path: Path)
     with pytest.raises(SplitError, match="cannot read meta.parquet"):
         prepare_task(make_spec("pq2", spec.split.model_dump(), id_col="event_id",
                                targets=("azimuth",), metric="rmse"), raw, tmp_path / "data")
+
+
+def test_compose_id_puts_stated_text_in_empty_cells() -> None:
+    boxes = pl.DataFrame({"c": ["3", "14"], "x": ["10.5", None], "y": ["2", ""]})
+    out = _apply([{"op": "compose_id", "column": "box", "template": "{c} 1.0 {x} {y}",
+                   "empty": {"x": "0", "y": "1"}}], boxes)
+    assert out["box"].to_list() == ["3 1.0 10.5 2", "14 1.0 0 1"]
+    with pytest.raises(ValueError, match="empty names \\['z'\\], which the template"):
+        _apply([{"op": "compose_id", "column": "box", "template": "{c}", "empty": {"z": "0"}}],
+               boxes)
