@@ -96,6 +96,11 @@ def _chest_boxes(images: int) -> str:
     return "".join(rows)
 
 
+_TIMIT = "timit_11/timit_11/"
+#: 11 frames of 39 MFCC features per row, and the 39 phoneme classes.
+_FRAMES = {f"f{j}": "float:-3:3" for j in range(429)}
+_PHONES = "choice:" + "|".join(str(k) for k in range(39))
+
 _HERB_SAMPLE = {"path": "sample_submission.csv", "rows": 10,
                 "columns": {"Id": "seq:{i}", "Predicted": "const:0"}}
 
@@ -497,5 +502,26 @@ LAYOUTS: dict[str, dict[str, Any]] = {
             {"path": "images.csv", "virtual": True, "columns": {"image_id": "seq:{i:032x}"}}],
             "extra": {"train.csv": _chest_boxes(40)},
             "files": [{"pattern": "train/{image_id}.dicom", "table": "images.csv"}]},
+    },
+    "kaggle/ml2021spring-hw2": {
+        "sources": mle("ml2021spring-hw2",
+                       "loads timit_11/timit_11/train_11.npy (frames x 429 features) and "
+                       "train_label_11.npy (one phoneme class per frame); splits the frames "
+                       "with test_size 0.268 (the official test's share); answers Id (a new "
+                       "number), ClassId"),
+        "split": {"strategy": "stratified", "id_column": "Id", "target_columns": ["ClassId"],
+                  "test_size": 0.268, "stratify_column": "ClassId",
+                  "transforms": [
+                      {"op": "npy_table", "arrays": {"feature": f"{_TIMIT}train_11.npy",
+                                                     "ClassId": f"{_TIMIT}train_label_11.npy"}},
+                      {"op": "hash_id", "column": "Id", "columns": ["row"]}],
+                  "hidden_columns": {"row": "public"}},
+        "fixture": {"rows": 195, "tables": [
+            {"path": f"{_TIMIT}train_11.npy", "columns": _FRAMES},
+            {"path": f"{_TIMIT}train_label_11.npy", "columns": {"label": _PHONES}},
+            {"path": f"{_TIMIT}test_11.npy", "rows": 20, "columns": _FRAMES},
+            {"path": "sampleSubmission.csv", "rows": 20, "columns": {"Id": "seq:{i}",
+                                                                     "Class": "const:0"}},
+        ]},
     },
 }

@@ -14,6 +14,8 @@ Operations:
   names: ``train/{label}.{num}.jpg``, ``train/{label}/{name}``);
 * ``coco_table``: the table is built from a COCO-style JSON, one row per image with its
   annotation's fields (herbarium's metadata.json, iNaturalist's train2019.json);
+* ``npy_table``: the table is built from NumPy arrays with one item per row (features and
+  labels in .npy files);
 * ``one_hot``: one 0/1 column per class of a label column, from the competition's class list;
 * ``rename``: columns renamed;
 * ``compose_id``: a new column joining other columns (``{sentence_id}_{token_id}``);
@@ -98,6 +100,24 @@ class CocoTable(Transform):
 
     encoding: str = Field(default="utf-8", min_length=1)
     """The file's text encoding (herbarium 2020's metadata.json is latin-1)."""
+
+    builds_table: ClassVar[bool] = True
+
+
+class NpyTable(Transform):
+    """The table is made of NumPy arrays holding one item per row (ml2021spring-hw2's
+    train_11.npy features and train_label_11.npy labels): a 1-D array is one column, a 2-D
+    array one column per position (``<name>_<j>``), and ``row_column`` numbers the rows."""
+
+    op: Literal["npy_table"] = "npy_table"
+    """npy_table: must be the first transform; the recipe's train_file is left empty."""
+
+    arrays: dict[str, str] = Field(min_length=1)
+    """Column (or column prefix, for a 2-D array) -> the .npy file in the raw data, e.g.
+    {"feature": "timit_11/train_11.npy", "ClassId": "timit_11/train_label_11.npy"}."""
+
+    row_column: str = Field(default="row", min_length=1)
+    """Column holding each row's position in the arrays (0, 1, ...)."""
 
     builds_table: ClassVar[bool] = True
 
@@ -318,7 +338,7 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
     "recipe transform", error=TaskSpecError, listed=False,
     hint="transforms are registered with tambench.splits.transforms.register_transform")
 
-for _model in (FilesTable, CocoTable, OneHot, Rename, ComposeId, HashId, MapValues, Unpivot, Explode,
+for _model in (FilesTable, CocoTable, NpyTable, OneHot, Rename, ComposeId, HashId, MapValues, Unpivot, Explode,
                DropRows, Aggregate):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
 

@@ -1,7 +1,7 @@
 """Small raw downloads generated in a competition's real layout, to check its recipe.
 
 A task's ``raw_fixture.json`` (beside its task.json) describes the download as
-``kaggle competitions download`` gives it: the tables (CSV, JSON or Parquet, their columns,
+``kaggle competitions download`` gives it: the tables (CSV, JSON, Parquet or NumPy, their columns,
 rows), the per-row files, which archive each file sits in, and where that layout was read
 (``sources``).
 :func:`make_download` writes such a download (one zip holding everything, as Kaggle delivers
@@ -156,6 +156,11 @@ def _one_hot_groups(columns: dict[str, str], rows: dict[str, list[Any]],
 def _table_bytes(table: FixtureTable, rows: dict[str, list[Any]]) -> bytes:
     names = list(table.columns)
     n = len(rows[names[0]])
+    if table.path.endswith(".npy"):  # one column: a 1-D array; several: 2-D numbers
+        buf = io.BytesIO()
+        np.save(buf, np.array(rows[names[0]]) if len(names) == 1 else
+                np.array([[float(rows[c][i]) for c in names] for i in range(n)], np.float32))
+        return buf.getvalue()
     if table.path.endswith(".parquet"):
         buf = io.BytesIO()
         pl.DataFrame({c: rows[c] for c in names}).write_parquet(buf)

@@ -17,6 +17,7 @@ from pathlib import Path
 from string import Formatter
 from typing import Any, TypeVar
 
+import numpy as np
 import polars as pl
 
 from tambench.core.bounded import parse_json
@@ -33,6 +34,7 @@ from tambench.schema.transforms import (
     FilesTable,
     HashId,
     MapValues,
+    NpyTable,
     OneHot,
     Rename,
     Transform,
@@ -104,6 +106,40 @@ def _coco_table(t: CocoTable, _table: pl.LazyFrame, raw_root: Path) -> Applied:
     frame = pl.DataFrame(rows, schema={c: pl.String for c in [*image_fields, *names.values()]})
     return frame.lazy(), (f"coco_table: {len(rows)} image(s) of {t.file!r}, "
                           f"{len(by_image)} annotated")
+
+
+#: Rows of a 2-D array turned into a frame at a time (a frame per chunk, cast to text when
+#: the table is written, so the arrays are never held as text at once).
+NPY_CHUNK_ROWS = 100_000
+
+
+def _npy_table(t: NpyTable, _table: pl.LazyFrame, raw_root: Path) -> Applied:
+    arrays = {}
+    for name, rel in t.arrays.items():
+        path = safe_join(raw_root, rel, what="npy_table array")
+        try:
+            arrays[name] = np.load(path, mmap_mode="r", allow_pickle=False)
+        except (OSError, ValueError) as exc:
+            raise SplitError(f"npy_table: cannot read {rel!r} as a NumPy array ({exc})") from None
+    lengths = {name: a.shape[0] if a.ndim else 0 for name, a in arrays.items()}
+    bad = {n: a.ndim for n, a in arrays.items() if a.ndim not in (1, 2)}
+    if bad or len(set(lengths.values())) != 1:
+        raise SplitError(f"npy_table: the arrays must be 1-D or 2-D with one item per row; "
+                         f"rows {lengths}, dimensions of the others {bad}")
+    n = next(iter(lengths.values()))
+    chunks = []
+    for start in range(0, n, NPY_CHUNK_ROWS):
+        stop = min(n, start + NPY_CHUNK_ROWS)
+        cols = {t.row_column: np.arange(start, stop)}
+        for name, a in arrays.items():
+            part = np.asarray(a[start:stop])
+            cols.update({name: part} if a.ndim == 1 else
+                        {f"{name}_{j}": part[:, j] for j in range(a.shape[1])})
+        chunks.append(pl.DataFrame(cols).lazy())
+    if not chunks:
+        raise SplitError(f"npy_table: the arrays {list(t.arrays.values())} have no rows")
+    table = pl.concat(chunks).select(pl.all().cast(pl.String))
+    return table, f"npy_table: {n} row(s) from {len(arrays)} array(s)"
 
 
 def _cell(value: Any) -> str | None:
@@ -248,6 +284,7 @@ def _aggregate(t: Aggregate, table: pl.LazyFrame, _raw: Path) -> Applied:
 
 register_transform(FilesTable, _files_table)
 register_transform(CocoTable, _coco_table)
+register_transform(NpyTable, _npy_table)
 register_transform(OneHot, _one_hot)
 register_transform(Rename, _rename)
 register_transform(ComposeId, _compose_id)

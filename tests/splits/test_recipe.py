@@ -409,3 +409,44 @@ def test_compose_id_puts_stated_text_in_empty_cells() -> None:
     with pytest.raises(ValueError, match="empty names \\['z'\\], which the template"):
         _apply([{"op": "compose_id", "column": "box", "template": "{c}", "empty": {"z": "0"}}],
                boxes)
+
+
+def test_npy_arrays_are_the_table_one_column_per_position(tmp_path: Path) -> None:
+    raw = tmp_path / "raw" / "timit_11"
+    raw.mkdir(parents=True)
+    feats = np.arange(60 * 3, dtype=np.float32).reshape(60, 3) / 4
+    np.save(raw / "train_11.npy", feats)
+    np.save(raw / "train_label_11.npy", np.array([str(i % 3) for i in range(60)]))
+    split = {"strategy": "stratified", "test_size": 0.25, "stratify_column": "ClassId",
+             "transforms": [
+                 {"op": "npy_table", "arrays": {"f": "timit_11/train_11.npy",
+                                                "ClassId": "timit_11/train_label_11.npy"}},
+                 {"op": "hash_id", "column": "Id", "columns": ["row"]}],
+             "hidden_columns": {"row": "public"}}
+    spec = make_spec("npy", split, id_col="Id", targets=("ClassId",))
+    res = prepare_task(spec, tmp_path / "raw", tmp_path / "data", grader=grade_submission)
+    assert res.audit.passed, res.audit.findings
+    train = read(res.task_dir / "public/train.csv")
+    assert train.columns == ["f_0", "f_1", "f_2", "ClassId", "Id"] and train.height == 45
+    first = train.row(0)
+    assert float(first[1]) == float(first[0]) + 0.25 and int(float(first[0]) * 4) // 3 % 3 == \
+        int(first[3])
+    np.save(raw / "train_label_11.npy", np.array(["0"] * 59))
+    with pytest.raises(SplitError, match="npy_table: the arrays must be 1-D or 2-D with one "
+                                         "item per row; rows \\{'f': 60, 'ClassId': 59\\}"):
+        prepare_task(make_spec("npy2", split, id_col="Id", targets=("ClassId",)),
+                     tmp_path / "raw", tmp_path / "data")
+
+
+def test_a_fixture_writes_npy_tables_as_arrays(tmp_path: Path) -> None:
+    from tambench.splits.fixture import RawFixture, make_download
+
+    fixture = RawFixture.model_validate({
+        "sources": [{"source": "test"}], "rows": 12,
+        "tables": [{"path": "x.npy", "columns": {"a": "float:0:1", "b": "float:5:6"}},
+                   {"path": "y.npy", "columns": {"label": "choice:3|7"}}]})
+    with zipfile.ZipFile(make_download(fixture, tmp_path / "d.zip")) as z:
+        x = np.load(io.BytesIO(z.read("x.npy")))
+        y = np.load(io.BytesIO(z.read("y.npy")))
+    assert x.shape == (12, 2) and x.dtype == np.float32 and (x[:, 1] >= 5).all()
+    assert y.shape == (12,) and sorted(set(y.tolist())) == ["3", "7"]
