@@ -88,6 +88,16 @@ def _place_file(src: Path, dst: Path, link: bool) -> str:
     return "copied"
 
 
+def _row_path(pattern: str, values: dict[str, object], row_id: object) -> str:
+    """A row's raw path; a field without a value is refused ("train/{sub}" with no sub would
+    name the whole folder of every row)."""
+    empty = [f for f, v in values.items() if not v]
+    if empty:
+        raise SplitError(f"row {row_id!r} has no value in {empty}, which files.pattern "
+                         f"{pattern!r} needs")
+    return pattern.format(**values)
+
+
 def _members(src: Path, rel: str, raw_resolved: Path) -> list[tuple[Path, str]]:
     """The files of a row: ``src`` itself, or every file under the folder ``src`` (with its
     path as the pattern names it), refusing one that resolves outside the raw folder."""
@@ -142,11 +152,7 @@ def copy_row_files(raw_root: Path, keys: pl.DataFrame, mask: np.ndarray, plan: S
         w = csv.writer(fh, lineterminator="\n")
         w.writerow(["id", "split", "path"])
         for i in range(ids.len()):
-            empty = [f for f in fields if not values[f][i]]
-            if empty:  # "train/{sub}" with no sub would name the whole folder of every row
-                raise SplitError(f"row {ids[i]!r} has no value in {empty}, which "
-                                 f"files.pattern {files.pattern!r} needs")
-            rel = files.pattern.format(**{f: values[f][i] for f in fields})
+            rel = _row_path(files.pattern, {f: values[f][i] for f in fields}, ids[i])
             src = _row_file(raw_root, raw_resolved, rel)
             if src is None:
                 missing.append(rel)

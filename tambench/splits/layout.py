@@ -143,8 +143,7 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
     id_columns = _unique(list(g.id_columns) if g and g.id_columns else [id_column])
     if id_column not in id_columns:
         id_columns = [id_column, *id_columns]
-    # the answers' names of the targets (answers_target_columns where they differ from the
-    # submission's)
+    # the targets under the answers' names (answers_target_columns)
     hidden = _unique([*split.target_columns,
                       *((g.answers_target_columns or g.target_columns) if g else [])])
     if not hidden:
@@ -185,9 +184,15 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
         answers_file=answers_file,
         metric_kind=kind,
         metric_id=metric_id,
-        answer_names=dict(zip(g.target_columns, g.answers_target_columns, strict=True))
-        if g is not None and g.answers_target_columns else {},
+        answer_names=_answer_names(g),
     )
+
+
+def _answer_names(g: GradingSpec | None) -> dict[str, str]:
+    """Submission column -> the answers' name, for the targets the answers name otherwise."""
+    if g is None or not g.answers_target_columns:
+        return {}
+    return dict(zip(g.target_columns, g.answers_target_columns, strict=True))
 
 
 def scored_columns(grading: GradingSpec) -> list[str]:
