@@ -101,6 +101,20 @@ _TIMIT = "timit_11/timit_11/"
 _FRAMES = {f"f{j}": "float:-3:3" for j in range(429)}
 _PHONES = "choice:" + "|".join(str(k) for k in range(39))
 
+_SLICE = "train/{case}/{case}_{day}/scans/slice_{slice}_{image_width}_{image_height}_{px}_{py}.png"
+
+
+def _gi_tract(slices: int) -> str:
+    """uw-madison's train.csv: three organ rows per slice (an empty segmentation: the organ is
+    not in the slice); six slices per case, three per day (as the fixture's slices.csv)."""
+    rows = ["id,class,segmentation\n"]
+    for i in range(slices):
+        for k, organ in enumerate(("large_bowel", "small_bowel", "stomach")):
+            mask = "" if (i + k) % 3 == 0 else f"{100 + 7 * k} {5 + i}"
+            rows.append(f"case{i // 6}_day{i // 3}_slice_{i:04d},{organ},{mask}\n")
+    return "".join(rows)
+
+
 _HERB_SAMPLE = {"path": "sample_submission.csv", "rows": 10,
                 "columns": {"Id": "seq:{i}", "Predicted": "const:0"}}
 
@@ -282,12 +296,12 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                 "StudyInstanceUID": "seq:1.2.826.0.1.3680043.{i}", "x": "float:50:300",
                 "y": "float:50:300", "width": "float:10:80", "height": "float:10:80",
                 "slice_number": "int:100:300"}},
-            {"path": "test.csv", "rows": 24, "columns": {
-                "row_id": "group:3:1.2.826.0.1.3680043.10197_C{g}",
-                "StudyInstanceUID": "const:1.2.826.0.1.3680043.10197",
-                "prediction_type": "choice:C1|C2|C3"}},
-            {"path": "sample_submission.csv", "rows": 24, "columns": {
-                "row_id": "seq:1.2.826.0.1.3680043.10197_C{i}", "fractured": "const:0.5"}},
+            {"path": "test.csv", "rows": 3, "columns": {
+                "row_id": "seq:1.2.826.0.1.3680043.1019{i}_C1",
+                "StudyInstanceUID": "seq:1.2.826.0.1.3680043.1019{i}",
+                "prediction_type": "const:C1"}},
+            {"path": "sample_submission.csv", "rows": 3, "columns": {
+                "row_id": "seq:1.2.826.0.1.3680043.1019{i}_C1", "fractured": "const:0.5"}},
         ], "files": [{"pattern": f"train_images/{{StudyInstanceUID}}/{k}.dcm",
                       "table": "train.csv"} for k in (1, 2, 3)]
             + [{"pattern": "segmentations/{StudyInstanceUID}.nii",
@@ -523,5 +537,35 @@ LAYOUTS: dict[str, dict[str, Any]] = {
             {"path": "sampleSubmission.csv", "rows": 20, "columns": {"Id": "seq:{i}",
                                                                      "Class": "const:0"}},
         ]},
+    },
+    "kaggle/uw-madison-gi-tract-image-segmentation": {
+        "sources": mle("uw-madison-gi-tract-image-segmentation",
+                       "reads raw train.csv (id case<c>_day<d>_slice_<s>, class, segmentation: "
+                       "three organ rows per slice); splits the cases 9:1; reads each test "
+                       "slice's width and height from its image name train/<case>/<case>_<day>/"
+                       "scans/slice_<s>_<width>_<height>_<px>_<py>.png; answers id, class, "
+                       "predicted, image_width, image_height"),
+        "split": {"strategy": "group", "id_column": "row", "target_columns": ["predicted"],
+                  "group_column": "case", "test_size": 0.1,
+                  "transforms": [
+                      {"op": "files_table", "pattern": _SLICE},
+                      {"op": "compose_id", "column": "id",
+                       "template": "{case}_{day}_slice_{slice}"},
+                      {"op": "join", "file": "train.csv", "on": ["id"]},
+                      {"op": "compose_id", "column": "row", "template": "{id}_{class}"},
+                      {"op": "rename", "columns": {"segmentation": "predicted"}}],
+                  "hidden_columns": {"path": "public"},
+                  "files": {"pattern": "{path}",
+                            "dest": _SLICE.removeprefix("train/")}},
+        "fixture": {"rows": 60, "tables": [
+            {"path": "sample_submission.csv", "rows": 3, "columns": {
+                "id": "seq:case9_day9_slice_000{i}", "class": "const:stomach",
+                "predicted": "const:"}},
+            {"path": "slices.csv", "virtual": True, "columns": {
+                "case": "group:6:case{g}", "day": "group:3:day{g}", "slice": "seq:{i:04d}",
+                "image_width": "const:266", "image_height": "const:266",
+                "px": "const:1.50", "py": "const:1.50"}}],
+            "extra": {"train.csv": _gi_tract(60)},
+            "files": [{"pattern": _SLICE, "table": "slices.csv"}]},
     },
 }

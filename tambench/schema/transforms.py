@@ -25,6 +25,8 @@ Operations:
 * ``explode``: one row per item of JSON list columns, with its position;
 * ``aggregate``: one row per group of rows (rsna-breast's images to one row per breast),
   stated columns joined, the others kept from the group's first row;
+* ``join``: the columns of another raw CSV table added to each row by key (uw-madison's
+  labels added to its slice images);
 * ``drop_rows``: rows dropped by a stated rule (empty cells, repeated values), counted in the
   split report.
 """
@@ -332,6 +334,25 @@ class Aggregate(Transform):
         return [*self.by, *self.join]
 
 
+class Join(Transform):
+    """The columns of another raw CSV table added to each row whose key columns match (a row
+    per match: uw-madison's three organ rows per slice); rows without a match are dropped and
+    counted in the split report."""
+
+    op: Literal["join"] = "join"
+    """join."""
+
+    file: str = Field(min_length=1)
+    """The CSV table in the raw data, e.g. "train.csv"."""
+
+    on: list[str] = Field(min_length=1)
+    """The key columns both tables hold, e.g. ["id"]."""
+
+    def reads(self) -> list[str]:
+        """The key columns."""
+        return list(self.on)
+
+
 #: op -> transform model: the schema half of the "recipe transform" extension point (the
 #: implementations are ``tambench.splits.transforms.TRANSFORMS``).
 TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
@@ -339,7 +360,7 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
     hint="transforms are registered with tambench.splits.transforms.register_transform")
 
 for _model in (FilesTable, CocoTable, NpyTable, OneHot, Rename, ComposeId, HashId, MapValues, Unpivot, Explode,
-               DropRows, Aggregate):
+               DropRows, Aggregate, Join):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
 
 

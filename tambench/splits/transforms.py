@@ -33,6 +33,7 @@ from tambench.schema.transforms import (
     Explode,
     FilesTable,
     HashId,
+    Join,
     MapValues,
     NpyTable,
     OneHot,
@@ -282,6 +283,24 @@ def _aggregate(t: Aggregate, table: pl.LazyFrame, _raw: Path) -> Applied:
     return out.lazy(), note
 
 
+def _join(t: Join, table: pl.LazyFrame, raw_root: Path) -> Applied:
+    path = safe_join(raw_root, t.file, what="join file")
+    if not path.is_file():
+        raise SplitError(f"join: {t.file!r} not found in the raw data")
+    other = pl.scan_csv(path, infer_schema=False)
+    have = other.collect_schema().names()
+    missing = [c for c in t.on if c not in have]
+    if missing:
+        raise SplitError(f"join: {t.file!r} has no column(s) {missing} (it has {have[:20]})")
+    before = table.select(pl.len()).collect().item()
+    joined = table.join(other, on=t.on, how="inner", suffix=" (joined)")
+    kept = table.join(other.select(t.on).unique(), on=t.on, how="semi")
+    unmatched = before - kept.select(pl.len()).collect().item()
+    rows = joined.select(pl.len()).collect().item()
+    return joined, (f"join: {rows} row(s) after joining {t.file!r} on {t.on}; {unmatched} "
+                    "row(s) without a match dropped")
+
+
 register_transform(FilesTable, _files_table)
 register_transform(CocoTable, _coco_table)
 register_transform(NpyTable, _npy_table)
@@ -294,6 +313,7 @@ register_transform(Unpivot, _unpivot)
 register_transform(Explode, _explode)
 register_transform(DropRows, _drop_rows)
 register_transform(Aggregate, _aggregate)
+register_transform(Join, _join)
 
 
 def apply_transforms(steps: list[Transform], table: pl.LazyFrame, raw_root: Path,

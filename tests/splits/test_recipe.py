@@ -450,3 +450,47 @@ def test_a_fixture_writes_npy_tables_as_arrays(tmp_path: Path) -> None:
         y = np.load(io.BytesIO(z.read("y.npy")))
     assert x.shape == (12, 2) and x.dtype == np.float32 and (x[:, 1] >= 5).all()
     assert y.shape == (12,) and sorted(set(y.tolist())) == ["3", "7"]
+
+
+def test_join_adds_another_tables_columns_per_match_and_counts_the_unmatched(
+        tmp_path: Path) -> None:
+    (tmp_path / "labels.csv").write_text("id,organ,mask\ns1,stomach,1 2\ns1,bowel,\n"
+                                         "s2,stomach,3 4\n")
+    slices = pl.DataFrame({"id": ["s1", "s2", "s3"], "width": ["266", "310", "266"]})
+    step = TRANSFORM_MODELS["join"].model_validate({"op": "join", "file": "labels.csv",
+                                                    "on": ["id"]})
+    out, notes = apply_transforms([step], slices.lazy(), tmp_path, "slices", required=True)
+    assert out.collect().sort(["id", "organ"]).rows() == [
+        ("s1", "266", "bowel", None), ("s1", "266", "stomach", "1 2"),
+        ("s2", "310", "stomach", "3 4")]
+    assert notes == ["slices: join: 3 row(s) after joining 'labels.csv' on ['id']; 1 row(s) "
+                     "without a match dropped"]
+    bad = TRANSFORM_MODELS["join"].model_validate({"op": "join", "file": "labels.csv",
+                                                   "on": ["width"]})
+    with pytest.raises(SplitError, match="join: 'labels.csv' has no column\\(s\\) \\['width'\\]"):
+        apply_transforms([bad], slices.lazy(), tmp_path, "slices", required=True)
+
+
+def test_a_sample_submission_keyed_by_several_id_columns_is_audited_by_them(
+        tmp_path: Path) -> None:
+    """uw-madison: rows are slice and organ; the submission names them by id and class."""
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    rows = [(f"s{i}", organ, f"{i + 1} {k + 1}") for i in range(40)
+            for k, organ in enumerate(("bowel", "stomach"))]
+    pl.DataFrame(rows, schema=["id", "class", "predicted"], orient="row").with_columns(
+        pl.concat_str(["id", "class"], separator="_").alias("row")).write_csv(
+        raw / "train.csv")
+    spec = make_spec("organs", {"strategy": "group", "group_column": "id", "test_size": 0.25,
+                                "id_column": "row"}, metric="dice", targets=("predicted",),
+                     grading={"id_columns": ["id", "class"],
+                              "submission_header": ["id", "class", "predicted"]})
+    res = prepare_task(spec, raw, tmp_path / "data", grader=grade_submission)
+    assert res.audit.passed, res.audit.findings
+    sample = res.task_dir / "public/sample_submission.csv"
+    answers = read(res.task_dir / "private/answers.csv")
+    answers.select(["id", "class", "predicted"]).write_csv(sample)
+    from tambench.splits.audit.run import audit_task
+
+    report = audit_task(spec, res.task_dir)
+    assert any("equals the answers on every row" in f for f in report.findings)
