@@ -13,6 +13,11 @@ from recipe_layouts import mle
 #: The identity columns jigsaw's bias metric reads (its grading's identities_columns).
 _IDENTITIES = ["male", "female", "homosexual_gay_or_lesbian", "christian", "jewish", "muslim",
                "black", "white", "psychiatric_or_mental_illness"]
+#: jigsaw's other identity columns (24 in all in its tables).
+_MORE_IDENTITIES = ["asian", "atheist", "bisexual", "buddhist", "heterosexual", "hindu",
+                    "intellectual_or_learning_disability", "latino", "other_disability",
+                    "other_gender", "other_race_or_ethnicity", "other_religion",
+                    "other_sexual_orientation", "physical_disability", "transgender"]
 #: The other label columns of jigsaw's tables (toxicity subtypes, reactions, annotator counts).
 _JIGSAW_LABELS = ["severe_toxicity", "obscene", "identity_attack", "insult", "threat",
                   "sexual_explicit", "identity_annotator_count", "toxicity_annotator_count"]
@@ -126,7 +131,10 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                        "its public test without Insult and Usage; comments are the ids"),
         "split": {"strategy": "holdout_file", "train_file": "train.csv",
                   "holdout_file": "test_with_solutions.csv", "id_column": "Comment",
-                  "target_columns": ["Insult"], "hidden_columns": {"Usage": "test"}},
+                  "target_columns": ["Insult"], "hidden_columns": {"Usage": "test"},
+                  "transforms": [{"op": "drop_rows", "column": "Comment", "rule": "repeated",
+                                  "reason": "the comments are the ids: a comment repeated "
+                                            "within a table is kept once"}]},
         "fixture": {"tables": [
             {"path": "train.csv", "columns": {"Insult": "choice:0|1",
                                               "Date": "date:2012-05-28",
@@ -152,13 +160,13 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                   "holdout_file": "test_private_expanded.csv", "id_column": "id",
                   "target_columns": ["toxicity"],
                   "transforms": [{"op": "rename", "columns": {"target": "toxicity"}}],
-                  "hidden_columns": {c: "test" for c in
-                                     [*_JIGSAW_META, *_JIGSAW_LABELS, *_IDENTITIES, "asian"]}},
+                  "hidden_columns": {c: "test" for c in [*_JIGSAW_META, *_JIGSAW_LABELS,
+                                                         *_IDENTITIES, *_MORE_IDENTITIES]}},
         "fixture": {"rows": 120, "tables": [
             {"path": "train.csv", "columns": {
                 "id": "seq:{i}", "target": "float:0:1", "comment_text": "text",
                 **{c: "float:0:1" for c in _JIGSAW_LABELS[:6]},
-                **{c: "choice:0.0|0.5|1.0" for c in [*_IDENTITIES, "asian"]},
+                **{c: "choice:0.0|0.5|1.0" for c in [*_IDENTITIES, *_MORE_IDENTITIES]},
                 **{c: "int:0:5" for c in _JIGSAW_META[1:]},
                 "created_date": "date:2015-09-29", "identity_annotator_count": "int:0:4",
                 "toxicity_annotator_count": "int:4:10"}},
@@ -171,7 +179,7 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                 **{c: "int:0:5" for c in _JIGSAW_META[1:]},
                 "toxicity": "float:0:1", **{c: "float:0:1" for c in _JIGSAW_LABELS[:6]},
                 "identity_annotator_count": "int:0:4", "toxicity_annotator_count": "int:4:10",
-                **{c: "choice:0.0|0.5|1.0" for c in [*_IDENTITIES, "asian"]}}},
+                **{c: "choice:0.0|0.5|1.0" for c in [*_IDENTITIES, *_MORE_IDENTITIES]}}},
             {"path": "sample_submission.csv", "columns": {"id": "seq:7{i:06d}",
                                                           "prediction": "const:0.0"}},
         ]},
