@@ -106,7 +106,9 @@ class FilesSpec(_Model):
 
     pattern: str = Field(min_length=1)
     """Path of a row's file inside the raw data, with ``{column}`` fields filled from the row,
-    e.g. "images/{id}.png". Target columns may not be used (paths would reveal labels)."""
+    e.g. "images/{id}.png"; ``{id[0]}`` takes one character of a value ("train/{id[0]}/{id}.npy");
+    a path naming a folder places every file under it. Target columns may not be used (paths
+    would reveal labels)."""
 
     link: bool = True
     """Hard-link files into public/ when the file system allows it and the raw file is

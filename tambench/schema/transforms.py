@@ -47,7 +47,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, Field, PlainValidator, SerializeAsAny, model_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    PlainValidator,
+    SerializeAsAny,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from tambench.core.fielddocs import DOCUMENTED
@@ -144,6 +152,24 @@ class ComposeId(Transform):
 
     template: str = Field(min_length=1)
     """Its text, with ``{column}`` parts filled from each row, e.g. "{sentence_id}_{token_id}"."""
+
+    empty: dict[str, str] = Field(default_factory=dict)
+    """Column -> the text put where its cell is empty (vinbigdata's "No finding" rows have no
+    box: {"x_max": "1"}); otherwise an empty cell puts nothing."""
+
+    @model_serializer(mode="wrap")
+    def _omit_no_empty(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out = handler(self)
+        if isinstance(out, dict) and not self.empty:
+            out.pop("empty", None)  # written only when set: recipes without it stay as they were
+        return dict(out)
+
+    @model_validator(mode="after")
+    def _empty_names_template_columns(self) -> ComposeId:
+        stray = sorted(set(self.empty) - set(self.reads()))
+        if stray:
+            raise ValueError(f"compose_id: empty names {stray}, which the template does not use")
+        return self
 
     def reads(self) -> list[str]:
         """The columns the template names."""
@@ -371,41 +397,6 @@ class DropRows(Transform):
         return [self.column]
 
 
-class RaggedTable(Transform):
-    """The table is read from a text file whose lines hold a varying number of comma-separated
-    fields (no quoting): the first fields are named columns, the others are joined into one
-    list column. mlsp-2013-birds' ``rec_labels_test_hidden.txt`` holds ``rec_id`` then the
-    recording's species (none, several, or ``?`` for a hidden test recording)."""
-
-    op: Literal["ragged_table"] = "ragged_table"
-    """ragged_table: must be the first transform; the recipe's train_file is left empty."""
-
-    builds_table: ClassVar[bool] = True
-
-    path: str = Field(min_length=1)
-    """The file, relative to the raw data."""
-
-    columns: list[str] = Field(min_length=1)
-    """Names of the leading fields every line must have, e.g. ["rec_id"]."""
-
-    rest_column: str = Field(min_length=1)
-    """Column holding the remaining fields of each line, joined by ``separator`` (empty when
-    the line has none)."""
-
-    separator: str = Field(default=",", min_length=1)
-    """Text joining the remaining fields in ``rest_column``."""
-
-    header: bool = True
-    """The first line is a header (skipped)."""
-
-    @model_validator(mode="after")
-    def _distinct_names(self) -> RaggedTable:
-        names = [*self.columns, self.rest_column]
-        if len(set(names)) != len(names):
-            raise ValueError(f"ragged_table: column names repeat: {names}")
-        return self
-
-
 class Join(Transform):
     """Columns of another raw table added to every row by a key column, the key held once there
     and every row matched: ai4code's train_orders.csv gains the ``ancestor_id`` of
@@ -563,7 +554,7 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
 for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, RowNumber, SplitLast, UpdateRows,
                MapValues, Unpivot, Explode, DropRows):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
-for _other in (RaggedTable, Join, CombineInts, Pixels, GroupMembers, Aggregate,
+for _other in (Join, CombineInts, Pixels, GroupMembers, Aggregate,
                SplitValues, JoinList):
     TRANSFORM_MODELS.register(str(_other.model_fields["op"].default), _other)
 
@@ -582,3 +573,7 @@ def _validate_transform(value: Any) -> Transform:
 
 AnyTransform = Annotated[SerializeAsAny[Transform], PlainValidator(_validate_transform)]
 """A transform of any registered op, validated by its own model."""
+
+
+# the models of the transforms that build or reshape whole tables register themselves
+from tambench.schema import transforms_tables as _tables  # noqa: E402,F401

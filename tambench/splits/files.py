@@ -2,14 +2,16 @@
 
 Files are handled one at a time (never held in memory). A file is hard-linked when the file
 system allows it and the raw file's mode is already what public files get (0644), so linking
-never changes a raw file; otherwise it is copied. A path that leaves the raw folder, through
-``..`` or a link, is refused.
+never changes a raw file; otherwise it is copied. A pattern naming a folder (a patient's
+scans) places every file under it. A path that leaves the raw folder, through ``..`` or a
+link, is refused.
 """
 
 from __future__ import annotations
 
 import csv
 import os
+import re
 import shutil
 import stat
 from collections.abc import Callable
@@ -32,14 +34,29 @@ from tambench.splits.layout import (
 )
 from tambench.splits.report import FilesReport
 
+#: A pattern field: a column, optionally one character of its value (``{id[0]}``).
+_FIELD = re.compile(r"([^\[\].]+)(?:\[\d+\])?")
+
 
 def pattern_fields(pattern: str) -> list[str]:
-    """Field names used by a file pattern.
+    """Columns used by a file pattern; a field may take one character of its value
+    (``{id[0]}``: seti's ``train/{id[0]}/{id}.npy``), nothing else of it.
 
     >>> pattern_fields("images/{label_free}/{id}.png")
     ['label_free', 'id']
+    >>> pattern_fields("train/{image_id[0]}/{image_id[1]}/{image_id}.png")
+    ['image_id', 'image_id', 'image_id']
     """
-    return [f for _, f, _, _ in Formatter().parse(pattern) if f is not None]
+    fields = []
+    for _, f, _, _ in Formatter().parse(pattern):
+        if f is None:
+            continue
+        m = _FIELD.fullmatch(f)
+        if m is None:
+            raise SplitError(f"file pattern {pattern!r}: field {{{f}}} is not a column name "
+                             "(or a column with one character's index, as {id[0]})")
+        fields.append(m.group(1))
+    return fields
 
 
 def file_fields(plan: SplitPlan) -> list[str] | None:
@@ -75,6 +92,45 @@ def _place_file(src: Path, dst: Path, link: bool, strip: str = "") -> str:
     return "copied"
 
 
+def _row_path(pattern: str, values: dict[str, object], row_id: object) -> str:
+    """A row's raw path; a field without a value is refused ("train/{sub}" with no sub would
+    name the whole folder of every row)."""
+    empty = [f for f, v in values.items() if not v]
+    if empty:
+        raise SplitError(f"row {row_id!r} has no value in {empty}, which files.pattern "
+                         f"{pattern!r} needs")
+    return pattern.format(**values)
+
+
+def _members(src: Path, rel: str, raw_resolved: Path) -> list[tuple[Path, str]]:
+    """The files of a row: ``src`` itself, or every file under the folder ``src`` (with its
+    path as the pattern names it), refusing one that resolves outside the raw folder."""
+    if not src.is_dir():
+        return [(src, rel)]
+    out = []
+    for f in sorted(src.rglob("*")):
+        if f.is_dir():
+            continue
+        f_rel = f"{rel}/{f.relative_to(src).as_posix()}"
+        if not f.resolve().is_relative_to(raw_resolved):
+            raise SplitError(f"file {f_rel!r} resolves outside the raw data ({f.resolve()}); "
+                             "refused")
+        out.append((f, f_rel))
+    return out
+
+
+def _place_row(src: Path, dst: Path, link: bool, raw_resolved: Path, strip: str = "") -> str:
+    """Place a row's file, or its folder file by file ("linked" when every file was)."""
+    if not src.is_dir():
+        return _place_file(src, dst, link, strip)
+    dst.mkdir(parents=True, exist_ok=True)
+    how = "linked"
+    for f, _ in _members(src, "", raw_resolved):
+        if _place_file(f, dst / f.relative_to(src), link, strip) == "copied":
+            how = "copied"
+    return how
+
+
 def copy_row_files(raw_root: Path, keys: pl.DataFrame, mask: np.ndarray, plan: SplitPlan,
                    out: Path, test_order: np.ndarray,
                    refuse: Callable[[Path, str], None] | None = None) -> FilesReport:
@@ -100,13 +156,14 @@ def copy_row_files(raw_root: Path, keys: pl.DataFrame, mask: np.ndarray, plan: S
         w = csv.writer(fh, lineterminator="\n")
         w.writerow(["id", "split", "path"])
         for i in range(ids.len()):
-            rel = files.pattern.format(**{f: values[f][i] for f in fields})
+            rel = _row_path(files.pattern, {f: values[f][i] for f in fields}, ids[i])
             src = _row_file(raw_root, raw_resolved, rel)
             if src is None:
                 missing.append(rel)
                 continue
             if refuse is not None:
-                refuse(src, rel)
+                for f, f_rel in _members(src, rel, raw_resolved):
+                    refuse(f, f_rel)
             public = files.dest.format(**{f: values[f][i] for f in dest_fields}) \
                 if files.dest else rel
             clean = safe_relpath(public, "file path")
@@ -120,7 +177,8 @@ def copy_row_files(raw_root: Path, keys: pl.DataFrame, mask: np.ndarray, plan: S
                 counts["shared"] += 1
             else:
                 placed[dst_rel] = rel
-                counts[_place_file(src, dst, files.link, files.strip)] += 1
+                counts[_place_row(src, dst, files.link, raw_resolved,
+                                                files.strip)] += 1
             if mask[i]:
                 test_rows.append((str(ids[i]), dst_rel))
             else:
@@ -189,14 +247,14 @@ def copy_without_id3(src: Path, dst: Path) -> None:
 
 
 def _row_file(raw_root: Path, raw_resolved: Path, rel: str) -> Path | None:
-    """The raw file at ``rel`` (None when absent); refuses one that resolves outside the raw
-    folder."""
+    """The raw file (or folder: all its files follow the row) at ``rel`` (None when absent);
+    refuses one that resolves outside the raw folder."""
     try:
         clean = safe_relpath(rel, "file path")
     except UnsafePathError as exc:
         raise SplitError(str(exc)) from None
     src = raw_root.joinpath(*clean.parts)
-    if not src.is_file():
+    if not (src.is_file() or src.is_dir()):
         return None
     if not src.resolve().is_relative_to(raw_resolved):
         raise SplitError(f"file {rel!r} resolves outside the raw data ({src.resolve()}); refused")

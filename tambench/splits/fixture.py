@@ -1,7 +1,7 @@
 """Small raw downloads generated in a competition's real layout, to check its recipe.
 
 A task's ``raw_fixture.json`` (beside its task.json) describes the download as
-``kaggle competitions download`` gives it: the tables (CSV, JSON or Parquet, their columns,
+``kaggle competitions download`` gives it: the tables (CSV, JSON, Parquet or NumPy, their columns,
 rows), the per-row files, which archive each file sits in, and where that layout was read
 (``sources``).
 :func:`make_download` writes such a download (one zip holding everything, as Kaggle delivers
@@ -37,6 +37,7 @@ import gzip
 import io
 import json
 import struct
+import tarfile
 import zipfile
 import zlib
 from pathlib import Path
@@ -215,10 +216,19 @@ def _one_hot_groups(columns: dict[str, str], rows: dict[str, list[Any]],
 def _table_bytes(table: FixtureTable, rows: dict[str, list[Any]]) -> bytes:
     names = list(table.columns)
     n = len(rows[names[0]])
+    if table.path.endswith(".npy"):  # one column: a 1-D array; several: 2-D numbers
+        buf = io.BytesIO()
+        np.save(buf, np.array(rows[names[0]]) if len(names) == 1 else
+                np.array([[float(rows[c][i]) for c in names] for i in range(n)], np.float32))
+        return buf.getvalue()
     if table.path.endswith(".parquet"):
         buf = io.BytesIO()
-        pl.DataFrame({c: [None if v is None else str(v) for v in rows[c]] for c in names},
-                     schema=dict.fromkeys(names, pl.String)).write_parquet(buf)
+        try:  # typed columns where the values allow, else text
+            frame = pl.DataFrame({c: rows[c] for c in names})
+        except (TypeError, ValueError, pl.exceptions.PolarsError):
+            frame = pl.DataFrame({c: [None if v is None else str(v) for v in rows[c]]
+                                  for c in names}, schema=dict.fromkeys(names, pl.String))
+        frame.write_parquet(buf)
         return buf.getvalue()
     if table.path.endswith(".json") or table.lines:
         records = [{c: rows[c][i] for c in names} for i in range(n)]
@@ -326,18 +336,35 @@ def _gz(archive: str, members: dict[str, bytes]) -> bytes:
     return gzip.compress(next(iter(members.values())), mtime=0)
 
 
+def _tar(members: dict[str, bytes], compressed: bool) -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz" if compressed else "w:") as t:
+        for name in sorted(members):
+            info = tarfile.TarInfo(name)
+            info.size = len(members[name])
+            t.addfile(info, io.BytesIO(members[name]))
+    return buf.getvalue()
+
+
+def _archive(name: str, members: dict[str, bytes]) -> bytes:
+    """An inner archive in the format its name says (zip unless .7z, .tar, .tar.gz, .tgz, or
+    .gz: a lone gzip file)."""
+    if name.endswith(".7z"):
+        return _7z(members)
+    if name.endswith((".tar.gz", ".tgz")):
+        return _tar(members, compressed=True)
+    if name.endswith(".gz"):
+        return _gz(name, members)
+    return _tar(members, compressed=False) if name.endswith(".tar") else _zip(members)
+
+
 def make_download(fixture: RawFixture, dest: Path, seed: int = 0) -> Path:
-    """Write the download (one zip, inner archives inside it: zip, 7z, or a lone gzip file, by
-    their name) to ``dest``; returns it."""
+    """Write the download (one zip, inner archives inside it: zip, or 7z, tar, tar.gz or a
+    lone gzip file by their name) to ``dest``; returns it."""
     members = generate(fixture, seed)
     top = dict(members.pop(""))
     for archive, inner in members.items():
-        if archive.endswith(".7z"):
-            top[archive] = _7z(inner)
-        elif archive.endswith(".gz") and not archive.endswith(".tar.gz"):
-            top[archive] = _gz(archive, inner)
-        else:
-            top[archive] = _zip(inner)
+        top[archive] = _archive(archive, inner)
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_bytes(_zip(top))
     return dest

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tambench.core import layout as core_layout
@@ -111,6 +111,9 @@ class SplitPlan:
         """The public sample submission's name: sample_submission.txt (or .json) for a task
         graded on a line file (or a JSON document)."""
         return RENDERED_SAMPLE_FILES.get(self.rendered_format, SAMPLE_FILE)
+    answer_names: dict[str, str] = field(default_factory=dict)
+    """Submission column -> the answers' name of that target, where they differ (the
+    grading's ``answers_target_columns``: jigsaw's ``prediction`` is ``toxicity``)."""
 
     @property
     def stratify_columns(self) -> list[str]:
@@ -119,6 +122,12 @@ class SplitPlan:
         if isinstance(s, StratifiedSplit) and s.stratify_column:
             return [s.stratify_column]
         return self.hidden_columns
+
+    @property
+    def labelled_columns(self) -> list[str]:
+        """Targets whose every cell must hold a label: all of them, but for a mask metric an
+        empty cell is an empty mask (tgs-salt's images without salt)."""
+        return [] if self.metric_kind == "mask" else self.hidden_columns
 
     @property
     def dropped_columns(self) -> list[str]:
@@ -149,7 +158,9 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
     id_columns = _unique(list(g.id_columns) if g and g.id_columns else [id_column])
     if id_column not in id_columns:
         id_columns = [id_column, *id_columns]
-    hidden = _unique([*split.target_columns, *(g.target_columns if g else [])])
+    # the targets under the answers' names (answers_target_columns)
+    hidden = _unique([*split.target_columns,
+                      *((g.answers_target_columns or g.target_columns) if g else [])])
     if not hidden:
         raise SplitError(
             f"task {spec.id}: no target columns (set split.target_columns or grading.target_columns)"
@@ -188,6 +199,7 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
         answers_file=answers_file,
         metric_kind=kind,
         metric_id=metric_id,
+        answer_names=_answer_names(g),
     )
 
 
@@ -220,6 +232,13 @@ def _plan_rendered(spec: TaskSpec, split: SplitSpec, g: GradingSpec) -> SplitPla
                      submission_header=[idc, target], answers_file=DEFAULT_ANSWERS_FILE,
                      metric_kind=metric.kind, metric_id=metric.id,
                      rendered_file=g.answers_file, rendered_format=fmt)
+
+
+def _answer_names(g: GradingSpec | None) -> dict[str, str]:
+    """Submission column -> the answers' name, for the targets the answers name otherwise."""
+    if g is None or not g.answers_target_columns:
+        return {}
+    return dict(zip(g.target_columns, g.answers_target_columns, strict=True))
 
 
 def scored_columns(grading: GradingSpec) -> list[str]:

@@ -143,7 +143,7 @@ def _split_one_table(plan: SplitPlan, raw: RawContext, out: Path,
                                     *plan.split.hidden_columns], table.label)
     keys = read_keys(table, plan.id_column, _coded_columns(plan, strategy, table.columns),
                      plan.split.seed, fields)
-    check_labels(keys, plan.hidden_columns)
+    check_labels(keys, plan.labelled_columns)
     assignment = strategy.assign(keys, plan)
     mask = np.asarray(assignment.mask, dtype=bool)
     keys.id_hashes = np.zeros(0, dtype=np.uint64)  # not needed any more: free it

@@ -31,7 +31,8 @@ JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
 #: Suffixes read as tab-separated tables: unquoted, as Kaggle's .tsv files are mostly written,
 #: unless the header's first field is quoted (stumbleupon's train.tsv quotes every field).
 TSV_SUFFIXES = frozenset({".tsv"})
-#: Suffixes read as Parquet tables (wsdm-cup-multilingual-chatbot-arena's train.parquet).
+#: Suffixes read as Parquet tables (wsdm-cup-multilingual-chatbot-arena's train.parquet,
+#: icecube's train_meta.parquet), every column as text.
 PARQUET_SUFFIXES = frozenset({".parquet"})
 #: Tables always rewritten as CSV before the split reads them.
 REWRITTEN = JSON_SUFFIXES | JSONL_SUFFIXES | TSV_SUFFIXES | PARQUET_SUFFIXES
@@ -101,15 +102,15 @@ def _read_text_frame(path: Path, label: str) -> pl.LazyFrame:
     """A raw table as a lazy frame of text columns (CSV, JSON records or lines, Parquet)."""
     suffix = ".jsonl" if _json_lines_txt(path) else path.suffix.lower()
     try:
+        if suffix in PARQUET_SUFFIXES:
+            pl.read_parquet_schema(path)  # not a Parquet file: refused here, named
+            return pl.scan_parquet(path).select(pl.all().cast(pl.String))
         if suffix in TSV_SUFFIXES:
             return pl.scan_csv(path, infer_schema=False, separator="\t",
                                quote_char='"' if _quoted_header(path) else None)
-        if suffix in PARQUET_SUFFIXES:
-            frame = pl.read_parquet(path)
-        elif suffix not in JSON_SUFFIXES | JSONL_SUFFIXES:
+        if suffix not in JSON_SUFFIXES | JSONL_SUFFIXES:
             return pl.scan_csv(path, infer_schema=False)
-        else:
-            frame = _read_json(path) if suffix in JSON_SUFFIXES else pl.read_ndjson(path)
+        frame = _read_json(path) if suffix in JSON_SUFFIXES else pl.read_ndjson(path)
     except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
         raise SplitError(f"cannot read {label}: {polars_reason(exc)}") from exc
     return frame.with_columns([_as_text(frame, c) for c in frame.columns]).lazy()

@@ -97,13 +97,13 @@ def _test_rows(plan: SplitPlan, test: _Checked, answers: _Checked | None) -> pl.
     _check_ids(test, rows[plan.id_column])
     if answers is None:
         require_columns(rows.columns, plan.answer_columns, test.table.label)
-        _check_labels(test, rows, plan.hidden_columns)
+        _check_labels(test, rows, plan.labelled_columns)
         return rows
     require_columns(answers.table.columns, [plan.id_column, *plan.hidden_columns],
                     answers.table.label)
     ans = _read(answers, [c for c in plan.answer_columns if c in answers.table.columns])
     _check_ids(answers, ans[plan.id_column])
-    _check_labels(answers, ans, plan.hidden_columns)
+    _check_labels(answers, ans, plan.labelled_columns)
     extra = ans.join(rows, on=plan.id_column, how="anti")[plan.id_column]
     lacking = rows.join(ans, on=plan.id_column, how="anti")[plan.id_column]
     if extra.len() or lacking.len():
@@ -129,7 +129,7 @@ def _write_train(plan: SplitPlan, train: _Checked, out: Path) -> pl.DataFrame:
         raise SplitError(f"cannot read {train.table.label}: {polars_reason(exc)}") from exc
     keys = _read(train, list(dict.fromkeys([plan.id_column, *plan.hidden_columns])))
     _check_ids(train, keys[plan.id_column])
-    _check_labels(train, keys, plan.hidden_columns)
+    _check_labels(train, keys, plan.labelled_columns)
     return keys
 
 

@@ -39,7 +39,6 @@ from tambench.schema.transforms import (
     MapValues,
     OneHot,
     Pixels,
-    RaggedTable,
     Rename,
     RowNumber,
     SplitLast,
@@ -48,6 +47,7 @@ from tambench.schema.transforms import (
     Unpivot,
     UpdateRows,
 )
+from tambench.schema.transforms_tables import RaggedTable
 from tambench.splits.layout import resolve_inside
 from tambench.splits.rawcsv import open_table, polars_reason, scan_table
 
@@ -136,7 +136,18 @@ def _filled(template: str, cell: Callable[[pl.Expr], pl.Expr] = lambda c: c) -> 
 
 
 def _compose_id(t: ComposeId, table: pl.LazyFrame, _raw: Path) -> Applied:
-    return table.with_columns(_filled(t.template).alias(t.column)), ""
+    def cell(name: str) -> pl.Expr:
+        value = pl.col(name).fill_null("")
+        return pl.when(value == "").then(pl.lit(t.empty[name])).otherwise(value) \
+            if name in t.empty else value
+
+    parts: list[pl.Expr] = []
+    for literal, name, _, _ in Formatter().parse(t.template):
+        if literal:
+            parts.append(pl.lit(literal))
+        if name:
+            parts.append(cell(name))
+    return table.with_columns(pl.concat_str(parts).alias(t.column)), ""
 
 
 def _hash_id(t: HashId, table: pl.LazyFrame, _raw: Path) -> Applied:
@@ -474,3 +485,7 @@ def apply_transforms(steps: list[Transform], table: pl.LazyFrame, raw_root: Path
         if note:
             notes.append(f"{label}: {note}")
     return table, notes
+
+
+# the transforms that build or reshape whole tables register themselves
+from tambench.splits import transforms_tables as _tables  # noqa: E402,F401

@@ -239,8 +239,9 @@ def _fills(plan: SplitPlan, columns: list[str],
     for col in plan.submission_header:
         if col in plan.id_columns or (col in columns and col not in hidden):
             continue
-        kind = plan.metric_kind if col in plan.hidden_columns else None
-        value = fill_value(col, kind)
+        source = plan.answer_names.get(col, col)
+        kind = plan.metric_kind if source in plan.hidden_columns else None
+        value = fill_value(source, kind)
         if value is None:
             raise SplitError(
                 f"submission header column {col!r} is neither an id, a target, nor a column of "

@@ -17,7 +17,7 @@ from tambench.grading.grade import grade_submission
 from tambench.schema.taskspec import TaskSpec
 from tambench.schema.transforms import TRANSFORM_MODELS
 from tambench.splits.prepare import prepare_task
-from tambench.splits.transforms import TRANSFORMS
+from tambench.splits.transforms import TRANSFORMS, apply_transforms
 from tambench.splits.unpack import unpack_nested
 from tests.splits.helpers import make_spec, read
 
@@ -442,3 +442,221 @@ def test_join_list_joins_json_lists_and_row_number_numbers_the_rows() -> None:
     with pytest.raises(Exception, match="must hold \\{n\\}"):
         make_spec("x", {"strategy": "random", "transforms": [
             {"op": "row_number", "column": "id", "template": "q"}]})
+
+
+def _herbarium(raw: Path, n: int = 48, *, encoding: str = "latin-1") -> None:
+    """A COCO-style metadata.json: images named under their category's folder."""
+    images = [{"id": 1000 + i, "file_name": f"images/{i % 4:03d}/{1000 + i}.jpg",
+               "height": 1000, "width": 680, "license": 0} for i in range(n)]
+    annotations = [{"id": 1000 + i, "image_id": 1000 + i, "category_id": i % 4,
+                    "region_id": i % 2} for i in range(n)]
+    meta = {"annotations": annotations, "images": images, "info": {"year": 2020},
+            "categories": [{"id": k, "name": f"Érable {k}"} for k in range(4)]}
+    (raw / "train").mkdir(parents=True)
+    (raw / "train/metadata.json").write_bytes(json.dumps(meta, ensure_ascii=False).encode(
+        encoding))
+    for im in images:
+        path = raw / "train" / str(im["file_name"])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(f"jpeg {im['id']}".encode())
+
+
+def test_a_coco_json_is_the_table_one_row_per_image_with_its_category(tmp_path: Path) -> None:
+    _herbarium(tmp_path / "raw")
+    split = {"strategy": "stratified", "test_size": 0.25, "stratify_column": "Predicted",
+             "transforms": [
+                 {"op": "coco_table", "file": "train/metadata.json", "encoding": "latin-1"},
+                 {"op": "hash_id", "column": "Id", "columns": ["id"]},
+                 {"op": "rename", "columns": {"category_id": "Predicted"}}],
+             "hidden_columns": {"id": "public", "file_name": "public",
+                                "annotation_id": "public"},
+             "files": {"pattern": "train/{file_name}", "dest": "{Id}.jpg"}}
+    spec = make_spec("herb", split, id_col="Id", targets=("Predicted",))
+    res = prepare_task(spec, tmp_path / "raw", tmp_path / "data", grader=grade_submission)
+    assert res.audit.passed, res.audit.findings
+    test = read(res.task_dir / "public/test.csv")
+    assert test.columns == ["height", "width", "license", "region_id", "Id"]
+    assert test.height == 12
+    answers = read(res.task_dir / "private/answers.csv")
+    assert sorted(answers["Predicted"]) == sorted(["0", "1", "2", "3"] * 3)
+    some = test["Id"][0]
+    assert (res.task_dir / f"public/test/{some}.jpg").read_bytes().startswith(b"jpeg 10")
+    assert res.report.recipe_notes == [
+        "the coco_table transform's table: coco_table: 48 image(s) of 'train/metadata.json', "
+        "48 annotated"]
+    with pytest.raises(SplitError, match="coco_table: 'train/metadata.json' is not a COCO"):
+        prepare_task(make_spec("herb2", {**split, "transforms": [
+            {"op": "coco_table", "file": "train/metadata.json", "encoding": "latin-1",
+             "image_key": "image_id"}]}, id_col="Id", targets=("Predicted",)),
+            tmp_path / "raw", tmp_path / "data")
+
+
+def test_a_coco_image_with_two_annotations_is_refused(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    meta = {"images": [{"id": i} for i in range(10)],
+            "annotations": [{"image_id": i % 9, "category_id": 1} for i in range(10)]}
+    (raw / "ann.json").write_text(json.dumps(meta))
+    spec = make_spec("two", {"strategy": "random", "transforms": [
+        {"op": "coco_table", "file": "ann.json"}]}, targets=("category_id",))
+    with pytest.raises(SplitError, match="image '0' of 'ann.json' has several annotations"):
+        prepare_task(spec, raw, tmp_path / "data")
+
+
+def test_a_fixture_writes_tar_archives_inside_its_download(tmp_path: Path) -> None:
+    import tarfile
+
+    from tambench.splits.fixture import RawFixture, make_download
+
+    fixture = RawFixture.model_validate({
+        "sources": [{"source": "test"}], "rows": 8,
+        "tables": [{"path": "train.csv", "columns": {"id": "seq:{i}", "label": "choice:a|b"}}],
+        "files": [{"pattern": "train_val/{id}.jpg", "table": "train.csv",
+                   "archive": "train_val.tar.gz"},
+                  {"pattern": "extra/{id}.bin", "table": "train.csv", "archive": "extra.tar"}]})
+    with zipfile.ZipFile(make_download(fixture, tmp_path / "d.zip")) as z:
+        for name, mode in (("train_val.tar.gz", "r:gz"), ("extra.tar", "r:")):
+            with tarfile.open(fileobj=io.BytesIO(z.read(name)), mode=mode) as t:
+                assert len(t.getnames()) == 8 and t.getnames()[0].endswith("/0.jpg" if
+                                                                             "gz" in mode
+                                                                             else "/0.bin")
+
+
+def test_group_rows_gives_one_row_per_group_joined_and_first_values_with_a_note() -> None:
+    images = pl.DataFrame({"patient": ["p1", "p1", "p1", "p2", "p2"],
+                           "side": ["L", "L", "R", "L", "L"],
+                           "image": ["i1", "i2", "i3", "i4", "i5"],
+                           "machine": ["m1", "m2", "m1", "m3", "m3"],
+                           "cancer": ["0", "0", "1", "0", "0"]})
+    step = {"op": "group_rows", "by": ["patient", "side"], "join": {"image": " "}}
+    out = _apply([step], images)
+    assert out.rows() == [("p1", "L", "i1 i2", "m1", "0"), ("p1", "R", "i3", "m1", "1"),
+                          ("p2", "L", "i4 i5", "m3", "0")]
+    _, notes = apply_transforms([TRANSFORM_MODELS["aggregate"].model_validate(step)],
+                                images.lazy(), Path("."), "train.csv", required=True)
+    assert notes == ["train.csv: group_rows: 5 row(s) into 3 by ['patient', 'side']; first "
+                     "value kept where it differs: machine in 1 group(s)"]
+
+
+def test_a_parquet_table_is_read_as_text_and_its_fixture_written(tmp_path: Path) -> None:
+    from tambench.splits.fixture import RawFixture, make_download
+
+    fixture = RawFixture.model_validate({
+        "sources": [{"source": "test"}], "rows": 40,
+        "tables": [{"path": "train_meta.parquet", "columns": {
+            "batch_id": "group:10:{g}", "event_id": "seq:{i}", "azimuth": "float:0:6"}}]})
+    download = make_download(fixture, tmp_path / "d.zip")
+    with zipfile.ZipFile(download) as z:
+        assert z.read("train_meta.parquet")[:4] == b"PAR1"
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    pl.DataFrame({"event_id": list(range(40)), "batch_id": [i // 10 for i in range(40)],
+                  "azimuth": [i / 7 for i in range(40)]}).write_parquet(raw / "meta.parquet")
+    spec = make_spec("pq", {"strategy": "group", "group_column": "batch_id",
+                            "train_file": "meta.parquet", "test_size": 0.25},
+                     id_col="event_id", targets=("azimuth",), metric="rmse")
+    res = prepare_task(spec, raw, tmp_path / "data")
+    test = read(res.task_dir / "public/test.csv")
+    assert test.columns == ["event_id", "batch_id"] and test.height == 10
+    answers = read(res.task_dir / "private/answers.csv")
+    assert sorted(float(a) * 7 for a in answers["azimuth"]) == pytest.approx(
+        sorted(float(e) for e in answers["event_id"]))
+    (raw / "meta.parquet").write_text("event_id,batch_id\n1,2\n")
+    with pytest.raises(SplitError, match="cannot read meta.parquet"):
+        prepare_task(make_spec("pq2", spec.split.model_dump(), id_col="event_id",
+                               targets=("azimuth",), metric="rmse"), raw, tmp_path / "data")
+
+
+def test_compose_id_puts_stated_text_in_empty_cells() -> None:
+    boxes = pl.DataFrame({"c": ["3", "14"], "x": ["10.5", None], "y": ["2", ""]})
+    out = _apply([{"op": "compose_id", "column": "box", "template": "{c} 1.0 {x} {y}",
+                   "empty": {"x": "0", "y": "1"}}], boxes)
+    assert out["box"].to_list() == ["3 1.0 10.5 2", "14 1.0 0 1"]
+    with pytest.raises(ValueError, match="empty names \\['z'\\], which the template"):
+        _apply([{"op": "compose_id", "column": "box", "template": "{c}", "empty": {"z": "0"}}],
+               boxes)
+
+
+def test_npy_arrays_are_the_table_one_column_per_position(tmp_path: Path) -> None:
+    raw = tmp_path / "raw" / "timit_11"
+    raw.mkdir(parents=True)
+    feats = np.arange(60 * 3, dtype=np.float32).reshape(60, 3) / 4
+    np.save(raw / "train_11.npy", feats)
+    np.save(raw / "train_label_11.npy", np.array([str(i % 3) for i in range(60)]))
+    split = {"strategy": "stratified", "test_size": 0.25, "stratify_column": "ClassId",
+             "transforms": [
+                 {"op": "npy_table", "arrays": {"f": "timit_11/train_11.npy",
+                                                "ClassId": "timit_11/train_label_11.npy"}},
+                 {"op": "hash_id", "column": "Id", "columns": ["row"]}],
+             "hidden_columns": {"row": "public"}}
+    spec = make_spec("npy", split, id_col="Id", targets=("ClassId",))
+    res = prepare_task(spec, tmp_path / "raw", tmp_path / "data", grader=grade_submission)
+    assert res.audit.passed, res.audit.findings
+    train = read(res.task_dir / "public/train.csv")
+    assert train.columns == ["f_0", "f_1", "f_2", "ClassId", "Id"] and train.height == 45
+    first = train.row(0)
+    assert float(first[1]) == float(first[0]) + 0.25 and int(float(first[0]) * 4) // 3 % 3 == \
+        int(first[3])
+    np.save(raw / "train_label_11.npy", np.array(["0"] * 59))
+    with pytest.raises(SplitError, match="npy_table: the arrays must be 1-D or 2-D with one "
+                                         "item per row; rows \\{'f': 60, 'ClassId': 59\\}"):
+        prepare_task(make_spec("npy2", split, id_col="Id", targets=("ClassId",)),
+                     tmp_path / "raw", tmp_path / "data")
+
+
+def test_a_fixture_writes_npy_tables_as_arrays(tmp_path: Path) -> None:
+    from tambench.splits.fixture import RawFixture, make_download
+
+    fixture = RawFixture.model_validate({
+        "sources": [{"source": "test"}], "rows": 12,
+        "tables": [{"path": "x.npy", "columns": {"a": "float:0:1", "b": "float:5:6"}},
+                   {"path": "y.npy", "columns": {"label": "choice:3|7"}}]})
+    with zipfile.ZipFile(make_download(fixture, tmp_path / "d.zip")) as z:
+        x = np.load(io.BytesIO(z.read("x.npy")))
+        y = np.load(io.BytesIO(z.read("y.npy")))
+    assert x.shape == (12, 2) and x.dtype == np.float32 and (x[:, 1] >= 5).all()
+    assert y.shape == (12,) and sorted(set(y.tolist())) == ["3", "7"]
+
+
+def test_merge_adds_another_tables_columns_per_match_and_counts_the_unmatched(
+        tmp_path: Path) -> None:
+    (tmp_path / "labels.csv").write_text("id,organ,mask\ns1,stomach,1 2\ns1,bowel,\n"
+                                         "s2,stomach,3 4\n")
+    slices = pl.DataFrame({"id": ["s1", "s2", "s3"], "width": ["266", "310", "266"]})
+    step = TRANSFORM_MODELS["merge"].model_validate({"op": "merge", "file": "labels.csv",
+                                                    "on": ["id"]})
+    out, notes = apply_transforms([step], slices.lazy(), tmp_path, "slices", required=True)
+    assert out.collect().sort(["id", "organ"]).rows() == [
+        ("s1", "266", "bowel", None), ("s1", "266", "stomach", "1 2"),
+        ("s2", "310", "stomach", "3 4")]
+    assert notes == ["slices: merge: 3 row(s) after joining 'labels.csv' on ['id']; 1 row(s) "
+                     "without a match dropped"]
+    bad = TRANSFORM_MODELS["merge"].model_validate({"op": "merge", "file": "labels.csv",
+                                                   "on": ["width"]})
+    with pytest.raises(SplitError, match="merge: 'labels.csv' has no column\\(s\\) \\['width'\\]"):
+        apply_transforms([bad], slices.lazy(), tmp_path, "slices", required=True)
+
+
+def test_a_sample_submission_keyed_by_several_id_columns_is_audited_by_them(
+        tmp_path: Path) -> None:
+    """uw-madison: rows are slice and organ; the submission names them by id and class."""
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    rows = [(f"s{i}", organ, f"{i + 1} {k + 1}") for i in range(40)
+            for k, organ in enumerate(("bowel", "stomach"))]
+    pl.DataFrame(rows, schema=["id", "class", "predicted"], orient="row").with_columns(
+        pl.concat_str(["id", "class"], separator="_").alias("row")).write_csv(
+        raw / "train.csv")
+    spec = make_spec("organs", {"strategy": "group", "group_column": "id", "test_size": 0.25,
+                                "id_column": "row"}, metric="dice", targets=("predicted",),
+                     grading={"id_columns": ["id", "class"],
+                              "submission_header": ["id", "class", "predicted"]})
+    res = prepare_task(spec, raw, tmp_path / "data", grader=grade_submission)
+    assert res.audit.passed, res.audit.findings
+    sample = res.task_dir / "public/sample_submission.csv"
+    answers = read(res.task_dir / "private/answers.csv")
+    answers.select(["id", "class", "predicted"]).write_csv(sample)
+    from tambench.splits.audit.run import audit_task
+
+    report = audit_task(spec, res.task_dir)
+    assert any("equals the answers on every row" in f for f in report.findings)

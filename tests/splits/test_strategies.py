@@ -390,3 +390,82 @@ def test_prepare_many_runs_through_the_executor_and_reports_each_task(
     scores = [SplitReport.read(Path(o.task_dir) / "split_report.json").sample_submission.score
               for o in outcomes[:2]]
     assert isinstance(scores[0], float) and scores[1] is None  # only job a was given a grader
+
+
+def test_answers_named_targets_are_the_answers_columns_and_the_sample_fills_the_header(
+        tmp_path: Path) -> None:
+    """answers_target_columns: the raw table and the answers hold ``score``, the submission
+    names it ``prediction`` (jigsaw's toxicity)."""
+    raw = tmp_path / "raw"
+    df = tabular(raw, n=300).rename({"label": "score"})
+    df.write_csv(raw / "train.csv")
+    spec = make_spec("named", {"strategy": "random", "test_size": 0.2}, targets=("prediction",),
+                     grading={"answers_target_columns": ["score"],
+                              "submission_header": ["id", "prediction"]})
+    res = prepare_task(spec, raw, tmp_path / "data")
+    answers = pl.read_csv(res.task_dir / "private" / "answers.csv", infer_schema=False)
+    assert answers.columns == ["id", "score"] and answers.height == 60
+    sample = _pub(res, "sample_submission.csv")
+    assert sample.columns == ["id", "prediction"] and sample["prediction"].n_unique() == 1
+    assert "score" not in _pub(res, "test.csv").columns
+
+
+def test_files_by_a_character_of_the_id_and_folders_that_follow_their_row(
+        tmp_path: Path) -> None:
+    """seti's train/{id[0]}/{id}.npy, and a patient's folder of scans placed whole."""
+    raw = tmp_path / "raw"
+    df = images(raw, n=60)
+    for i in df["id"]:
+        (raw / "by_char" / i[3]).mkdir(parents=True, exist_ok=True)
+        (raw / "by_char" / i[3] / f"{i}.npy").write_bytes(i.encode())
+        (raw / "scans" / i / "FLAIR").mkdir(parents=True)
+        for k in range(3):
+            (raw / "scans" / i / "FLAIR" / f"Image-{k}.dcm").write_bytes(f"{i}-{k}".encode())
+    spec = make_spec("chars", {"strategy": "random", "train_file": "labels.csv",
+                               "files": {"pattern": "by_char/{id[3]}/{id}.npy"}})
+    res = prepare_task(spec, raw, tmp_path / "data")
+    some = _pub(res, "test.csv")["id"][0]
+    assert (res.task_dir / "public/test/by_char" / some[3] / f"{some}.npy").read_bytes() == \
+        some.encode() and res.audit.passed
+    spec = make_spec("folders", {"strategy": "random", "train_file": "labels.csv",
+                                 "files": {"pattern": "scans/{id}", "dest": "{id}"}})
+    res = prepare_task(spec, raw, tmp_path / "data")
+    test_ids = set(_pub(res, "test.csv")["id"])
+    assert {p.name for p in (res.task_dir / "public/test").iterdir()} == test_ids
+    some = sorted(test_ids)[0]
+    placed = sorted((res.task_dir / "public/test" / some / "FLAIR").iterdir())
+    assert [p.read_bytes() for p in placed] == [f"{some}-{k}".encode() for k in range(3)]
+    assert res.report.files is not None and res.report.files.test == len(test_ids)
+    assert res.audit.passed
+    bad = make_spec("attr", {"strategy": "random", "train_file": "labels.csv",
+                             "files": {"pattern": "scans/{id.upper}"}})
+    with pytest.raises(SplitError, match=r"field \{id.upper\} is not a column name"):
+        prepare_task(bad, raw, tmp_path / "data")
+
+
+def test_a_row_without_the_value_its_file_pattern_needs_is_refused(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    df = images(raw, n=40).with_columns(pl.Series("sub", ["images"] * 39 + [""]))
+    df.write_csv(raw / "labels.csv")
+    spec = make_spec("nosub", {"strategy": "random", "train_file": "labels.csv",
+                               "files": {"pattern": "{sub}/{id}.png"}})
+    with pytest.raises(SplitError, match=r"row 'img0039' has no value in \['sub'\]"):
+        prepare_task(spec, raw, tmp_path / "data")
+
+
+def test_an_empty_mask_is_a_label_for_mask_metrics_only(tmp_path: Path) -> None:
+    """tgs-salt's images without salt have an empty rle_mask: an empty mask, scored."""
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    masks = ["" if i % 3 == 0 else f"{i} 4" for i in range(90)]
+    pl.DataFrame({"id": [f"m{i:03d}" for i in range(90)], "rle_mask": masks}).write_csv(
+        raw / "train.csv")
+    spec = make_spec("salt", {"strategy": "random", "test_size": 0.3}, metric="dice",
+                     targets=("rle_mask",))
+    res = prepare_task(spec, raw, tmp_path / "data", grader=grade_submission)
+    answers = pl.read_csv(res.task_dir / "private" / "answers.csv", infer_schema=False)
+    assert (answers["rle_mask"].fill_null("") == "").sum() > 0 and res.audit.passed
+    label = make_spec("salt2", {"strategy": "random", "test_size": 0.3},
+                      targets=("rle_mask",))
+    with pytest.raises(SplitError, match="target column 'rle_mask' has no label in 30 row"):
+        prepare_task(label, raw, tmp_path / "data")

@@ -313,8 +313,9 @@ def check_sample(spec: TaskSpec, plan: SplitPlan, root: Path, answers: pl.DataFr
     elif (header := header_of(path)) != plan.submission_header:
         findings.append(f"header is {header}, expected {plan.submission_header}")
     else:
-        ids = read_csv(path, [plan.id_column])[plan.id_column]
-        an = answers[plan.id_column]
+        keys = _sample_keys(plan)
+        ids = _key(read_csv(path, keys), keys)
+        an = _key(answers, keys)
         if ids.len() != an.len() or ids.n_unique() != ids.len() or not ids.is_in(
                 an.implode()).all():
             findings.append(f"holds {ids.len()} rows / {ids.n_unique()} distinct ids, "
@@ -353,15 +354,31 @@ def _sample_rendered(plan: SplitPlan, root: Path, path: Path) -> list[str]:
     return []
 
 
+def _sample_keys(plan: SplitPlan) -> list[str]:
+    """The columns naming a sample submission's rows: the split's id column, or where the
+    submission leaves it out, the grading's id columns it holds (uw-madison's id and class)."""
+    if plan.id_column in plan.submission_header:
+        return [plan.id_column]
+    return [c for c in plan.id_columns if c in plan.submission_header] or [plan.id_column]
+
+
+def _key(frame: pl.DataFrame, keys: list[str]) -> pl.Series:
+    if len(keys) == 1:
+        return frame[keys[0]]
+    return frame.select(pl.concat_str([pl.col(k).fill_null("") for k in keys],
+                                      separator="\x01").alias("key"))["key"]
+
+
 def _sample_is_answers(plan: SplitPlan, path: Path, answers: pl.DataFrame) -> list[str]:
     """The sample submission's target values are not the answers (a sample split from the
     labelled rows, or copied from them, hands the agent every label)."""
-    targets = [c for c in plan.submission_header if c != plan.id_column and c in answers.columns]
+    keys = _sample_keys(plan)
+    targets = [c for c in plan.submission_header if c not in keys and c in answers.columns]
     if not targets or answers.height < 2:
         return []
-    sample = read_csv(path, [plan.id_column, *targets])
-    joined = answers.select([plan.id_column, *targets]).join(
-        sample, on=plan.id_column, how="inner", suffix="\x01")
+    sample = read_csv(path, [*keys, *targets])
+    joined = answers.select([*keys, *targets]).join(
+        sample, on=keys, how="inner", suffix="\x01")
     if joined.height != answers.height:
         return []
     same = [t for t in targets if answers[t].n_unique() >= 2 and

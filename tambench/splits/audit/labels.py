@@ -190,6 +190,8 @@ def _labels_inside(pub: Path, paths: list[str], labels: np.ndarray) -> float:
         if len(label) < 3:
             return 0.0
         path = pub / rel
+        if path.is_dir():  # a row's folder: its first file
+            path = next((f for f in sorted(path.rglob("*")) if f.is_file()), path)
         if not path.is_file():
             continue
         with open(path, "rb") as fh:
