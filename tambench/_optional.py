@@ -24,6 +24,7 @@ EXTRA_FOR_MODULE: dict[str, str] = {
     "py7zr": "kaggle",
     "ray": "ray",
     "aiohttp": "server",
+    "pandas": "mlebench",
 }
 
 
