@@ -164,8 +164,9 @@ def recipe_for(slug: str, task_id: str) -> MleRecipe:
     recipes = load_recipes()
     if slug in recipes.recipes:
         return recipes.recipes[slug]
+    out = {k.lower(): v for k, v in recipes.out.items()}  # MLE-bench spells AI4Code so
     where = f"MLE-bench's prepare.py (openai/mle-bench at {recipes.commit[:7]})"
-    why = (f"{where} cannot be reproduced this way: {recipes.out[slug]}" if slug in recipes.out
-           else "MLE-bench does not hold this competition")
+    why = (f"{where} cannot be reproduced this way: {out[slug.lower()]}"
+           if slug.lower() in out else "MLE-bench does not hold this competition")
     raise SplitError(f"task {task_id} cannot be prepared --like mle-bench: {why}; prepare it "
                      "with `tambench prepare` (tambench's own split)")

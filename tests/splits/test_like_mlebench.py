@@ -248,6 +248,7 @@ def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
 @pytest.mark.parametrize(("task", "why"), [
     ("kaggle/text-normalization-challenge-russian-language", "it splits groups (sentences)"),
     ("kaggle/google-quest-challenge", "swaps a row between train and test"),
+    ("kaggle/ai4code", "a fixed test count of whole ancestor groups"),
     ("kaggle/siim-covid19-detection", "sorts both sides by id"),
     ("kaggle/titanic", "MLE-bench does not hold this competition"),
     ("kaggle/spaceship-titanic", "a raw folder"),
