@@ -2,7 +2,7 @@
 #   make demo   set up everything, then run the main job end to end
 #   make test   set up everything, then lint, type-check and run the whole test suite (as CI)
 # For developers: make test-fast runs every test but those marked `long` (process loops and
-# whole crawls, each over about 20 s), in a few minutes instead of twenty.
+# whole crawls, each over about 20 s): about 14 minutes of CPU time (see README.md).
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin

@@ -25,6 +25,7 @@ EXTRA_FOR_MODULE: dict[str, str] = {
     "PIL": "images",
     "ray": "ray",
     "aiohttp": "server",
+    "pandas": "mlebench",
 }
 
 

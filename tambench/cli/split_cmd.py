@@ -82,8 +82,9 @@ def prepare(
     retries: int | None = retries_option(),
     json_out: bool = typer.Option(False, "--json", help="Print strict JSON."),
     like: str | None = typer.Option(
-        None, "--like", help="mle-bench: MLE-bench's own split, row for row, for the tasks "
-        "whose MLE-bench prepare.py is one train_test_split of a raw table (with --raw DIR)."),
+        None, "--like", help="mle-bench: MLE-bench's own files, row for row, for the tasks "
+        "whose MLE-bench prepare.py is one train_test_split of a raw table (with --raw DIR; "
+        "needs pandas: the mlebench extra)."),
 ) -> None:
     """Split raw competition data into public/ (with description.md, instructions.txt) and
     private/, then audit it for leakage."""

@@ -1,24 +1,21 @@
-"""``tambench prepare TASK --raw DIR --like mle-bench``: MLE-bench's own split, row for row.
+"""``tambench prepare TASK --raw DIR --like mle-bench``: MLE-bench's own split, file for file.
 
 Runs made in MLE-bench's containers saw MLE-bench's split, and a study moving between the two
-tools needs it. For a competition whose MLE-bench ``prepare.py`` is one
-``train_test_split(table, test_size=SHARE, random_state=SEED)`` of a raw CSV table (the task's
-recipe was read from that ``prepare.py``: ``split.train_file``, ``split.test_size``,
-``split.seed``), the rows are assigned as scikit-learn's ``train_test_split`` assigns them, and
-each file lists its rows in the order MLE-bench's file lists them:
+tools needs it. For a competition whose MLE-bench ``prepare.py`` is one ``train_test_split`` of
+the rows of a raw CSV table, its recipe (:mod:`tambench.splits.mlebench_recipe`, data read from
+that script) says which files it writes from the training and test rows. They are made here the
+way MLE-bench makes them: the table read by pandas with the script's options, the rows split by
+scikit-learn's ``train_test_split`` with the script's sizes and ``random_state``, and each file
+written by pandas' ``to_csv(index=False)``, so that with the same pandas the bytes are the same:
+the same rows in the same order in ``public/`` (train, test, sample submission) and
+``private/`` (the answers), under MLE-bench's file names. Per-row files (images...) follow their
+rows into ``public/train/`` and ``public/test/`` as the task's own split places them (MLE-bench's
+folder names differ between competitions and some are zipped; the files are the same).
 
-* ``public/train.csv``: the training rows, in ``train_test_split``'s (shuffled) order;
-* ``private/<answers file>``: the test rows, whole, in ``train_test_split``'s order (MLE-bench's
-  answers file, named as its config names it);
-* ``public/test.csv`` and ``public/sample_submission.csv``: the same test rows in that order,
-  without the targets (the sample filled with :func:`~tambench.splits.write.placeholder`);
-* per-row files (``split.files``) in ``public/train/`` and ``public/test/`` with
-  ``public/files_manifest.csv`` (MLE-bench zips some of these folders; the files are the same).
-
-Rows are counted as pandas reads the table (blank lines are skipped), since MLE-bench splits
-the frame pandas gives; values keep their spelling. A task whose recipe did not come from
-MLE-bench's ``prepare.py`` in this form (a group split, an absolute test count, a held-out file),
-or whose ``prepare.py`` moves rows after the split (:data:`REWORKED`), is refused, naming why. ``split_report.json`` records ``"like": "mle-bench"`` and the settings.
+A competition whose script splits groups, splits several times, or renames ids or files after
+the split is refused, naming why (the recipes' ``out`` list). ``split_report.json`` records
+``"like": "mle-bench"`` and the recipe's settings; no leakage audit is run (the split is
+MLE-bench's).
 """
 
 from __future__ import annotations
@@ -26,141 +23,221 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+import warnings
+import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import polars as pl
 
+from tambench._optional import require
 from tambench.core.layout import SPLIT_REPORT_FILE
 from tambench.errors import SplitError
 from tambench.schema.taskspec import TaskSpec
-from tambench.splits.layout import (
-    PRIVATE_DIR,
-    PUBLIC_DIR,
-    SAMPLE_FILE,
-    TEST_FILE,
-    TRAIN_FILE,
-    SplitPlan,
-    plan_split,
-    resolve_inside,
-    set_modes,
-    task_dir,
+from tambench.splits.layout import resolve_inside, set_modes, task_dir
+from tambench.splits.mlebench_recipe import (
+    CLASSES_TOKEN,
+    MleFile,
+    MleFilter,
+    MleRandom,
+    MleRecipe,
+    recipe_for,
 )
 
-#: The recipe source that shows MLE-bench's split, and how its reading describes a table split.
-MLE_BENCH_SOURCE = "github:openai/mle-bench"
-_TABLE_SPLIT = "read with ast, not run: train_file "
-#: Competitions whose MLE-bench ``prepare.py`` (at 783b15a) moves rows after the table split,
-#: so that its files do not hold train_test_split's rows in its order: refused, naming how.
-REWORKED = {
-    "google-quest-challenge": "it swaps a row between train and test when the test rows hold "
-                              "one value of question_type_spelling",
-    "siim-covid19-detection": "it sorts both sides by id after the split",
-    "nomad2018-predict-transparent-conductors": "it renumbers the ids 1, 2, ... after the split",
-}
+if TYPE_CHECKING:
+    import pandas as pd
 
 
-def mle_bench_settings(spec: TaskSpec) -> tuple[str, float, int]:
-    """(raw table, test share, seed) of MLE-bench's split of the task.
-
-    Raises:
-        SplitError: the task's recipe is not MLE-bench's one ``train_test_split`` of a raw
-            table with a test share.
-    """
-    split = spec.split
-    facts = spec.provenance.facts.get("split", [])
-    read = next((f for f in facts if f.source == MLE_BENCH_SOURCE), None)
-    why = None
-    if split is None or read is None:
-        why = "its split recipe was not read from MLE-bench's prepare.py"
-    elif not read.detail.startswith(_TABLE_SPLIT) or "suggestion" in read.detail:
-        why = f"MLE-bench's prepare.py does not split one raw table by rows ({read.detail})"
-    elif "test_size" not in read.detail or split.strategy != "random":
-        why = ("MLE-bench's prepare.py splits it by a fixed count, a train share or a variable, "
-               f"not a literal test share ({read.detail})")
-    elif spec.slug in REWORKED:
-        why = f"MLE-bench's prepare.py moves rows after its split: {REWORKED[spec.slug]}"
-    if why is not None or split is None:
-        raise SplitError(f"task {spec.id} cannot be prepared --like mle-bench: {why}; prepare "
-                         "it with `tambench prepare` (tambench's own split)")
-    test_size = getattr(split, "test_size", None)
-    train_file = getattr(split, "train_file", "")
-    if not isinstance(test_size, float) or not train_file:
-        raise SplitError(f"task {spec.id}: its recipe gives no train_file and test_size")
-    return train_file, test_size, split.seed
+def _pandas() -> Any:
+    return require("pandas", extra="mlebench", feature="prepare --like mle-bench")
 
 
-def mle_bench_indices(n: int, test_size: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """(train rows, test rows) as ``train_test_split(frame, test_size=test_size,
-    random_state=seed)`` returns them for a frame of ``n`` rows, in its order."""
+def _read(raw_root: Path, rel: str, recipe: MleRecipe, sep: str = ",") -> pd.DataFrame:
+    pd = _pandas()
+    path = resolve_inside(raw_root, rel, "MLE-bench recipe table")
+    kwargs: dict[str, Any] = {"sep": sep}
+    if recipe.round_trip:
+        kwargs["float_precision"] = "round_trip"
+    if recipe.dtype and rel == recipe.table:
+        kwargs["dtype"] = {c: (str if t == "str" else int) for c, t in recipe.dtype.items()}
+    try:
+        with warnings.catch_warnings():  # pandas 3 deprecates the option MLE-bench still gives
+            warnings.filterwarnings("ignore", message=".*float_precision.*")
+            return pd.read_csv(path, **kwargs)
+    except (OSError, ValueError, pd.errors.ParserError) as exc:
+        raise SplitError(f"cannot read {rel} as MLE-bench does: {exc}") from exc
+
+
+def test_size_of(recipe: MleRecipe, raw_root: Path, rows: int) -> float | int | None:
+    """The ``test_size`` given to ``train_test_split`` (a share of the raw files when the
+    recipe counts them)."""
+    pattern = recipe.split.test_share_of_files
+    if pattern is None:
+        return recipe.split.test_size
+    n_files = sum(1 for p in raw_root.glob(pattern) if p.is_file())
+    if n_files == 0:
+        raise SplitError(f"MLE-bench sizes the test share by the raw files {pattern}; the raw "
+                         "folder has none")
+    return n_files / (rows + n_files)
+
+
+def split_rows(frame: pd.DataFrame, recipe: MleRecipe, raw_root: Path
+               ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(training rows, test rows) as MLE-bench's ``train_test_split`` returns them."""
     from sklearn.model_selection import train_test_split
 
-    if n < 2:
-        raise SplitError(f"a split needs at least 2 rows, got {n}")
-    train, test = train_test_split(np.arange(n), test_size=test_size, random_state=seed)
-    return np.asarray(train), np.asarray(test)
-
-
-def _read_table(path: Path) -> pl.DataFrame:
-    """Every value as its text; rows as pandas counts them (blank lines skipped)."""
+    if len(frame) < 2:
+        raise SplitError(f"a split needs at least 2 rows, got {len(frame)}")
     try:
-        frame = pl.read_csv(path, infer_schema=False)
-    except (pl.exceptions.PolarsError, OSError) as exc:
-        raise SplitError(f"cannot read {path.name}: {exc}") from exc
-    blank = pl.all_horizontal(pl.all().is_null())  # a blank line: every field null
-    return frame.filter(~blank)
+        train, test = train_test_split(
+            frame, test_size=test_size_of(recipe, raw_root, len(frame)),
+            train_size=recipe.split.train_size, random_state=recipe.split.random_state)
+    except ValueError as exc:  # sizes larger than the table
+        raise SplitError(f"MLE-bench's split of {recipe.table} ({len(frame)} rows): {exc}") from exc
+    if recipe.order == "table":
+        train, test = train.sort_index(), test.sort_index()
+    if recipe.renumber is not None:
+        col, start = recipe.renumber.column, recipe.renumber.start
+        train = train.assign(**{col: np.arange(start, start + len(train))})
+        test = test.assign(**{col: np.arange(start + len(train), start + len(train) + len(test))})
+    return train, test
 
 
-def _write(frame: pl.DataFrame, path: Path) -> None:
+def _values(value: bool | int | float | str | MleRandom, n: int) -> Any:
+    if not isinstance(value, MleRandom):
+        return value
+    if value.random == "randint":
+        return np.random.RandomState(value.seed).randint(int(value.low), int(value.high), size=n)
+    drawn = np.random.default_rng(value.seed).uniform(value.low, value.high, n)
+    return drawn if value.round is None else drawn.round(value.round)
+
+
+def _one_hot(frame: pd.DataFrame, id_col: str, target: str, classes: list[str]) -> pd.DataFrame:
+    pd = _pandas()
+    unknown = sorted(set(frame[target].astype(str)) - set(classes))
+    if unknown:
+        raise SplitError(f"{target} holds value(s) {unknown[:5]} that are not among the task's "
+                         f"{len(classes)} classes")
+    out = pd.DataFrame(0, index=frame.index, columns=[id_col, *classes])
+    out[id_col] = frame[id_col]
+    for cls in classes:
+        out[cls] = (frame[target].astype(str) == cls).astype("int64")
+    return out
+
+
+def shape(frame: pd.DataFrame, spec: MleFile, classes: list[str]) -> pd.DataFrame:
+    """The rows of one file, with its columns as the recipe makes them."""
+    out = frame.copy()
+    if spec.keep is not None:
+        cols = [c for k in spec.keep for c in (classes if k == CLASSES_TOKEN else [k])]
+        _check_columns(out, cols, spec.to)
+        out = out[cols].copy()
+    _check_columns(out, spec.drop, spec.to)
+    out = out.drop(columns=spec.drop)
+    _check_columns(out, list(spec.rename), spec.to)
+    out = out.rename(columns=spec.rename)
+    if spec.one_hot is not None:
+        _check_columns(out, [spec.one_hot.id, spec.one_hot.target], spec.to)
+        out = _one_hot(out, spec.one_hot.id, spec.one_hot.target, classes)
+    for col, value in spec.set.items():
+        out[col] = _values(value, len(out))
+    if spec.fill_classes is not None:
+        out[classes] = spec.fill_classes
+    if spec.sort_by is not None:
+        out = out.sort_values(by=spec.sort_by)
+    return out
+
+
+def _check_columns(frame: pd.DataFrame, cols: list[str], where: str) -> None:
+    missing = [c for c in cols if c not in frame.columns]
+    if missing:
+        raise SplitError(f"{where}: the raw table lacks column(s) {missing}; it has "
+                         f"{list(frame.columns)}")
+
+
+def _write(frame: pd.DataFrame, out: Path, rel: str, sep: str = ",", zipped: bool = False
+           ) -> None:
+    path = resolve_inside(out, rel, "MLE-bench recipe file")
     path.parent.mkdir(parents=True, exist_ok=True)
-    frame.write_csv(path, line_terminator="\n")
-
-
-def _sample(plan: SplitPlan, train: pl.DataFrame, test: pl.DataFrame) -> pl.DataFrame:
-    """The test ids with a constant, label-free prediction from the training values."""
-    from tambench.splits.write import placeholder
-
-    def column(name: str) -> pl.Series:
-        if name in plan.id_columns:
-            return test[name]
-        fill = placeholder(train[name], plan.metric_kind) if name in train.columns else ""
-        return pl.Series(name, [fill] * test.height)
-
-    return pl.DataFrame([column(c) for c in plan.submission_header])
-
-
-def _row_files(raw_root: Path, frame: pl.DataFrame, test_idx: np.ndarray, plan: SplitPlan,
-               out: Path) -> None:
-    from tambench.splits.files import copy_row_files, file_fields
-
-    if file_fields(plan) is None:
+    text = frame.to_csv(index=False, sep=sep, lineterminator="\n")
+    if not zipped:
+        path.write_text(text, encoding="utf-8")
         return
-    mask = np.zeros(frame.height, dtype=bool)
-    mask[test_idx] = True
-    test_order = np.searchsorted(np.sort(test_idx), test_idx)  # table order -> MLE-bench's
-    copy_row_files(raw_root, frame, mask, plan, out, test_order)
+    with zipfile.ZipFile(path.with_name(path.name + ".zip"), "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(path.name, text.encode("utf-8"))
+
+
+def _filtered(raw_root: Path, spec: MleFilter, recipe: MleRecipe,
+              sides: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    table = _read(raw_root, spec.table, recipe)
+    _check_columns(table, [spec.column], spec.to)
+    _check_columns(sides[spec.rows], [spec.column], spec.to)
+    kept = table[table[spec.column].isin(sides[spec.rows][spec.column])]
+    return kept if spec.sort_by is None else kept.sort_values(by=spec.sort_by)
+
+
+def _copy_raw(raw_root: Path, out: Path, dest: str, src: str) -> None:
+    source = resolve_inside(raw_root, src, "MLE-bench recipe copy")
+    target = resolve_inside(out, dest, "MLE-bench recipe copy")
+    if not source.exists():
+        raise SplitError(f"MLE-bench copies raw {src} into {dest}; the raw folder lacks it")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if source.is_dir():
+        shutil.copytree(source, target, dirs_exist_ok=True)
+    else:
+        shutil.copyfile(source, target)
+
+
+def _row_files(spec: TaskSpec, raw_root: Path, frame: pd.DataFrame, test: pd.DataFrame,
+               out: Path) -> int:
+    """Per-row files placed as the task's split places them; how many rows carry one."""
+    import polars as pl
+
+    from tambench.splits.files import copy_row_files, file_fields
+    from tambench.splits.layout import plan_split
+
+    if spec.split is None or getattr(spec.split, "files", None) is None:
+        return 0
+    plan = plan_split(spec)
+    fields = file_fields(plan) or []
+    keys = pl.DataFrame({c: frame[c].astype(str).tolist()
+                         for c in dict.fromkeys([plan.id_column, *fields])})
+    mask = frame.index.isin(test.index)
+    position = {label: i for i, label in enumerate(frame.index[mask])}
+    order = np.asarray([position[label] for label in test.index])  # table order -> public
+    copy_row_files(raw_root, keys, np.asarray(mask), plan, out, order)
+    return len(frame)
+
+
+def _classes(spec: TaskSpec) -> list[str]:
+    return list(getattr(spec.split, "target_columns", None) or [])
 
 
 def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str, object]:
     """Write MLE-bench's split of ``spec`` from ``raw_root`` into ``out``; return the report."""
-    train_file, test_size, seed = mle_bench_settings(spec)
-    plan = plan_split(spec)
-    frame = _read_table(resolve_inside(raw_root, train_file, "split.train_file"))
-    missing = [c for c in plan.answer_columns if c not in frame.columns]
-    if missing:
-        raise SplitError(f"{train_file} lacks column(s) {missing}; it has {frame.columns}")
-    train_idx, test_idx = mle_bench_indices(frame.height, test_size, seed)
-    train, test = frame[train_idx], frame[test_idx]
-    public = [c for c in frame.columns if c not in plan.dropped_columns]
-    _write(train.select(public), out / PUBLIC_DIR / TRAIN_FILE)
-    _write(test.select([c for c in public if c not in plan.withheld_from_test]),
-           out / PUBLIC_DIR / TEST_FILE)
-    _write(test, out / PRIVATE_DIR / plan.answers_file)  # as MLE-bench: the whole rows
-    _write(_sample(plan, train, test), out / PUBLIC_DIR / SAMPLE_FILE)
-    _row_files(raw_root, frame, test_idx, plan, out)
-    return {"task_id": spec.id, "like": "mle-bench", "train_file": train_file,
-            "test_size": test_size, "seed": seed, "rows": frame.height,
-            "train_rows": int(train.height), "test_rows": int(test.height)}
+    recipe = recipe_for(spec.slug, spec.id)
+    frame = _read(raw_root, recipe.table, recipe, recipe.sep)
+    for col, values in recipe.exclude.items():
+        _check_columns(frame, [col], recipe.table)
+        frame = frame[~frame[col].isin(values)]
+    if recipe.fillna is not None:
+        frame = frame.fillna(recipe.fillna)
+    train, test = split_rows(frame, recipe, raw_root)
+    sides = {"train": train, "test": test}
+    for f in recipe.files:
+        _write(shape(sides[f.rows], f, _classes(spec)), out, f.to, f.sep, f.zip)
+    for flt in recipe.filters:
+        _write(_filtered(raw_root, flt, recipe, sides), out, flt.to)
+    for dest, src in recipe.copies.items():
+        _copy_raw(raw_root, out, dest, src)
+    _row_files(spec, raw_root, frame, test, out)
+    return {"task_id": spec.id, "like": "mle-bench", "table": recipe.table,
+            "test_size": test_size_of(recipe, raw_root, len(frame)),
+            "train_size": recipe.split.train_size, "random_state": recipe.split.random_state,
+            "rows": len(frame), "train_rows": len(train), "test_rows": len(test),
+            "files": [f.to + (".zip" if f.zip else "") for f in recipe.files]
+            + [f.to for f in recipe.filters] + list(recipe.copies),
+            "omitted": recipe.omitted}
 
 
 def prepare_like_mle_bench(spec: TaskSpec, raw_root: Path, data_dir: Path) -> Path:
@@ -168,12 +245,13 @@ def prepare_like_mle_bench(spec: TaskSpec, raw_root: Path, data_dir: Path) -> Pa
     ``<data_dir>/<platform>/<slug>``, replacing what was there; returns that folder.
 
     Raises:
-        SplitError: the task's split is not MLE-bench's table split, or the raw table does
-            not fit it.
+        SplitError: MLE-bench's split of the task cannot be made this way, or the raw table
+            does not fit its recipe.
     """
     from tambench.splits.checksums import write_checksums
     from tambench.splits.prepare import _swap_into_place
 
+    recipe_for(spec.slug, spec.id)  # refused before anything is written
     if not Path(raw_root).is_dir():
         raise SplitError(f"--like mle-bench reads a raw folder; {raw_root} is not one")
     final = task_dir(spec, Path(data_dir))

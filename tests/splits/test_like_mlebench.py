@@ -1,24 +1,38 @@
-"""``prepare --like mle-bench`` writes MLE-bench's split row for row: one test per split kind
-on generated downloads (a table split by a share; a table whose rows carry files).
+"""``prepare --like mle-bench`` writes MLE-bench's files: one test per split kind on generated
+downloads.
 
-The expected digests are of the id column of MLE-bench's own files, in their order: they were
-obtained by running MLE-bench's ``prepare.py`` of each competition (openai/mle-bench at
-783b15a, in a separate environment) on the same generated downloads
-(:mod:`tests.grading.mlebench_case`; the cactus images zipped as its download has them)."""
+Two kinds of expectation. The digests below are of the id column of MLE-bench's own files, in
+their order: they were obtained by running MLE-bench's ``prepare.py`` of each competition
+(openai/mle-bench at 783b15a, in a separate environment) on the same generated downloads
+(:mod:`tests.grading.mlebench_case`). The other tests build the expected files here, from
+scikit-learn's ``train_test_split`` and pandas, independently of the recipes' code, and compare
+bytes."""
 
 from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import json
 import os
+import zipfile
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
+from sklearn.model_selection import train_test_split
 
 from tambench.cli.main import main
+from tambench.errors import SplitError
+from tambench.splits.fixture import FIXTURE_FILE, RawFixture, make_download
+from tambench.splits.like_mlebench import prepare_like_mle_bench
+from tambench.splits.mlebench_recipe import load_recipes
+from tambench.splits.unpack import unpack_nested
+from tambench.tasks.catalogue import Catalogue, bundled_catalogue_dir
 from tests.grading.mlebench_case import CACTUS, SPACESHIP, write_cactus_raw, write_raw
 
+CATALOGUE = Catalogue(bundled_catalogue_dir())
 #: sha256 of "\n".join(ids) of MLE-bench's private/test.csv and public/train.csv.
 SPACESHIP_TEST = "f33ebe72bff08e4032f0e89413306f3db17cf9ad900520ffc945f100a378a64e"
 SPACESHIP_TRAIN = "37038fdc67e999bfc320a0175552f709a9b3b0e69705c421e183bbfc0dde24ad"
@@ -42,18 +56,47 @@ def _prepare(task: str, raw: Path, data: Path, *extra: str) -> int:
                  "--like", "mle-bench", *extra])
 
 
+def _generated(slug: str, tmp_path: Path) -> Path:
+    """The task's generated download (its raw_fixture.json), unpacked: the raw folder."""
+    entry = bundled_catalogue_dir() / "kaggle" / slug
+    fixture = RawFixture.model_validate_json((entry / FIXTURE_FILE).read_text())
+    download = make_download(fixture, tmp_path / "download.zip")
+    raw = tmp_path / "raw"
+    with zipfile.ZipFile(download) as zf:
+        zf.extractall(raw)
+    return unpack_nested(raw, tmp_path)
+
+
+def _made(slug: str, raw: Path, tmp_path: Path) -> Path:
+    spec = CATALOGUE.get(f"kaggle/{slug}").spec
+    return prepare_like_mle_bench(spec, raw, tmp_path / "data")
+
+
+def _csv(frame: pd.DataFrame, sep: str = ",") -> str:
+    return frame.to_csv(index=False, sep=sep, lineterminator="\n")
+
+
+def _text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
 def test_a_table_split_by_a_share_is_mle_benchs(tmp_path: Path) -> None:
     write_raw(tmp_path / "downloads")
     data = tmp_path / "data"
-    assert _prepare(f"kaggle/{SPACESHIP}", tmp_path / "downloads" / SPACESHIP / "raw", data) == 0
+    raw = tmp_path / "downloads" / SPACESHIP / "raw"
+    assert _prepare(f"kaggle/{SPACESHIP}", raw, data) == 0
     task = data / "kaggle" / SPACESHIP
     test_ids = _column(task / "private" / "test.csv", "PassengerId")
     assert len(test_ids) == 40 and _digest(test_ids) == SPACESHIP_TEST
     assert _digest(_column(task / "public" / "train.csv", "PassengerId")) == SPACESHIP_TRAIN
-    for public in ("test.csv", "sample_submission.csv"):  # the same rows, in the same order
-        assert _column(task / "public" / public, "PassengerId") == test_ids
-    with open(task / "public" / "test.csv", encoding="utf-8") as fh:
-        assert fh.readline().strip() == "PassengerId,HomePlanet,Age"
+    # byte for byte what train_test_split and pandas give
+    frame = pd.read_csv(raw / "train.csv")
+    train, test = train_test_split(frame, test_size=0.1, random_state=0)
+    assert _text(task / "public" / "train.csv") == _csv(train)
+    assert _text(task / "private" / "test.csv") == _csv(test)
+    assert _text(task / "public" / "test.csv") == _csv(test.drop(columns=["Transported"]))
+    sample = test[["PassengerId", "Transported"]].assign(Transported=False)
+    assert _text(task / "public" / "sample_submission.csv") == _csv(sample)
     report = json.loads((task / "split_report.json").read_text())
     assert report["like"] == "mle-bench" and report["test_size"] == 0.1
     assert oct(os.stat(task / "private").st_mode & 0o777) == "0o700"
@@ -68,14 +111,13 @@ def test_a_table_split_by_a_share_is_mle_benchs(tmp_path: Path) -> None:
 def test_a_table_whose_rows_carry_files_is_mle_benchs(tmp_path: Path) -> None:
     raw = tmp_path / "raw"
     write_cactus_raw(raw)
-    data = tmp_path / "data"
-    assert _prepare(f"kaggle/{CACTUS}", raw, data) == 0
-    task = data / "kaggle" / CACTUS
+    task = _made(CACTUS, raw, tmp_path)
     test_ids = _column(task / "private" / "test.csv", "id")
     train_ids = _column(task / "public" / "train.csv", "id")
     assert (len(train_ids), len(test_ids)) == (202, 48)  # test_size 0.19 of 250
     assert _digest(test_ids) == CACTUS_TEST and _digest(train_ids) == CACTUS_TRAIN
     assert _digest(_column(task / "private" / "test.csv", "has_cactus")) == CACTUS_ANSWERS
+    assert _column(task / "public" / "sample_submission.csv", "has_cactus") == ["0.5"] * 48
     # the images follow their rows (MLE-bench zips the two folders; the files are the same)
     assert sorted(os.listdir(task / "public" / "test" / "train")) == sorted(test_ids)
     assert sorted(os.listdir(task / "public" / "train" / "train")) == sorted(train_ids)
@@ -84,11 +126,131 @@ def test_a_table_whose_rows_carry_files_is_mle_benchs(tmp_path: Path) -> None:
     assert sorted(manifest[:202]) == sorted(train_ids) and manifest[202:] == test_ids
 
 
+def test_a_train_share_and_a_sample_of_chosen_columns(tmp_path: Path) -> None:
+    raw = _generated("paddy-disease-classification", tmp_path)
+    task = _made("paddy-disease-classification", raw, tmp_path)
+    frame = pd.read_csv(raw / "train.csv")
+    train, test = train_test_split(frame, train_size=0.75, random_state=0)
+    assert _text(task / "public" / "train.csv") == _csv(train)
+    assert _text(task / "private" / "test.csv") == _csv(test)
+    sample = test[["image_id", "label"]].assign(label="")
+    assert _text(task / "public" / "sample_submission.csv") == _csv(sample)
+    assert not (task / "public" / "test.csv").exists()  # MLE-bench writes none for paddy
+
+
+def test_a_share_counted_from_the_raw_files_keeps_the_tables_order(tmp_path: Path) -> None:
+    raw = _generated("histopathologic-cancer-detection", tmp_path)
+    (raw / "test").mkdir()
+    for i in range(20):  # the competition's own test images size the share
+        (raw / "test" / f"t{i}.tif").write_bytes(b"tif")
+    task = _made("histopathologic-cancer-detection", raw, tmp_path)
+    frame = pd.read_csv(raw / "train_labels.csv")
+    _, test_ids = train_test_split(frame["id"], test_size=20 / (len(frame) + 20), random_state=0)
+    test = frame[frame["id"].isin(test_ids)]
+    assert len(test) == 15  # ceil(60 * 0.25)
+    assert _text(task / "private" / "answers.csv") == _csv(test)
+    assert _text(task / "public" / "train_labels.csv") == _csv(frame[~frame.index.isin(test.index)])
+    assert _text(task / "public" / "sample_submission.csv") == _csv(test.assign(label=0))
+    for name in os.listdir(raw / "test"):
+        os.unlink(raw / "test" / name)
+    with pytest.raises(SplitError, match="the raw folder has none"):
+        _made("histopathologic-cancer-detection", raw, tmp_path)
+
+
+def test_one_hot_answers_with_seeded_and_constant_samples(tmp_path: Path) -> None:
+    raw = _generated("spooky-author-identification", tmp_path)
+    task = _made("spooky-author-identification", raw, tmp_path)
+    frame = pd.read_csv(raw / "train.csv")
+    _, test = train_test_split(frame, test_size=0.1, random_state=0)
+    answers = pd.DataFrame({"id": test["id"]})
+    for author in ("EAP", "HPL", "MWS"):
+        answers[author] = (test["author"] == author).astype(int)
+    assert _text(task / "private" / "test.csv") == _csv(answers)
+    assert _text(task / "public" / "test.csv") == _csv(test.drop(columns=["author"]))
+    sample = _column(task / "public" / "sample_submission.csv", "HPL")
+    assert sample == ["0.287808366106543"] * len(test)
+    # seeded values: petfinder's sample draws its scores from NumPy's generator seeded 0
+    raw = _generated("petfinder-pawpularity-score", tmp_path / "pet")
+    task = _made("petfinder-pawpularity-score", raw, tmp_path / "pet")
+    _, test = train_test_split(pd.read_csv(raw / "train.csv"), test_size=0.1, random_state=0)
+    scores = np.random.default_rng(0).uniform(1, 100, len(test)).round(2)
+    expected = test[["Id"]].assign(Pawpularity=scores)
+    assert _text(task / "public" / "sample_submission.csv") == _csv(expected)
+
+
+def test_a_fixed_test_count_with_renumbered_ids(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    rng = np.random.default_rng(5)
+    n = 100_040  # MLE-bench holds out exactly 100,000 rows
+    frame = pd.DataFrame({"id": np.arange(n), "f_00": rng.normal(size=n).round(6),
+                          "target": rng.integers(0, 2, n)})
+    frame.to_csv(raw / "train.csv", index=False)
+    task = _made("tabular-playground-series-may-2022", raw, tmp_path)
+    train, test = train_test_split(frame, test_size=100_000, random_state=0)
+    train = train.assign(id=np.arange(40))
+    test = test.assign(id=np.arange(40, n))
+    assert _text(task / "public" / "train.csv") == _csv(train)
+    assert _text(task / "private" / "test.csv") == _csv(test)
+    assert _text(task / "private" / "gold_submission.csv") == _csv(test[["id", "target"]])
+    with pytest.raises(SplitError, match="should be either positive and smaller"):
+        _made("tabular-playground-series-may-2022", _generated(
+            "tabular-playground-series-may-2022", tmp_path / "small"), tmp_path / "small")
+
+
+def test_sorted_files_and_a_table_filtered_by_the_training_ids(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    (raw / "competition_data").mkdir(parents=True)
+    ids = [f"{i * 7919 % 1000:03d}ab" for i in range(40)]
+    masks = ["" if i % 3 else f"{i} 5" for i in range(40)]
+    pd.DataFrame({"id": ids, "rle_mask": masks}).to_csv(
+        raw / "competition_data" / "train.csv", index=False)
+    pd.DataFrame({"id": ids[::-1] + ["zz"], "z": range(41)}).to_csv(raw / "depths.csv",
+                                                                     index=False)
+    task = _made("tgs-salt-identification-challenge", raw, tmp_path)
+    frame = pd.read_csv(raw / "competition_data" / "train.csv").fillna("")
+    train, test = train_test_split(frame, test_size=0.25, random_state=0)
+    assert _text(task / "public" / "train.csv") == _csv(train.sort_values(by="id"))
+    assert _text(task / "private" / "test.csv") == _csv(test.sort_values(by="id"))
+    sample = test.drop(columns=["rle_mask"]).assign(rle_mask="1 1").sort_values(by="id")
+    assert _text(task / "public" / "sample_submission.csv") == _csv(sample)
+    depths = pd.read_csv(raw / "depths.csv")
+    kept = depths[depths["id"].isin(train["id"])].sort_values(by="id")
+    assert _text(task / "public" / "depths.csv") == _csv(kept) and len(kept) == 30
+
+
+def test_tab_separated_files_zipped_as_mle_bench_zips_them(tmp_path: Path) -> None:
+    raw = _generated("movie-review-sentiment-analysis-kernels-only", tmp_path)
+    task = _made("movie-review-sentiment-analysis-kernels-only", raw, tmp_path)
+    frame = pd.read_csv(raw / "train.tsv", sep="\t")
+    train, test = train_test_split(frame, test_size=0.3, random_state=0)
+    with zipfile.ZipFile(task / "public" / "train.tsv.zip") as zf:
+        assert zf.namelist() == ["train.tsv"]
+        assert zf.read("train.tsv").decode() == _csv(train, sep="\t")
+    with zipfile.ZipFile(task / "public" / "test.tsv.zip") as zf:
+        public_test = pd.read_csv(io.BytesIO(zf.read("test.tsv")), sep="\t")
+    assert list(public_test.columns) == ["PhraseId", "SentenceId", "Phrase"]
+    assert _text(task / "private" / "answers.csv") == _csv(test)
+    assert not (task / "public" / "train.tsv").exists()
+
+
+def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
+    recipes = load_recipes()
+    assert len(recipes.recipes) + len(recipes.out) == 82  # MLE-bench's competitions at 783b15a
+    for slug, recipe in recipes.recipes.items():
+        assert CATALOGUE.get(f"kaggle/{slug}").spec.slug == slug
+        outs = [f.to for f in recipe.files] + [f.to for f in recipe.filters] + list(recipe.copies)
+        assert all(p.split("/")[0] in {"public", "private"} for p in outs), slug
+        assert len(set(outs)) == len(outs), slug
+        assert any(f.to.startswith("private/") for f in recipe.files), slug
+
+
 @pytest.mark.parametrize(("task", "why"), [
-    ("kaggle/text-normalization-challenge-russian-language",
-     "MLE-bench's prepare.py does not split one raw table by rows"),
-    ("kaggle/hubmap-kidney-segmentation", "not a literal test share"),
-    ("kaggle/siim-covid19-detection", "it sorts both sides by id after the split"),
+    ("kaggle/text-normalization-challenge-russian-language", "it splits groups (sentences)"),
+    ("kaggle/google-quest-challenge", "swaps a row between train and test"),
+    ("kaggle/ai4code", "a fixed test count of whole ancestor groups"),
+    ("kaggle/siim-covid19-detection", "sorts both sides by id"),
+    ("kaggle/titanic", "MLE-bench does not hold this competition"),
     ("kaggle/spaceship-titanic", "a raw folder"),
 ])
 def test_what_is_not_mle_benchs_table_split_is_refused_naming_why(
