@@ -110,15 +110,19 @@ _STOPPED = threading.Event()
 
 def run_one(job: RunJob) -> dict[str, Any]:
     """A worker's entry point: one run; SIGTERM/SIGINT end it as ``killed`` (its record final,
-    its processes gone) before the worker goes, and a pool worker told so starts no other."""
+    its processes gone) before the signal has its usual effect: a pool worker starts no other
+    run, and in the runner's own process (the serial executor) the signal is raised again
+    (Ctrl-C stops the batch)."""
     if _STOPPED.is_set():
         raise TambenchError(f"run {job.agent.name}/{job.task.task_id}/{job.seed} not started: "
                             "the runner was told to stop")
     interrupted = threading.Event()
+    received: list[int] = []
     in_pool = multiprocessing.parent_process() is not None
 
-    def stop(*_: object) -> None:
+    def stop(signum: int, _frame: object) -> None:
         interrupted.set()
+        received.append(signum)
         if in_pool:
             _STOPPED.set()
 
@@ -128,10 +132,13 @@ def run_one(job: RunJob) -> dict[str, Any]:
             previous[sig] = signal.signal(sig, stop)
     try:
         with gpu_slot(job) as held:
-            return execute_run(held, interrupted)
+            record = execute_run(held, interrupted)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+    if received and not in_pool:
+        signal.raise_signal(received[0])
+    return record
 
 
 def execute_plan(plan: BatchPlan, executor: Executor,

@@ -8,12 +8,19 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.runs.env import leftovers, needs_bwrap, prepared
+from tambench.errors import TambenchError
+from tambench.executors.pools import LocalExecutor
+from tambench.runs.agents import command_agent
+from tambench.runs.batch import run_one
+from tambench.runs.job import RunJob
+from tambench.runs.limits import Limits
+from tests.runs.env import info, leftovers, needs_bwrap, prepared
 
 MARK = "tambench-resume-7f3a"
 AGENT = (f"sleep 2; cp /home/data/sample_submission.csv /home/submission/submission.csv; "
@@ -145,3 +152,53 @@ def test_a_supervisor_killed_as_its_sandbox_starts_leaves_nothing_running(tmp_pa
                               capture_output=True, timeout=120, check=False)
         assert done.returncode == 9, done.stderr.decode()
         _no_leftovers(marker)
+
+
+def _long_job(tmp_path: Path, marker: str, seed: int = 0) -> RunJob:
+    needs_bwrap()
+    cat, data = (tmp_path / "catalogue", tmp_path / "data")
+    if not cat.exists():
+        prepared(tmp_path)
+    return RunJob(agent=command_agent(f"sleep 600; : {marker}", "stopper"), task=info(cat, data),
+                  seed=seed, out=str(tmp_path / "runs"), limits=Limits(time=300),
+                  catalogue=str(cat), data_dir=str(data))
+
+
+def test_a_pool_worker_told_to_stop_ends_its_run_at_once_and_starts_no_other(
+        tmp_path: Path) -> None:
+    marker = "tambench-stopped-81c4"
+    job = _long_job(tmp_path, marker)
+    pool = LocalExecutor(1)
+    try:
+        worker = pool.submit(os.getpid).result(timeout=120)
+        first = pool.submit(run_one, job)
+        _wait_for(lambda: leftovers(marker), 120, "the agent to start")
+        os.kill(worker, signal.SIGINT)  # what Ctrl-C sends to the runner's process group
+        record = first.result(timeout=60)  # not the agent's 600 s, nor the 300 s limit
+        assert (record["exit_reason"], record["state"]) == ("killed", "interrupted")
+        assert record["wall_seconds"] < 120
+        assert not leftovers(marker)
+        second = pool.submit(run_one, _long_job(tmp_path, marker, seed=1))
+        with pytest.raises(TambenchError, match="not started: the runner was told to stop"):
+            second.result(timeout=60)
+        assert not (tmp_path / "runs" / "stopper" / job.task.folder_name / "1").exists()
+    finally:
+        pool.shutdown()
+
+
+def test_ctrl_c_of_a_serial_batch_ends_the_run_then_stops_the_batch(tmp_path: Path) -> None:
+    marker = "tambench-serial-stop-27d9"
+    job = _long_job(tmp_path, marker)
+    started = time.monotonic()
+
+    def interrupt() -> None:
+        _wait_for(lambda: leftovers(marker), 120, "the agent to start")
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=interrupt, daemon=True).start()
+    with pytest.raises(KeyboardInterrupt):
+        run_one(job)
+    assert time.monotonic() - started < 150
+    record = json.loads((job.folder / "run.json").read_text())
+    assert (record["exit_reason"], record["state"]) == ("killed", "interrupted")
+    assert not leftovers(marker)
