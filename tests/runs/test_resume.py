@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -142,7 +143,7 @@ run_command(Path(sys.argv[1]), sys.argv[2])
 
 def test_a_supervisor_killed_as_its_sandbox_starts_leaves_nothing_running(tmp_path: Path) -> None:
     needs_bwrap()
-    marker = "tambench-orphan-5d2b"
+    marker = f"tambench-orphan-{uuid.uuid4().hex[:8]}"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     for delay in ("0", "0.005", "0.02"):  # at other points of the sandbox's setup
         folder = tmp_path / delay
@@ -166,7 +167,7 @@ def _long_job(tmp_path: Path, marker: str, seed: int = 0) -> RunJob:
 
 def test_a_pool_worker_told_to_stop_ends_its_run_at_once_and_starts_no_other(
         tmp_path: Path) -> None:
-    marker = "tambench-stopped-81c4"
+    marker = f"tambench-stopped-{uuid.uuid4().hex[:8]}"
     job = _long_job(tmp_path, marker)
     pool = LocalExecutor(1)
     try:
@@ -187,7 +188,7 @@ def test_a_pool_worker_told_to_stop_ends_its_run_at_once_and_starts_no_other(
 
 
 def test_ctrl_c_of_a_serial_batch_ends_the_run_then_stops_the_batch(tmp_path: Path) -> None:
-    marker = "tambench-serial-stop-27d9"
+    marker = f"tambench-serial-stop-{uuid.uuid4().hex[:8]}"
     job = _long_job(tmp_path, marker)
     started = time.monotonic()
 
