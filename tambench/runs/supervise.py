@@ -1,11 +1,11 @@
 """One run, start to end: folders, services, the sandboxed process, its limits, its record.
 
 :func:`execute_run` is what a worker of the batch runs for each (agent, task, seed). The
-agent's process is started in a new session with the parent-death signal set, inside the run's
-cgroup when one could be made. The supervisor watches the wall clock, the bytes written to the
-run's writable folders and the size of the agent's output; the first limit crossed ends the
-whole process tree (the sandbox's PID namespace ends with its first process; the cgroup is
-emptied), and the exit reason says which.
+sandbox program is started in a new session, inside the run's cgroup when one could be made.
+The supervisor watches the wall clock, the bytes written to the run's writable folders and the
+size of the agent's output; the first limit crossed ends the whole process tree (the sandbox's
+PID namespace ends with its first process; the cgroup is emptied), and the exit reason says
+which.
 
 When the supervisor dies (a runner killed by ``kill -9`` ends its workers,
 :mod:`tambench.executors.lifeline`), its runs end with it: the bubblewrap sandbox's first
