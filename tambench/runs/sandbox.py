@@ -335,6 +335,7 @@ class NoSandbox(Sandbox):
             "the validation endpoint at localhost:5000 (only VALIDATION_URL, on the host's "
             "loopback)",
             "memory, CPU and process limits are resource limits of this user, not a cgroup",
+            "the agent's background processes outlive a runner killed with kill -9",
         ]
 
 
