@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import multiprocessing
 import os
 import signal
 import threading
@@ -102,20 +103,42 @@ def gpu_slot(job: RunJob) -> Iterator[RunJob]:
         threading.Event().wait(1.0)
 
 
+#: Set in a pool worker once it was told to stop (SIGTERM, SIGINT): it starts no further run
+#: (the pool hands a worker its next run before the runner's Ctrl-C can withdraw it).
+_STOPPED = threading.Event()
+
+
 def run_one(job: RunJob) -> dict[str, Any]:
     """A worker's entry point: one run; SIGTERM/SIGINT end it as ``killed`` (its record final,
-    its processes gone) before the worker goes."""
+    its processes gone) before the signal has its usual effect: a pool worker starts no other
+    run, and in the runner's own process (the serial executor) the signal is raised again
+    (Ctrl-C stops the batch)."""
+    if _STOPPED.is_set():
+        raise TambenchError(f"run {job.agent.name}/{job.task.task_id}/{job.seed} not started: "
+                            "the runner was told to stop")
     interrupted = threading.Event()
+    received: list[int] = []
+    in_pool = multiprocessing.parent_process() is not None
+
+    def stop(signum: int, _frame: object) -> None:
+        interrupted.set()
+        received.append(signum)
+        if in_pool:
+            _STOPPED.set()
+
     previous = {}
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGINT):
-            previous[sig] = signal.signal(sig, lambda *_: interrupted.set())
+            previous[sig] = signal.signal(sig, stop)
     try:
         with gpu_slot(job) as held:
-            return execute_run(held, interrupted)
+            record = execute_run(held, interrupted)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+    if received and not in_pool:
+        signal.raise_signal(received[0])
+    return record
 
 
 def execute_plan(plan: BatchPlan, executor: Executor,

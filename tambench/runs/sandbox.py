@@ -65,6 +65,9 @@ class Mounts:
     gateways: tuple[str, ...] = ()
     """The names of the model gateways (``--model-gateway``), served on the gateway socket."""
     python_roots: tuple[str, ...] = field(default_factory=tuple)
+    lifeline: int | None = None
+    """The read end of the run's lifeline pipe, passed to the sandbox's first process (only
+    for a sandbox that hands it on: :attr:`Sandbox.lifeline`)."""
 
 
 def agent_env(m: Mounts, paths: dict[str, str], extra: dict[str, str]) -> dict[str, str]:
@@ -102,6 +105,8 @@ def agent_env(m: Mounts, paths: dict[str, str], extra: dict[str, str]) -> dict[s
 def init_command(m: Mounts, python: str, sockets: str, command: list[str], cwd: str) -> list[str]:
     """The sandbox's first process: the relays, then the agent's command."""
     forwards = ["--forward", f"{VALIDATION_PORT}={sockets}/validate.sock"]
+    if m.lifeline is not None:
+        forwards += ["--lifeline", str(m.lifeline)]
     if m.proxy:
         forwards += ["--forward", f"{PROXY_PORT}={sockets}/proxy.sock"]
     if m.gateways:
@@ -115,6 +120,9 @@ class Sandbox:
     name = ""
     #: Whether the agent sees MLE-bench's /home paths (False: the host paths themselves).
     inside_paths = True
+    #: Whether the sandbox's first process is handed the supervisor's lifeline pipe, ending
+    #: the sandbox when the supervisor dies (:mod:`tambench.runs.inside`).
+    lifeline = False
 
     def check(self) -> None:
         """Raise :class:`ConfigError` when this sandbox cannot run on this machine."""
@@ -173,10 +181,14 @@ def _gpu_binds(gpus: tuple[str, ...]) -> list[str]:
 class Bubblewrap(Sandbox):
     """bubblewrap: new user, PID, network, IPC, UTS and cgroup namespaces; only the run's
     folders, the system's programs and libraries (/usr, read-only), the Python that runs the
-    harness (read-only) and a few files of /etc; the agent a non-root user; it dies with its
-    parent."""
+    harness (read-only) and a few files of /etc; the agent a non-root user. The sandbox's
+    first process is the PID namespace's init (the agent cannot kill it; all ends with it),
+    and it ends when the supervisor dies (its lifeline pipe), not bubblewrap's
+    ``--die-with-parent``, which leaves a sandbox running when the parent dies during its
+    set-up (:mod:`tambench.runs.supervise`)."""
 
     name = "bubblewrap"
+    lifeline = True
 
     def check(self) -> None:
         if shutil.which("bwrap") is None:
@@ -185,7 +197,7 @@ class Bubblewrap(Sandbox):
 
     def wrap(self, m: Mounts, command: list[str], env: dict[str, str], cwd: str,
              run_name: str, limits: Limits) -> list[str]:
-        args = ["bwrap", "--die-with-parent", "--new-session", "--unshare-all",
+        args = ["bwrap", "--as-pid-1", "--new-session", "--unshare-all",
                 "--uid", str(AGENT_UID), "--gid", str(AGENT_UID), "--hostname", "sandbox",
                 *_system_binds(), *_etc_binds(m), "--proc", "/proc", "--dev", "/dev",
                 *_gpu_binds(m.gpus)]
@@ -323,6 +335,7 @@ class NoSandbox(Sandbox):
             "the validation endpoint at localhost:5000 (only VALIDATION_URL, on the host's "
             "loopback)",
             "memory, CPU and process limits are resource limits of this user, not a cgroup",
+            "the agent's background processes outlive a runner killed with kill -9",
         ]
 
 

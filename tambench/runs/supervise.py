@@ -1,12 +1,23 @@
 """One run, start to end: folders, services, the sandboxed process, its limits, its record.
 
 :func:`execute_run` is what a worker of the batch runs for each (agent, task, seed). The
-agent's process is started in a new process group with the parent-death signal set (so a
-runner killed by ``kill -9`` takes its runs with it), inside the run's cgroup when one could be
-made. The supervisor watches the wall clock, the bytes written to the run's writable folders
-and the size of the agent's output; the first limit crossed ends the whole process tree (the
-sandbox's PID namespace ends with its first process; the cgroup is emptied), and the exit
-reason says which.
+sandbox program is started in a new session, inside the run's cgroup when one could be made.
+The supervisor watches the wall clock, the bytes written to the run's writable folders and the
+size of the agent's output; the first limit crossed ends the whole process tree (the sandbox's
+PID namespace ends with its first process; the cgroup is emptied), and the exit reason says
+which.
+
+When the supervisor dies (a runner killed by ``kill -9`` ends its workers,
+:mod:`tambench.executors.lifeline`), its runs end with it: the bubblewrap sandbox's first
+process holds the read end of a pipe whose write end only the supervisor has
+(:class:`Lifeline`), reads the end of the file and exits, and the kernel ends the PID
+namespace with it. bubblewrap itself is not killed (no parent-death signal, no
+``--die-with-parent``): it finishes setting the sandbox up and exits when the sandbox ends.
+Parent-death signals cannot do this job: one set after the parent died is never sent, and
+bubblewrap sets its own in the sandbox only once the sandbox is set up, so a supervisor that
+died while a run was starting left that run running; and killing bubblewrap at the wrong
+moment of its set-up leaves its child waiting for ever. The other sandboxes (no lifeline) get
+the parent-death signal.
 """
 
 from __future__ import annotations
@@ -22,7 +33,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
@@ -36,6 +47,10 @@ from tambench.runs.sandbox import Mounts, get_sandbox
 POLL_SECONDS = 0.1
 DISK_POLL_SECONDS = 0.5
 _PR_SET_PDEATHSIG = 1
+#: Exit status of a sandbox program whose supervisor died before it started.
+_ORPHANED = 70
+#: How long a sandbox with a lifeline may take to end itself once the pipe is closed.
+LIFELINE_END_SECONDS = 5.0
 _FSIZE_MARGIN = 1 << 20
 AGENT_LOG = "agent.log"
 WRITABLE = ("submission", "code", "logs", "workspace", "tmp", "agent")
@@ -90,12 +105,19 @@ def _pump(stream: IO[bytes], log: Path, limit: int | None, watch: Watch) -> None
                 return
 
 
-def _preexec(group: RunGroup | None, rlimits: list[tuple[int, int]]) -> Callable[[], None]:
+def _preexec(group: RunGroup | None, rlimits: list[tuple[int, int]],
+             death_signal: bool) -> Callable[[], None]:
+    """The child's set-up before the sandbox program starts: a new session, the cgroup, the
+    resource limits and, with ``death_signal``, SIGKILL when the supervisor dies."""
     libc = ctypes.CDLL(None, use_errno=True)
+    supervisor = os.getpid()
 
     def setup() -> None:
         os.setsid()
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        if death_signal:
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # sent when the forking thread ends
+            if os.getppid() != supervisor:  # it died before the signal was set: never sent
+                os._exit(_ORPHANED)
         if group is not None:
             group.join()
         for which, value in rlimits:
@@ -122,9 +144,15 @@ def rlimits_for(limits: Limits, held: list[str]) -> tuple[list[tuple[int, int]],
 
 
 def kill_tree(proc: subprocess.Popen[bytes], group: RunGroup | None,
-              stop: Callable[[], None]) -> None:
+              stop: Callable[[], None], lifeline: Lifeline | None = None) -> None:
     """End the run's processes: the sandbox (its PID namespace ends with it), the process
-    group, and whatever is left in the cgroup."""
+    group, and whatever is left in the cgroup. A sandbox with a lifeline is first let end
+    itself (killing bubblewrap while it sets the sandbox up can leave its child waiting for
+    ever)."""
+    if lifeline is not None:
+        lifeline.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(LIFELINE_END_SECONDS)
     with contextlib.suppress(Exception):
         stop()
     with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -136,12 +164,15 @@ def kill_tree(proc: subprocess.Popen[bytes], group: RunGroup | None,
 
 
 def watch_process(proc: subprocess.Popen[bytes], limits: Limits, writable: list[Path],
-                  watch: Watch) -> None:
-    """Wait for the process, stopping it at the first limit crossed."""
+                  watch: Watch, interrupted: threading.Event | None = None) -> None:
+    """Wait for the process, stopping it at the first limit crossed, or as ``killed`` once
+    ``interrupted`` is set (the runner was told to stop)."""
     start = time.monotonic()
     next_disk = 0.0
     while proc.poll() is None:
         now = time.monotonic()
+        if interrupted is not None and interrupted.is_set():
+            watch.stop_for("killed")
         if now - start >= limits.time:
             watch.stop_for("time_limit")
         if limits.disk is not None and now >= next_disk:
@@ -171,6 +202,32 @@ def exit_reason(watch: Watch, returncode: int | None, group: RunGroup | None,
     return "crashed"
 
 
+class Lifeline:
+    """A pipe whose write end only the supervisor holds (close-on-exec: no program it starts
+    inherits it); the read end goes to the sandbox's first process, which reads the end of the
+    file as soon as the supervisor has died, however it died (:mod:`tambench.runs.inside`)."""
+
+    def __init__(self) -> None:
+        self.read_end, self.write_end = os.pipe()
+
+    def handed_on(self) -> tuple[int]:
+        """The descriptors the sandbox program inherits."""
+        return (self.read_end,)
+
+    def started(self) -> None:
+        """The sandbox program has its copy of the read end: drop this one."""
+        os.close(self.read_end)
+        self.read_end = -1
+
+    def close(self) -> None:
+        """The run is over (its processes are gone): drop both ends."""
+        for fd in (self.read_end, self.write_end):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self.read_end = self.write_end = -1
+
+
 @dataclass
 class Launch:
     """What :func:`launch` needs for one run (built by :mod:`tambench.runs.job`)."""
@@ -191,19 +248,26 @@ def launch(spec: Launch, interrupted: threading.Event) -> dict[str, Any]:
     group = make_group(spec.name) if spec.sandbox in ("bubblewrap", "none") else None
     held = group.apply(spec.limits.memory, spec.limits.cpus, spec.limits.processes) if group else []
     rlims, by_rlimit = rlimits_for(spec.limits, held)
-    argv = sandbox.wrap(spec.mounts, spec.command, spec.env, spec.cwd, spec.name, spec.limits)
+    lifeline = Lifeline() if sandbox.lifeline else None
+    mounts = replace(spec.mounts, lifeline=lifeline.read_end if lifeline else None)
+    argv = sandbox.wrap(mounts, spec.command, spec.env, spec.cwd, spec.name, spec.limits)
     watch = Watch()
     started = time.monotonic()
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, preexec_fn=_preexec(group, rlims),
+                                stderr=subprocess.STDOUT, preexec_fn=_preexec(group, rlims, lifeline is None),
                                 env=spec.env if spec.sandbox == "none" else _host_env(),
-                                cwd=spec.cwd if spec.sandbox == "none" else None)
+                                cwd=spec.cwd if spec.sandbox == "none" else None,
+                                pass_fds=lifeline.handed_on() if lifeline else ())
     except OSError as exc:
+        if lifeline is not None:
+            lifeline.close()
         if group is not None:
             group.remove()
         return {"exit_reason": "sandbox_error", "error": f"could not start {argv[0]}: {exc}",
                 "enforcement": {}}
+    if lifeline is not None:
+        lifeline.started()
     if proc.stdout is None:  # stdout=PIPE always gives one; a named error all the same
         raise TambenchError(f"{argv[0]} started without an output pipe")
     pump = threading.Thread(target=_pump, args=(proc.stdout, spec.log, spec.limits.log, watch),
@@ -211,11 +275,11 @@ def launch(spec: Launch, interrupted: threading.Event) -> dict[str, Any]:
     pump.start()
     writable = [getattr(spec.mounts, k) for k in WRITABLE if getattr(spec.mounts, k, None)]
     try:
-        watch_process(proc, spec.limits, writable, watch)
+        watch_process(proc, spec.limits, writable, watch, interrupted)
         if interrupted.is_set():
             watch.stop_for("killed")
     finally:
-        kill_tree(proc, group, lambda: sandbox.stop(spec.name))
+        kill_tree(proc, group, lambda: sandbox.stop(spec.name), lifeline)
         proc.wait()
         pump.join(5)
     wall = time.monotonic() - started
