@@ -103,14 +103,17 @@ def _read_text_frame(path: Path, label: str) -> pl.LazyFrame:
     suffix = ".jsonl" if _json_lines_txt(path) else path.suffix.lower()
     try:
         if suffix in PARQUET_SUFFIXES:
-            pl.read_parquet_schema(path)  # not a Parquet file: refused here, named
-            return pl.scan_parquet(path).select(pl.all().cast(pl.String))
-        if suffix in TSV_SUFFIXES:
+            schema = pl.read_parquet_schema(path)  # not a Parquet file: refused here, named
+            if not any(dtype.is_nested() for dtype in schema.values()):
+                return pl.scan_parquet(path).select(pl.all().cast(pl.String))
+            frame = pl.read_parquet(path)  # nested values become JSON text below
+        elif suffix in TSV_SUFFIXES:
             return pl.scan_csv(path, infer_schema=False, separator="\t",
                                quote_char='"' if _quoted_header(path) else None)
-        if suffix not in JSON_SUFFIXES | JSONL_SUFFIXES:
+        elif suffix not in JSON_SUFFIXES | JSONL_SUFFIXES:
             return pl.scan_csv(path, infer_schema=False)
-        frame = _read_json(path) if suffix in JSON_SUFFIXES else pl.read_ndjson(path)
+        else:
+            frame = _read_json(path) if suffix in JSON_SUFFIXES else pl.read_ndjson(path)
     except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
         raise SplitError(f"cannot read {label}: {polars_reason(exc)}") from exc
     return frame.with_columns([_as_text(frame, c) for c in frame.columns]).lazy()

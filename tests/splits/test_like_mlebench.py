@@ -207,6 +207,10 @@ def test_sorted_files_and_a_table_filtered_by_the_training_ids(tmp_path: Path) -
         raw / "competition_data" / "train.csv", index=False)
     pd.DataFrame({"id": ids[::-1] + ["zz"], "z": range(41)}).to_csv(raw / "depths.csv",
                                                                      index=False)
+    images = raw / "competition_data" / "train" / "images"  # the rows' images follow them
+    images.mkdir(parents=True)
+    for i in ids:
+        (images / f"{i}.png").write_bytes(b"\x89PNG " + i.encode())
     task = _made("tgs-salt-identification-challenge", raw, tmp_path)
     frame = pd.read_csv(raw / "competition_data" / "train.csv").fillna("")
     train, test = train_test_split(frame, test_size=0.25, random_state=0)

@@ -532,7 +532,7 @@ def test_group_rows_gives_one_row_per_group_joined_and_first_values_with_a_note(
     out = _apply([step], images)
     assert out.rows() == [("p1", "L", "i1 i2", "m1", "0"), ("p1", "R", "i3", "m1", "1"),
                           ("p2", "L", "i4 i5", "m3", "0")]
-    _, notes = apply_transforms([TRANSFORM_MODELS["aggregate"].model_validate(step)],
+    _, notes = apply_transforms([TRANSFORM_MODELS["group_rows"].model_validate(step)],
                                 images.lazy(), Path("."), "train.csv", required=True)
     assert notes == ["train.csv: group_rows: 5 row(s) into 3 by ['patient', 'side']; first "
                      "value kept where it differs: machine in 1 group(s)"]
