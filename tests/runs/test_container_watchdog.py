@@ -12,13 +12,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
 import pytest
 
-from tests.runs.env import leftovers, prepared, run_command
+from tests.runs.env import leftovers, prepared, run_command, wait_for
 
 FAKE_DOCKER = r"""#!/bin/sh
 state="$DOCKER_CONFIG"
@@ -79,15 +78,6 @@ def _calls(state: Path) -> list[list[str]]:
     return [line.split() for line in (state / "calls").read_text().splitlines()]
 
 
-def _wait_for(cond: object, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if cond():  # type: ignore[operator]
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-
-
 def _name_of_run(state: Path) -> str:
     run = next(c for c in _calls(state) if c[0] == "run")
     return run[run.index("--name") + 1]
@@ -106,13 +96,13 @@ def test_kill_9_of_the_runner_ends_its_container_and_leaves_nothing(tmp_path: Pa
          "--catalogue", str(cat), "--data-dir", str(data), "--time-limit", "300", "--parallel", parallel],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        _wait_for(lambda: leftovers(marker), 120, "the container to start")
+        wait_for(lambda: leftovers(marker), 120, "the container to start")
         name = _name_of_run(state)
         assert leftovers(name), "no watchdog holds the run's container"
         os.kill(runner.pid, signal.SIGKILL)
         runner.wait(30)
-        _wait_for(lambda: ["kill", name] in _calls(state), 10, f"`docker kill {name}`")
-        _wait_for(lambda: not leftovers(marker) and not leftovers(name), 15,
+        wait_for(lambda: ["kill", name] in _calls(state), 10, f"`docker kill {name}`")
+        wait_for(lambda: not leftovers(marker) and not leftovers(name), 15,
                   "the run's processes (container, engine client, watchdog) to end")
     finally:
         for line in leftovers(marker):  # whatever the code under test left behind
@@ -131,7 +121,7 @@ def test_a_container_run_that_ends_by_itself_calls_no_kill(tmp_path: Path,
     verbs = [c[0] for c in _calls(state)]
     assert "run" in verbs and "kill" not in verbs and "rm" not in verbs, verbs
     name = _name_of_run(state)
-    _wait_for(lambda: not leftovers(name), 10, "the watchdog to exit")
+    wait_for(lambda: not leftovers(name), 10, "the watchdog to exit")
     assert "watchdog" not in (job.folder / "agent.log").read_text()
 
 
@@ -145,7 +135,7 @@ def test_a_container_past_its_time_limit_is_killed_by_name(tmp_path: Path,
     _, record = run_command(tmp_path, "true", sandbox="docker", limits=Limits(time=2))
     assert record["exit_reason"] == "time_limit", record
     assert ["kill", _name_of_run(state)] in _calls(state)
-    _wait_for(lambda: not leftovers(marker), 10, "the container to end")
+    wait_for(lambda: not leftovers(marker), 10, "the container to end")
 
 
 def test_a_resumed_run_first_removes_the_container_an_unfinished_run_left(
