@@ -271,6 +271,7 @@ def execute_run(job: RunJob, interrupted: threading.Event | None = None) -> dict
     """Run the agent once on the task; write and return its final run.json."""
     sandbox = get_sandbox(job.sandbox)
     sandbox.check()
+    sandbox.clear_leftovers(job.folder.resolve())
     scratch = scratch_dir()
     services: Services | None = None
     try:

@@ -29,6 +29,8 @@ INSIDE = {"data": "/home/data", "submission": "/home/submission", "code": "/home
           "logs": "/home/logs", "workspace": "/home/workspace", "agent": "/home/agent",
           "instructions": "/home/instructions.txt"}
 SOCKETS = "/run/tambench"
+#: A container's label: the run folder it belongs to (to find it again on resume).
+RUN_LABEL = "tambench.run-folder"
 INIT = "/opt/tambench/inside.py"
 SHIMS = "/opt/tambench/bin"
 VALIDATION_PORT = 5000
@@ -123,6 +125,10 @@ class Sandbox:
     #: Whether the sandbox's first process is handed the supervisor's lifeline pipe, ending
     #: the sandbox when the supervisor dies (:mod:`tambench.runs.inside`).
     lifeline = False
+    #: The container engine's program, for a sandbox that lives in the engine's daemon: a
+    #: host-side watchdog ends the container by name when the supervisor dies
+    #: (:mod:`tambench.runs.watchdog`).
+    engine: str | None = None
 
     def check(self) -> None:
         """Raise :class:`ConfigError` when this sandbox cannot run on this machine."""
@@ -139,6 +145,10 @@ class Sandbox:
 
     def stop(self, run_name: str) -> None:
         """End a run's sandbox from outside (beyond killing the started process)."""
+
+    def clear_leftovers(self, folder: Path) -> None:
+        """Before a run is redone in ``folder``: end what an earlier, unfinished run there
+        left running outside the harness's processes."""
 
     def unprotected(self) -> list[str]:
         """What this sandbox leaves open, said before a batch starts."""
@@ -240,7 +250,7 @@ class Container(Sandbox):
     /home paths, no network (``--network none``), a non-root user, and the limits given to the
     engine (``--memory``, ``--cpus``, ``--pids-limit``, ``--gpus``)."""
 
-    engine = "docker"
+    engine: str = "docker"
     image = "python:3.11-slim"
 
     def check(self) -> None:
@@ -253,7 +263,8 @@ class Container(Sandbox):
 
     def wrap(self, m: Mounts, command: list[str], env: dict[str, str], cwd: str,
              run_name: str, limits: Limits) -> list[str]:
-        args = [self.engine, "run", "--rm", "--init", "--name", run_name, "--network", "none",
+        args = [self.engine, "run", "--rm", "--init", "--name", run_name,
+                "--label", f"{RUN_LABEL}={m.submission.parent.resolve()}", "--network", "none",
                 "--user", f"{AGENT_UID}:{AGENT_UID}", "--workdir", cwd,
                 "-v", f"{m.data}:{INSIDE['data']}:ro",
                 "-v", f"{m.instructions}:{INSIDE['instructions']}:ro",
@@ -276,6 +287,25 @@ class Container(Sandbox):
     def stop(self, run_name: str) -> None:
         subprocess.run([self.engine, "kill", run_name], capture_output=True, timeout=60,
                        check=False)
+
+    def clear_leftovers(self, folder: Path) -> None:
+        """Remove the containers still running for the run folder ``folder`` (labelled with
+        it: those of a run whose runner and watchdog were both killed)."""
+        found = self._call(["ps", "-aq", "--filter", f"label={RUN_LABEL}={folder}"])
+        ids = found.split()
+        if ids:
+            self._call(["rm", "-f", *ids])
+
+    def _call(self, args: list[str]) -> str:
+        try:
+            done = subprocess.run([self.engine, *args], capture_output=True, timeout=60,
+                                  check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise ConfigError(f"`{self.engine} {' '.join(args)}` failed: {exc}") from exc
+        if done.returncode != 0:
+            raise ConfigError(f"`{self.engine} {' '.join(args)}` exited with {done.returncode}: "
+                              f"{done.stderr.decode(errors='replace').strip()[:200]}")
+        return done.stdout.decode(errors="replace")
 
     def prepare(self, m: Mounts) -> None:
         """The container's user (uid 1000, not mapped to this one) must write the run's

@@ -16,8 +16,11 @@ namespace with it. bubblewrap itself is not killed (no parent-death signal, no
 Parent-death signals cannot do this job: one set after the parent died is never sent, and
 bubblewrap sets its own in the sandbox only once the sandbox is set up, so a supervisor that
 died while a run was starting left that run running; and killing bubblewrap at the wrong
-moment of its set-up leaves its child waiting for ever. The other sandboxes (no lifeline) get
-the parent-death signal.
+moment of its set-up leaves its child waiting for ever. A container (docker, podman) lives
+in the engine's daemon, out of the pipe's reach: the pipe's read end goes to a host-side
+:class:`Watchdog` in a session of its own, which ends the container by name when the
+supervisor dies (:mod:`tambench.runs.watchdog`). The sandbox programs without a lifeline
+(the engine's client, ``--no-sandbox``'s command) get the parent-death signal.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import resource
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -53,6 +57,7 @@ _ORPHANED = 70
 LIFELINE_END_SECONDS = 5.0
 _FSIZE_MARGIN = 1 << 20
 AGENT_LOG = "agent.log"
+WATCHDOG_SCRIPT = Path(__file__).with_name("watchdog.py")
 WRITABLE = ("submission", "code", "logs", "workspace", "tmp", "agent")
 
 
@@ -153,8 +158,9 @@ def kill_tree(proc: subprocess.Popen[bytes], group: RunGroup | None,
         lifeline.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(LIFELINE_END_SECONDS)
-    with contextlib.suppress(Exception):
-        stop()
+    if proc.poll() != 0:  # not a sandbox that ended well by itself
+        with contextlib.suppress(Exception):
+            stop()
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError):
@@ -228,6 +234,34 @@ class Lifeline:
         self.read_end = self.write_end = -1
 
 
+class Watchdog:
+    """The host-side guard of a container run (:mod:`tambench.runs.watchdog`): holds the read
+    end of a pipe whose write end only the supervisor has, in a session of its own (the kill of
+    the runner's process group or session does not reach it), and ends the container ``name``
+    with ``engine`` when the supervisor dies. :meth:`release` disarms it at the run's end."""
+
+    def __init__(self, engine: str, name: str, log: Path) -> None:
+        self.pipe = Lifeline()
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, str(WATCHDOG_SCRIPT), engine, name, str(self.pipe.read_end),
+                 str(log)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL, start_new_session=True, env=_host_env(),
+                pass_fds=self.pipe.handed_on())
+        except OSError:
+            self.pipe.close()
+            raise
+        self.pipe.started()
+
+    def release(self) -> None:
+        """The run is over and its container ended: the watchdog exits without a call."""
+        with contextlib.suppress(OSError):
+            os.write(self.pipe.write_end, b"x")
+        self.pipe.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(LIFELINE_END_SECONDS)
+
+
 @dataclass
 class Launch:
     """What :func:`launch` needs for one run (built by :mod:`tambench.runs.job`)."""
@@ -253,21 +287,20 @@ def launch(spec: Launch, interrupted: threading.Event) -> dict[str, Any]:
     argv = sandbox.wrap(mounts, spec.command, spec.env, spec.cwd, spec.name, spec.limits)
     watch = Watch()
     started = time.monotonic()
+    watchdog = None
     try:
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, preexec_fn=_preexec(group, rlims, lifeline is None),
-                                env=spec.env if spec.sandbox == "none" else _host_env(),
-                                cwd=spec.cwd if spec.sandbox == "none" else None,
-                                pass_fds=lifeline.handed_on() if lifeline else ())
+        if sandbox.engine is not None:  # a container: ended from the host if this process dies
+            watchdog = Watchdog(sandbox.engine, spec.name, spec.log)
+        proc = _popen(spec, argv, group, rlims, lifeline)
     except OSError as exc:
         if lifeline is not None:
             lifeline.close()
+        if watchdog is not None:
+            watchdog.release()
         if group is not None:
             group.remove()
         return {"exit_reason": "sandbox_error", "error": f"could not start {argv[0]}: {exc}",
                 "enforcement": {}}
-    if lifeline is not None:
-        lifeline.started()
     if proc.stdout is None:  # stdout=PIPE always gives one; a named error all the same
         raise TambenchError(f"{argv[0]} started without an output pipe")
     pump = threading.Thread(target=_pump, args=(proc.stdout, spec.log, spec.limits.log, watch),
@@ -281,6 +314,8 @@ def launch(spec: Launch, interrupted: threading.Event) -> dict[str, Any]:
     finally:
         kill_tree(proc, group, lambda: sandbox.stop(spec.name), lifeline)
         proc.wait()
+        if watchdog is not None:
+            watchdog.release()
         pump.join(5)
     wall = time.monotonic() - started
     disk = folder_bytes(writable)
@@ -298,6 +333,20 @@ def launch(spec: Launch, interrupted: threading.Event) -> dict[str, Any]:
         facts["process_limit_reached"] = group.process_limit_hit()
         group.remove()
     return facts
+
+
+def _popen(spec: Launch, argv: list[str], group: RunGroup | None,
+           rlims: list[tuple[int, int]], lifeline: Lifeline | None) -> subprocess.Popen[bytes]:
+    """Start the sandbox program in a session of its own, the lifeline's read end handed on
+    (then dropped here)."""
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, preexec_fn=_preexec(group, rlims, lifeline is None),
+                            env=spec.env if spec.sandbox == "none" else _host_env(),
+                            cwd=spec.cwd if spec.sandbox == "none" else None,
+                            pass_fds=lifeline.handed_on() if lifeline else ())
+    if lifeline is not None:
+        lifeline.started()
+    return proc
 
 
 def _host_env() -> dict[str, str]:

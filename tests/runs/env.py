@@ -8,7 +8,8 @@ import hashlib
 import os
 import socket
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +79,16 @@ def snapshot(*roots: Path) -> dict[str, str]:
             else:
                 out[str(p)] = "dir"
     return out
+
+
+def wait_for(cond: Callable[[], object], timeout: float, what: str) -> None:
+    """Poll ``cond`` until it is true; an AssertionError naming ``what`` past ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if cond():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
 def leftovers(marker: str) -> list[str]:

@@ -21,7 +21,7 @@ from tambench.runs.agents import command_agent
 from tambench.runs.batch import run_one
 from tambench.runs.job import RunJob
 from tambench.runs.limits import Limits
-from tests.runs.env import info, leftovers, needs_bwrap, prepared
+from tests.runs.env import info, leftovers, needs_bwrap, prepared, wait_for
 
 MARK = "tambench-resume-7f3a"
 AGENT = (f"sleep 2; cp /home/data/sample_submission.csv /home/submission/submission.csv; "
@@ -48,18 +48,9 @@ def _records(runs: Path) -> dict[str, dict[str, object]]:
     return out
 
 
-def _wait_for(cond: object, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if cond():  # type: ignore[operator]
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-
-
 def _no_leftovers(marker: str = MARK) -> None:
     # the daemon sleeps 600 s: what is still there after this wait was left behind
-    _wait_for(lambda: not leftovers(marker), LEFTOVER_SECONDS, "the runs' processes to end")
+    wait_for(lambda: not leftovers(marker), LEFTOVER_SECONDS, "the runs' processes to end")
 
 
 def _session(sid: int) -> list[int]:
@@ -82,14 +73,14 @@ def _interrupt_then_resume(tmp_path: Path, stop: object) -> None:
     cat, data = prepared(tmp_path)
     runs = tmp_path / "runs"
     proc = _start(tmp_path, cat, data)
-    _wait_for(lambda: sum(r["state"] == "done" for r in _records(runs).values()) >= 2, 300,
+    wait_for(lambda: sum(r["state"] == "done" for r in _records(runs).values()) >= 2, 300,
               "two finished runs")
     stop(proc)  # type: ignore[operator]
     proc.wait(30)
     _no_leftovers()
     # nothing of the runner is left (a worker finishing a run after this would make the
     # snapshot below stale)
-    _wait_for(lambda: not _session(proc.pid), 60, "the runner's workers to end")
+    wait_for(lambda: not _session(proc.pid), 60, "the runner's workers to end")
     before = _records(runs)
     finished = {k: r for k, r in before.items() if r["state"] == "done"}
     assert all(r["exit_reason"] == "finished" for r in finished.values())
@@ -173,7 +164,7 @@ def test_a_pool_worker_told_to_stop_ends_its_run_at_once_and_starts_no_other(
     try:
         worker = pool.submit(os.getpid).result(timeout=120)
         first = pool.submit(run_one, job)
-        _wait_for(lambda: leftovers(marker), 120, "the agent to start")
+        wait_for(lambda: leftovers(marker), 120, "the agent to start")
         os.kill(worker, signal.SIGINT)  # what Ctrl-C sends to the runner's process group
         record = first.result(timeout=60)  # not the agent's 600 s, nor the 300 s limit
         assert (record["exit_reason"], record["state"]) == ("killed", "interrupted")
@@ -193,7 +184,7 @@ def test_ctrl_c_of_a_serial_batch_ends_the_run_then_stops_the_batch(tmp_path: Pa
     started = time.monotonic()
 
     def interrupt() -> None:
-        _wait_for(lambda: leftovers(marker), 120, "the agent to start")
+        wait_for(lambda: leftovers(marker), 120, "the agent to start")
         os.kill(os.getpid(), signal.SIGINT)
 
     threading.Thread(target=interrupt, daemon=True).start()
