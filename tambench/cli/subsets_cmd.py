@@ -144,15 +144,12 @@ def build(
     until: str | None = typer.Option(None, "--until",
                                      help="Only tasks that ended on or before YYYY-MM-DD."),
     agent_ready: bool = typer.Option(
-        True, "--agent-ready/--all-complete", help="Build from agent-ready tasks only (the "
-        "default: statement, page source, checked recipe, grading, leaderboard; every other "
-        "task is named with what it lacks), or from every complete task (gradable, but an "
-        "agent may not be able to run it)."),
+        True, "--agent-ready/--all-complete", help="From agent-ready tasks only (default; "
+        "the others are named with what they lack), or from every complete task."),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
-    """Regenerate Lite, Medium and Full from the agent-ready tasks; name every task left out
-    and why, and every cell the catalogue cannot fill (with --all-complete: every member that
-    is not agent-ready, with what it lacks).
+    """Regenerate Lite, Medium and Full from agent-ready tasks; name every task left out and
+    why, and every cell the catalogue cannot fill.
 
     Exit 3 when a cell is short, unless --allow-gaps."""
     from tambench.cli._catalogue_options import parse_day

@@ -203,9 +203,8 @@ def list_tasks(
                                      "(tasks whose dates cannot tell are named on stderr)."),
     until: str | None = typer.Option(None, "--until", help="Ended on or before YYYY-MM-DD."),
     subset: str | None = typer.Option(None, "--subset", help="In this manifest of _subsets/: "
-                                      "lite, medium, full: the regenerated ones (agent-ready "
-                                      "tasks); paper-lite, paper-medium (54), paper-full: the "
-                                      "paper's lists."),
+                                      "lite, medium, full: regenerated from agent-ready tasks; "
+                                      "paper-lite, paper-medium (54), paper-full: the paper's."),
     collection: str | None = typer.Option(None, "--collection", help="In this collection of "
                                           "the catalogue's _collections/ (paper, mle-bench, "
                                           "mle-dojo, ...; all: every entry)."),

@@ -48,7 +48,6 @@ from __future__ import annotations
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
-    BaseModel,
     Field,
     PlainValidator,
     SerializeAsAny,
@@ -58,27 +57,16 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from tambench.core.fielddocs import DOCUMENTED
 from tambench.core.registry import Registry
 from tambench.errors import TaskSpecError
-
-
-class Transform(BaseModel):
-    """Base of the transform models (one per ``op``)."""
-
-    model_config = DOCUMENTED
-
-    op: str
-    """The operation's name."""
-
-    #: The transform builds the training table itself: it must come first, and the recipe's
-    #: train_file is left empty.
-    builds_table: ClassVar[bool] = False
-
-    def reads(self) -> list[str]:
-        """Columns the transform reads (a table without them is left alone, except the
-        training table, where they are required)."""
-        return []
+from tambench.schema.transform_base import Transform
+from tambench.schema.transforms_tables import (
+    CocoTable,
+    GroupRows,
+    Merge,
+    NpyTable,
+    RaggedTable,
+)
 
 
 class FilesTable(Transform):
@@ -554,7 +542,7 @@ TRANSFORM_MODELS: Registry[type[Transform]] = Registry(
 for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, RowNumber, SplitLast, UpdateRows,
                MapValues, Unpivot, Explode, DropRows):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
-for _other in (Join, CombineInts, Pixels, GroupMembers, Aggregate,
+for _other in (RaggedTable, CocoTable, NpyTable, GroupRows, Merge, Join, CombineInts, Pixels, GroupMembers, Aggregate,
                SplitValues, JoinList):
     TRANSFORM_MODELS.register(str(_other.model_fields["op"].default), _other)
 
@@ -574,6 +562,3 @@ def _validate_transform(value: Any) -> Transform:
 AnyTransform = Annotated[SerializeAsAny[Transform], PlainValidator(_validate_transform)]
 """A transform of any registered op, validated by its own model."""
 
-
-# the models of the transforms that build or reshape whole tables register themselves
-from tambench.schema import transforms_tables as _tables  # noqa: E402,F401

@@ -15,7 +15,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from tambench.schema.transforms import TRANSFORM_MODELS, Transform
+from tambench.schema.transform_base import Transform
 
 
 class RaggedTable(Transform):
@@ -129,6 +129,3 @@ class Merge(Transform):
         """The key columns."""
         return list(self.on)
 
-
-for _model in (RaggedTable, CocoTable, NpyTable, GroupRows, Merge):
-    TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)

@@ -177,8 +177,7 @@ def copy_row_files(raw_root: Path, keys: pl.DataFrame, mask: np.ndarray, plan: S
                 counts["shared"] += 1
             else:
                 placed[dst_rel] = rel
-                counts[_place_row(src, dst, files.link, raw_resolved,
-                                                files.strip)] += 1
+                counts[_place_row(src, dst, files.link, raw_resolved, files.strip)] += 1
             if mask[i]:
                 test_rows.append((str(ids[i]), dst_rel))
             else:

@@ -47,9 +47,16 @@ from tambench.schema.transforms import (
     Unpivot,
     UpdateRows,
 )
-from tambench.schema.transforms_tables import RaggedTable
+from tambench.schema.transforms_tables import (
+    CocoTable,
+    GroupRows,
+    Merge,
+    NpyTable,
+    RaggedTable,
+)
 from tambench.splits.layout import resolve_inside
 from tambench.splits.rawcsv import open_table, polars_reason, scan_table
+from tambench.splits.transforms_tables import coco_table, group_rows, merge, npy_table
 
 M = TypeVar("M", bound=Transform)
 
@@ -461,6 +468,10 @@ register_transform(GroupMembers, _group_members)
 register_transform(Aggregate, _aggregate)
 register_transform(SplitValues, _split_values)
 register_transform(JoinList, _join_list)
+register_transform(CocoTable, coco_table)
+register_transform(NpyTable, npy_table)
+register_transform(GroupRows, group_rows)
+register_transform(Merge, merge)
 
 
 def apply_transforms(steps: list[Transform], table: pl.LazyFrame, raw_root: Path,
@@ -486,6 +497,3 @@ def apply_transforms(steps: list[Transform], table: pl.LazyFrame, raw_root: Path
             notes.append(f"{label}: {note}")
     return table, notes
 
-
-# the transforms that build or reshape whole tables register themselves
-from tambench.splits import transforms_tables as _tables  # noqa: E402,F401

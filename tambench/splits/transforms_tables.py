@@ -1,5 +1,6 @@
 """Recipe transforms that build a whole table or reshape its rows (implementations; the
-models are in :mod:`tambench.schema.transforms_tables`)."""
+models are in :mod:`tambench.schema.transforms_tables`; registered by
+:mod:`tambench.splits.transforms`)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ import polars as pl
 from tambench.core.layout import safe_join
 from tambench.errors import SplitError
 from tambench.schema.transforms_tables import CocoTable, GroupRows, Merge, NpyTable
-from tambench.splits.transforms import Applied, register_transform
+
+#: What a transform returns: the new table and a note for the split report.
+Applied = tuple[pl.LazyFrame, str]
 
 
-def _coco_table(t: CocoTable, _table: pl.LazyFrame, raw_root: Path) -> Applied:
+def coco_table(t: CocoTable, _table: pl.LazyFrame, raw_root: Path) -> Applied:
     path = safe_join(raw_root, t.file, what="coco_table file")
     if not path.is_file():
         raise SplitError(f"coco_table: {t.file!r} not found in the raw data")
@@ -51,7 +54,7 @@ def _coco_table(t: CocoTable, _table: pl.LazyFrame, raw_root: Path) -> Applied:
 NPY_CHUNK_ROWS = 100_000
 
 
-def _npy_table(t: NpyTable, _table: pl.LazyFrame, raw_root: Path) -> Applied:
+def npy_table(t: NpyTable, _table: pl.LazyFrame, raw_root: Path) -> Applied:
     arrays = {}
     for name, rel in t.arrays.items():
         path = safe_join(raw_root, rel, what="npy_table array")
@@ -86,7 +89,7 @@ def _cell(value: Any) -> str | None:
     return json.dumps(value) if isinstance(value, (dict, list, bool)) else str(value)
 
 
-def _group_rows(t: GroupRows, table: pl.LazyFrame, _raw: Path) -> Applied:
+def group_rows(t: GroupRows, table: pl.LazyFrame, _raw: Path) -> Applied:
     names = table.collect_schema().names()
     others = [c for c in names if c not in t.by and c not in t.join]
     grouped = table.group_by(t.by, maintain_order=True).agg(
@@ -103,7 +106,7 @@ def _group_rows(t: GroupRows, table: pl.LazyFrame, _raw: Path) -> Applied:
     return out.lazy(), note
 
 
-def _merge(t: Merge, table: pl.LazyFrame, raw_root: Path) -> Applied:
+def merge(t: Merge, table: pl.LazyFrame, raw_root: Path) -> Applied:
     path = safe_join(raw_root, t.file, what="merge file")
     if not path.is_file():
         raise SplitError(f"merge: {t.file!r} not found in the raw data")
@@ -120,8 +123,3 @@ def _merge(t: Merge, table: pl.LazyFrame, raw_root: Path) -> Applied:
     return joined, (f"merge: {rows} row(s) after joining {t.file!r} on {t.on}; {unmatched} "
                     "row(s) without a match dropped")
 
-
-register_transform(CocoTable, _coco_table)
-register_transform(NpyTable, _npy_table)
-register_transform(GroupRows, _group_rows)
-register_transform(Merge, _merge)
