@@ -86,20 +86,35 @@ def split_rows(frame: pd.DataFrame, recipe: MleRecipe, raw_root: Path
     """(training rows, test rows) as MLE-bench's ``train_test_split`` returns them."""
     from sklearn.model_selection import train_test_split
 
-    if len(frame) < 2:
-        raise SplitError(f"a split needs at least 2 rows, got {len(frame)}")
+    groups = recipe.split.groups
+    units: Any = frame
+    if groups is not None:
+        _check_columns(frame, [groups.column], recipe.table)
+        units = (list(frame[groups.column].unique()) if groups.kind == "unique"
+                 else [g for _, g in frame.groupby(groups.column)])
+    what = "rows" if groups is None else f"groups of {groups.column}"
+    if len(units) < 2:
+        raise SplitError(f"a split needs at least 2 {what}, got {len(units)}")
     try:
         train, test = train_test_split(
-            frame, test_size=test_size_of(recipe, raw_root, len(frame)),
+            units, test_size=test_size_of(recipe, raw_root, len(units)),
             train_size=recipe.split.train_size, random_state=recipe.split.random_state)
     except ValueError as exc:  # sizes larger than the table
-        raise SplitError(f"MLE-bench's split of {recipe.table} ({len(frame)} rows): {exc}") from exc
+        raise SplitError(f"MLE-bench's split of {recipe.table} ({len(units)} {what}): {exc}"
+                         ) from exc
+    if groups is not None and groups.kind == "unique":
+        col = frame[groups.column]
+        train, test = frame[col.isin(train)], frame[col.isin(test)]
+    elif groups is not None:
+        pd = _pandas()
+        train, test = pd.concat(train), pd.concat(test)
     if recipe.order == "table":
         train, test = train.sort_index(), test.sort_index()
     if recipe.renumber is not None:
         col, start = recipe.renumber.column, recipe.renumber.start
+        after = start if recipe.renumber.restart else start + len(train)
         train = train.assign(**{col: np.arange(start, start + len(train))})
-        test = test.assign(**{col: np.arange(start + len(train), start + len(train) + len(test))})
+        test = test.assign(**{col: np.arange(after, after + len(test))})
     return train, test
 
 
@@ -155,11 +170,11 @@ def _check_columns(frame: pd.DataFrame, cols: list[str], where: str) -> None:
                          f"{list(frame.columns)}")
 
 
-def _write(frame: pd.DataFrame, out: Path, rel: str, sep: str = ",", zipped: bool = False
-           ) -> None:
+def _write(frame: pd.DataFrame, out: Path, rel: str, sep: str = ",", zipped: bool = False,
+           float_format: str | None = None) -> None:
     path = resolve_inside(out, rel, "MLE-bench recipe file")
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = frame.to_csv(index=False, sep=sep, lineterminator="\n")
+    text = frame.to_csv(index=False, sep=sep, lineterminator="\n", float_format=float_format)
     if not zipped:
         path.write_text(text, encoding="utf-8")
         return
@@ -225,7 +240,7 @@ def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str,
     train, test = split_rows(frame, recipe, raw_root)
     sides = {"train": train, "test": test}
     for f in recipe.files:
-        _write(shape(sides[f.rows], f, _classes(spec)), out, f.to, f.sep, f.zip)
+        _write(shape(sides[f.rows], f, _classes(spec)), out, f.to, f.sep, f.zip, f.float_format)
     for flt in recipe.filters:
         _write(_filtered(raw_root, flt, recipe, sides), out, flt.to)
     for dest, src in recipe.copies.items():
@@ -234,6 +249,7 @@ def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str,
     return {"task_id": spec.id, "like": "mle-bench", "table": recipe.table,
             "test_size": test_size_of(recipe, raw_root, len(frame)),
             "train_size": recipe.split.train_size, "random_state": recipe.split.random_state,
+            "groups": None if recipe.split.groups is None else recipe.split.groups.model_dump(),
             "rows": len(frame), "train_rows": len(train), "test_rows": len(test),
             "files": [f.to + (".zip" if f.zip else "") for f in recipe.files]
             + [f.to for f in recipe.filters] + list(recipe.copies),

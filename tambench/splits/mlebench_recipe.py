@@ -12,7 +12,8 @@ A recipe (:class:`MleRecipe`): the raw ``table`` and how pandas reads it (``sep`
 ``pd.read_csv`` does not), rows dropped first (``exclude``), missing values filled
 (``fillna``), the ``split`` (``test_size`` and ``train_size`` as ``train_test_split`` takes them,
 or ``test_share_of_files``: the share the raw files matching a pattern would make, as
-histopathologic's script computes it), the rows' ``order`` (``split``: shuffled as returned;
+histopathologic's script computes it; ``groups``: the groups of a column are split, not the
+rows, :class:`MleGroups`), the rows' ``order`` (``split``: shuffled as returned;
 ``table``: the table's order, where the script selects rows with ``isin``), ids renumbered
 after the split (``renumber``), then each written file (:class:`MleFile`), tables filtered by
 the training or test rows (:class:`MleFilter`), raw files copied unchanged (``copies``) and
@@ -64,7 +65,7 @@ class MleFile(_Strict):
     """One written file: the training or test rows, then ``keep`` (columns in this order),
     ``drop``, ``rename``, ``one_hot``, ``set`` (a column to a constant or seeded values, added at the end
     when new), ``fill_classes`` (every class column to a constant) and ``sort_by``; written as
-    pandas writes ``to_csv(index=False, sep=sep)``, zipped alone as ``<to>.zip`` if ``zip``."""
+    pandas writes ``to_csv(index=False, sep=sep, float_format=float_format)``, zipped alone as ``<to>.zip`` if ``zip``."""
 
     to: str
     rows: Literal["train", "test"]
@@ -76,6 +77,7 @@ class MleFile(_Strict):
     fill_classes: int | float | None = None
     sort_by: str | None = None
     sep: str = ","
+    float_format: str | None = None
     zip: bool = False
 
 
@@ -90,7 +92,19 @@ class MleFilter(_Strict):
     sort_by: str | None = None
 
 
+class MleGroups(_Strict):
+    """The split is of the groups of ``column``, each group's rows going to one side.
+    ``unique``: the values as ``frame[column].unique()`` lists them are split, and each side
+    keeps its rows in the table's order (``isin``); ``groupby``: the groups as
+    ``frame.groupby(column)`` lists them (sorted, missing values dropped) are split, and each
+    side is their rows concatenated in the split's order."""
+
+    column: str
+    kind: Literal["unique", "groupby"]
+
+
 class MleSplit(_Strict):
+    groups: MleGroups | None = None
     test_size: float | int | None = None
     train_size: float | int | None = None
     test_share_of_files: str | None = None
@@ -107,10 +121,11 @@ class MleSplit(_Strict):
 
 class MleRenumber(_Strict):
     """``column`` renumbered from ``start``: the training rows in their order, then the test
-    rows continuing after them."""
+    rows continuing after them (``restart``: the test rows from ``start`` again)."""
 
     column: str
     start: int = 0
+    restart: bool = False
 
 
 class MleRecipe(_Strict):
