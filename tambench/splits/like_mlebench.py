@@ -171,10 +171,11 @@ def _check_columns(frame: pd.DataFrame, cols: list[str], where: str) -> None:
 
 
 def _write(frame: pd.DataFrame, out: Path, rel: str, sep: str = ",", zipped: bool = False,
-           float_format: str | None = None) -> None:
+           spec: MleFile | None = None) -> None:
     path = resolve_inside(out, rel, "MLE-bench recipe file")
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = frame.to_csv(index=False, sep=sep, lineterminator="\n", float_format=float_format)
+    text = frame.to_csv(index=spec is not None and spec.index, sep=sep, lineterminator="\n",
+                        float_format=None if spec is None else spec.float_format)
     if not zipped:
         path.write_text(text, encoding="utf-8")
         return
@@ -215,8 +216,10 @@ def _row_files(spec: TaskSpec, raw_root: Path, frame: pd.DataFrame, test: pd.Dat
         return 0
     plan = plan_split(spec)
     fields = file_fields(plan) or []
-    keys = pl.DataFrame({c: frame[c].astype(str).tolist()
-                         for c in dict.fromkeys([plan.id_column, *fields])})
+    raw_name = {new: old for t in getattr(spec.split, "transforms", None) or []
+                if getattr(t, "op", None) == "rename" for old, new in t.columns.items()}
+    keys = pl.DataFrame({c: frame[c if c in frame.columns else raw_name.get(c, c)]
+                         .astype(str).tolist() for c in dict.fromkeys([plan.id_column, *fields])})
     mask = frame.index.isin(test.index)
     position = {label: i for i, label in enumerate(frame.index[mask])}
     order = np.asarray([position[label] for label in test.index])  # table order -> public
@@ -240,7 +243,7 @@ def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str,
     train, test = split_rows(frame, recipe, raw_root)
     sides = {"train": train, "test": test}
     for f in recipe.files:
-        _write(shape(sides[f.rows], f, _classes(spec)), out, f.to, f.sep, f.zip, f.float_format)
+        _write(shape(sides[f.rows], f, _classes(spec)), out, f.to, f.sep, f.zip, f)
     for flt in recipe.filters:
         _write(_filtered(raw_root, flt, recipe, sides), out, flt.to)
     for dest, src in recipe.copies.items():

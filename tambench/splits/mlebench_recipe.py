@@ -78,6 +78,9 @@ class MleFile(_Strict):
     sort_by: str | None = None
     sep: str = ","
     float_format: str | None = None
+    index: bool = False
+    """Written with the rows' labels in the raw table as a first, unnamed column
+    (``to_csv(index=True)``)."""
     zip: bool = False
 
 

@@ -234,6 +234,39 @@ def test_tab_separated_files_zipped_as_mle_bench_zips_them(tmp_path: Path) -> No
     assert not (task / "public" / "train.tsv").exists()
 
 
+@pytest.mark.filterwarnings("ignore:.*float_precision")
+def test_groups_split_once_each_side_keeping_its_groups_rows(tmp_path: Path) -> None:
+    raw = _generated("hms-harmful-brain-activity-classification", tmp_path / "hms")
+    shuffled = pd.read_csv(raw / "train.csv").sample(frac=1, random_state=5)
+    shuffled.to_csv(raw / "train.csv", index=False)  # unique() order is not sorted order
+    task = _made("hms-harmful-brain-activity-classification", raw, tmp_path / "hms")
+    frame = pd.read_csv(raw / "train.csv")
+    kept, held = train_test_split(frame["spectrogram_id"].unique(), test_size=0.1,
+                                  random_state=0)
+    train = frame[frame["spectrogram_id"].isin(kept)]
+    test = frame[frame["spectrogram_id"].isin(held)]
+    assert _text(task / "public" / "train.csv") == _csv(train)
+    assert _text(task / "private" / "test.csv") == _csv(test)
+    votes = [c for c in frame.columns if c.endswith("_vote")]
+    sample = test[["eeg_id", *votes]].assign(**{c: 1 / 6 for c in votes})
+    assert _text(task / "public" / "sample_submission.csv") == _csv(sample)
+
+    raw = _generated("ventilator-pressure-prediction", tmp_path / "vent")
+    pd.read_csv(raw / "train.csv").sample(frac=1, random_state=5).to_csv(
+        raw / "train.csv", index=False)
+    task = _made("ventilator-pressure-prediction", raw, tmp_path / "vent")
+    frame = pd.read_csv(raw / "train.csv", float_precision="round_trip")
+    groups = [g for _, g in frame.groupby("breath_id")]  # sorted by breath_id
+    kept, held = train_test_split(groups, test_size=0.1, random_state=0)
+    train, test = pd.concat(kept), pd.concat(held)
+    train["id"], test["id"] = range(1, len(train) + 1), range(1, len(test) + 1)
+    assert _text(task / "public" / "train.csv") == train.to_csv(
+        index=False, float_format="%.10g")
+    assert _text(task / "private" / "test.csv") == test.to_csv(
+        index=False, float_format="%.10g")
+    assert set(train["breath_id"]).isdisjoint(test["breath_id"]) and len(held) >= 1
+
+
 def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
     recipes = load_recipes()
     assert len(recipes.recipes) + len(recipes.out) == 82  # MLE-bench's competitions at 783b15a
@@ -246,7 +279,7 @@ def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
 
 
 @pytest.mark.parametrize(("task", "why"), [
-    ("kaggle/text-normalization-challenge-russian-language", "it splits groups (sentences)"),
+    ("kaggle/text-normalization-challenge-russian-language", "renumbers the sentences"),
     ("kaggle/google-quest-challenge", "swaps a row between train and test"),
     ("kaggle/ai4code", "a fixed test count of whole ancestor groups"),
     ("kaggle/siim-covid19-detection", "sorts both sides by id"),
