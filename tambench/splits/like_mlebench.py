@@ -20,6 +20,7 @@ MLE-bench's).
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
 import tempfile
@@ -112,9 +113,14 @@ def split_rows(frame: pd.DataFrame, recipe: MleRecipe, raw_root: Path
         train, test = train.sort_index(), test.sort_index()
     if recipe.renumber is not None:
         col, start = recipe.renumber.column, recipe.renumber.start
-        after = start if recipe.renumber.restart else start + len(train)
-        train = train.assign(**{col: np.arange(start, start + len(train))})
-        test = test.assign(**{col: np.arange(after, after + len(test))})
+        if recipe.renumber.by_value:
+            pd = _pandas()
+            train, test = (side.assign(**{col: pd.factorize(side[col])[0] + start})
+                           for side in (train, test))
+        else:
+            after = start if recipe.renumber.restart else start + len(train)
+            train = train.assign(**{col: np.arange(start, start + len(train))})
+            test = test.assign(**{col: np.arange(after, after + len(test))})
     return train, test
 
 
@@ -143,6 +149,15 @@ def _one_hot(frame: pd.DataFrame, id_col: str, target: str, classes: list[str]) 
 def shape(frame: pd.DataFrame, spec: MleFile, classes: list[str]) -> pd.DataFrame:
     """The rows of one file, with its columns as the recipe makes them."""
     out = frame.copy()
+    for col, parts in spec.join.items():
+        _check_columns(out, parts, spec.to)
+        joined = out[parts[0]].astype(str)
+        for part in parts[1:]:
+            joined = joined + "_" + out[part].astype(str)
+        out[col] = joined
+    _check_columns(out, list(spec.copy_of.values()), spec.to)
+    for col, source in spec.copy_of.items():
+        out[col] = out[source]
     if spec.keep is not None:
         cols = [c for k in spec.keep for c in (classes if k == CLASSES_TOKEN else [k])]
         _check_columns(out, cols, spec.to)
@@ -175,7 +190,9 @@ def _write(frame: pd.DataFrame, out: Path, rel: str, sep: str = ",", zipped: boo
     path = resolve_inside(out, rel, "MLE-bench recipe file")
     path.parent.mkdir(parents=True, exist_ok=True)
     text = frame.to_csv(index=spec is not None and spec.index, sep=sep, lineterminator="\n",
-                        float_format=None if spec is None else spec.float_format)
+                        float_format=None if spec is None else spec.float_format,
+                        quoting=csv.QUOTE_NONNUMERIC if spec and spec.quote_nonnumeric
+                        else csv.QUOTE_MINIMAL)
     if not zipped:
         path.write_text(text, encoding="utf-8")
         return

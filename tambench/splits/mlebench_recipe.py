@@ -62,13 +62,18 @@ class MleOneHot(_Strict):
 
 
 class MleFile(_Strict):
-    """One written file: the training or test rows, then ``keep`` (columns in this order),
-    ``drop``, ``rename``, ``one_hot``, ``set`` (a column to a constant or seeded values, added at the end
-    when new), ``fill_classes`` (every class column to a constant) and ``sort_by``; written as
-    pandas writes ``to_csv(index=False, sep=sep, float_format=float_format)``, zipped alone as ``<to>.zip`` if ``zip``."""
+    """One written file: the training or test rows, then ``join`` and ``copy_of`` (new
+    columns), ``keep`` (columns in this order), ``drop``, ``rename``, ``one_hot``, ``set`` (a
+    column to a constant or seeded values, added at the end when new), ``fill_classes`` (every
+    class column to a constant) and ``sort_by``; written as pandas writes ``to_csv(index=False,
+    sep=sep, float_format=float_format)``, zipped alone as ``<to>.zip`` if ``zip``."""
 
     to: str
     rows: Literal["train", "test"]
+    join: dict[str, list[str]] = Field(default_factory=dict)
+    """New columns first: the listed columns' values as text joined by ``_``."""
+    copy_of: dict[str, str] = Field(default_factory=dict)
+    """Then new columns holding another column's values (new name -> column)."""
     keep: list[str] | None = None
     drop: list[str] = Field(default_factory=list)
     rename: dict[str, str] = Field(default_factory=dict)
@@ -78,6 +83,8 @@ class MleFile(_Strict):
     sort_by: str | None = None
     sep: str = ","
     float_format: str | None = None
+    quote_nonnumeric: bool = False
+    """Every value that is not a number quoted (``quoting=csv.QUOTE_NONNUMERIC``)."""
     index: bool = False
     """Written with the rows' labels in the raw table as a first, unnamed column
     (``to_csv(index=True)``)."""
@@ -129,6 +136,9 @@ class MleRenumber(_Strict):
     column: str
     start: int = 0
     restart: bool = False
+    by_value: bool = False
+    """Each side's distinct values numbered in the order they first appear (every row of a
+    value gets its number), each side from ``start``."""
 
 
 class MleRecipe(_Strict):

@@ -267,6 +267,39 @@ def test_groups_split_once_each_side_keeping_its_groups_rows(tmp_path: Path) -> 
     assert set(train["breath_id"]).isdisjoint(test["breath_id"]) and len(held) >= 1
 
 
+def test_groups_renumbered_per_side_with_joined_ids_quoted(tmp_path: Path) -> None:
+    raw = _generated("text-normalization-challenge-english-language", tmp_path)
+    pd.read_csv(raw / "en_train.csv").sample(frac=1, random_state=5).to_csv(
+        raw / "en_train.csv", index=False)
+    task = _made("text-normalization-challenge-english-language", raw, tmp_path)
+    frame = pd.read_csv(raw / "en_train.csv")
+    kept, held = train_test_split(frame["sentence_id"].unique(), test_size=0.1, random_state=0)
+    sides = []
+    for ids in (kept, held):
+        side = frame[frame["sentence_id"].isin(ids)].copy()
+        order = {old: new for new, old in enumerate(side["sentence_id"].unique())}
+        side["sentence_id"] = side["sentence_id"].map(order)
+        sides.append(side)
+    train, test = sides
+    test["id"] = test["sentence_id"].astype(str) + "_" + test["token_id"].astype(str)
+    quoted = {"index": False, "lineterminator": "\n", "quoting": csv.QUOTE_NONNUMERIC}
+    assert _text(task / "private" / "answers.csv") == test[["id", "after"]].to_csv(**quoted)
+    sample = test.assign(after=test["before"])[["id", "after"]].to_csv(**quoted)
+    assert _text(task / "private" / "sample_submission.csv") == sample
+    with zipfile.ZipFile(task / "public" / "en_train.csv.zip") as zf:
+        assert zf.read("en_train.csv").decode() == train.to_csv(**quoted)
+    assert set(test["sentence_id"]) == set(range(len(held)))
+
+    raw = _generated("iwildcam-2019-fgvc6", tmp_path / "cam")
+    task = _made("iwildcam-2019-fgvc6", raw, tmp_path / "cam")
+    frame = pd.read_csv(raw / "train.csv")
+    kept, held = train_test_split(frame["location"].unique(), test_size=0.1, random_state=8)
+    test = frame[frame["location"].isin(held)]
+    sample = test[["id"]].rename(columns={"id": "Id"}).assign(Category=0)
+    assert _text(task / "public" / "sample_submission.csv") == sample.to_csv(
+        lineterminator="\n")  # with the raw rows' labels, as MLE-bench writes it
+
+
 def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
     recipes = load_recipes()
     assert len(recipes.recipes) + len(recipes.out) == 82  # MLE-bench's competitions at 783b15a
@@ -279,7 +312,7 @@ def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
 
 
 @pytest.mark.parametrize(("task", "why"), [
-    ("kaggle/text-normalization-challenge-russian-language", "renumbers the sentences"),
+    ("kaggle/osic-pulmonary-fibrosis-progression", "a grid of every test patient and week"),
     ("kaggle/google-quest-challenge", "swaps a row between train and test"),
     ("kaggle/ai4code", "a fixed test count of whole ancestor groups"),
     ("kaggle/siim-covid19-detection", "sorts both sides by id"),
