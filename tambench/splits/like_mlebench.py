@@ -12,10 +12,11 @@ the same rows in the same order in ``public/`` (train, test, sample submission) 
 rows into ``public/train/`` and ``public/test/`` as the task's own split places them (MLE-bench's
 folder names differ between competitions and some are zipped; the files are the same).
 
-A competition whose script splits groups, splits several times, or renames ids or files after
-the split is refused, naming why (the recipes' ``out`` list). ``split_report.json`` records
-``"like": "mle-bench"`` and the recipe's settings; no leakage audit is run (the split is
-MLE-bench's).
+A split of the groups of a column (the column's values split once, each group's rows going to
+one side) is made the same way. A competition whose script reshapes its answers beyond a
+table's rows, splits several times, or renames ids or files after the split is refused,
+naming why (the recipes' ``out`` list). ``split_report.json`` records ``"like": "mle-bench"``
+and the recipe's settings; no leakage audit is run (the split is MLE-bench's).
 """
 
 from __future__ import annotations
