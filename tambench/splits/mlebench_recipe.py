@@ -4,8 +4,9 @@ MLE-bench prepares a competition with its own ``prepare.py``. Where that script 
 ``train_test_split`` of the rows of a raw CSV table (or of the groups of one of its columns),
 followed by column selections and constant or seeded fills, its recipe is written here as
 data (read from the script at the commit the file names, never run) and
-:mod:`tambench.splits.like_mlebench` makes the same files. Every other MLE-bench competition is listed under ``out`` with the reason its split cannot be made
-that way (answers reshaped after a group split, several splits, files renamed...).
+:mod:`tambench.splits.like_mlebench` makes the same files. Every other MLE-bench competition
+is listed under ``out`` with the reason its split cannot be made that way (answers reshaped
+after a group split, several splits, files renamed...).
 
 A recipe (:class:`MleRecipe`): the raw ``table`` and how pandas reads it (``sep``, ``dtype``,
 ``round_trip``: MLE-bench's ``read_csv`` helper reads floats round-trip, a bare
