@@ -41,6 +41,7 @@ from tambench.splits.mlebench_recipe import (
     CLASSES_TOKEN,
     MleFile,
     MleFilter,
+    MleMean,
     MleRandom,
     MleRecipe,
     recipe_for,
@@ -125,7 +126,11 @@ def split_rows(frame: pd.DataFrame, recipe: MleRecipe, raw_root: Path
     return train, test
 
 
-def _values(value: bool | int | float | str | MleRandom, n: int) -> Any:
+def _values(value: bool | int | float | str | MleRandom | MleMean, n: int,
+            train: pd.DataFrame) -> Any:
+    if isinstance(value, MleMean):
+        _check_columns(train, [value.mean_of_train], "the training rows")
+        return train[value.mean_of_train].mean()
     if not isinstance(value, MleRandom):
         return value
     if value.random == "randint":
@@ -147,8 +152,10 @@ def _one_hot(frame: pd.DataFrame, id_col: str, target: str, classes: list[str]) 
     return out
 
 
-def shape(frame: pd.DataFrame, spec: MleFile, classes: list[str]) -> pd.DataFrame:
-    """The rows of one file, with its columns as the recipe makes them."""
+def shape(frame: pd.DataFrame, spec: MleFile, classes: list[str],
+          train: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The rows of one file, with its columns as the recipe makes them (``train``: the
+    training rows, for a value computed from them; ``frame`` if not given)."""
     out = frame.copy()
     for col, parts in spec.join.items():
         _check_columns(out, parts, spec.to)
@@ -170,8 +177,11 @@ def shape(frame: pd.DataFrame, spec: MleFile, classes: list[str]) -> pd.DataFram
     if spec.one_hot is not None:
         _check_columns(out, [spec.one_hot.id, spec.one_hot.target], spec.to)
         out = _one_hot(out, spec.one_hot.id, spec.one_hot.target, classes)
+    if spec.first_by is not None:
+        _check_columns(out, [spec.first_by], spec.to)
+        out = out.groupby(spec.first_by).first().reset_index()
     for col, value in spec.set.items():
-        out[col] = _values(value, len(out))
+        out[col] = _values(value, len(out), frame if train is None else train)
     if spec.fill_classes is not None:
         out[classes] = spec.fill_classes
     if spec.sort_by is not None:
@@ -261,7 +271,7 @@ def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str,
     train, test = split_rows(frame, recipe, raw_root)
     sides = {"train": train, "test": test}
     for f in recipe.files:
-        _write(shape(sides[f.rows], f, _classes(spec)), out, f.to, f.sep, f.zip, f)
+        _write(shape(sides[f.rows], f, _classes(spec), train), out, f.to, f.sep, f.zip, f)
     for flt in recipe.filters:
         _write(_filtered(raw_root, flt, recipe, sides), out, flt.to)
     for dest, src in recipe.copies.items():

@@ -54,6 +54,12 @@ class MleRandom(_Strict):
     round: int | None = None
 
 
+class MleMean(_Strict):
+    """The mean of a column over the training rows (``new_train[column].mean()``)."""
+
+    mean_of_train: str
+
+
 class MleOneHot(_Strict):
     """One column per class (the task's ``target_columns``, in their order): 1 in the row's
     class, else 0, after the ``id`` column; the other columns dropped."""
@@ -64,10 +70,11 @@ class MleOneHot(_Strict):
 
 class MleFile(_Strict):
     """One written file: the training or test rows, then ``join`` and ``copy_of`` (new
-    columns), ``keep`` (columns in this order), ``drop``, ``rename``, ``one_hot``, ``set`` (a
-    column to a constant or seeded values, added at the end when new), ``fill_classes`` (every
-    class column to a constant) and ``sort_by``; written as pandas writes ``to_csv(index=False,
-    sep=sep, float_format=float_format)``, zipped alone as ``<to>.zip`` if ``zip``."""
+    columns), ``keep`` (columns in this order), ``drop``, ``rename``, ``one_hot``,
+    ``first_by``, ``set`` (a column to a constant, seeded values or the training rows' mean,
+    added at the end when new), ``fill_classes`` (every class column to a constant) and
+    ``sort_by``; written as pandas writes ``to_csv(index=False, sep=sep,
+    float_format=float_format)``, zipped alone as ``<to>.zip`` if ``zip``."""
 
     to: str
     rows: Literal["train", "test"]
@@ -79,7 +86,10 @@ class MleFile(_Strict):
     drop: list[str] = Field(default_factory=list)
     rename: dict[str, str] = Field(default_factory=dict)
     one_hot: MleOneHot | None = None
-    set: dict[str, bool | int | float | str | MleRandom] = Field(default_factory=dict)
+    first_by: str | None = None
+    """One row per value of the column, sorted by it, each other column's first non-missing
+    value (``groupby(column).first().reset_index()``)."""
+    set: dict[str, bool | int | float | str | MleRandom | MleMean] = Field(default_factory=dict)
     fill_classes: int | float | None = None
     sort_by: str | None = None
     sep: str = ","

@@ -300,6 +300,29 @@ def test_groups_renumbered_per_side_with_joined_ids_quoted(tmp_path: Path) -> No
         lineterminator="\n")  # with the raw rows' labels, as MLE-bench writes it
 
 
+def test_answers_one_row_per_joined_id_and_a_sample_of_the_training_mean(
+        tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    rng = np.random.default_rng(3)
+    n = 200
+    frame = pd.DataFrame({
+        "site_id": 1, "patient_id": rng.integers(100, 140, n), "image_id": np.arange(n) * 7,
+        "laterality": rng.choice(["L", "R"], n), "view": "CC", "age": 50.0,
+        "cancer": rng.choice([0, 1], n), "implant": 0, "machine_id": 29})
+    frame.to_csv(raw / "train.csv", index=False)
+    task = _made("rsna-breast-cancer-detection", raw, tmp_path)
+    kept, held = train_test_split(frame["patient_id"].unique(), test_size=0.1, random_state=42)
+    train = frame[frame["patient_id"].isin(kept)]
+    test = frame[frame["patient_id"].isin(held)].copy()
+    test["prediction_id"] = test["patient_id"].astype(str) + "_" + test["laterality"]
+    answers = test[["prediction_id", "cancer"]].groupby("prediction_id").first().reset_index()
+    assert _text(task / "private" / "answers.csv") == _csv(answers)
+    assert len(answers) < len(test)  # several images per breast, one answer
+    sample = answers.assign(cancer=train["cancer"].mean())
+    assert _text(task / "public" / "sample_submission.csv") == _csv(sample)
+
+
 def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
     recipes = load_recipes()
     assert len(recipes.recipes) + len(recipes.out) == 82  # MLE-bench's competitions at 783b15a
