@@ -12,14 +12,16 @@ the same rows in the same order in ``public/`` (train, test, sample submission) 
 rows into ``public/train/`` and ``public/test/`` as the task's own split places them (MLE-bench's
 folder names differ between competitions and some are zipped; the files are the same).
 
-A competition whose script splits groups, splits several times, or renames ids or files after
-the split is refused, naming why (the recipes' ``out`` list). ``split_report.json`` records
-``"like": "mle-bench"`` and the recipe's settings; no leakage audit is run (the split is
-MLE-bench's).
+A split of the groups of a column (the column's values split once, each group's rows going to
+one side) is made the same way. A competition whose script reshapes its answers beyond a
+table's rows, splits several times, or renames ids or files after the split is refused,
+naming why (the recipes' ``out`` list). ``split_report.json`` records ``"like": "mle-bench"``
+and the recipe's settings; no leakage audit is run (the split is MLE-bench's).
 """
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
 import tempfile
@@ -39,6 +41,7 @@ from tambench.splits.mlebench_recipe import (
     CLASSES_TOKEN,
     MleFile,
     MleFilter,
+    MleMean,
     MleRandom,
     MleRecipe,
     recipe_for,
@@ -86,24 +89,48 @@ def split_rows(frame: pd.DataFrame, recipe: MleRecipe, raw_root: Path
     """(training rows, test rows) as MLE-bench's ``train_test_split`` returns them."""
     from sklearn.model_selection import train_test_split
 
-    if len(frame) < 2:
-        raise SplitError(f"a split needs at least 2 rows, got {len(frame)}")
+    groups = recipe.split.groups
+    units: Any = frame
+    if groups is not None:
+        _check_columns(frame, [groups.column], recipe.table)
+        units = (list(frame[groups.column].unique()) if groups.kind == "unique"
+                 else [g for _, g in frame.groupby(groups.column)])
+    what = "rows" if groups is None else f"groups of {groups.column}"
+    if len(units) < 2:
+        raise SplitError(f"a split needs at least 2 {what}, got {len(units)}")
     try:
         train, test = train_test_split(
-            frame, test_size=test_size_of(recipe, raw_root, len(frame)),
+            units, test_size=test_size_of(recipe, raw_root, len(units)),
             train_size=recipe.split.train_size, random_state=recipe.split.random_state)
     except ValueError as exc:  # sizes larger than the table
-        raise SplitError(f"MLE-bench's split of {recipe.table} ({len(frame)} rows): {exc}") from exc
+        raise SplitError(f"MLE-bench's split of {recipe.table} ({len(units)} {what}): {exc}"
+                         ) from exc
+    if groups is not None and groups.kind == "unique":
+        col = frame[groups.column]
+        train, test = frame[col.isin(train)], frame[col.isin(test)]
+    elif groups is not None:
+        pd = _pandas()
+        train, test = pd.concat(train), pd.concat(test)
     if recipe.order == "table":
         train, test = train.sort_index(), test.sort_index()
     if recipe.renumber is not None:
         col, start = recipe.renumber.column, recipe.renumber.start
-        train = train.assign(**{col: np.arange(start, start + len(train))})
-        test = test.assign(**{col: np.arange(start + len(train), start + len(train) + len(test))})
+        if recipe.renumber.by_value:
+            pd = _pandas()
+            train, test = (side.assign(**{col: pd.factorize(side[col])[0] + start})
+                           for side in (train, test))
+        else:
+            after = start if recipe.renumber.restart else start + len(train)
+            train = train.assign(**{col: np.arange(start, start + len(train))})
+            test = test.assign(**{col: np.arange(after, after + len(test))})
     return train, test
 
 
-def _values(value: bool | int | float | str | MleRandom, n: int) -> Any:
+def _values(value: bool | int | float | str | MleRandom | MleMean, n: int,
+            train: pd.DataFrame) -> Any:
+    if isinstance(value, MleMean):
+        _check_columns(train, [value.mean_of_train], "the training rows")
+        return train[value.mean_of_train].mean()
     if not isinstance(value, MleRandom):
         return value
     if value.random == "randint":
@@ -125,9 +152,20 @@ def _one_hot(frame: pd.DataFrame, id_col: str, target: str, classes: list[str]) 
     return out
 
 
-def shape(frame: pd.DataFrame, spec: MleFile, classes: list[str]) -> pd.DataFrame:
-    """The rows of one file, with its columns as the recipe makes them."""
+def shape(frame: pd.DataFrame, spec: MleFile, classes: list[str],
+          train: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The rows of one file, with its columns as the recipe makes them (``train``: the
+    training rows, for a value computed from them; ``frame`` if not given)."""
     out = frame.copy()
+    for col, parts in spec.join.items():
+        _check_columns(out, parts, spec.to)
+        joined = out[parts[0]].astype(str)
+        for part in parts[1:]:
+            joined = joined + "_" + out[part].astype(str)
+        out[col] = joined
+    _check_columns(out, list(spec.copy_of.values()), spec.to)
+    for col, source in spec.copy_of.items():
+        out[col] = out[source]
     if spec.keep is not None:
         cols = [c for k in spec.keep for c in (classes if k == CLASSES_TOKEN else [k])]
         _check_columns(out, cols, spec.to)
@@ -139,8 +177,11 @@ def shape(frame: pd.DataFrame, spec: MleFile, classes: list[str]) -> pd.DataFram
     if spec.one_hot is not None:
         _check_columns(out, [spec.one_hot.id, spec.one_hot.target], spec.to)
         out = _one_hot(out, spec.one_hot.id, spec.one_hot.target, classes)
+    if spec.first_by is not None:
+        _check_columns(out, [spec.first_by], spec.to)
+        out = out.groupby(spec.first_by).first().reset_index()
     for col, value in spec.set.items():
-        out[col] = _values(value, len(out))
+        out[col] = _values(value, len(out), frame if train is None else train)
     if spec.fill_classes is not None:
         out[classes] = spec.fill_classes
     if spec.sort_by is not None:
@@ -155,11 +196,14 @@ def _check_columns(frame: pd.DataFrame, cols: list[str], where: str) -> None:
                          f"{list(frame.columns)}")
 
 
-def _write(frame: pd.DataFrame, out: Path, rel: str, sep: str = ",", zipped: bool = False
-           ) -> None:
+def _write(frame: pd.DataFrame, out: Path, rel: str, sep: str = ",", zipped: bool = False,
+           spec: MleFile | None = None) -> None:
     path = resolve_inside(out, rel, "MLE-bench recipe file")
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = frame.to_csv(index=False, sep=sep, lineterminator="\n")
+    text = frame.to_csv(index=spec is not None and spec.index, sep=sep, lineterminator="\n",
+                        float_format=None if spec is None else spec.float_format,
+                        quoting=csv.QUOTE_NONNUMERIC if spec and spec.quote_nonnumeric
+                        else csv.QUOTE_MINIMAL)
     if not zipped:
         path.write_text(text, encoding="utf-8")
         return
@@ -200,8 +244,10 @@ def _row_files(spec: TaskSpec, raw_root: Path, frame: pd.DataFrame, test: pd.Dat
         return 0
     plan = plan_split(spec)
     fields = file_fields(plan) or []
-    keys = pl.DataFrame({c: frame[c].astype(str).tolist()
-                         for c in dict.fromkeys([plan.id_column, *fields])})
+    raw_name = {new: old for t in getattr(spec.split, "transforms", None) or []
+                if getattr(t, "op", None) == "rename" for old, new in t.columns.items()}
+    keys = pl.DataFrame({c: frame[c if c in frame.columns else raw_name.get(c, c)]
+                         .astype(str).tolist() for c in dict.fromkeys([plan.id_column, *fields])})
     mask = frame.index.isin(test.index)
     position = {label: i for i, label in enumerate(frame.index[mask])}
     order = np.asarray([position[label] for label in test.index])  # table order -> public
@@ -225,7 +271,7 @@ def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str,
     train, test = split_rows(frame, recipe, raw_root)
     sides = {"train": train, "test": test}
     for f in recipe.files:
-        _write(shape(sides[f.rows], f, _classes(spec)), out, f.to, f.sep, f.zip)
+        _write(shape(sides[f.rows], f, _classes(spec), train), out, f.to, f.sep, f.zip, f)
     for flt in recipe.filters:
         _write(_filtered(raw_root, flt, recipe, sides), out, flt.to)
     for dest, src in recipe.copies.items():
@@ -234,6 +280,7 @@ def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str,
     return {"task_id": spec.id, "like": "mle-bench", "table": recipe.table,
             "test_size": test_size_of(recipe, raw_root, len(frame)),
             "train_size": recipe.split.train_size, "random_state": recipe.split.random_state,
+            "groups": None if recipe.split.groups is None else recipe.split.groups.model_dump(),
             "rows": len(frame), "train_rows": len(train), "test_rows": len(test),
             "files": [f.to + (".zip" if f.zip else "") for f in recipe.files]
             + [f.to for f in recipe.filters] + list(recipe.copies),

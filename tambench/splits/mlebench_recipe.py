@@ -1,18 +1,20 @@
 """MLE-bench's split of each competition, as data: ``mlebench_recipes.json``.
 
 MLE-bench prepares a competition with its own ``prepare.py``. Where that script is one
-``train_test_split`` of the rows of a raw CSV table, followed by column selections and constant
-or seeded fills, its recipe is written here as data (read from the script at the commit the
-file names, never run) and :mod:`tambench.splits.like_mlebench` makes the same files. Every
-other MLE-bench competition is listed under ``out`` with the reason its split cannot be made
-that way (groups, several splits, files renamed after the split...).
+``train_test_split`` of the rows of a raw CSV table (or of the groups of one of its columns),
+followed by column selections and constant or seeded fills, its recipe is written here as
+data (read from the script at the commit the file names, never run) and
+:mod:`tambench.splits.like_mlebench` makes the same files. Every other MLE-bench competition
+is listed under ``out`` with the reason its split cannot be made that way (answers reshaped
+after a group split, several splits, files renamed...).
 
 A recipe (:class:`MleRecipe`): the raw ``table`` and how pandas reads it (``sep``, ``dtype``,
 ``round_trip``: MLE-bench's ``read_csv`` helper reads floats round-trip, a bare
 ``pd.read_csv`` does not), rows dropped first (``exclude``), missing values filled
 (``fillna``), the ``split`` (``test_size`` and ``train_size`` as ``train_test_split`` takes them,
 or ``test_share_of_files``: the share the raw files matching a pattern would make, as
-histopathologic's script computes it), the rows' ``order`` (``split``: shuffled as returned;
+histopathologic's script computes it; ``groups``: the groups of a column are split, not the
+rows, :class:`MleGroups`), the rows' ``order`` (``split``: shuffled as returned;
 ``table``: the table's order, where the script selects rows with ``isin``), ids renumbered
 after the split (``renumber``), then each written file (:class:`MleFile`), tables filtered by
 the training or test rows (:class:`MleFilter`), raw files copied unchanged (``copies``) and
@@ -52,6 +54,12 @@ class MleRandom(_Strict):
     round: int | None = None
 
 
+class MleMean(_Strict):
+    """The mean of a column over the training rows (``new_train[column].mean()``)."""
+
+    mean_of_train: str
+
+
 class MleOneHot(_Strict):
     """One column per class (the task's ``target_columns``, in their order): 1 in the row's
     class, else 0, after the ``id`` column; the other columns dropped."""
@@ -61,21 +69,36 @@ class MleOneHot(_Strict):
 
 
 class MleFile(_Strict):
-    """One written file: the training or test rows, then ``keep`` (columns in this order),
-    ``drop``, ``rename``, ``one_hot``, ``set`` (a column to a constant or seeded values, added at the end
-    when new), ``fill_classes`` (every class column to a constant) and ``sort_by``; written as
-    pandas writes ``to_csv(index=False, sep=sep)``, zipped alone as ``<to>.zip`` if ``zip``."""
+    """One written file: the training or test rows, then ``join`` and ``copy_of`` (new
+    columns), ``keep`` (columns in this order), ``drop``, ``rename``, ``one_hot``,
+    ``first_by``, ``set`` (a column to a constant, seeded values or the training rows' mean,
+    added at the end when new), ``fill_classes`` (every class column to a constant) and
+    ``sort_by``; written as pandas writes ``to_csv(index=False, sep=sep,
+    float_format=float_format)``, zipped alone as ``<to>.zip`` if ``zip``."""
 
     to: str
     rows: Literal["train", "test"]
+    join: dict[str, list[str]] = Field(default_factory=dict)
+    """New columns first: the listed columns' values as text joined by ``_``."""
+    copy_of: dict[str, str] = Field(default_factory=dict)
+    """Then new columns holding another column's values (new name -> column)."""
     keep: list[str] | None = None
     drop: list[str] = Field(default_factory=list)
     rename: dict[str, str] = Field(default_factory=dict)
     one_hot: MleOneHot | None = None
-    set: dict[str, bool | int | float | str | MleRandom] = Field(default_factory=dict)
+    first_by: str | None = None
+    """One row per value of the column, sorted by it, each other column's first non-missing
+    value (``groupby(column).first().reset_index()``)."""
+    set: dict[str, bool | int | float | str | MleRandom | MleMean] = Field(default_factory=dict)
     fill_classes: int | float | None = None
     sort_by: str | None = None
     sep: str = ","
+    float_format: str | None = None
+    quote_nonnumeric: bool = False
+    """Every value that is not a number quoted (``quoting=csv.QUOTE_NONNUMERIC``)."""
+    index: bool = False
+    """Written with the rows' labels in the raw table as a first, unnamed column
+    (``to_csv(index=True)``)."""
     zip: bool = False
 
 
@@ -90,7 +113,19 @@ class MleFilter(_Strict):
     sort_by: str | None = None
 
 
+class MleGroups(_Strict):
+    """The split is of the groups of ``column``, each group's rows going to one side.
+    ``unique``: the values as ``frame[column].unique()`` lists them are split, and each side
+    keeps its rows in the table's order (``isin``); ``groupby``: the groups as
+    ``frame.groupby(column)`` lists them (sorted, missing values dropped) are split, and each
+    side is their rows concatenated in the split's order."""
+
+    column: str
+    kind: Literal["unique", "groupby"]
+
+
 class MleSplit(_Strict):
+    groups: MleGroups | None = None
     test_size: float | int | None = None
     train_size: float | int | None = None
     test_share_of_files: str | None = None
@@ -107,10 +142,14 @@ class MleSplit(_Strict):
 
 class MleRenumber(_Strict):
     """``column`` renumbered from ``start``: the training rows in their order, then the test
-    rows continuing after them."""
+    rows continuing after them (``restart``: the test rows from ``start`` again)."""
 
     column: str
     start: int = 0
+    restart: bool = False
+    by_value: bool = False
+    """Each side's distinct values numbered in the order they first appear (every row of a
+    value gets its number), each side from ``start``."""
 
 
 class MleRecipe(_Strict):

@@ -238,6 +238,95 @@ def test_tab_separated_files_zipped_as_mle_bench_zips_them(tmp_path: Path) -> No
     assert not (task / "public" / "train.tsv").exists()
 
 
+@pytest.mark.filterwarnings("ignore:.*float_precision")
+def test_groups_split_once_each_side_keeping_its_groups_rows(tmp_path: Path) -> None:
+    raw = _generated("hms-harmful-brain-activity-classification", tmp_path / "hms")
+    shuffled = pd.read_csv(raw / "train.csv").sample(frac=1, random_state=5)
+    shuffled.to_csv(raw / "train.csv", index=False)  # unique() order is not sorted order
+    task = _made("hms-harmful-brain-activity-classification", raw, tmp_path / "hms")
+    frame = pd.read_csv(raw / "train.csv")
+    kept, held = train_test_split(frame["spectrogram_id"].unique(), test_size=0.1,
+                                  random_state=0)
+    train = frame[frame["spectrogram_id"].isin(kept)]
+    test = frame[frame["spectrogram_id"].isin(held)]
+    assert _text(task / "public" / "train.csv") == _csv(train)
+    assert _text(task / "private" / "test.csv") == _csv(test)
+    votes = [c for c in frame.columns if c.endswith("_vote")]
+    sample = test[["eeg_id", *votes]].assign(**{c: 1 / 6 for c in votes})
+    assert _text(task / "public" / "sample_submission.csv") == _csv(sample)
+
+    raw = _generated("ventilator-pressure-prediction", tmp_path / "vent")
+    pd.read_csv(raw / "train.csv").sample(frac=1, random_state=5).to_csv(
+        raw / "train.csv", index=False)
+    task = _made("ventilator-pressure-prediction", raw, tmp_path / "vent")
+    frame = pd.read_csv(raw / "train.csv", float_precision="round_trip")
+    groups = [g for _, g in frame.groupby("breath_id")]  # sorted by breath_id
+    kept, held = train_test_split(groups, test_size=0.1, random_state=0)
+    train, test = pd.concat(kept), pd.concat(held)
+    train["id"], test["id"] = range(1, len(train) + 1), range(1, len(test) + 1)
+    assert _text(task / "public" / "train.csv") == train.to_csv(
+        index=False, float_format="%.10g")
+    assert _text(task / "private" / "test.csv") == test.to_csv(
+        index=False, float_format="%.10g")
+    assert set(train["breath_id"]).isdisjoint(test["breath_id"]) and len(held) >= 1
+
+
+def test_groups_renumbered_per_side_with_joined_ids_quoted(tmp_path: Path) -> None:
+    raw = _generated("text-normalization-challenge-english-language", tmp_path)
+    pd.read_csv(raw / "en_train.csv").sample(frac=1, random_state=5).to_csv(
+        raw / "en_train.csv", index=False)
+    task = _made("text-normalization-challenge-english-language", raw, tmp_path)
+    frame = pd.read_csv(raw / "en_train.csv")
+    kept, held = train_test_split(frame["sentence_id"].unique(), test_size=0.1, random_state=0)
+    sides = []
+    for ids in (kept, held):
+        side = frame[frame["sentence_id"].isin(ids)].copy()
+        order = {old: new for new, old in enumerate(side["sentence_id"].unique())}
+        side["sentence_id"] = side["sentence_id"].map(order)
+        sides.append(side)
+    train, test = sides
+    test["id"] = test["sentence_id"].astype(str) + "_" + test["token_id"].astype(str)
+    quoted = {"index": False, "lineterminator": "\n", "quoting": csv.QUOTE_NONNUMERIC}
+    assert _text(task / "private" / "answers.csv") == test[["id", "after"]].to_csv(**quoted)
+    sample = test.assign(after=test["before"])[["id", "after"]].to_csv(**quoted)
+    assert _text(task / "private" / "sample_submission.csv") == sample
+    with zipfile.ZipFile(task / "public" / "en_train.csv.zip") as zf:
+        assert zf.read("en_train.csv").decode() == train.to_csv(**quoted)
+    assert set(test["sentence_id"]) == set(range(len(held)))
+
+    raw = _generated("iwildcam-2019-fgvc6", tmp_path / "cam")
+    task = _made("iwildcam-2019-fgvc6", raw, tmp_path / "cam")
+    frame = pd.read_csv(raw / "train.csv")
+    kept, held = train_test_split(frame["location"].unique(), test_size=0.1, random_state=8)
+    test = frame[frame["location"].isin(held)]
+    sample = test[["id"]].rename(columns={"id": "Id"}).assign(Category=0)
+    assert _text(task / "public" / "sample_submission.csv") == sample.to_csv(
+        lineterminator="\n")  # with the raw rows' labels, as MLE-bench writes it
+
+
+def test_answers_one_row_per_joined_id_and_a_sample_of_the_training_mean(
+        tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    rng = np.random.default_rng(3)
+    n = 200
+    frame = pd.DataFrame({
+        "site_id": 1, "patient_id": rng.integers(100, 140, n), "image_id": np.arange(n) * 7,
+        "laterality": rng.choice(["L", "R"], n), "view": "CC", "age": 50.0,
+        "cancer": rng.choice([0, 1], n), "implant": 0, "machine_id": 29})
+    frame.to_csv(raw / "train.csv", index=False)
+    task = _made("rsna-breast-cancer-detection", raw, tmp_path)
+    kept, held = train_test_split(frame["patient_id"].unique(), test_size=0.1, random_state=42)
+    train = frame[frame["patient_id"].isin(kept)]
+    test = frame[frame["patient_id"].isin(held)].copy()
+    test["prediction_id"] = test["patient_id"].astype(str) + "_" + test["laterality"]
+    answers = test[["prediction_id", "cancer"]].groupby("prediction_id").first().reset_index()
+    assert _text(task / "private" / "answers.csv") == _csv(answers)
+    assert len(answers) < len(test)  # several images per breast, one answer
+    sample = answers.assign(cancer=train["cancer"].mean())
+    assert _text(task / "public" / "sample_submission.csv") == _csv(sample)
+
+
 def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
     recipes = load_recipes()
     assert len(recipes.recipes) + len(recipes.out) == 82  # MLE-bench's competitions at 783b15a
@@ -250,7 +339,7 @@ def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
 
 
 @pytest.mark.parametrize(("task", "why"), [
-    ("kaggle/text-normalization-challenge-russian-language", "it splits groups (sentences)"),
+    ("kaggle/osic-pulmonary-fibrosis-progression", "a grid of every test patient and week"),
     ("kaggle/google-quest-challenge", "swaps a row between train and test"),
     ("kaggle/ai4code", "a fixed test count of whole ancestor groups"),
     ("kaggle/siim-covid19-detection", "sorts both sides by id"),
