@@ -232,6 +232,24 @@ def _copy_raw(raw_root: Path, out: Path, dest: str, src: str) -> None:
         shutil.copyfile(source, target)
 
 
+def _raw_column(spec: TaskSpec, frame: pd.DataFrame, column: str) -> list[str]:
+    """A column the task's recipe reads, from MLE-bench's raw rows: itself, the raw column a
+    ``rename`` gives it, or the text a ``compose_id`` builds it from."""
+    steps = getattr(spec.split, "transforms", None) or []
+    raw_name = {new: old for t in steps if getattr(t, "op", None) == "rename"
+                for old, new in t.columns.items()}
+    name = column if column in frame.columns else raw_name.get(column, column)
+    if name in frame.columns:
+        return frame[name].astype(str).tolist()
+    for t in steps:
+        if getattr(t, "op", None) == "compose_id" and t.column == column \
+                and set(t.reads()) <= set(frame.columns):
+            cells = frame[t.reads()].astype(str).fillna("")
+            return [t.template.format(**row) for row in cells.to_dict("records")]
+    raise SplitError(f"the task's per-row files need column {column!r}, which MLE-bench's raw "
+                     "table does not hold")
+
+
 def _row_files(spec: TaskSpec, raw_root: Path, frame: pd.DataFrame, test: pd.DataFrame,
                out: Path) -> int:
     """Per-row files placed as the task's split places them; how many rows carry one."""
@@ -244,10 +262,8 @@ def _row_files(spec: TaskSpec, raw_root: Path, frame: pd.DataFrame, test: pd.Dat
         return 0
     plan = plan_split(spec)
     fields = file_fields(plan) or []
-    raw_name = {new: old for t in getattr(spec.split, "transforms", None) or []
-                if getattr(t, "op", None) == "rename" for old, new in t.columns.items()}
-    keys = pl.DataFrame({c: frame[c if c in frame.columns else raw_name.get(c, c)]
-                         .astype(str).tolist() for c in dict.fromkeys([plan.id_column, *fields])})
+    keys = pl.DataFrame({c: _raw_column(spec, frame, c)
+                         for c in dict.fromkeys([plan.id_column, *fields])})
     mask = frame.index.isin(test.index)
     position = {label: i for i, label in enumerate(frame.index[mask])}
     order = np.asarray([position[label] for label in test.index])  # table order -> public
