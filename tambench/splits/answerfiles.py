@@ -21,6 +21,7 @@ from typing import Any
 
 import polars as pl
 
+from tambench.core.bounded import REPORT_BOUNDS, parse_json
 from tambench.errors import SplitError
 from tambench.splits.layout import PRIVATE_DIR, PUBLIC_DIR, SAMPLE_FILE, TEST_FILE, SplitPlan
 
@@ -92,4 +93,6 @@ def write_rendered(plan: SplitPlan, out: Path) -> None:
 def read_rendered(path: Path, fmt: str) -> Any:
     """A rendered answers or sample file: its lines (txt) or its parsed document (json)."""
     text = path.read_text(encoding="utf-8")
-    return json.loads(text) if fmt == "json" else text.splitlines()
+    if fmt == "json":
+        return parse_json(text, str(path), error=SplitError, bounds=REPORT_BOUNDS)
+    return text.splitlines()

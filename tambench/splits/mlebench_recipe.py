@@ -24,14 +24,14 @@ grading reads).
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from importlib import resources
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from tambench.errors import SplitError
+from tambench.core.bounded import parse_json
+from tambench.errors import MalformedInputError, SplitError
 
 RECIPES_FILE = "mlebench_recipes.json"
 #: In a file's ``keep`` list, the task's class columns (its split's ``target_columns``).
@@ -188,8 +188,8 @@ def load_recipes() -> MleRecipes:
     """The bundled recipes (validated once)."""
     text = resources.files("tambench.splits").joinpath(RECIPES_FILE).read_text("utf-8")
     try:
-        return MleRecipes.model_validate(json.loads(text))
-    except (ValidationError, ValueError) as exc:
+        return MleRecipes.model_validate(parse_json(text, RECIPES_FILE))
+    except (ValidationError, ValueError, MalformedInputError) as exc:
         raise SplitError(f"{RECIPES_FILE} is invalid: {exc}") from exc
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import polars as pl
 
+from tambench.core.bounded import REPORT_BOUNDS, parse_json
 from tambench.errors import SplitError
 from tambench.schema.splitspec import SplitSpec
 from tambench.splits.layout import resolve_inside
@@ -136,8 +137,8 @@ def _read_json(path: Path) -> pl.DataFrame:
 def _keyed_records(path: Path) -> pl.DataFrame | None:
     """One JSON object whose every value is an object, as rows (None for JSON lines)."""
     try:
-        doc = json.loads(path.read_bytes())
-    except ValueError:
+        doc = parse_json(path.read_bytes(), str(path), error=SplitError, bounds=REPORT_BOUNDS)
+    except SplitError:
         return None  # several JSON values: JSON lines
     if not (isinstance(doc, dict) and doc and all(isinstance(v, dict) for v in doc.values())):
         return None

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from tambench.core.bounded import REPORT_BOUNDS, parse_json
 from tambench.core.layout import safe_join
 from tambench.errors import SplitError
 from tambench.schema.transforms_tables import CocoTable, GroupRows, Merge, NpyTable
@@ -24,8 +25,8 @@ def coco_table(t: CocoTable, _table: pl.LazyFrame, raw_root: Path) -> Applied:
     if not path.is_file():
         raise SplitError(f"coco_table: {t.file!r} not found in the raw data")
     try:
-        with open(path, encoding=t.encoding) as fh:
-            data = json.load(fh)
+        text = path.read_bytes().decode(t.encoding)
+        data = parse_json(text, f"coco_table {t.file!r}", error=SplitError, bounds=REPORT_BOUNDS)
         images, annotations = data["images"], data.get("annotations", [])
         keys = [str(im[t.image_key]) for im in images]
     except (OSError, ValueError, KeyError, TypeError) as exc:

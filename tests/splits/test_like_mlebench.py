@@ -315,6 +315,10 @@ def test_answers_one_row_per_joined_id_and_a_sample_of_the_training_mean(
         "laterality": rng.choice(["L", "R"], n), "view": "CC", "age": 50.0,
         "cancer": rng.choice([0, 1], n), "implant": 0, "machine_id": 29})
     frame.to_csv(raw / "train.csv", index=False)
+    for patient, image in zip(frame["patient_id"], frame["image_id"], strict=True):
+        folder = raw / "train_images" / str(patient)  # a patient's images follow its rows
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{image}.dcm").write_bytes(b"DICM" + str(image).encode())
     task = _made("rsna-breast-cancer-detection", raw, tmp_path)
     kept, held = train_test_split(frame["patient_id"].unique(), test_size=0.1, random_state=42)
     train = frame[frame["patient_id"].isin(kept)]
