@@ -24,9 +24,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tambench.grading.judge import judge_solution, parse_constraints, split_checkable
-from tambench.grading.protocols.kagglebench import evaluate_outputs
-from tambench.grading.protocols.mlagentbench import evaluate_harness
+from tambench.judge import judge_solution, parse_constraints, split_checkable
+from tambench.protocols.kagglebench import evaluate_outputs
+from tambench.protocols.mlagentbench import evaluate_harness
 from tambench.testing.fake_openai import FakeOpenAIServer
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -45,11 +45,11 @@ from tambench.grading.batch import (
     load_batch_report,
     write_batch_outputs,
 )
-from tambench.grading.csvio import Limits
 from tambench.grading.report import GradeReport, load_report
 from tambench.grading.verdict import Verdict
 from tambench.schema.taskspec import TaskSpec
 from tambench.tasks.locate import load_task, locate_task
+from tambench.validation.reading.csvio import Limits
 
 __all__ = [
     "Aggregation",

@@ -8,11 +8,15 @@ Layers, lowest first (a module may import its own stage and any lower layer, not
 1. ``schema``
 2. ``tasks``, ``acquisition`` (siblings: neither imports the other)
 3. ``difficulty``, ``splits`` (siblings)
-4. ``grading``
-5. ``runs`` (running agents in sandboxes; it may grade the runs it made)
-6. ``testing`` (local servers for tests and the demo), ``api`` (the Python API; siblings)
-7. ``demo``
-8. ``cli``
+4. ``validation`` (is a submission well formed; its file-reading layer under it), ``judge``
+   (the LLM constraint judge; siblings)
+5. ``grading`` (a submission in, a grade out; many submissions, a report)
+6. ``protocols`` (sibling benchmarks' scoring rules, over grading's scores)
+7. ``runs`` (the agent-facing side: the runner and its sandboxes, the validation server; it may
+   grade the runs it made)
+8. ``testing`` (local servers for tests and the demo), ``api`` (the Python API; siblings)
+9. ``demo``
+10. ``cli``
 
 Every import counts, including those inside functions and under ``TYPE_CHECKING``: an import
 moved into a function to dodge a cycle is still a dependency. So does a module named by a
@@ -35,11 +39,13 @@ LAYERS: dict[str, int] = {
     "schema": 1,
     "tasks": 2, "acquisition": 2,
     "difficulty": 3, "splits": 3,
-    "grading": 4,
-    "runs": 5,
-    "testing": 6, "api": 6,
-    "demo": 7,
-    "cli": 8,
+    "validation": 4, "judge": 4,
+    "grading": 5,
+    "protocols": 6,
+    "runs": 7,
+    "testing": 8, "api": 8,
+    "demo": 9,
+    "cli": 10,
 }
 
 

@@ -160,7 +160,7 @@ def test_library_folders_fall_back_to_a_private_temporary_folder(
 ) -> None:
     from tambench.acquisition.kaggle_client import has_credentials
     from tambench.config import env_dir_fallback
-    from tambench.grading.judge.cache import default_cache_dir
+    from tambench.judge.cache import default_cache_dir
 
     for var in ("MPLCONFIGDIR", "XDG_CACHE_HOME", "KAGGLE_CONFIG_DIR", "KAGGLE_API_TOKEN",
                 "KAGGLE_USERNAME", "KAGGLE_KEY"):

@@ -91,7 +91,7 @@ def _grade_task(submission: Path, task: str, catalogue: Path | None, data_dir: P
                 leaderboard: Path | None, allow_quarantined: bool, extra: str | None) -> Any:
     """Grade against a task of the catalogue (its answers in the data folder)."""
     from tambench.grading.grade import check_submission_path, grade_submission, resolve_task
-    from tambench.grading.validate import with_extra_columns
+    from tambench.validation.validate import with_extra_columns
 
     resolved = resolve_task(task, catalogue=catalogue, data_dir=data_dir,
                             leaderboard=leaderboard, allow_quarantined=allow_quarantined)
@@ -105,7 +105,7 @@ def _grade_adhoc(submission: Path, opts: _adhoc.AdhocOptions, leaderboard: Path 
     """Grade against an answers file with a spec built from the flags."""
     from tambench.core.metrics import get_metric
     from tambench.grading.grade import adhoc_spec, grade_submission
-    from tambench.grading.validate import load_answers, with_extra_columns
+    from tambench.validation.validate import load_answers, with_extra_columns
 
     fields_, public_dir = _adhoc.adhoc_grading(opts)
     spec = with_extra_columns(adhoc_spec(**fields_), extra_columns)
@@ -244,7 +244,7 @@ def _judge_config(model: str | None, base_url: str | None) -> Any:
     if not model:  # no judge: its code is not even imported
         return None
     from tambench.grading.batch import JudgeConfig
-    from tambench.grading.judge import default_cache_dir
+    from tambench.judge import default_cache_dir
 
     return JudgeConfig(model=model, base_url=base_url, cache_dir=str(default_cache_dir()))
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 
 if TYPE_CHECKING:
-    from tambench.grading.judge import JudgeResult
+    from tambench.judge import JudgeResult
     from tambench.schema.taskspec import TaskSpec
 
 
@@ -115,7 +115,7 @@ def judge(
     """
     from tambench.cli._console import print_json
     from tambench.config import load_settings
-    from tambench.grading.judge import JUDGE_MODES, default_cache_dir, judge_solution
+    from tambench.judge import JUDGE_MODES, default_cache_dir, judge_solution
 
     if mode not in JUDGE_MODES:
         raise typer.BadParameter(f"--mode must be one of {list(JUDGE_MODES)}, got {mode!r}")

@@ -26,7 +26,7 @@ def _read_text(path: Path, what: str) -> str:
 def list_protocols(json_out: bool = typer.Option(False, "--json", help="Print strict JSON.")) -> None:
     """Every registered protocol: name, benchmark, what it scores, its inputs and docs."""
     from tambench.cli._console import console, print_json
-    from tambench.grading.protocols.base import PROTOCOLS
+    from tambench.protocols.base import PROTOCOLS
 
     rows = [{"name": p.name, "title": p.title, "summary": p.summary, "inputs": p.inputs,
              "entry_point": f"{p.evaluate.__module__}:{p.evaluate.__name__}", "doc": p.doc,
@@ -46,7 +46,7 @@ def _original_rule(task: str, score: float | None, stdout: Path | None, out_text
                    threshold: float) -> tuple[dict[str, Any], str]:
     """MLAgentBench's improve-over-baseline rule for one run: (JSON result, summary line)."""
     from tambench.errors import ProtocolError
-    from tambench.grading.protocols.mlagentbench import extract_score, score_improvement
+    from tambench.protocols.mlagentbench import extract_score, score_improvement
 
     value = score if score is not None else extract_score(out_text, mode, metric or "")  # type: ignore[arg-type]
     if value is None:
@@ -66,7 +66,7 @@ def _original_rule(task: str, score: float | None, stdout: Path | None, out_text
 def _harness_rule(exit_code: int, out_text: str, err_text: str, metric: str | None,
                   baseline: str | None, score: float | None, mode: str) -> tuple[dict[str, Any], str]:
     """The harness variant's verdict for one run: (JSON result, summary line)."""
-    from tambench.grading.protocols.mlagentbench import evaluate_harness
+    from tambench.protocols.mlagentbench import evaluate_harness
 
     if metric is None:
         raise typer.BadParameter("the harness rule needs --metric (or give --task for the "
@@ -104,7 +104,7 @@ def mlagentbench(
 ) -> None:
     """MLAgentBench: the harness's resolution rule, or with --task the original rule."""
     from tambench.cli._console import console, print_json
-    from tambench.grading.protocols.mlagentbench import MODES
+    from tambench.protocols.mlagentbench import MODES
 
     if mode not in MODES:
         raise typer.BadParameter(f"--mode must be one of {list(MODES)}, got {mode!r}")
@@ -133,7 +133,7 @@ def mlalgo(
 ) -> None:
     """MLAlgo-Bench: pass rate, dScore, dTime and EScore from a results table."""
     from tambench.cli._console import console, print_json
-    from tambench.grading.protocols.mlalgo import aggregate_results, read_results
+    from tambench.protocols.mlalgo import aggregate_results, read_results
 
     agg = aggregate_results(read_results(results))
     if json_out:
@@ -167,7 +167,7 @@ def kagglebench(
 ) -> None:
     """KaggleBench: score every output and aggregate per agent."""
     from tambench.cli._console import console, print_json
-    from tambench.grading.protocols.kagglebench import (
+    from tambench.protocols.kagglebench import (
         HUMAN_BASELINE_GLOB,
         OUTPUT_GLOB,
         SCOPES,

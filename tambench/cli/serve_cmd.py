@@ -49,9 +49,9 @@ def serve_validate(
     """Answer POST /validate and GET /health as MLE-bench's grading server does, without the
     answers: the verdict and every problem, never a score."""
     from tambench.cli._echo import echo
-    from tambench.grading.server.config import UploadLimits, is_loopback
-    from tambench.grading.server.run import ValidationServer, describe
     from tambench.grading.verdict import resolve_public_task
+    from tambench.runs.server.config import UploadLimits, is_loopback
+    from tambench.runs.server.run import ValidationServer, describe
 
     limits = UploadLimits(
         max_bytes=None if max_upload_mb is None else int(max_upload_mb * 1024**2),
@@ -79,7 +79,7 @@ def _config(host: str | None, port: int | None, catalogue: Path | None, data_dir
     """The server's configuration: an address from the settings must be a loopback one; an
     explicit --host may be any."""
     from tambench.config import load_settings
-    from tambench.grading.server.config import ServerConfig, check_bind_address
+    from tambench.runs.server.config import ServerConfig, check_bind_address
 
     settings = load_settings(catalogue=catalogue, data_dir=data_dir)
     chosen = host if host is not None else settings.serve_host

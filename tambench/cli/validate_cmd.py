@@ -57,8 +57,8 @@ def validate(
     from tambench.cli._echo import echo
     from tambench.grading.grade import check_submission_path
     from tambench.grading.sanitize import report_text
-    from tambench.grading.validate import with_extra_columns
     from tambench.grading.verdict import check_submission, resolve_public_task
+    from tambench.validation.validate import with_extra_columns
 
     resolved = resolve_public_task(task, catalogue=catalogue, data_dir=data_dir,
                                    public_dir=public_dir)

@@ -173,7 +173,7 @@ REGISTRY_MODULES: tuple[str, ...] = (
     "tambench.core.metrics",
     "tambench.core.llm",
     "tambench.executors",
-    "tambench.grading.protocols.base",
+    "tambench.protocols.base",
     "tambench.acquisition.platforms",
     "tambench.splits.strategies",
     "tambench.splits.transforms",

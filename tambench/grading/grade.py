@@ -44,12 +44,12 @@ from tambench.errors import (
     TaskDataError,
     TaskSpecError,
 )
-from tambench.grading.csvio import Limits
-from tambench.grading.files import bound_message
 from tambench.grading.report import GradeReport
-from tambench.grading.validate import Answers, load_answers, validate_submission
-from tambench.grading.validation.labels import answers_overlap_warning
 from tambench.schema.taskspec import GradingSpec, SubmissionFormat, TaskSpec
+from tambench.validation.labels import answers_overlap_warning
+from tambench.validation.reading.csvio import Limits
+from tambench.validation.reading.files import bound_message
+from tambench.validation.validate import Answers, load_answers, validate_submission
 
 # --- resolving --task --------------------------------------------------------------------------
 
@@ -326,7 +326,7 @@ def label_warnings(task_id: str, ans: Answers, y_pred: Any, answers_visible: boo
 
 def bounded(problems: list[str]) -> list[str]:
     """Problems as a report keeps them: each cut to
-    :data:`~tambench.grading.files.MAX_MESSAGE_CHARS` characters, whatever built it (a metric's
+    :data:`~tambench.validation.reading.files.MAX_MESSAGE_CHARS` characters, whatever built it (a metric's
     own structural check included)."""
     return [bound_message(p) for p in problems]
 

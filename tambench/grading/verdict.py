@@ -1,8 +1,8 @@
 """A verdict on one submission from the task's public files: valid or not, and every problem;
 never a score, a rank or a medal (``tambench validate``, its HTTP server, ``tambench.validate``).
 
-The checks are grading's own (:func:`~tambench.grading.validate.validate_submission`), run
-against the public reference of :mod:`tambench.grading.validation.reference` instead of the
+The checks are grading's own (:func:`~tambench.validation.validate.validate_submission`), run
+against the public reference of :mod:`tambench.validation.reference` instead of the
 answers. No private file is opened, so a verdict and its messages cannot depend on the
 answers: they never quote an answer value or label, never name an id the public files do not
 list, and never give a count the public test file does not already show (docs/grading.md,
@@ -23,11 +23,11 @@ from tambench.core.fielddocs import DOCUMENTED
 from tambench.core.layout import PRIVATE_DIR, PUBLIC_DIR, safe_join
 from tambench.core.metrics.base import get_metric
 from tambench.errors import InvalidSubmissionError, MissingSubmissionError, TaskDataError
-from tambench.grading.csvio import Limits
 from tambench.grading.grade import bounded, label_warnings, resolve_task, small_pages
-from tambench.grading.validate import Answers, validate_submission
-from tambench.grading.validation.reference import load_reference
 from tambench.schema.taskspec import TaskSpec
+from tambench.validation.reading.csvio import Limits
+from tambench.validation.reference import load_reference
+from tambench.validation.validate import Answers, validate_submission
 
 #: MLE-bench's result text for a valid submission (agents' scripts look for it).
 VALID_TEXT = "Submission is valid."

@@ -193,9 +193,9 @@ class Services:
             self._closers.append(gateway.close)
 
     def _start_validation(self, job: RunJob, sockets: Path) -> None:
-        from tambench.grading.server.config import ServerConfig
-        from tambench.grading.server.run import ValidationServer
         from tambench.grading.verdict import resolve_public_task
+        from tambench.runs.server.config import ServerConfig
+        from tambench.runs.server.run import ValidationServer
 
         task = resolve_public_task(job.task.task_id, catalogue=_opt(job.catalogue),
                                    data_dir=_opt(job.data_dir), public_dir=Path(job.task.public))

@@ -20,11 +20,11 @@ NOT_FOR_GRADE = (
     "tambench.acquisition", "tambench.difficulty", "tambench.testing", "tambench.demo",
     "tambench.api", "tambench.tasks.catalogue", "tambench.tasks.importers",
     "tambench.tasks.subsets", "tambench.splits.audit", "tambench.splits.prepare",
-    "tambench.splits.strategies", "tambench.grading.judge", "tambench.grading.protocols",
+    "tambench.splits.strategies", "tambench.judge", "tambench.protocols",
     "tambench.grading.batch.run", "tambench.grading.batch.models", "tambench.schema.mapping",
     "tambench.cli._console", "tambench.cli.tasks_cmd", "tambench.cli.rank_cmd",
     "tambench.cli.split_cmd", "tambench.cli.acquire_cmd", "tambench.cli.leaderboard_cmd",
-    "aiohttp", "tambench.grading.server", "tambench.cli.serve_cmd",
+    "aiohttp", "tambench.runs.server", "tambench.cli.serve_cmd",
 )
 
 _RUN = """
@@ -122,7 +122,7 @@ NOT_FOR_GRADE_RUNS = (
     "rich", "matplotlib", "asyncio", "ssl", "pydantic_settings", "playwright", "langchain",
     "langchain_core", "openai", "httpx", "requests", "polars", "pandas", "scipy", "sklearn",
     "ray", "tambench.grading.batch.figures", "tambench.grading.batch.html",
-    "tambench.grading.judge", "tambench.executors.limiter", "tambench.acquisition",
+    "tambench.judge", "tambench.executors.limiter", "tambench.acquisition",
     "tambench.cli._console",
 )
 

@@ -140,7 +140,7 @@ def test_grading_error_becomes_an_error_row_and_the_command_exits_3(
 def test_answers_are_loaded_once_per_task_per_worker(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tambench.grading import validate
+    from tambench.validation import validate
 
     cat, data, runs = make_env(tmp_path)
     for i in range(6):

@@ -15,8 +15,8 @@ import pytest
 
 import tambench
 from tambench.cli.main import main
-from tambench.grading import compressed
-from tambench.grading.csvio import Limits
+from tambench.validation.reading import compressed
+from tambench.validation.reading.csvio import Limits
 from tests.grading.corpus import TASKS, perfect_text
 from tests.grading.test_batch import FIXED, make_env
 
@@ -175,7 +175,7 @@ def _unpack_peak(data: bytes, name: str = "submission.zip") -> tuple[int, str]:
     import pyarrow as pa
 
     from tambench.errors import InvalidSubmissionError
-    from tambench.grading.files import RawFile
+    from tambench.validation.reading.files import RawFile
 
     raw = RawFile(path=Path(name), size=len(data), data=data, arrow=pa.py_buffer(data))
     tracemalloc.start()

@@ -12,9 +12,9 @@ import pyarrow as pa
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from tambench.grading.validation import idindex
-from tambench.grading.validation.idindex import HASH_MAX_ID_BYTES, IdIndex, IdSet
-from tambench.grading.validation.ids import check_ids
+from tambench.validation import idindex
+from tambench.validation.idindex import HASH_MAX_ID_BYTES, IdIndex, IdSet
+from tambench.validation.ids import check_ids
 
 #: Any character but lone surrogates (not encodable as UTF-8, so never in a parsed file) and
 #: line breaks (an id holding one is refused as a quoted newline, whatever the answers hold).

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tambench.grading.judge import (
+from tambench.judge import (
     NOT_CHECKABLE,
     classify_constraint,
     judge_solution,

@@ -18,14 +18,14 @@ from typing import Any
 import pytest
 
 from tambench.errors import JudgeError
-from tambench.grading.judge import (
+from tambench.judge import (
     ESCAPED_DELIMITER,
     Constraint,
     build_messages,
     choose_nonce,
     judge_solution,
 )
-from tambench.grading.judge import prompt as judge_prompt
+from tambench.judge import prompt as judge_prompt
 from tambench.testing.fake_openai import FakeOpenAIServer
 
 INSTRUCTIONS = ("1. Scale the numeric features with StandardScaler. "

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tambench.grading.judge import parse_constraints, parse_instructions
+from tambench.judge import parse_constraints, parse_instructions
 
 #: Constraint counts of the 18 Lite tasks, read off their special_instructions by hand.
 LITE_COUNTS = {

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from tambench import judge as judge_mod
 from tambench.errors import ConfigError, JudgeError
-from tambench.grading import judge as judge_mod
-from tambench.grading.judge import (
+from tambench.judge import (
     Constraint,
     build_messages,
     code_line_numbers,

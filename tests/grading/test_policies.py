@@ -23,8 +23,8 @@ from tambench.errors import (
     TaskSpecError,
 )
 from tambench.grading.grade import grade_submission
-from tambench.grading.validate import load_answers, validate_submission
 from tambench.schema.taskspec import GradingSpec, TaskSpec
+from tambench.validation.validate import load_answers, validate_submission
 from tests.grading.corpus import CASES, LABEL_IDS, LABELS, TASKS, Case, build_case
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tambench.errors import ProtocolError
-from tambench.grading.protocols.kagglebench import (
+from tambench.protocols.kagglebench import (
     HUMAN_BASELINE_GLOB,
     ActionBank,
     ScenarioScore,

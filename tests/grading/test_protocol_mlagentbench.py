@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tambench.errors import ProtocolError
-from tambench.grading.protocols.mlagentbench import (
+from tambench.protocols.mlagentbench import (
     KNOWN_BASELINES,
     aggregate_success,
     evaluate_harness,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tambench.errors import ProtocolError
-from tambench.grading.protocols.mlalgo import (
+from tambench.protocols.mlalgo import (
     METRIC_FUNCTIONS,
     TaskResult,
     accuracy,

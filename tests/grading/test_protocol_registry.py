@@ -11,8 +11,8 @@ from tambench.cli.main import main
 from tambench.core.metrics import METRICS
 from tambench.core.registry import extension_points
 from tambench.errors import ProtocolError
-from tambench.grading.protocols import mlalgo
-from tambench.grading.protocols.base import PROTOCOLS, SiblingProtocol, get_protocol
+from tambench.protocols import mlalgo
+from tambench.protocols.base import PROTOCOLS, SiblingProtocol, get_protocol
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "tambench" / "grading" / "protocols"
@@ -55,4 +55,4 @@ def test_protocol_list_prints_every_protocol(capsys: pytest.CaptureFixture[str])
     assert main(["protocol", "list", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [r["name"] for r in rows] == ["kagglebench", "mlagentbench", "mlalgo"]
-    assert rows[2]["entry_point"] == "tambench.grading.protocols.mlalgo:aggregate_results"
+    assert rows[2]["entry_point"] == "tambench.protocols.mlalgo:aggregate_results"

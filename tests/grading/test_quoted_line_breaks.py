@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from tambench.grading import csvio
 from tambench.grading.grade import grade_submission
 from tambench.schema.taskspec import GradingSpec, TaskSpec
+from tambench.validation.reading import csvio
 
 N = 100_000  # about 3 MB: several parser blocks of 1 MiB
 

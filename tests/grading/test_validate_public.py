@@ -248,8 +248,8 @@ def test_mask_cells_are_parsed_without_refusing_good_ones(tmp_path: Path) -> Non
     refuses and accepts every well-formed mask, for every registered mask metric that runs
     without answers columns."""
     from tambench.core.metrics import list_metrics
-    from tambench.grading.validation.answers import Answers
     from tambench.grading.verdict import cell_refusals
+    from tambench.validation.answers import Answers
 
     checked = 0
     for metric in [m for m in list_metrics() if m.kind == "mask"]:

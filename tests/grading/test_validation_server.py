@@ -27,9 +27,9 @@ import pytest
 from tambench.cli.main import main
 from tambench.errors import ConfigError
 from tambench.grading.grade import grade_submission
-from tambench.grading.server.config import ServerConfig, UploadLimits, check_bind_address
-from tambench.grading.server.run import ValidationServer
 from tambench.grading.verdict import Verdict, public_task
+from tambench.runs.server.config import ServerConfig, UploadLimits, check_bind_address
+from tambench.runs.server.run import ValidationServer
 from tests.grading.hostile import BYTES_NAME, ODD_NAMES
 from tests.grading.public_tasks import CorpusCase, build_prepared, corpus_cases
 from tests.grading.test_validate_public import MARK, MARK_NUMBER, _plant
@@ -227,7 +227,7 @@ def test_a_bug_is_a_500_in_mle_benchs_shape_without_details(
     def broken(*args: object, **kw: object) -> None:
         raise RuntimeError(f"planted {MARK}")
 
-    monkeypatch.setattr("tambench.grading.server.app.check_submission", broken)
+    monkeypatch.setattr("tambench.runs.server.app.check_submission", broken)
     resp = _post(one.url, "validate", _perfect(one))
     assert resp.status_code == 500
     assert resp.json() == {"error": "An unexpected error occurred.",
@@ -318,7 +318,7 @@ def test_a_client_trickling_its_headers_is_disconnected(one: Running) -> None:
 def test_uploads_live_in_a_private_folder_and_are_gone_after_the_answer(
     one: Running, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import tambench.grading.server.app as app_module
+    import tambench.runs.server.app as app_module
 
     seen: list[tuple[int, int, int, Path]] = []
     real = app_module.check_submission

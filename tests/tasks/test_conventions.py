@@ -12,10 +12,10 @@ import pytest
 
 from tambench.cli.main import main
 from tambench.core.metrics import get_metric
-from tambench.grading.validation.policies import check_applicable
 from tambench.schema.taskspec import GradingSpec
 from tambench.tasks.importers import read_tree
 from tambench.tasks.importers.conventions import CONVENTIONS, Convention, apply_conventions
+from tambench.validation.policies import check_applicable
 from tests.tasks.test_importers import build_mle_bench
 
 IMPORTED = GradingSpec(metric="accuracy", id_columns=["id"], target_columns=["y"],

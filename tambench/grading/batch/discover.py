@@ -34,8 +34,8 @@ from pathlib import Path
 from tambench.core.bounded import LINE_BOUNDS, parse_json
 from tambench.errors import InputError, MalformedInputError
 from tambench.grading.batch.models import RunStatus
-from tambench.grading.files import COMPRESSED_SUFFIXES
 from tambench.grading.sanitize import report_name, report_text
+from tambench.validation.reading.files import COMPRESSED_SUFFIXES
 
 #: A run's solution code: in the run folder, or in its code/ folder (``tambench run``'s layout).
 SOLUTION_FILES = ("best_solution.py", "solution.py", "code/best_solution.py", "code/solution.py")

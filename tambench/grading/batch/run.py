@@ -18,8 +18,8 @@ from tambench.grading.batch.records import difference_warnings, read_run_records
 from tambench.grading.batch.resolve import make_resolver
 from tambench.grading.batch.summary import summarise
 from tambench.grading.batch.worker import grade_run_item, identity
-from tambench.grading.csvio import Limits
 from tambench.grading.sanitize import report_text
+from tambench.validation.reading.csvio import Limits
 
 
 def _check_folders(source: Path, catalogue: Path, data_dir: Path, data_defaulted: bool) -> None:
@@ -110,7 +110,7 @@ def _run(items: list[RunItem], pool: Executor, retries: int, progress: bool) -> 
 
 def _run_settings(limits: Limits, now: datetime | None, time_limit: float | None,
                   judge: JudgeConfig | None, extra_columns: str | None) -> RunSettings:
-    from tambench.grading.validate import EXTRA_COLUMNS_CHOICES
+    from tambench.validation.validate import EXTRA_COLUMNS_CHOICES
 
     if extra_columns is not None and extra_columns not in EXTRA_COLUMNS_CHOICES:
         raise InputError(f"extra_columns must be one of {', '.join(EXTRA_COLUMNS_CHOICES)}, "

@@ -24,9 +24,9 @@ from tambench.errors import GradingTimeout, TaskDataError
 from tambench.grading.batch.deadline import time_limit
 from tambench.grading.batch.discover import JudgeConfig, RunItem, TaskRef
 from tambench.grading.batch.models import RunStatus
-from tambench.grading.csvio import Limits
 from tambench.grading.sanitize import report_messages, report_text
 from tambench.schema.taskspec import GradingSpec, TaskSpec
+from tambench.validation.reading.csvio import Limits
 
 #: Tasks whose answers a worker keeps loaded at once.
 TASK_CACHE_SIZE = 8
@@ -86,7 +86,7 @@ def _spec_and_metric(ref: TaskRef, extra_columns: str | None = None
     """A task's spec (cached; ``value_policy.extra_columns`` set when given), its grading and
     its registered metric; a task without grading is refused."""
     from tambench.core.metrics.base import get_metric
-    from tambench.grading.validate import with_extra_columns
+    from tambench.validation.validate import with_extra_columns
 
     spec = with_extra_columns(load_spec_cached(ref.task_file), extra_columns)
     if spec.grading is None:
@@ -96,7 +96,7 @@ def _spec_and_metric(ref: TaskRef, extra_columns: str | None = None
 
 def load_task_cached(ref: TaskRef, extra_columns: str | None = None) -> tuple[Any, Any, Any]:
     """(spec, answers, leaderboard) of a task, loaded once per worker process."""
-    from tambench.grading.validate import load_answers
+    from tambench.validation.validate import load_answers
 
     key = (_file_key(ref.task_file), ref.answers, _file_key(ref.leaderboard), extra_columns)
 
@@ -245,7 +245,7 @@ def judge_run_solution(spec: TaskSpec, solution: Path, judge: JudgeConfig) -> di
     be read as UTF-8 text within the size cap, is not judged: the counts stay null and
     ``judge_note`` says why. Nothing is ever counted as passed without a checked verdict.
     """
-    from tambench.grading.judge import judge_solution, parse_instructions
+    from tambench.judge import judge_solution, parse_instructions
 
     constraints = parse_instructions(spec.special_instructions)
     if not constraints.constraints:

@@ -588,8 +588,8 @@ def judge(case: FamilyCase, folder: Path) -> tuple[str, str]:
     "wrong refusal" | "wrong score" | "refused", detail)."""
     import re
 
-    from tambench.grading.files import MAX_MESSAGE_CHARS
     from tambench.grading.grade import grade_submission
+    from tambench.validation.reading.files import MAX_MESSAGE_CHARS
 
     spec, answers, sub, best = build(case, folder)
     try:
