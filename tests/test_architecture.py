@@ -10,13 +10,13 @@ Layers, lowest first (a module may import its own stage and any lower layer, not
 3. ``difficulty``, ``splits`` (siblings)
 4. ``validation`` (is a submission well formed; its file-reading layer under it), ``judge``
    (the LLM constraint judge; siblings)
-5. ``grading`` (a submission in, a grade out; many submissions, a report)
-6. ``protocols`` (sibling benchmarks' scoring rules, over grading's scores)
-7. ``runs`` (the agent-facing side: the runner and its sandboxes, the validation server; it may
+5. ``grading`` (a submission in, a grade out; many submissions, a report), ``protocols``
+   (sibling benchmarks' scoring rules; siblings)
+6. ``runs`` (the agent-facing side: the runner and its sandboxes, the validation server; it may
    grade the runs it made)
-8. ``testing`` (local servers for tests and the demo), ``api`` (the Python API; siblings)
-9. ``demo``
-10. ``cli``
+7. ``testing`` (local servers for tests and the demo), ``api`` (the Python API; siblings)
+8. ``demo``
+9. ``cli``
 
 Every import counts, including those inside functions and under ``TYPE_CHECKING``: an import
 moved into a function to dodge a cycle is still a dependency. So does a module named by a
@@ -27,6 +27,7 @@ is the same dependency, hidden.
 from __future__ import annotations
 
 import ast
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -40,12 +41,11 @@ LAYERS: dict[str, int] = {
     "tasks": 2, "acquisition": 2,
     "difficulty": 3, "splits": 3,
     "validation": 4, "judge": 4,
-    "grading": 5,
-    "protocols": 6,
-    "runs": 7,
-    "testing": 8, "api": 8,
-    "demo": 9,
-    "cli": 10,
+    "grading": 5, "protocols": 5,
+    "runs": 6,
+    "testing": 7, "api": 7,
+    "demo": 8,
+    "cli": 9,
 }
 
 
@@ -281,3 +281,56 @@ def test_no_module_over_600_lines_and_no_function_over_60_without_a_stated_reaso
     assert not stale, f"exceptions for code that no longer exists: {stale}"
     for key, reason in SIZE_EXCEPTIONS.items():
         assert reason.strip() and "\n" not in reason, f"{key}: the reason must be one line"
+
+
+# --- the layout as docs/layout.md shows it -------------------------------------------------------
+
+LAYOUT_DOC = PACKAGE.parent / "docs" / "layout.md"
+
+
+def _layout_table() -> dict[str, tuple[int, set[str] | None]]:
+    """{room: (layer, rooms it imports; None for "every room")} from docs/layout.md's table."""
+    rows: dict[str, tuple[int, set[str] | None]] = {}
+    for line in LAYOUT_DOC.read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 4 or not cells[0].isdigit():
+            continue
+        layer, room, _job, imports = cells
+        named = None if imports == "every room" else {r for r in imports.split(", ") if r}
+        rows[room] = (int(layer), named)
+    return rows
+
+
+def _room_imports() -> dict[str, set[str]]:
+    """Rooms (stages above the shared core) each room imports, from the real import graph."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for mod, targets in _graph().items():
+        src = _stage(mod)
+        for target in targets:
+            dst = _stage(target)
+            if dst != src and LAYERS.get(dst, 0) > 0:
+                found[src].add(dst)
+    return found
+
+
+def test_the_documented_layout_is_the_real_one() -> None:
+    table = _layout_table()
+    rooms = {r for r, layer in LAYERS.items() if layer > 0}
+    assert set(table) == rooms, f"docs/layout.md's rooms differ: {set(table) ^ rooms}"
+    real = _room_imports()
+    for room, (layer, named) in table.items():
+        assert layer == LAYERS[room], f"{room}: docs say layer {layer}, the test {LAYERS[room]}"
+        if named is None:
+            assert LAYERS[room] == max(LAYERS.values()), "only the top room imports them all"
+            continue
+        assert named == real.get(room, set()), (
+            f"docs/layout.md says {room} imports {sorted(named)}; "
+            f"it imports {sorted(real.get(room, set()))}")
+
+
+def test_the_layout_check_sees_a_wrong_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = tmp_path / "layout.md"
+    doc.write_text(LAYOUT_DOC.read_text().replace("| 4 | judge |", "| 3 | judge |"))
+    monkeypatch.setattr(sys.modules[__name__], "LAYOUT_DOC", doc)
+    with pytest.raises(AssertionError, match="judge: docs say layer 3"):
+        test_the_documented_layout_is_the_real_one()
