@@ -88,7 +88,7 @@ def main() -> None:
     results["harness_stdout_mb"] = len(stdout) / 1e6
     results["harness_read_s"] = t
 
-    code = (ROOT / "tambench" / "grading" / "judge" / "run.py").read_text()
+    code = (ROOT / "tambench" / "judge" / "run.py").read_text()
     instructions = texts[0]
     # Only checkable constraints are sent to the model; the others are set aside unjudged.
     n_constraints = len(split_checkable(parse_constraints(instructions))[0])

@@ -15,7 +15,7 @@ from tambench.protocols import mlalgo
 from tambench.protocols.base import PROTOCOLS, SiblingProtocol, get_protocol
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGE = ROOT / "tambench" / "grading" / "protocols"
+PACKAGE = ROOT / "tambench" / "protocols"
 
 
 def test_every_protocol_module_is_registered_and_nothing_else() -> None:

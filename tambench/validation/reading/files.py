@@ -97,7 +97,7 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
     (b"\xd0\xcf\x11\xe0", "an old Excel/OLE document"),
 )
 #: The compressed forms a submission may take under a name that says so, as Kaggle accepts
-#: them (grading/compressed.py reads them): the suffix, and the bytes such a file starts with.
+#: them (reading/compressed.py reads them): the suffix, and the bytes such a file starts with.
 COMPRESSED_FORMS: dict[str, tuple[bytes, ...]] = {
     ".gz": (b"\x1f\x8b",), ".zip": (b"PK\x03\x04", b"PK\x05\x06")}
 COMPRESSED_SUFFIXES = tuple(COMPRESSED_FORMS)
