@@ -49,7 +49,7 @@ from tambench.grading.report import GradeReport, load_report
 from tambench.grading.verdict import Verdict
 from tambench.schema.taskspec import TaskSpec
 from tambench.tasks.locate import load_task, locate_task
-from tambench.validation.reading.csvio import Limits
+from tambench.validation.reading.limits import Limits
 
 __all__ = [
     "Aggregation",

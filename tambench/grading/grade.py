@@ -47,7 +47,7 @@ from tambench.grading.score import (
     score_submission,
 )
 from tambench.schema.taskspec import GradingSpec, TaskSpec
-from tambench.validation.reading.csvio import Limits
+from tambench.validation.reading.limits import Limits
 from tambench.validation.validate import Answers, load_answers, validate_submission
 
 

@@ -13,7 +13,7 @@ import numpy as np
 from tambench.core.metrics.base import Metric
 from tambench.errors import InvalidSubmissionError, ScoreRangeError
 from tambench.validation.labels import answers_overlap_warning
-from tambench.validation.reading.files import bound_message
+from tambench.validation.reading.text import bound_message
 from tambench.validation.validate import Answers
 
 #: Relative slack at a metric's range bounds for floating-point rounding (a mean of equal

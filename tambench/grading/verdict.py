@@ -25,7 +25,7 @@ from tambench.core.metrics.base import get_metric
 from tambench.errors import InvalidSubmissionError, MissingSubmissionError, TaskDataError
 from tambench.grading.grade import bounded, label_warnings, resolve_task, small_pages
 from tambench.schema.taskspec import TaskSpec
-from tambench.validation.reading.csvio import Limits
+from tambench.validation.reading.limits import Limits
 from tambench.validation.reference import load_reference
 from tambench.validation.validate import Answers, validate_submission
 

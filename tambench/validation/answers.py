@@ -45,8 +45,9 @@ from tambench.validation.policies import (
     task_labels,
     values_may_span_lines,
 )
-from tambench.validation.reading.csvio import read_csv_columns, sniff_csv
-from tambench.validation.reading.files import RawFile, decode_text_file, open_regular_file
+from tambench.validation.reading.csvbody import read_csv_columns
+from tambench.validation.reading.csvio import decode_text_file, sniff_csv
+from tambench.validation.reading.files import RawFile, open_regular_file
 from tambench.validation.textfiles import parse_json, split_lines
 
 NUMERIC_KINDS = frozenset({"value", "probability"})

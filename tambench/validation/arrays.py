@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from tambench.errors import TaskDataError
-from tambench.validation.reading.csvio import bytes_hold_line_break, float_matrix_view
+from tambench.validation.reading.csvbody import bytes_hold_line_break, float_matrix_view
 
 #: A cell that is a decimal number (spaces around it allowed; they cannot change a number).
 NUMBER_RE = r"^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$"

@@ -55,8 +55,8 @@ from tambench.validation.arrays import (
 from tambench.validation.labels import equivalent_labels, respelling_hint
 from tambench.validation.messages import rows_desc
 from tambench.validation.policies import apply_empty_token, values_may_span_lines
-from tambench.validation.reading.csvio import MAX_EXAMPLES, format_examples
-from tambench.validation.reading.files import echo
+from tambench.validation.reading.csvio import MAX_EXAMPLES
+from tambench.validation.reading.text import echo, format_examples
 
 #: Kinds where an empty cell is a legitimate value by default.
 EMPTY_OK_KINDS = frozenset({"text", "set", "ranking", "mask"})

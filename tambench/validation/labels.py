@@ -26,8 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
-from tambench.validation.reading.csvio import format_examples
-from tambench.validation.reading.files import MAX_EXAMPLES, echo
+from tambench.validation.reading.text import MAX_EXAMPLES, echo, format_examples
 
 #: Declarable equivalences (``GradingSpec.label_equivalence``), in the order they apply.
 EQUIVALENCES = ("case", "boolean", "number")

@@ -12,7 +12,7 @@ import unicodedata
 import numpy as np
 import pyarrow as pa
 
-from tambench.validation.reading.files import MAX_EXAMPLES, echo
+from tambench.validation.reading.text import MAX_EXAMPLES, echo
 
 #: Separator of composite ids (several id columns); NUL bytes are refused in submissions.
 KEY_SEP = "\x00"

@@ -32,7 +32,8 @@ from tambench.schema.taskspec import (
     SubmissionFormat,
 )
 from tambench.validation.arrays import chunk, to_float64, to_object
-from tambench.validation.reading.csvio import read_csv_columns, sniff_csv
+from tambench.validation.reading.csvbody import read_csv_columns
+from tambench.validation.reading.csvio import sniff_csv
 from tambench.validation.reading.files import open_regular_file
 
 #: Kinds whose cells may use an empty token (an empty mask, set, ranking or text).

@@ -49,7 +49,8 @@ from tambench.validation.policies import (
     check_applicable,
     read_public_columns,
 )
-from tambench.validation.reading.files import decode_text_file, open_regular_file
+from tambench.validation.reading.csvio import decode_text_file
+from tambench.validation.reading.files import open_regular_file
 from tambench.validation.textfiles import parse_json, split_lines
 
 #: Sample submission names looked for in the public folder, per format, in order.

@@ -13,13 +13,9 @@ from typing import Any
 from tambench.errors import InvalidSubmissionError
 from tambench.schema.taskspec import SubmissionFormat
 from tambench.validation.answers import Answers
-from tambench.validation.reading.csvio import format_examples
-from tambench.validation.reading.files import (
-    MAX_EXAMPLES,
-    RawFile,
-    decode_text_file,
-    submission_error,
-)
+from tambench.validation.reading.csvio import decode_text_file
+from tambench.validation.reading.files import RawFile, submission_error
+from tambench.validation.reading.text import MAX_EXAMPLES, format_examples
 from tambench.validation.result import ValidatedSubmission
 from tambench.validation.textfiles import parse_json, split_lines
 

@@ -19,16 +19,10 @@ from tambench.validation.columns import check_columns, check_row_sums, clean_num
 from tambench.validation.ids import check_ids, check_superset
 from tambench.validation.messages import loose
 from tambench.validation.policies import values_may_span_lines
-from tambench.validation.reading.csvio import (
-    MAX_EXAMPLES,
-    CsvLayout,
-    Limits,
-    RawFile,
-    format_examples,
-    read_csv_columns,
-    sniff_csv,
-)
-from tambench.validation.reading.files import clip, echo_list
+from tambench.validation.reading.csvbody import read_csv_columns
+from tambench.validation.reading.csvio import MAX_EXAMPLES, CsvLayout, RawFile, sniff_csv
+from tambench.validation.reading.limits import Limits
+from tambench.validation.reading.text import clip, echo_list, format_examples
 from tambench.validation.result import ValidatedSubmission
 
 

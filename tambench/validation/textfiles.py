@@ -6,8 +6,8 @@ from typing import Any
 
 from tambench.core.bounded import Bounds
 from tambench.core.bounded import parse_json as parse_bounded
-from tambench.validation.reading.csvio import format_examples
-from tambench.validation.reading.files import MAX_EXAMPLES, ErrorFactory
+from tambench.validation.reading.files import ErrorFactory
+from tambench.validation.reading.text import MAX_EXAMPLES, format_examples
 
 #: The submission's size is capped before it is read (``Limits``); its integers may be as long
 #: as Python reads (ids compared as text), its nesting as deep as the parser goes (about 1,000

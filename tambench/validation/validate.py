@@ -47,8 +47,10 @@ from tambench.validation.answers import Answers, expected_header, load_answers
 from tambench.validation.arrays import fill_floats
 from tambench.validation.messages import show_id
 from tambench.validation.reading.compressed import unpack_submission
-from tambench.validation.reading.csvio import CsvLayout, Limits
-from tambench.validation.reading.files import MAX_MESSAGE_CHARS, bound_message, open_regular_file
+from tambench.validation.reading.csvio import CsvLayout
+from tambench.validation.reading.files import open_regular_file
+from tambench.validation.reading.limits import Limits
+from tambench.validation.reading.text import MAX_MESSAGE_CHARS, bound_message
 from tambench.validation.result import ValidatedSubmission
 from tambench.validation.structured import validate_structured
 from tambench.validation.tabular import validate_csv

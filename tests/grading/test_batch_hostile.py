@@ -61,7 +61,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, BatchReport, 
     with pytest.MonkeyPatch.context() as mp:
         _simulate_unreadable(mp)
         with get_executor("thread", 2) as pool:
-            from tambench.validation.reading.csvio import Limits
+            from tambench.validation.reading.limits import Limits
 
             report = grade_runs(batch.runs, catalogue=batch.catalogue, data_dir=batch.data,
                                 executor=pool, now=FIXED, limits=Limits(max_bytes=SMALL_CAP))

@@ -16,7 +16,7 @@ import pytest
 import tambench
 from tambench.cli.main import main
 from tambench.validation.reading import compressed
-from tambench.validation.reading.csvio import Limits
+from tambench.validation.reading.limits import Limits
 from tests.grading.corpus import TASKS, perfect_text
 from tests.grading.test_batch import FIXED, make_env
 

@@ -14,7 +14,7 @@ import pytest
 
 from tambench.grading.grade import grade_submission
 from tambench.schema.taskspec import GradingSpec, TaskSpec
-from tambench.validation.reading import csvio
+from tambench.validation.reading import csvbody
 
 N = 100_000  # about 3 MB: several parser blocks of 1 MiB
 
@@ -49,13 +49,13 @@ def _files(tmp_path: Path, truths: list[str], preds: list[str]) -> tuple[Path, P
 def serial_reads(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Whether each parse of a body found its blocks serially."""
     seen: list[bool] = []
-    attempt = csvio._BodyParser.attempt
+    attempt = csvbody._BodyParser.attempt
 
-    def spy(self: csvio._BodyParser, as_float: Any) -> Any:
+    def spy(self: csvbody._BodyParser, as_float: Any) -> Any:
         seen.append(self.serial)
         return attempt(self, as_float)
 
-    monkeypatch.setattr(csvio._BodyParser, "attempt", spy)
+    monkeypatch.setattr(csvbody._BodyParser, "attempt", spy)
     return seen
 
 
@@ -68,7 +68,7 @@ def test_text_values_may_hold_quoted_line_breaks_over_many_blocks(
     for i in range(0, N, 10):  # a tenth of the rows differ, some of them multi-line
         preds[i] = preds[i].replace("note", "nite")
     answers, sub = _files(tmp_path, truths, preds)
-    assert sub.stat().st_size > 2 * csvio.MIN_BLOCK_BYTES
+    assert sub.stat().st_size > 2 * csvbody.MIN_BLOCK_BYTES
     report = grade_submission(sub, _spec(metric), answers)
     assert report.valid_submission, report.errors
     if metric == "exact_match":

@@ -12,7 +12,7 @@ import pytest
 from tambench.core.metrics import get_metric
 from tambench.errors import InvalidSubmissionError, MissingSubmissionError, TaskDataError
 from tambench.grading.grade import grade_submission
-from tambench.validation.reading.csvio import Limits
+from tambench.validation.reading.limits import Limits
 from tambench.validation.validate import load_answers, validate_submission
 from tests.grading.corpus import CASES, TASKS, Case, build_case, build_perfect, write_task
 
@@ -305,10 +305,10 @@ def test_probability_columns_become_one_packed_column_major_matrix(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shuffled: bool
 ) -> None:
     from tambench.grading.grade import adhoc_spec
-    from tambench.validation.reading import csvio
+    from tambench.validation.reading import csvbody
 
     # Small parser blocks, so every column arrives in many chunks before it is packed.
-    monkeypatch.setattr(csvio, "MIN_BLOCK_BYTES", 4096)
+    monkeypatch.setattr(csvbody, "MIN_BLOCK_BYTES", 4096)
     rng = np.random.default_rng(3)
     n, k = 3000, 6
     names = [f"p{j}" for j in range(k)]
@@ -337,7 +337,7 @@ def test_probability_columns_become_one_packed_column_major_matrix(
 def test_float_matrix_view_refuses_columns_that_are_not_packed() -> None:
     import pyarrow as pa
 
-    from tambench.validation.reading.csvio import float_matrix_view, pack_float_columns
+    from tambench.validation.reading.csvbody import float_matrix_view, pack_float_columns
     from tambench.validation.validate import fill_floats
 
     table = pa.table({"a": pa.chunked_array([[1.0], [2.0]]), "b": [3.0, 4.0], "s": ["x", "y"]})
@@ -372,7 +372,7 @@ def test_a_hard_link_to_answers_outside_a_private_folder_is_refused_too(tmp_path
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.want == "R"], ids=lambda c: c.name)
 def test_no_message_of_the_corpus_is_longer_than_the_bound(case: Case, tmp_path: Path) -> None:
-    from tambench.validation.reading.files import MAX_MESSAGE_CHARS
+    from tambench.validation.reading.text import MAX_MESSAGE_CHARS
 
     spec, answers, sub = build_case(case, tmp_path)
     errors = grade_submission(sub, spec, answers).errors
@@ -382,9 +382,9 @@ def test_no_message_of_the_corpus_is_longer_than_the_bound(case: Case, tmp_path:
 def test_a_row_longer_than_the_row_limit_is_named_with_that_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tambench.validation.reading import csvio
+    from tambench.validation.reading import csvbody
 
-    monkeypatch.setattr(csvio, "MAX_ROW_BYTES", 2 * 1024**2)
+    monkeypatch.setattr(csvbody, "MAX_ROW_BYTES", 2 * 1024**2)
     spec, answers, sub = build_perfect("value", tmp_path)
     lines = sub.read_text().splitlines()
     lines[4] = lines[4].split(",")[0] + ',"' + "z" * 3_000_000 + '"'
@@ -410,7 +410,8 @@ def test_pythons_own_csv_field_limit_is_never_reported(tmp_path: Path) -> None:
 
 
 def test_columns_that_are_not_needed_are_tokenised_but_never_built(tmp_path: Path) -> None:
-    from tambench.validation.reading.csvio import read_csv_columns, sniff_csv
+    from tambench.validation.reading.csvbody import read_csv_columns
+    from tambench.validation.reading.csvio import sniff_csv
     from tambench.validation.reading.files import open_regular_file
 
     n_extra, n_rows = 3000, 200

@@ -19,7 +19,7 @@ from tambench.grading.batch.resolve import make_resolver
 from tambench.grading.batch.summary import summarise
 from tambench.grading.batch.worker import grade_run_item, identity
 from tambench.grading.sanitize import report_text
-from tambench.validation.reading.csvio import Limits
+from tambench.validation.reading.limits import Limits
 
 
 def _check_folders(source: Path, catalogue: Path, data_dir: Path, data_defaulted: bool) -> None:

@@ -26,7 +26,7 @@ from tambench.grading.batch.discover import JudgeConfig, RunItem, TaskRef
 from tambench.grading.batch.models import RunStatus
 from tambench.grading.sanitize import report_messages, report_text
 from tambench.schema.taskspec import GradingSpec, TaskSpec
-from tambench.validation.reading.csvio import Limits
+from tambench.validation.reading.limits import Limits
 
 #: Tasks whose answers a worker keeps loaded at once.
 TASK_CACHE_SIZE = 8

@@ -38,7 +38,7 @@ from tambench.runs.server.uploads import (
     receive,
     request_folder,
 )
-from tambench.validation.reading.csvio import Limits
+from tambench.validation.reading.limits import Limits
 from tambench.validation.validate import Answers
 
 

@@ -27,7 +27,8 @@ from typing import Any, Literal
 from tambench.core.layout import safe_join, safe_relpath
 from tambench.errors import ConfigError, TambenchError, UnsafePathError
 from tambench.fileio import fsync_dir, write_text_atomic
-from tambench.validation.reading.files import decode_text_file, open_regular_file
+from tambench.validation.reading.csvio import decode_text_file
+from tambench.validation.reading.files import open_regular_file
 from tambench.validation.textfiles import parse_json
 
 COUNTS_FILE = "validations.json"

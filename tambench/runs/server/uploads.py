@@ -28,7 +28,8 @@ from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.web import RequestPayloadError
 
 from tambench.runs.server.config import UploadLimits
-from tambench.validation.reading.files import COMPRESSED_SUFFIXES, human_bytes
+from tambench.validation.reading.files import COMPRESSED_SUFFIXES
+from tambench.validation.reading.text import human_bytes
 
 FILE_FIELD = "file"
 RUN_FIELD = "run"

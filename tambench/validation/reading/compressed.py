@@ -37,13 +37,8 @@ from typing import Protocol
 import pyarrow as pa
 
 from tambench.errors import InvalidSubmissionError
-from tambench.validation.reading.files import (
-    COMPRESSED_FORMS,
-    COMPRESSED_SUFFIXES,
-    RawFile,
-    echo,
-    human_bytes,
-)
+from tambench.validation.reading.files import COMPRESSED_FORMS, COMPRESSED_SUFFIXES, RawFile
+from tambench.validation.reading.text import echo, human_bytes
 
 #: The most a compressed submission may expand, in multiples of its compressed size.
 MAX_RATIO = 200.0

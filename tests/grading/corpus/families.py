@@ -589,7 +589,7 @@ def judge(case: FamilyCase, folder: Path) -> tuple[str, str]:
     import re
 
     from tambench.grading.grade import grade_submission
-    from tambench.validation.reading.files import MAX_MESSAGE_CHARS
+    from tambench.validation.reading.text import MAX_MESSAGE_CHARS
 
     spec, answers, sub, best = build(case, folder)
     try:
