@@ -54,9 +54,10 @@ from tambench.validation.arrays import (
 )
 from tambench.validation.labels import equivalent_labels, respelling_hint
 from tambench.validation.messages import rows_desc
-from tambench.validation.policies import apply_empty_token, values_may_span_lines
+from tambench.validation.policies import values_may_span_lines
 from tambench.validation.reading.csvio import MAX_EXAMPLES
 from tambench.validation.reading.text import echo, format_examples
+from tambench.validation.truths import apply_empty_token
 
 #: Kinds where an empty cell is a legitimate value by default.
 EMPTY_OK_KINDS = frozenset({"text", "set", "ranking", "mask"})
@@ -331,3 +332,18 @@ def check_row_sums(
             f"{where.size} row(s) of probabilities do not sum to 1 (tolerance {tol:g}); got sums "
             f"{got} in {rows_desc(where, key)}"
         )
+
+
+def check_targets(
+    table: pa.Table, first_pos: dict[str, int], key: pa.ChunkedArray | None, ans: Answers
+) -> tuple[Any, list[str]]:
+    """Types and ranges, then missing values; the values in file order when all are clean."""
+    type_problems: list[str] = []
+    missing_problems: list[str] = []
+    positions = [first_pos.get(c, -1) for c in ans.grading.target_columns]
+    y_pred: Any = clean_numbers(table, positions, ans)
+    if y_pred is None:
+        y_pred = check_columns(table, first_pos, key, ans, type_problems, missing_problems)
+    if ans.kind in NUMERIC_KINDS and y_pred is not None and y_pred.ndim == 2:
+        check_row_sums(y_pred, ans, key, type_problems)
+    return y_pred, type_problems + missing_problems

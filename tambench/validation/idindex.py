@@ -14,6 +14,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from tambench.errors import TaskDataError
+from tambench.validation.arrays import chunk as one_chunk
 from tambench.validation.arrays import int32_values
 
 #: Ids longer than this many bytes are matched by arrow's lookup alone.
@@ -207,8 +209,34 @@ def match_ids(key: pa.ChunkedArray, ans_key: pa.Array) -> np.ndarray:
     return out
 
 
+class KeyedIds:
+    """A set of ids (``key``, in file order, in the parser's chunks) with its lookups: one
+    contiguous copy (a hash lookup's value set) and the hash index, each built once on demand.
+    A submission in the ids' own order needs neither, so loading does not pay for them."""
+
+    key: pa.ChunkedArray | None
+    _key_array: pa.Array | None
+    _key_index: IdIndex | None
+
+    def key_array(self) -> pa.Array:
+        """The ids as one contiguous array."""
+        if self.key is None:
+            raise TaskDataError("answers have no ids but the task declares id columns")
+        if self._key_array is None:
+            self._key_array = one_chunk(self.key)
+        return self._key_array
+
+    def key_index(self) -> IdIndex | None:
+        """The ids' hash index (None when the ids are too long for it)."""
+        if self.key is None:
+            raise TaskDataError("answers have no ids but the task declares id columns")
+        if self._key_index is None:
+            self._key_index = IdIndex.build(self.key)
+        return self._key_index
+
+
 @dataclass
-class IdSet:
+class IdSet(KeyedIds):
     """A set of ids a submission is checked against (the answers' own ids are one, with
     the answers' extra data): the ids in file order and, built once on demand, one contiguous
     copy and the hash index."""
@@ -223,15 +251,3 @@ class IdSet:
     def n_rows(self) -> int:
         """How many ids."""
         return len(self.key)
-
-    def key_array(self) -> pa.Array:
-        """The ids as one contiguous array."""
-        if self._key_array is None:
-            self._key_array = self.key.combine_chunks()
-        return self._key_array
-
-    def key_index(self) -> IdIndex | None:
-        """The ids' hash index (None when the ids are too long for it)."""
-        if self._key_index is None:
-            self._key_index = IdIndex.build(self.key)
-        return self._key_index

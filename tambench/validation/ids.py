@@ -21,6 +21,7 @@ from tambench.validation.idindex import IdIndex, match_ids
 from tambench.validation.messages import near_miss_hints, rows_desc, show_id
 from tambench.validation.reading.csvio import MAX_EXAMPLES
 from tambench.validation.reading.text import format_examples
+from tambench.validation.truths import make_key
 
 
 def to_int64(arr: pa.Array) -> np.ndarray:
@@ -176,3 +177,36 @@ def check_superset(key: pa.ChunkedArray, ans: Answers) -> IdCheck:
     if problems:
         return IdCheck(ok=False, problems=problems)
     return IdCheck(ok=True, perm=rows.astype(np.int64))
+
+
+@dataclass
+class Alignment:
+    """What the id stage found: the submission's ids and how its rows map to the answers'."""
+
+    ok: bool = True
+    key: pa.ChunkedArray | None = None
+    perm: np.ndarray | None = None
+    aligned_by: str = "position"
+    problems: list[str] = field(default_factory=list)
+
+
+def align_ids(table: pa.Table, first_pos: dict[str, int], ans: Answers) -> Alignment:
+    """Match rows by id (or by position for tasks without ids)."""
+    id_columns = ans.grading.id_columns
+    if not id_columns:
+        return Alignment(ok=table.num_rows == ans.n_rows)
+    if not all(c in first_pos for c in id_columns):
+        return Alignment(ok=False)  # the missing id column is already reported
+    key = make_key(table, [first_pos[c] for c in id_columns])
+    if ans.grading.extra_ids == "reject":
+        check = check_ids(key, ans)
+    elif ans.universe is not None and ans.universe_rows is not None:
+        check = check_ids(key, ans.universe)
+        if check.ok:  # universe rows -> submission rows, then answers rows -> universe rows
+            check.perm = ans.universe_rows if check.perm is None else check.perm[
+                ans.universe_rows]
+            check.aligned_by = "join"
+    else:
+        check = check_superset(key, ans)
+    return Alignment(ok=check.ok, key=key, perm=check.perm, aligned_by=check.aligned_by,
+                      problems=check.problems)

@@ -15,33 +15,22 @@ format, naming the field; the answers never decide what is accepted or what a me
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-
-from tambench.core.layout import PRIVATE_DIR, PUBLIC_DIR, safe_join
+from tambench.core.layout import PRIVATE_DIR, PUBLIC_DIR
 from tambench.core.metrics.base import Metric
-from tambench.errors import TaskDataError, TaskSpecError
+from tambench.errors import TaskSpecError
 from tambench.schema.taskspec import (
     GradingSpec,
-    PublicColumn,
-    ScoredLastPerGroup,
-    ScoredWhere,
     SubmissionFormat,
 )
-from tambench.validation.arrays import chunk, to_float64, to_object
-from tambench.validation.reading.csvbody import read_csv_columns
-from tambench.validation.reading.csvio import sniff_csv
-from tambench.validation.reading.files import open_regular_file
 
 #: Kinds whose cells may use an empty token (an empty mask, set, ranking or text).
 EMPTY_TOKEN_KINDS = frozenset({"mask", "set", "ranking", "text"})
 #: Kinds whose truths come from a closed domain (numbers, labels), where a marker is unambiguous.
 MARKER_KINDS = frozenset({"value", "probability", "label"})
-#: Public files read for labels or ids are task data; this cap guards against a wrong path.
-PUBLIC_MAX_BYTES = 16 * 1024**3
 
 
 def check_applicable(grading: GradingSpec, metric: Metric) -> None:
@@ -128,153 +117,80 @@ def public_dir_of(answers_path: Path) -> Path | None:
     return folder if folder.is_dir() else None
 
 
-def read_public_column(public_dir: Path | None, source: PublicColumn, what: str) -> pa.Array:
-    """The values of a public column, in file order (task data: problems raise TaskDataError)."""
-    (values,) = read_public_columns(public_dir, source.file, [source.column], what)
-    return values
-
-
-def read_public_columns(
-    public_dir: Path | None, file: str, columns: list[str], what: str
-) -> list[pa.Array]:
-    """The values of columns of a public file, in file order, one array per column (task
-    data: problems raise TaskDataError)."""
-    if public_dir is None:
-        raise TaskDataError(
-            f"{what} reads public file {file!r}, but the task's public folder is not "
-            "known (answers outside a private/ folder beside public/; ad hoc: give the file)"
-        )
-    path = safe_join(public_dir, file, what=what)
-
-    def error(problems: list[str]) -> TaskDataError:
-        return TaskDataError(f"{what}: public file {path} is unusable: " + "; ".join(problems))
-
-    raw = open_regular_file(path, max_bytes=PUBLIC_MAX_BYTES, what="public file", error=error)
-    layout = sniff_csv(raw, columns, what="public file", error=error)
-    missing = [c for c in columns if c not in layout.header]
-    if missing:
-        raise TaskDataError(
-            f"{what}: public file {path} has no column(s) {missing}; it has "
-            f"{layout.header[:20]}"
-        )
-    positions = [layout.header.index(c) for c in columns]
-    table = read_csv_columns(raw, layout, columns=positions, what="public file", error=error)
-    return [chunk(table.column(pos)) for pos in positions]
-
-
-def task_labels(grading: GradingSpec, public_dir: Path | None) -> list[str] | None:
-    """The task's valid labels, sorted (None: any label), from the spec or a public column."""
-    if grading.labels:
-        return sorted(set(grading.labels))
-    if grading.labels_from is not None:
-        values = read_public_column(public_dir, grading.labels_from, "labels_from")
-        labels = sorted(set(chunk(pc.unique(values)).to_pylist()))
-        if not labels:
-            raise TaskDataError("labels_from: the public column holds no labels")
-        return labels
-    return None
-
-
 # --- which rows are scored ----------------------------------------------------------------------
 
 
-def marker_cells(col: pa.ChunkedArray, marker: str) -> np.ndarray:
-    """Cells of a column that hold the unscored marker: compared as numbers in a column of
-    numbers (``-1`` marks ``-1.0``), as text (spaces around ignored) otherwise."""
-    if col.type == pa.float64():
-        try:
-            number = float(marker)
-        except ValueError:
-            return np.zeros(len(col), dtype=bool)
-        return to_float64(col) == number
-    return np.asarray(to_object(pc.utf8_trim_whitespace(col)) == marker.strip(), dtype=bool)
+def expected_header(grading: GradingSpec) -> list[str]:
+    """The exact header a CSV submission must have (order is free)."""
+    if grading.submission_header:
+        return list(grading.submission_header)
+    return [*grading.id_columns, *grading.target_columns]
 
 
-def scored_where(table: pa.Table, pos: dict[str, int], rule: ScoredWhere) -> np.ndarray:
-    """Which rows the flag column marks as scored."""
-    names = [rule.column] if isinstance(rule.column, str) else list(rule.column)
-    present = [c for c in names if c in pos]
-    if not present:
-        raise TaskDataError(f"scored_rows: the answers have none of the columns {names}")
-    cells = to_object(pc.utf8_trim_whitespace(table.column(pos[present[0]])))
-    scored = np.isin(cells, list(rule.scored))
-    if not rule.unscored:
-        return scored
-    other = ~(scored | np.isin(cells, list(rule.unscored)))
-    if other.any():
-        seen = sorted({str(v) for v in cells[other][:1000]})[:5]
-        raise TaskDataError(
-            f"scored_rows: answers column {present[0]!r} holds {int(other.sum())} value(s) "
-            f"that are neither scored {rule.scored} nor unscored {rule.unscored}, e.g. {seen}"
-        )
-    return scored
+def split_params(
+    metric: Metric, grading: GradingSpec
+) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """(keyword parameters without those naming answers columns, {aux keyword: answers
+    columns}); a ``*_column`` parameter gives one column (a 1-D array), a ``*_columns`` one a
+    list (a 2-D array)."""
+    params = metric.call_params(grading.metric_params)
+    aux: dict[str, list[str]] = {k: [v] for k, v in metric.aux_columns(grading.metric_params).items()}
+    aux.update(metric.aux_column_lists(grading.metric_params))
+    return params, aux
 
 
-def scored_last_per_group(
-    table: pa.Table, pos: dict[str, int], rule: ScoredLastPerGroup, eligible: np.ndarray
-) -> np.ndarray:
-    """The last ``k`` eligible rows of each group by the order column."""
-    for c in (rule.group_column, rule.order_column):
-        if c not in pos:
-            raise TaskDataError(f"scored_rows: the answers have no column {c!r}")
-    groups = to_object(table.column(pos[rule.group_column]))
-    order_text = pc.utf8_trim_whitespace(table.column(pos[rule.order_column]))
-    try:
-        order = to_float64(pc.cast(order_text, pa.float64()))
-    except pa.ArrowInvalid:
-        raise TaskDataError(
-            f"scored_rows: answers column {rule.order_column!r} is not all numbers"
-        ) from None
-    rows = np.flatnonzero(eligible)
-    _, codes = np.unique(groups[rows].astype(str), return_inverse=True)
-    # Sorted by group, then order, then file position: each group's last k are its scored rows.
-    ranked = rows[np.lexsort((rows, order[rows], codes))]
-    codes_sorted = np.sort(codes, kind="stable")
-    ends = np.r_[np.flatnonzero(np.diff(codes_sorted)), codes_sorted.size - 1]
-    starts = np.r_[0, ends[:-1] + 1]
-    out = np.zeros(len(groups), dtype=bool)
-    for start, end in zip(starts, ends, strict=True):
-        out[ranked[max(start, end + 1 - rule.k) : end + 1]] = True
-    return out
-
-
-def scored_index(
-    table: pa.Table, pos: dict[str, int], grading: GradingSpec, marked: np.ndarray | None
-) -> np.ndarray | None:
-    """Positions of the scored answers rows, ascending; None when every row is scored."""
-    n = table.num_rows
-    keep = np.ones(n, dtype=bool) if marked is None else ~marked
+def scored_rule_columns(grading: GradingSpec) -> list[str]:
     rule = grading.scored_rows
-    if isinstance(rule, ScoredWhere):
-        keep &= scored_where(table, pos, rule)
-    elif isinstance(rule, ScoredLastPerGroup):
-        keep = scored_last_per_group(table, pos, rule, keep)
-    if keep.all():
-        return None
-    if not keep.any():
-        raise TaskDataError("the answers mark no row as scored")
-    return np.flatnonzero(keep)
+    if rule is None:
+        return []
+    if rule.rule == "where":
+        return [rule.column] if isinstance(rule.column, str) else list(rule.column)
+    return [rule.group_column, rule.order_column]
 
 
-def normalise_rows(y_true: np.ndarray) -> np.ndarray:
-    """Each row divided by its sum (a new array); a row summing to 0 is an answers error."""
-    sums = y_true.sum(axis=1)
-    zero = np.flatnonzero(sums <= 0)
-    if zero.size:
-        raise TaskDataError(
-            f"normalize_truths row_sum: {zero.size} scored answers row(s) sum to 0 or less "
-            f"(rows {[int(i) + 1 for i in zero[:5]]})"
-        )
-    return y_true / sums[:, None]
+@dataclass(frozen=True)
+class AnswersPlan:
+    """What the spec alone says about reading a task's answers, decided before the file is
+    opened."""
+
+    params: dict[str, Any]
+    """Metric keyword arguments other than the auxiliary columns."""
+    aux_columns: dict[str, list[str]]
+    """Answers columns of each auxiliary keyword (:func:`split_params`)."""
+    expected_header: list[str]
+    targets: list[str]
+    """The answers' names of the target columns."""
+    needed: list[str]
+    """Id, target and auxiliary columns, each once, in that order."""
+    rule_columns: list[str]
+    """Columns a scored-rows rule reads (read when present)."""
+    multiline: bool
+    public: Path | None
+    """The task's public folder (``labels_from`` and ``ids_from`` files)."""
+    structured: bool
+    """A JSON or line-file task: the answers are a document, not a table."""
 
 
-def apply_empty_token(values: np.ndarray, token: str | None) -> np.ndarray:
-    """Cells holding exactly the empty token become the empty string (a new array if any)."""
-    if token is None:
-        return values
-    hit = values == token
-    if not np.any(hit):
-        return values
-    out = values.copy()
-    out[hit] = ""
-    return out
+def answers_plan(
+    grading: GradingSpec, metric: Metric, path: Path, public_dir: Path | None = None
+) -> AnswersPlan:
+    """Check the spec's conventions (:func:`check_applicable`), then decide how its answers
+    are read; ``public_dir`` defaults to the ``public/`` folder beside the answers'
+    ``private/`` one.
+
+    Raises:
+        TaskSpecError: a declared convention does not apply.
+    """
+    check_applicable(grading, metric)
+    params, aux_cols = split_params(metric, grading)
+    targets = answers_targets(grading)
+    needed = list(dict.fromkeys(
+        [*grading.id_columns, *targets, *(c for cols in aux_cols.values() for c in cols)]))
+    return AnswersPlan(
+        params=params, aux_columns=aux_cols, expected_header=expected_header(grading),
+        targets=targets, needed=needed, rule_columns=scored_rule_columns(grading),
+        multiline=values_may_span_lines(grading, metric.kind),
+        public=public_dir if public_dir is not None else public_dir_of(path),
+        structured=metric.kind == "structured"
+        or grading.submission_format != SubmissionFormat.CSV,
+    )

@@ -35,23 +35,14 @@ from tambench.core.layout import PUBLIC_TEST_FILE, SAMPLE_SUBMISSION_FILE, safe_
 from tambench.core.metrics.base import Metric
 from tambench.errors import TambenchError, TaskDataError
 from tambench.schema.taskspec import GradingSpec, SubmissionFormat
-from tambench.validation.answers import (
-    Answers,
-    declared_label_set,
-    expected_header,
-    make_key,
-    private_identity,
-    split_params,
-)
+from tambench.validation.answers import Answers
 from tambench.validation.idindex import IdSet
-from tambench.validation.policies import (
-    PUBLIC_MAX_BYTES,
-    check_applicable,
-    read_public_columns,
-)
+from tambench.validation.labelsets import PUBLIC_MAX_BYTES, declared_label_set, read_public_columns
+from tambench.validation.policies import check_applicable, expected_header, split_params
 from tambench.validation.reading.csvio import decode_text_file
-from tambench.validation.reading.files import open_regular_file
+from tambench.validation.reading.files import open_regular_file, private_identity
 from tambench.validation.textfiles import parse_json, split_lines
+from tambench.validation.truths import make_key
 
 #: Sample submission names looked for in the public folder, per format, in order.
 SAMPLE_NAMES: dict[SubmissionFormat, tuple[str, ...]] = {

@@ -12,7 +12,7 @@ from typing import Any
 
 from tambench.errors import InvalidSubmissionError
 from tambench.schema.taskspec import SubmissionFormat
-from tambench.validation.answers import Answers
+from tambench.validation.answers import Answers, answers_error
 from tambench.validation.reading.csvio import decode_text_file
 from tambench.validation.reading.files import RawFile, submission_error
 from tambench.validation.reading.text import MAX_EXAMPLES, format_examples
@@ -128,3 +128,14 @@ def validate_structured(raw: RawFile, ans: Answers) -> ValidatedSubmission:
             [f"{len(lines)} lines; expected {ans.n_rows} (one per query, in the answers' order)"]
         )
     return ValidatedSubmission(y_pred=lines, n_rows=len(lines), aligned_by="position")
+
+
+def load_structured_answers(raw: RawFile, ans: Answers) -> None:
+    """Answers of a JSON or line-file task: the parsed document or the list of lines."""
+    text = decode_text_file(raw, what="answers", error=answers_error)
+    if ans.grading.submission_format == SubmissionFormat.JSON:
+        ans.y_true = parse_json(text, "answers", answers_error)
+        ans.n_rows = len(ans.y_true) if isinstance(ans.y_true, dict | list) else 1
+    else:
+        ans.y_true = split_lines(text)
+        ans.n_rows = len(ans.y_true)

@@ -43,9 +43,11 @@ from pathlib import Path
 
 from tambench.errors import InvalidSubmissionError
 from tambench.schema.taskspec import SubmissionFormat, TaskSpec
-from tambench.validation.answers import Answers, expected_header, load_answers
+from tambench.validation.answers import Answers
 from tambench.validation.arrays import fill_floats
+from tambench.validation.loading import load_answers
 from tambench.validation.messages import show_id
+from tambench.validation.policies import expected_header
 from tambench.validation.reading.compressed import unpack_submission
 from tambench.validation.reading.csvio import CsvLayout
 from tambench.validation.reading.files import open_regular_file

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from tambench.schema.taskspec import SubmissionFormat, TaskSpec
-from tambench.validation.answers import expected_header
+from tambench.validation.policies import expected_header
 from tests.grading.corpus import CASES as TABLE_CASES
 from tests.grading.corpus import TASKS, Case, build_case
 from tests.grading.corpus.families import CASES as FAMILY_CASES

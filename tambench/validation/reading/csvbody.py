@@ -219,7 +219,7 @@ def _body_buffer(raw: RawFile, layout: CsvLayout) -> pa.Buffer:
     start = layout.body_start
     if start > 0 and raw.data[start - 1 : start] == b"\n":
         start -= 1
-    return raw.arrow_view(start)
+    return raw.arrow.slice(start)
 
 
 @dataclass

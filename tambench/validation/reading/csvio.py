@@ -325,3 +325,11 @@ def decode_text_file(
         return codecs.decode(bytes(raw.data[start:]), "utf-8")
     except UnicodeDecodeError:
         raise error(invalid_utf8_lines(raw.data, start)) from None
+
+
+def first_positions(header: list[str]) -> dict[str, int]:
+    """Each column name's first position in a header (a repeated name is found at its first)."""
+    pos: dict[str, int] = {}
+    for i, name in enumerate(header):
+        pos.setdefault(name, i)
+    return pos

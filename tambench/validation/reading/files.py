@@ -20,7 +20,12 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from tambench.errors import InvalidSubmissionError, MissingSubmissionError, TambenchError
+from tambench.core.layout import PRIVATE_DIR
+from tambench.errors import (
+    InvalidSubmissionError,
+    MissingSubmissionError,
+    TambenchError,
+)
 from tambench.validation.reading.text import (
     human_bytes,
 )
@@ -76,10 +81,6 @@ class RawFile:
     def view(self, start: int = 0) -> memoryview:
         """A zero-copy view from ``start`` to the end, for Python code."""
         return memoryview(self.data)[start:]
-
-    def arrow_view(self, start: int = 0) -> pa.Buffer:
-        """A zero-copy arrow buffer from ``start`` to the end, for pyarrow's readers."""
-        return self.arrow.slice(start)
 
 
 def open_regular_file(
@@ -159,3 +160,23 @@ def _arrow_mapping(fd: int, path: Path, fst: os.stat_result) -> pa.Buffer:
     return mapped.read_buffer()
 
 
+#: Files of the private folder whose identity is remembered (the answers file always is).
+MAX_PRIVATE_FILES = 10_000
+
+
+def private_identity(
+    path: Path, answers_identity: tuple[int, int]
+) -> tuple[Path | None, frozenset[tuple[int, int]]]:
+    """The private folder (when the answers sit in one) and the identities (device, inode) of
+    its files, read from the folder's entries: no file is opened."""
+    found = {answers_identity}
+    folder = path.parent if path.parent.name == PRIVATE_DIR else None
+    if folder is not None:
+        with os.scandir(folder) as entries:
+            for n, entry in enumerate(entries):
+                if n >= MAX_PRIVATE_FILES:
+                    break
+                if entry.is_file(follow_symlinks=False):
+                    st = entry.stat(follow_symlinks=False)
+                    found.add((st.st_dev, st.st_ino))
+    return folder, frozenset(found)
