@@ -86,7 +86,7 @@ def label_warnings(task_id: str, ans: Answers, y_pred: Any, answers_visible: boo
 
 def bounded(problems: list[str]) -> list[str]:
     """Problems as a report keeps them: each cut to
-    :data:`~tambench.validation.reading.files.MAX_MESSAGE_CHARS` characters, whatever built it (a metric's
+    :data:`~tambench.validation.reading.text.MAX_MESSAGE_CHARS` characters, whatever built it (a metric's
     own structural check included)."""
     return [bound_message(p) for p in problems]
 

@@ -85,7 +85,7 @@ def human_bytes(n: int) -> str:
 
 def format_examples(values: Sequence[Any], total: int | None = None) -> str:
     """``(k of n): ['a', 'b']`` with at most :data:`MAX_EXAMPLES` values shown, each cut to
-    :data:`~tambench.validation.reading.files.MAX_ECHO_CHARS` characters (:func:`echo`)."""
+    :data:`~tambench.validation.reading.text.MAX_ECHO_CHARS` characters (:func:`echo`)."""
     total = len(values) if total is None else total
     shown = list(values)[:MAX_EXAMPLES]
     more = "" if total <= len(shown) else ", ..."
