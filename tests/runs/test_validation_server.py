@@ -32,7 +32,7 @@ from tambench.runs.server.config import ServerConfig, UploadLimits, check_bind_a
 from tambench.runs.server.run import ValidationServer
 from tests.grading.hostile import BYTES_NAME, ODD_NAMES
 from tests.grading.public_tasks import CorpusCase, build_prepared, corpus_cases
-from tests.grading.test_validate_public import MARK, MARK_NUMBER, _plant
+from tests.validation.test_validate_public import MARK, MARK_NUMBER, _plant
 
 pytest.importorskip("aiohttp")
 

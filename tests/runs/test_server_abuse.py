@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.grading.test_validation_server import Running, _catalogue, _perfect, table_server
+from tests.runs.test_validation_server import Running, _catalogue, _perfect, table_server
 
 pytest.importorskip("aiohttp")
 
