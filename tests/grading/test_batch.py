@@ -165,7 +165,7 @@ def test_task_files_and_leaderboards_are_read_once_per_batch(
 ) -> None:
     """Discovery, grading and the batch's order warnings share one reading of each task file
     and each leaderboard, however many runs the task has; a changed file is read again."""
-    from tambench.grading import grade
+    from tambench.grading import board as grade_board
     from tambench.schema import io as schema_io
 
     cat, data, runs = make_env(tmp_path)
@@ -174,8 +174,8 @@ def test_task_files_and_leaderboards_are_read_once_per_batch(
         put(runs, "a", "label", f"r{i}", perfect_text(TASKS["label"]))
     boards: list[str] = []
     specs: list[str] = []
-    real_board, real_spec = grade.read_leaderboard, schema_io.load_taskspec
-    monkeypatch.setattr(grade, "read_leaderboard",
+    real_board, real_spec = grade_board.read_leaderboard, schema_io.load_taskspec
+    monkeypatch.setattr(grade_board, "read_leaderboard",
                         lambda p: boards.append(str(p)) or real_board(p))
     monkeypatch.setattr(schema_io, "load_taskspec",
                         lambda p: specs.append(str(p)) or real_spec(p))
