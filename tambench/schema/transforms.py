@@ -40,7 +40,9 @@ Operations:
 * ``group_members``: a new column listing the ids of every row of the same group (shopee's
   ``matches`` from ``label_group``);
 * ``aggregate``: one row per key from one row per object (global-wheat's boxes become one
-  ``PredictionString`` per image).
+  ``PredictionString`` per image);
+* ``bibliography``: one row per entry of each row's TEI XML bibliography, labelled 1 when
+  its title matches one the row lists (PST's source papers).
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ from tambench.core.registry import Registry
 from tambench.errors import TaskSpecError
 from tambench.schema.transform_base import Transform
 from tambench.schema.transforms_tables import (
+    Bibliography,
     CocoTable,
     GroupRows,
     Merge,
@@ -543,7 +546,7 @@ for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, RowNumber, SplitLa
                MapValues, Unpivot, Explode, DropRows):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
 for _other in (RaggedTable, CocoTable, NpyTable, GroupRows, Merge, Join, CombineInts, Pixels, GroupMembers, Aggregate,
-               SplitValues, JoinList):
+               SplitValues, JoinList, Bibliography):
     TRANSFORM_MODELS.register(str(_other.model_fields["op"].default), _other)
 
 

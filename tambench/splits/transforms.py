@@ -48,12 +48,14 @@ from tambench.schema.transforms import (
     UpdateRows,
 )
 from tambench.schema.transforms_tables import (
+    Bibliography,
     CocoTable,
     GroupRows,
     Merge,
     NpyTable,
     RaggedTable,
 )
+from tambench.splits.bibliography import bibliography
 from tambench.splits.layout import resolve_inside
 from tambench.splits.rawcsv import open_table, polars_reason, scan_table
 from tambench.splits.transforms_tables import coco_table, group_rows, merge, npy_table
@@ -468,6 +470,7 @@ register_transform(GroupMembers, _group_members)
 register_transform(Aggregate, _aggregate)
 register_transform(SplitValues, _split_values)
 register_transform(JoinList, _join_list)
+register_transform(Bibliography, bibliography)
 register_transform(CocoTable, coco_table)
 register_transform(NpyTable, npy_table)
 register_transform(GroupRows, group_rows)
