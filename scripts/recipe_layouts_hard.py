@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from recipe_layouts import page, tam
+from recipe_layouts import mle, page, tam
 
 _POSE = [f"R{r}{c}" for r in range(3) for c in range(3)]
 
@@ -192,6 +192,32 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                       "table": "paper_source_trace_train_ans.json", "tei": "refs_trace"}],
             "extra": {"paper_source_gen_by_rule.json": "[]",
                       "submission_example_valid.json": "{}"}},
+    },
+    "kaggle/billion-word-imputation": {
+        "sources": [
+            *mle("billion-word-imputation",
+                 "extracts train_v2.txt.zip: train_v2.txt holds one sentence a line, no "
+                 "header (words and punctuation separated by spaces); about 1% of the "
+                 "sentences of more than two words go to the test, each with one random word "
+                 "removed, never the first or the last; answers id, sentence (the whole "
+                 "sentence); test_v2.txt.zip holds Kaggle's test (\"id\",\"sentence\")"),
+            *page("billion-word-imputation",
+                  "train_v2.txt, test_v2.txt (id, sentence with one word removed); the "
+                  "submission is id, sentence with the word restored"),
+        ],
+        "split": {"strategy": "random", "id_column": "id", "target_columns": ["sentence"],
+                  "test_size": 0.01,
+                  "transforms": [
+                      {"op": "lines_table", "path": "train_v2.txt", "column": "sentence"},
+                      {"op": "row_number", "column": "id"},
+                      {"op": "remove_word", "column": "sentence", "id_column": "id",
+                       "into": "incomplete_sentence"}]},
+        "fixture": {"rows": 800, "tables": [
+            {"path": "train_v2.txt", "archive": "train_v2.txt.zip", "plain": True,
+             "columns": {"sentence": "text"}},
+            {"path": "test_v2.txt", "archive": "test_v2.txt.zip", "rows": 8,
+             "columns": {"id": "seq:{i}", "sentence": "text"}},
+        ]},
     },
     "kaggle/image-matching-challenge-2024-hexathlon": _image_matching_2024(),
     "kaggle/image-matching-challenge-2024": _image_matching_2024(),

@@ -42,7 +42,11 @@ Operations:
 * ``aggregate``: one row per key from one row per object (global-wheat's boxes become one
   ``PredictionString`` per image);
 * ``bibliography``: one row per entry of each row's TEI XML bibliography, labelled 1 when
-  its title matches one the row lists (PST's source papers).
+  its title matches one the row lists (PST's source papers);
+* ``lines_table``: the table is a text file of one record a line, no header (billion-word's
+  sentences);
+* ``remove_word``: a new column holding a text with one inner word removed, chosen by a hash
+  of the row's id (billion-word's test sentences).
 """
 
 from __future__ import annotations
@@ -66,9 +70,11 @@ from tambench.schema.transforms_tables import (
     Bibliography,
     CocoTable,
     GroupRows,
+    LinesTable,
     Merge,
     NpyTable,
     RaggedTable,
+    RemoveWord,
 )
 
 
@@ -546,7 +552,7 @@ for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, RowNumber, SplitLa
                MapValues, Unpivot, Explode, DropRows):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
 for _other in (RaggedTable, CocoTable, NpyTable, GroupRows, Merge, Join, CombineInts, Pixels, GroupMembers, Aggregate,
-               SplitValues, JoinList, Bibliography):
+               SplitValues, JoinList, Bibliography, LinesTable, RemoveWord):
     TRANSFORM_MODELS.register(str(_other.model_fields["op"].default), _other)
 
 

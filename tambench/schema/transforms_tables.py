@@ -8,7 +8,9 @@
 * ``merge``: the rows of another raw table joined on key columns, a row per match (unmatched
   rows dropped and counted), where ``join`` adds columns of a table holding each key once;
 * ``bibliography``: one row per entry of each row's TEI XML bibliography, labelled by the
-  titles the row lists (PST's source papers).
+  titles the row lists (PST's source papers);
+* ``lines_table``: the table is a text file of one record a line and no header;
+* ``remove_word``: a new column holding a text with one inner word removed.
 """
 
 from __future__ import annotations
@@ -191,3 +193,55 @@ class Bibliography(Transform):
     def reads(self) -> list[str]:
         """The titles column and the pattern's columns."""
         return list(dict.fromkeys([self.titles_column, *self.fields()]))
+
+
+class LinesTable(Transform):
+    """The table is a text file holding one record a line and no header (billion-word-
+    imputation's ``train_v2.txt``, one sentence a line): a row per line, the line (without
+    its line break) in one column; a blank line or bytes that are not UTF-8 are refused,
+    naming the file."""
+
+    op: Literal["lines_table"] = "lines_table"
+    """lines_table: must be the first transform; the recipe's train_file is left empty."""
+
+    builds_table: ClassVar[bool] = True
+
+    path: str = Field(min_length=1)
+    """The file, relative to the raw data."""
+
+    column: str = Field(default="text", min_length=1)
+    """The column holding each line."""
+
+
+class RemoveWord(Transform):
+    """A new column holding a text column with one word removed (billion-word-imputation's
+    test sentences: the agent restores the word). Words are the runs of non-space characters,
+    joined again by one space; the removed word is never the first or the last, and which one
+    is decided by a salted SHA-256 of the row's id, so a row gets the same cut whatever the
+    rows' order. A row with fewer than three words has no word to remove: it is dropped and
+    counted in the split report."""
+
+    op: Literal["remove_word"] = "remove_word"
+    """remove_word."""
+
+    column: str = Field(min_length=1)
+    """The text column (left as it is)."""
+
+    id_column: str = Field(min_length=1)
+    """The row id whose hash picks the word."""
+
+    into: str = Field(min_length=1)
+    """The new column."""
+
+    salt: str = "tambench"
+    """Text mixed into the hash."""
+
+    @model_validator(mode="after")
+    def _new_column(self) -> RemoveWord:
+        if self.into in (self.column, self.id_column):
+            raise ValueError(f"remove_word: into {self.into!r} must be a new column")
+        return self
+
+    def reads(self) -> list[str]:
+        """The text and id columns."""
+        return [self.column, self.id_column]

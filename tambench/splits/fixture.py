@@ -94,6 +94,9 @@ class FixtureTable(BaseModel):
     header: str = ""
     """A ragged table's header line, written instead of the column names (empty: the
     names)."""
+    plain: bool = False
+    """Written as plain text, its one column's values a line each, with no header
+    (billion-word-imputation's ``train_v2.txt``)."""
 
 
 class FixtureFiles(BaseModel):
@@ -249,6 +252,8 @@ def _table_bytes(table: FixtureTable, rows: dict[str, list[Any]]) -> bytes:
             return "".join(json.dumps(r) + "\n" for r in records).encode()
         return json.dumps(records).encode()
     out = io.StringIO()
+    if table.plain:
+        return "".join(f"{rows[names[0]][i]}\n" for i in range(n)).encode()
     if table.ragged:
         lines = [table.header or ",".join(names)]
         lines += [",".join(str(rows[c][i]) for c in names).rstrip(",") for i in range(n)]

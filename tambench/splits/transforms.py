@@ -51,14 +51,17 @@ from tambench.schema.transforms_tables import (
     Bibliography,
     CocoTable,
     GroupRows,
+    LinesTable,
     Merge,
     NpyTable,
     RaggedTable,
+    RemoveWord,
 )
 from tambench.splits.bibliography import bibliography
 from tambench.splits.layout import resolve_inside
 from tambench.splits.rawcsv import open_table, polars_reason, scan_table
 from tambench.splits.transforms_tables import coco_table, group_rows, merge, npy_table
+from tambench.splits.transforms_text import lines_table, remove_word
 
 M = TypeVar("M", bound=Transform)
 
@@ -471,6 +474,8 @@ register_transform(Aggregate, _aggregate)
 register_transform(SplitValues, _split_values)
 register_transform(JoinList, _join_list)
 register_transform(Bibliography, bibliography)
+register_transform(LinesTable, lines_table)
+register_transform(RemoveWord, remove_word)
 register_transform(CocoTable, coco_table)
 register_transform(NpyTable, npy_table)
 register_transform(GroupRows, group_rows)
