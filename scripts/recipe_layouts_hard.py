@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from recipe_layouts import mle, page, tam
+from recipe_layouts import dojo, mle, page, tam
 
 _POSE = [f"R{r}{c}" for r in range(3) for c in range(3)]
 
@@ -218,6 +218,33 @@ LAYOUTS: dict[str, dict[str, Any]] = {
             {"path": "test_v2.txt", "archive": "test_v2.txt.zip", "rows": 8,
              "columns": {"id": "seq:{i}", "sentence": "text"}},
         ]},
+    },
+    "kaggle/airbus-ship-detection": {
+        "sources": [
+            *dojo("airbus-ship-detection",
+                  "reads train_ship_segmentations_v2.csv (ImageId, EncodedPixels: one row "
+                  "per ship, one row with an empty EncodedPixels for an image without "
+                  "ship) and the images train_v2/<ImageId>; splits the images; answers one "
+                  "row per test image with its ships' encodings (empty: no ship); test_v2/ "
+                  "and sample_submission_v2.csv are not used"),
+            *page("airbus-ship-detection",
+                  "train_v2/ and test_v2/ images, train_ship_segmentations_v2.csv, "
+                  "sample_submission_v2.csv (ImageId, EncodedPixels); ships never overlap"),
+        ],
+        "split": {"strategy": "random", "train_file": "train_ship_segmentations_v2.csv",
+                  "id_column": "ImageId", "target_columns": ["EncodedPixels"],
+                  "test_size": 0.1,
+                  "transforms": [
+                      {"op": "aggregate", "key": "ImageId", "column": "EncodedPixels",
+                       "template": "{EncodedPixels}", "separator": "|", "skip_empty": True}],
+                  "files": {"pattern": "train_v2/{ImageId}"}},
+        "fixture": {"rows": 120, "tables": [
+            {"path": "train_ship_segmentations_v2.csv", "columns": {
+                "ImageId": "group:2:{g:09x}.jpg", "EncodedPixels": "rle:2:3"}},
+            {"path": "sample_submission_v2.csv", "rows": 8, "columns": {
+                "ImageId": "seq:t{i:08x}.jpg", "EncodedPixels": "const:1 2"}},
+        ], "files": [{"pattern": "train_v2/{ImageId}",
+                      "table": "train_ship_segmentations_v2.csv", "size": 32}]},
     },
     "kaggle/image-matching-challenge-2024-hexathlon": _image_matching_2024(),
     "kaggle/image-matching-challenge-2024": _image_matching_2024(),

@@ -531,6 +531,18 @@ class Aggregate(Transform):
     keep: list[str] = Field(default_factory=list)
     """Other columns kept; each must hold one value per key (else an error)."""
 
+    skip_empty: bool = False
+    """Leave out empty items, so a key whose rows are all empty gets an empty cell (airbus'
+    images without a ship, whose one row has no run-length encoding); false: every row's
+    item is joined. Written only when set."""
+
+    @model_serializer(mode="wrap")
+    def _omit_unset_skip(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out = handler(self)
+        if isinstance(out, dict) and not out.get("skip_empty"):
+            out.pop("skip_empty", None)
+        return out
+
     def fields(self) -> list[str]:
         """The template's column names."""
         from string import Formatter

@@ -21,7 +21,9 @@ when it is not empty: a label withheld, as ``?``), ``joined:<n>:<lo>:<hi>`` (n n
 [lo, hi] joined by ";" in one cell: a flattened matrix, as the Image Matching Challenge's
 rotation_matrix), ``ids:<n>`` (a JSON list of n random 24-hex-digit ids, as biendata's paper
 ids), ``titled:<n>`` (a JSON list of n records with an ``_id`` and a random ``title``, as
-PST's ``refs_trace``).
+PST's ``refs_trace``), ``rle:<k>:<e>`` (a run-length encoding of one object per row, the
+rows in blocks of k as ``group:<k>`` makes them, each row's run its own so the objects of a
+block never overlap; every e-th block's rows are empty: airbus' images without a ship).
 
 A ``ragged`` table is written without quoting, its rows' fields joined by ``,`` with empty
 trailing fields left out (a line per row holding as many fields as it has values: mlsp-2013-birds'
@@ -193,6 +195,10 @@ def _column(kind: str, n: int, rng: np.random.Generator) -> list[Any]:
                 for _ in range(n)]
     if head == "ids":
         return [[rng.bytes(12).hex() for _ in range(int(rest))] for _ in range(n)]
+    if head == "rle":
+        block, every = (int(v) for v in rest.split(":"))
+        return ["" if (i // block) % every == every - 1 else f"{100 * i + 1} {1 + i % 7}"
+                for i in range(n)]
     if head == "titled":
         return [[{"_id": rng.bytes(12).hex(), "title": _title(rng)} for _ in range(int(rest))]
                 for _ in range(n)]

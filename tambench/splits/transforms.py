@@ -448,6 +448,8 @@ def _aggregate(t: Aggregate, table: pl.LazyFrame, _raw: Path) -> Applied:
               .filter(pl.col(c)).select(pl.len()).collect().item()]
     if uneven:
         raise SplitError(f"aggregate: column(s) {uneven} hold several values for one {t.key}")
+    if t.skip_empty:
+        item = item.filter(item.fill_null("") != "")
     out = table.group_by(t.key, maintain_order=True).agg(
         *[pl.col(c).first() for c in t.keep], item.str.join(t.separator))
     return out, f"aggregate: one row per {t.key}"
