@@ -199,7 +199,60 @@ def decide_grading(slug: str, imports: dict[str, ImportedTask], sources: Sources
     for p, t in given:
         for k, v in _grading_facts(sources, p, slug, t.spec.grading).items():  # type: ignore[arg-type]
             facts.setdefault(k, []).extend(v)
-    return chosen, facts, notes
+    chosen, facts = _targets_by_rule(slug, chosen, facts, sources)
+    return chosen, facts, [*notes, *_rule_note(slug, g, sources)]
+
+
+#: Gradings whose columns an import misread, corrected by hand: slug -> (target columns,
+#: submission header, the evidence). The competition's published rule (the hand-checked
+#: table) names the same targets.
+GRADING_CORRECTIONS: dict[str, tuple[list[str], list[str], str]] = {
+    "facial-keypoints-detection": (
+        ["Location"], ["RowId", "ImageId", "FeatureName", "Location"],
+        "the import read every column of the header after the id as a target; ImageId and "
+        "FeatureName name the row, only Location is scored (MLE-Dojo's metric.py compares "
+        "Location by RowId)"),
+    "playground-series-s3e16": (
+        ["Age"], ["id", "Age"],
+        "the import read the header of the page's example block (id,yield), copied from "
+        "another competition; the page's text and its files name the target Age"),
+}
+
+
+def _rule_targets(slug: str, g: GradingSpec) -> GradingSpec | None:
+    """The grading as :data:`GRADING_CORRECTIONS` corrects it (None when it has no entry or
+    the import already reads it so)."""
+    fix = GRADING_CORRECTIONS.get(slug.lower())
+    if fix is None or (g.target_columns, g.submission_header) == fix[:2]:
+        return None
+    return g.model_copy(update={"target_columns": fix[0], "submission_header": fix[1]})
+
+
+def _targets_by_rule(slug: str, chosen: ImportedTask, facts: dict[str, list[FactSource]],
+                     sources: Sources) -> tuple[ImportedTask, dict[str, list[FactSource]]]:
+    g = chosen.spec.grading
+    fixed = _rule_targets(slug, g) if g is not None else None
+    if fixed is None:
+        return chosen, facts
+    spec = chosen.spec.model_copy(update={"grading": fixed})
+    spec = spec.model_copy(update={"split": suggest_split_spec(spec)})
+    cite = [FactSource(source="tambench", path="scripts/fill_entries.py", value=(
+        f"id {','.join(fixed.id_columns)}; target {','.join(fixed.target_columns)}"),
+        detail=f"corrected: {GRADING_CORRECTIONS[slug.lower()][2]}")]
+    facts = {**facts, "grading.columns": cite}
+    if fixed.submission_header != g.submission_header:  # type: ignore[union-attr]
+        facts["grading.submission_header"] = [cite[0].model_copy(
+            update={"value": _header_of(fixed)})]
+    return ImportedTask(spec=spec, warnings=chosen.warnings), facts
+
+
+def _rule_note(slug: str, g: GradingSpec, sources: Sources) -> list[str]:
+    fixed = _rule_targets(slug, g)
+    if fixed is None:
+        return []
+    return [f"grading: the import read the targets {g.target_columns} on {_header_of(g)}; "
+            f"corrected to {fixed.target_columns} on {_header_of(fixed)}: "
+            f"{GRADING_CORRECTIONS[slug.lower()][2]}"]
 
 
 def settle_by_rule(slug: str, gradings: dict[str, GradingSpec | None], sources: Sources

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from recipe_layouts import page, tam
+from recipe_layouts import dojo, mle, page, tam
 
 _POSE = [f"R{r}{c}" for r in range(3) for c in range(3)]
 
@@ -59,6 +59,8 @@ def _image_matching_2024() -> dict[str, Any]:
 _KDD23 = "https://d3qvx1ggyg4lu1.cloudfront.net/showcase/task-1-getting-started"
 _AQA = "https://www.biendata.xyz/competition/aqa_kdd_2024/"
 _IND = "https://www.biendata.xyz/competition/ind_kdd_2024/"
+_PST = "https://www.biendata.xyz/competition/pst_kdd_2024/"
+_PST_CODE = "github:THUDM/paper-source-trace"
 
 LAYOUTS: dict[str, dict[str, Any]] = {
     "aicrowd/nextproductprediction": {
@@ -145,6 +147,104 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                 "question": "text", "body": "text"}},
         ], "extra": {"pid_to_title_abs_new.json":
                      '{"v0": {"title": "t0", "abstract": "a0"}}'}},
+    },
+    "biendata/pst": {
+        "sources": [
+            {"source": _PST, "detail": "PST.zip: paper_source_trace_train_ans.json (a list "
+                                       "of papers: _id, title, authors, year, venue, "
+                                       "references, refs_trace: the source papers' _id, "
+                                       "title, authors, venue, year), paper_source_trace_"
+                                       "valid_wo_ans.json (no refs_trace), "
+                                       "paper_source_gen_by_rule.json, paper-xml/<_id>.xml "
+                                       "(GROBID TEI of each paper), submission_example_"
+                                       "valid.json ({_id: [score per reference]})"},
+            {"source": _PST_CODE, "commit": "04474ea991542cdfdd40cdb35a4f1c970c31f364",
+             "path": "bert.py",
+             "detail": "the organisers' baseline: a paper's references are its TEI "
+                       "biblStruct entries b<N> with an analytic title, listed b0 to the "
+                       "last such entry (the submission's length); an entry is a source "
+                       "when its lower-case title has a fuzzy ratio >= 80 with a refs_trace "
+                       "title"},
+            *tam("Graph/medium/input/PST.json",
+                 "train paper_source_trace_train_ans.json, test paper_source_trace_valid_"
+                 "wo_ans.json, XML full texts in paper-xml; scores per reference in [0, 1]"),
+        ],
+        "split": {"strategy": "group", "train_file": "paper_source_trace_train_ans.json",
+                  "id_column": "ref_id", "target_columns": ["label"],
+                  "group_column": "paper_id", "test_size": 0.2,
+                  "answers_keys": ["paper_id", "ref_index"], "answers_list": True,
+                  "transforms": [
+                      {"op": "rename", "columns": {"_id": "paper_id"}},
+                      {"op": "bibliography", "pattern": "paper-xml/{paper_id}.xml",
+                       "titles_column": "refs_trace"},
+                      {"op": "compose_id", "column": "ref_id",
+                       "template": "{paper_id}_b{ref_index}"}],
+                  "files": {"pattern": "paper-xml/{paper_id}.xml", "dest": "{paper_id}.xml"}},
+        "fixture": {"rows": 40, "tables": [
+            {"path": "paper_source_trace_train_ans.json", "columns": {
+                "_id": "seq:{i:024x}", "title": "text", "authors": "list", "year":
+                "int:2000:2023", "venue": "text", "references": "ids:6",
+                "refs_trace": "titled:2"}},
+            {"path": "paper_source_trace_valid_wo_ans.json", "rows": 8, "columns": {
+                "_id": "seq:f{i:023x}", "title": "text", "authors": "list",
+                "year": "int:2000:2023", "venue": "text", "references": "ids:6"}},
+        ], "files": [{"pattern": "paper-xml/{_id}.xml",
+                      "table": "paper_source_trace_train_ans.json", "tei": "refs_trace"}],
+            "extra": {"paper_source_gen_by_rule.json": "[]",
+                      "submission_example_valid.json": "{}"}},
+    },
+    "kaggle/billion-word-imputation": {
+        "sources": [
+            *mle("billion-word-imputation",
+                 "extracts train_v2.txt.zip: train_v2.txt holds one sentence a line, no "
+                 "header (words and punctuation separated by spaces); about 1% of the "
+                 "sentences of more than two words go to the test, each with one random word "
+                 "removed, never the first or the last; answers id, sentence (the whole "
+                 "sentence); test_v2.txt.zip holds Kaggle's test (\"id\",\"sentence\")"),
+            *page("billion-word-imputation",
+                  "train_v2.txt, test_v2.txt (id, sentence with one word removed); the "
+                  "submission is id, sentence with the word restored"),
+        ],
+        "split": {"strategy": "random", "id_column": "id", "target_columns": ["sentence"],
+                  "test_size": 0.01,
+                  "transforms": [
+                      {"op": "lines_table", "path": "train_v2.txt", "column": "sentence"},
+                      {"op": "row_number", "column": "id"},
+                      {"op": "remove_word", "column": "sentence", "id_column": "id",
+                       "into": "incomplete_sentence"}]},
+        "fixture": {"rows": 800, "tables": [
+            {"path": "train_v2.txt", "archive": "train_v2.txt.zip", "plain": True,
+             "columns": {"sentence": "text"}},
+            {"path": "test_v2.txt", "archive": "test_v2.txt.zip", "rows": 8,
+             "columns": {"id": "seq:{i}", "sentence": "text"}},
+        ]},
+    },
+    "kaggle/airbus-ship-detection": {
+        "sources": [
+            *dojo("airbus-ship-detection",
+                  "reads train_ship_segmentations_v2.csv (ImageId, EncodedPixels: one row "
+                  "per ship, one row with an empty EncodedPixels for an image without "
+                  "ship) and the images train_v2/<ImageId>; splits the images; answers one "
+                  "row per test image with its ships' encodings (empty: no ship); test_v2/ "
+                  "and sample_submission_v2.csv are not used"),
+            *page("airbus-ship-detection",
+                  "train_v2/ and test_v2/ images, train_ship_segmentations_v2.csv, "
+                  "sample_submission_v2.csv (ImageId, EncodedPixels); ships never overlap"),
+        ],
+        "split": {"strategy": "random", "train_file": "train_ship_segmentations_v2.csv",
+                  "id_column": "ImageId", "target_columns": ["EncodedPixels"],
+                  "test_size": 0.1,
+                  "transforms": [
+                      {"op": "aggregate", "key": "ImageId", "column": "EncodedPixels",
+                       "template": "{EncodedPixels}", "separator": "|", "skip_empty": True}],
+                  "files": {"pattern": "train_v2/{ImageId}"}},
+        "fixture": {"rows": 120, "tables": [
+            {"path": "train_ship_segmentations_v2.csv", "columns": {
+                "ImageId": "group:2:{g:09x}.jpg", "EncodedPixels": "rle:2:3"}},
+            {"path": "sample_submission_v2.csv", "rows": 8, "columns": {
+                "ImageId": "seq:t{i:08x}.jpg", "EncodedPixels": "const:1 2"}},
+        ], "files": [{"pattern": "train_v2/{ImageId}",
+                      "table": "train_ship_segmentations_v2.csv", "size": 32}]},
     },
     "kaggle/image-matching-challenge-2024-hexathlon": _image_matching_2024(),
     "kaggle/image-matching-challenge-2024": _image_matching_2024(),

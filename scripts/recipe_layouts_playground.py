@@ -206,6 +206,15 @@ LAYOUTS.update({
          "fruitset": "float:0.19:0.65", "fruitmass": "float:0.31:0.54",
          "seeds": "float:22:46.6"},
         {"yield": "float:1945:8969"}, {"yield": "6025.19"}),
+    "kaggle/playground-series-s3e16": _task(
+        "playground-series-s3e16",
+        {"Sex": "choice:I|M|F", "Length": "float:0.19:2.04", "Diameter": "float:0.14:1.63",
+         "Height": "float:0:2.83", "Weight": "float:0.06:80.1",
+         "Shucked Weight": "float:0.03:42.2", "Viscera Weight": "float:0.01:21.5",
+         "Shell Weight": "float:0.04:28.5"},
+        {"Age": "int:1:29"}, {"Age": "10"}, ids=("seq:{i}", "seq:7405{i}"),
+        note="synthetic Crab Age Prediction data; the page's example block shows the header "
+             "id,yield of another competition, its text and files name the target Age"),
     "kaggle/playground-series-s3e17": _task(
         "playground-series-s3e17",
         {"Product ID": "choice:L50096|M14860|H29424", "Type": "choice:L|M|H",

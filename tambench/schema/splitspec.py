@@ -198,11 +198,18 @@ class SplitSpec(_Model):
     """JSON answers (grading submission_format json) only: the two columns that nest them,
     ``{row[k1]: {row[k2]: target}}`` (IND's author and paper ids); they stay in the answers."""
 
+    answers_list: bool = False
+    """JSON answers only: ``{row[k1]: [target, ...]}``, each k1's targets listed in the order
+    of k2, which must number its rows 0, 1, ... (PST's labels per reference of a paper);
+    false: nested objects."""
+
     @model_serializer(mode="wrap")
     def _omit_empty_recipe_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """``transforms``, ``sources``, ``encoding`` and ``answers_keys`` are written only when
-        a recipe has them, so recipes written before them keep their bytes."""
-        return omit_empty(handler(self), ("transforms", "sources", "encoding", "answers_keys"))
+        """``transforms``, ``sources``, ``encoding``, ``answers_keys`` and ``answers_list`` are
+        written only when a recipe has them, so recipes written before them keep their
+        bytes."""
+        return omit_empty(handler(self), ("transforms", "sources", "encoding", "answers_keys",
+                                          "answers_list"))
 
     @model_validator(mode="before")
     @classmethod

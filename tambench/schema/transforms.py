@@ -40,7 +40,13 @@ Operations:
 * ``group_members``: a new column listing the ids of every row of the same group (shopee's
   ``matches`` from ``label_group``);
 * ``aggregate``: one row per key from one row per object (global-wheat's boxes become one
-  ``PredictionString`` per image).
+  ``PredictionString`` per image);
+* ``bibliography``: one row per entry of each row's TEI XML bibliography, labelled 1 when
+  its title matches one the row lists (PST's source papers);
+* ``lines_table``: the table is a text file of one record a line, no header (billion-word's
+  sentences);
+* ``remove_word``: a new column holding a text with one inner word removed, chosen by a hash
+  of the row's id (billion-word's test sentences).
 """
 
 from __future__ import annotations
@@ -61,11 +67,14 @@ from tambench.core.registry import Registry
 from tambench.errors import TaskSpecError
 from tambench.schema.transform_base import Transform
 from tambench.schema.transforms_tables import (
+    Bibliography,
     CocoTable,
     GroupRows,
+    LinesTable,
     Merge,
     NpyTable,
     RaggedTable,
+    RemoveWord,
 )
 
 
@@ -522,6 +531,18 @@ class Aggregate(Transform):
     keep: list[str] = Field(default_factory=list)
     """Other columns kept; each must hold one value per key (else an error)."""
 
+    skip_empty: bool = False
+    """Leave out empty items, so a key whose rows are all empty gets an empty cell (airbus'
+    images without a ship, whose one row has no run-length encoding); false: every row's
+    item is joined. Written only when set."""
+
+    @model_serializer(mode="wrap")
+    def _omit_unset_skip(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out = handler(self)
+        if isinstance(out, dict) and not out.get("skip_empty"):
+            out.pop("skip_empty", None)
+        return out
+
     def fields(self) -> list[str]:
         """The template's column names."""
         from string import Formatter
@@ -543,7 +564,7 @@ for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, RowNumber, SplitLa
                MapValues, Unpivot, Explode, DropRows):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
 for _other in (RaggedTable, CocoTable, NpyTable, GroupRows, Merge, Join, CombineInts, Pixels, GroupMembers, Aggregate,
-               SplitValues, JoinList):
+               SplitValues, JoinList, Bibliography, LinesTable, RemoveWord):
     TRANSFORM_MODELS.register(str(_other.model_fields["op"].default), _other)
 
 

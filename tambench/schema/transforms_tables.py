@@ -6,11 +6,16 @@
 * ``npy_table``: the table is made of NumPy arrays holding one item per row;
 * ``group_rows``: one row per distinct value of some columns, other columns joined or kept;
 * ``merge``: the rows of another raw table joined on key columns, a row per match (unmatched
-  rows dropped and counted), where ``join`` adds columns of a table holding each key once.
+  rows dropped and counted), where ``join`` adds columns of a table holding each key once;
+* ``bibliography``: one row per entry of each row's TEI XML bibliography, labelled by the
+  titles the row lists (PST's source papers);
+* ``lines_table``: the table is a text file of one record a line and no header;
+* ``remove_word``: a new column holding a text with one inner word removed.
 """
 
 from __future__ import annotations
 
+from string import Formatter
 from typing import ClassVar, Literal
 
 from pydantic import Field, model_validator
@@ -129,3 +134,114 @@ class Merge(Transform):
         """The key columns."""
         return list(self.on)
 
+
+
+class Bibliography(Transform):
+    """One row per entry of each row's bibliography, read from the row's TEI XML document
+    (GROBID's reading of a paper's PDF: PST's ``paper-xml/<paper id>.xml``), labelled 1 when
+    the entry's title matches a title the row lists (PST's ``refs_trace``, the paper's
+    sources), else 0: the labels the competition's organisers derived for its answers.
+
+    An entry is a ``biblStruct`` whose ``xml:id`` is ``b<N>``; its title is the text of the
+    ``title`` of its ``analytic`` part. The entries are numbered by N, from 0 to the last
+    entry with such a title (the length of the competition's submission lists); a number
+    without a titled entry gets a row with an empty title and label 0. Titles match when, in
+    lower case, their similarity ratio (:class:`difflib.SequenceMatcher`, times 100,
+    rounded) is at least ``min_ratio``. The row's other columns are repeated on its entries'
+    rows; the titles column is removed (it restates the labels). A row whose document has
+    no titled entry gives no row, and rows whose entries match no listed title are counted;
+    both counts go to the split report."""
+
+    op: Literal["bibliography"] = "bibliography"
+    """bibliography."""
+
+    pattern: str = Field(min_length=1)
+    """Path of a row's TEI XML document in the raw data, with ``{column}`` fields, e.g.
+    "paper-xml/{paper_id}.xml"."""
+
+    titles_column: str = Field(min_length=1)
+    """Column holding a JSON list of records, each with a ``title_field`` (PST's
+    ``refs_trace``)."""
+
+    title_field: str = Field(default="title", min_length=1)
+    """The records' field holding a title."""
+
+    min_ratio: int = Field(default=80, ge=1, le=100)
+    """Smallest similarity (0-100) of two titles that match."""
+
+    position_column: str = Field(default="ref_index", min_length=1)
+    """New column holding the entry's number N."""
+
+    title_column: str = Field(default="ref_title", min_length=1)
+    """New column holding the entry's title."""
+
+    label_column: str = Field(default="label", min_length=1)
+    """New column holding 1 (the entry is one of the listed titles) or 0."""
+
+    @model_validator(mode="after")
+    def _distinct_names(self) -> Bibliography:
+        names = [self.position_column, self.title_column, self.label_column]
+        if len(set(names)) != 3 or self.titles_column in names:
+            raise ValueError(f"bibliography: the new columns {names} must differ from each "
+                             f"other and from {self.titles_column!r}")
+        return self
+
+    def fields(self) -> list[str]:
+        """The pattern's column names."""
+        return [f for _, f, _, _ in Formatter().parse(self.pattern) if f]
+
+    def reads(self) -> list[str]:
+        """The titles column and the pattern's columns."""
+        return list(dict.fromkeys([self.titles_column, *self.fields()]))
+
+
+class LinesTable(Transform):
+    """The table is a text file holding one record a line and no header (billion-word-
+    imputation's ``train_v2.txt``, one sentence a line): a row per line, the line (without
+    its line break) in one column; a blank line or bytes that are not UTF-8 are refused,
+    naming the file."""
+
+    op: Literal["lines_table"] = "lines_table"
+    """lines_table: must be the first transform; the recipe's train_file is left empty."""
+
+    builds_table: ClassVar[bool] = True
+
+    path: str = Field(min_length=1)
+    """The file, relative to the raw data."""
+
+    column: str = Field(default="text", min_length=1)
+    """The column holding each line."""
+
+
+class RemoveWord(Transform):
+    """A new column holding a text column with one word removed (billion-word-imputation's
+    test sentences: the agent restores the word). Words are the runs of non-space characters,
+    joined again by one space; the removed word is never the first or the last, and which one
+    is decided by a salted SHA-256 of the row's id, so a row gets the same cut whatever the
+    rows' order. A row with fewer than three words has no word to remove: it is dropped and
+    counted in the split report."""
+
+    op: Literal["remove_word"] = "remove_word"
+    """remove_word."""
+
+    column: str = Field(min_length=1)
+    """The text column (left as it is)."""
+
+    id_column: str = Field(min_length=1)
+    """The row id whose hash picks the word."""
+
+    into: str = Field(min_length=1)
+    """The new column."""
+
+    salt: str = "tambench"
+    """Text mixed into the hash."""
+
+    @model_validator(mode="after")
+    def _new_column(self) -> RemoveWord:
+        if self.into in (self.column, self.id_column):
+            raise ValueError(f"remove_word: into {self.into!r} must be a new column")
+        return self
+
+    def reads(self) -> list[str]:
+        """The text and id columns."""
+        return [self.column, self.id_column]

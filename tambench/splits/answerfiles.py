@@ -10,7 +10,8 @@ holds one sample, the one graded):
   the target of row i of public/test.csv, in that order;
 * json (WhoIsWho-IND): ``{row[k1]: {row[k2]: target}}`` with the recipe's ``answers_keys``
   [k1, k2], keys in public/test.csv's order; targets that read as numbers are written as JSON
-  numbers.
+  numbers; with ``answers_list`` (PST), ``{row[k1]: [target, ...]}`` in the order of k2,
+  which must number each k1's rows 0, 1, ...
 """
 
 from __future__ import annotations
@@ -70,6 +71,26 @@ def _nested(values: pl.Series, test: pl.DataFrame, plan: SplitPlan, what: str) -
     return json.dumps(doc, ensure_ascii=False) + "\n"
 
 
+def _listed(values: pl.Series, test: pl.DataFrame, plan: SplitPlan, what: str) -> str:
+    outer, inner = plan.split.answers_keys
+    groups: dict[str, dict[int, Any]] = {}
+    for k1, k2, v in zip(test[outer], test[inner], values, strict=True):
+        position = int(k2) if k2.isdigit() else -1
+        group = groups.setdefault(k1, {})
+        if position < 0 or position in group:
+            raise SplitError(f"{what}: {inner}={k2!r} of {outer}={k1!r} is not a position "
+                             "0, 1, ... given once; the JSON answers list each "
+                             f"{outer}'s targets in {inner}'s order")
+        group[position] = _number(v)
+    doc: dict[str, list[Any]] = {}
+    for k1, group in groups.items():
+        if len(group) != max(group) + 1:
+            raise SplitError(f"{what}: {outer}={k1!r} has {len(group)} row(s) but "
+                             f"{inner} up to {max(group)}: a position is missing")
+        doc[k1] = [group[n] for n in range(len(group))]
+    return json.dumps(doc, ensure_ascii=False) + "\n"
+
+
 _RENDER = {"txt": _lines, "json": _nested}
 
 
@@ -79,7 +100,7 @@ def write_rendered(plan: SplitPlan, out: Path) -> None:
     keys = list(plan.split.answers_keys)
     test = pl.read_csv(out / PUBLIC_DIR / TEST_FILE, columns=[plan.id_column, *keys],
                        infer_schema=False)
-    render = _RENDER[plan.rendered_format]
+    render = _listed if plan.split.answers_list else _RENDER[plan.rendered_format]
     answers = _in_test_order(test, out / PRIVATE_DIR / plan.answers_file, plan, "answers")
     sample_csv = out / PUBLIC_DIR / SAMPLE_FILE
     sample = _in_test_order(test, sample_csv, plan, "sample submission")

@@ -20,14 +20,21 @@ per row, the others 0: answers given as one column per class), ``subset:<marker>
 when it is not empty: a label withheld, as ``?``), ``joined:<n>:<lo>:<hi>`` (n numbers in
 [lo, hi] joined by ";" in one cell: a flattened matrix, as the Image Matching Challenge's
 rotation_matrix), ``ids:<n>`` (a JSON list of n random 24-hex-digit ids, as biendata's paper
-ids).
+ids), ``titled:<n>`` (a JSON list of n records with an ``_id`` and a random ``title``, as
+PST's ``refs_trace``), ``rle:<k>:<e>`` (a run-length encoding of one object per row, the
+rows in blocks of k as ``group:<k>`` makes them, each row's run its own so the objects of a
+block never overlap; every e-th block's rows are empty: airbus' images without a ship).
 
 A ``ragged`` table is written without quoting, its rows' fields joined by ``,`` with empty
 trailing fields left out (a line per row holding as many fields as it has values: mlsp-2013-birds'
 ``rec_id,label,label``); ``header`` replaces its header line. Per-row files with ``image``
 ("WxH") are grayscale PNG images of that size with seeded pixels; with ``id3`` (a template
 of the row's columns) they are MP3-like files whose ID3v2 title frame and ID3v1 tag hold that
-text around seeded bytes, as xeno-canto recordings carry their species.
+text around seeded bytes, as xeno-canto recordings carry their species; with ``tei`` (a
+``titled`` column of the row) they are TEI XML papers as GROBID writes them, whose
+bibliography (``biblStruct`` entries ``b0``, ``b1``, ...) holds that column's titles, in
+title case, among other titles, with an entry (``b2``) without an analytic title and a header
+``biblStruct`` without an id (PST's ``paper-xml``).
 """
 
 from __future__ import annotations
@@ -89,6 +96,9 @@ class FixtureTable(BaseModel):
     header: str = ""
     """A ragged table's header line, written instead of the column names (empty: the
     names)."""
+    plain: bool = False
+    """Written as plain text, its one column's values a line each, with no header
+    (billion-word-imputation's ``train_v2.txt``)."""
 
 
 class FixtureFiles(BaseModel):
@@ -110,6 +120,9 @@ class FixtureFiles(BaseModel):
     id3: str = ""
     """Text (``{column}`` fields of the row) written into ID3v2 and ID3v1 tags around the
     file's ``size`` seeded bytes (empty: no tags)."""
+    tei: str = ""
+    """A ``titled`` column of the table: each file is a TEI XML paper whose bibliography
+    lists that column's titles among others (see the module; empty: not a TEI paper)."""
 
 
 class RawFixture(BaseModel):
@@ -182,6 +195,13 @@ def _column(kind: str, n: int, rng: np.random.Generator) -> list[Any]:
                 for _ in range(n)]
     if head == "ids":
         return [[rng.bytes(12).hex() for _ in range(int(rest))] for _ in range(n)]
+    if head == "rle":
+        block, every = (int(v) for v in rest.split(":"))
+        return ["" if (i // block) % every == every - 1 else f"{100 * i + 1} {1 + i % 7}"
+                for i in range(n)]
+    if head == "titled":
+        return [[{"_id": rng.bytes(12).hex(), "title": _title(rng)} for _ in range(int(rest))]
+                for _ in range(n)]
     if head == "list":
         return [[f"v{int(v)}"] for v in rng.integers(0, 5, n)]
     raise ValueError(f"unknown fixture column kind {kind!r}")
@@ -238,6 +258,8 @@ def _table_bytes(table: FixtureTable, rows: dict[str, list[Any]]) -> bytes:
             return "".join(json.dumps(r) + "\n" for r in records).encode()
         return json.dumps(records).encode()
     out = io.StringIO()
+    if table.plain:
+        return "".join(f"{rows[names[0]][i]}\n" for i in range(n)).encode()
     if table.ragged:
         lines = [table.header or ",".join(names)]
         lines += [",".join(str(rows[c][i]) for c in names).rstrip(",") for i in range(n)]
@@ -279,12 +301,38 @@ def generate(fixture: RawFixture, seed: int = 0) -> dict[str, dict[str, bytes]]:
             row = {c: rows[c][i] for c in rows}
             rel = files.pattern.format(**row)
             members.setdefault(files.archive, {})[rel] = (
+                _tei(row[files.tei], rng) if files.tei else
                 _png(files.image, rng) if files.image else
                 _tagged(files.id3.format(**row), rng.bytes(files.size)) if files.id3 else
                 rng.bytes(files.size))
     for rel, text in fixture.extra.items():
         members[""][rel] = text.encode()
     return members
+
+
+def _title(rng: np.random.Generator) -> str:
+    """A random paper title (random words: two titles match with a low ratio)."""
+    return " ".join(rng.bytes(5).hex() for _ in range(4))
+
+
+_TEI = ('<?xml version="1.0" encoding="UTF-8"?>\n<TEI xmlns="http://www.tei-c.org/ns/1.0">'
+        "<teiHeader><fileDesc><sourceDesc><biblStruct><analytic><title>The paper itself"
+        "</title></analytic></biblStruct></sourceDesc></fileDesc></teiHeader><text><body>"
+        "<p>Text citing its references.</p></body><back><div type=\"references\"><listBibl>"
+        "{entries}</listBibl></div></back></text></TEI>\n")
+
+
+def _tei(records: list[dict[str, str]], rng: np.random.Generator) -> bytes:
+    """A TEI paper whose bibliography holds the records' titles among others (see the
+    module's documentation)."""
+    titles = [str(r["title"]).title() for r in records] + [_title(rng) for _ in range(4)]
+    rng.shuffle(titles)
+    entries = [f'<biblStruct xml:id="b{n if n < 2 else n + 1}"><analytic><title level="a" '
+               f'type="main">{t}</title></analytic><monogr><title>Venue</title></monogr>'
+               "</biblStruct>" for n, t in enumerate(titles)]
+    entries.insert(2, '<biblStruct xml:id="b2"><monogr><title>A book</title></monogr>'
+                      "</biblStruct>")  # entry b2 has no analytic title
+    return _TEI.replace("{entries}", "".join(entries)).encode()
 
 
 def _png(size: str, rng: np.random.Generator) -> bytes:

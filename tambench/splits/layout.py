@@ -216,6 +216,8 @@ def _plan_rendered(spec: TaskSpec, split: SplitSpec, g: GradingSpec) -> SplitPla
     if (fmt == "json") != bool(keys) or (keys and len(keys) != 2):
         raise SplitError(f"task {spec.id}: split.answers_keys names the two columns that nest "
                          "JSON answers {k1: {k2: target}}, and only for json submissions")
+    if split.answers_list and fmt != "json":
+        raise SplitError(f"task {spec.id}: split.answers_list applies to json submissions only")
     safe_relpath(g.answers_file, "grading.answers_file")
     if "/" in g.answers_file or g.answers_file == DEFAULT_ANSWERS_FILE:
         raise SplitError(f"grading.answers_file {g.answers_file!r} of a {fmt} task must "

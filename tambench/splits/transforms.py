@@ -48,15 +48,20 @@ from tambench.schema.transforms import (
     UpdateRows,
 )
 from tambench.schema.transforms_tables import (
+    Bibliography,
     CocoTable,
     GroupRows,
+    LinesTable,
     Merge,
     NpyTable,
     RaggedTable,
+    RemoveWord,
 )
+from tambench.splits.bibliography import bibliography
 from tambench.splits.layout import resolve_inside
 from tambench.splits.rawcsv import open_table, polars_reason, scan_table
 from tambench.splits.transforms_tables import coco_table, group_rows, merge, npy_table
+from tambench.splits.transforms_text import lines_table, remove_word
 
 M = TypeVar("M", bound=Transform)
 
@@ -443,6 +448,8 @@ def _aggregate(t: Aggregate, table: pl.LazyFrame, _raw: Path) -> Applied:
               .filter(pl.col(c)).select(pl.len()).collect().item()]
     if uneven:
         raise SplitError(f"aggregate: column(s) {uneven} hold several values for one {t.key}")
+    if t.skip_empty:
+        item = item.filter(item.fill_null("") != "")
     out = table.group_by(t.key, maintain_order=True).agg(
         *[pl.col(c).first() for c in t.keep], item.str.join(t.separator))
     return out, f"aggregate: one row per {t.key}"
@@ -468,6 +475,9 @@ register_transform(GroupMembers, _group_members)
 register_transform(Aggregate, _aggregate)
 register_transform(SplitValues, _split_values)
 register_transform(JoinList, _join_list)
+register_transform(Bibliography, bibliography)
+register_transform(LinesTable, lines_table)
+register_transform(RemoveWord, remove_word)
 register_transform(CocoTable, coco_table)
 register_transform(NpyTable, npy_table)
 register_transform(GroupRows, group_rows)

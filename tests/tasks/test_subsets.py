@@ -344,6 +344,6 @@ def test_list_subset_lite_resolves_to_the_shipped_lite_manifest_and_says_so(
 
     shipped = read_manifest(bundled_catalogue_dir() / SUBSETS_DIR / "lite.txt").ids
     assert sorted(r["id"] for r in json.loads(out)) == sorted(shipped)
-    assert len(shipped) >= 17  # 18 cells; Graph/medium's only task lacks a recipe (docs)
+    assert len(shipped) == 18  # every cell filled (Graph/medium's only task is biendata/pst)
     assert main(["tasks", "list", "--subset", "paper-medium", "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)) == 54
