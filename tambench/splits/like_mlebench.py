@@ -46,6 +46,16 @@ from tambench.splits.mlebench_recipe import (
     MleRecipe,
     recipe_for,
 )
+from tambench.splits.mlebench_sources import (
+    derive,
+    listing_frame,
+    load_records,
+    number,
+    place,
+    records_frame,
+    write_json,
+    zip_folder,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -74,6 +84,9 @@ def _read(raw_root: Path, rel: str, recipe: MleRecipe, sep: str = ",") -> pd.Dat
 def test_size_of(recipe: MleRecipe, raw_root: Path, rows: int) -> float | int | None:
     """The ``test_size`` given to ``train_test_split`` (a share of the raw files when the
     recipe counts them)."""
+    if recipe.split.test_share_of_records is not None:
+        n_records = len(load_records(raw_root, recipe.split.test_share_of_records))
+        return n_records / (rows + n_records)
     pattern = recipe.split.test_share_of_files
     if pattern is None:
         return recipe.split.test_size
@@ -170,8 +183,10 @@ def shape(frame: pd.DataFrame, spec: MleFile, classes: list[str],
         cols = [c for k in spec.keep for c in (classes if k == CLASSES_TOKEN else [k])]
         _check_columns(out, cols, spec.to)
         out = out[cols].copy()
-    _check_columns(out, spec.drop, spec.to)
+    _check_columns(out, spec.drop + spec.as_int, spec.to)
     out = out.drop(columns=spec.drop)
+    if spec.as_int:
+        out = out.astype({c: "int64" for c in spec.as_int})
     _check_columns(out, list(spec.rename), spec.to)
     out = out.rename(columns=spec.rename)
     if spec.one_hot is not None:
@@ -275,10 +290,36 @@ def _classes(spec: TaskSpec) -> list[str]:
     return list(getattr(spec.split, "target_columns", None) or [])
 
 
+def _table(raw_root: Path, recipe: MleRecipe) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
+    """The table split, and its records when it is a JSON list of them."""
+    if recipe.listing is not None:
+        return derive(listing_frame(raw_root, recipe.listing), recipe.derive), []
+    if recipe.table.endswith(".json"):
+        records = load_records(raw_root, recipe.table)
+        return derive(records_frame(records), recipe.derive), records
+    return derive(_read(raw_root, recipe.table, recipe, recipe.sep), recipe.derive), []
+
+
+def _write_all(spec: TaskSpec, recipe: MleRecipe, raw_root: Path, out: Path,
+               sides: dict[str, pd.DataFrame], records: list[dict[str, Any]]) -> None:
+    for f in recipe.files:
+        _write(shape(sides[f.rows], f, _classes(spec), sides["train"]), out, f.to, f.sep,
+               f.zip, f)
+    for js in recipe.json_files:
+        write_json(raw_root, out, records, sides[js.rows], js)
+    for flt in recipe.filters:
+        _write(_filtered(raw_root, flt, recipe, sides), out, flt.to)
+    for dest, src in recipe.copies.items():
+        _copy_raw(raw_root, out, dest, src)
+    place(raw_root, out, sides, recipe.place)
+    for archive, folder in recipe.zip_folders.items():
+        zip_folder(out, archive, folder)
+
+
 def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str, object]:
     """Write MLE-bench's split of ``spec`` from ``raw_root`` into ``out``; return the report."""
     recipe = recipe_for(spec.slug, spec.id)
-    frame = _read(raw_root, recipe.table, recipe, recipe.sep)
+    frame, records = _table(raw_root, recipe)
     for col, values in recipe.exclude.items():
         _check_columns(frame, [col], recipe.table)
         frame = frame[~frame[col].isin(values)]
@@ -286,20 +327,18 @@ def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str,
         frame = frame.fillna(recipe.fillna)
     train, test = split_rows(frame, recipe, raw_root)
     sides = {"train": train, "test": test}
-    for f in recipe.files:
-        _write(shape(sides[f.rows], f, _classes(spec), train), out, f.to, f.sep, f.zip, f)
-    for flt in recipe.filters:
-        _write(_filtered(raw_root, flt, recipe, sides), out, flt.to)
-    for dest, src in recipe.copies.items():
-        _copy_raw(raw_root, out, dest, src)
-    _row_files(spec, raw_root, frame, test, out)
+    number(sides, recipe.numbers)
+    _write_all(spec, recipe, raw_root, out, sides, records)
+    if not recipe.place:
+        _row_files(spec, raw_root, frame, test, out)
     return {"task_id": spec.id, "like": "mle-bench", "table": recipe.table,
             "test_size": test_size_of(recipe, raw_root, len(frame)),
             "train_size": recipe.split.train_size, "random_state": recipe.split.random_state,
             "groups": None if recipe.split.groups is None else recipe.split.groups.model_dump(),
             "rows": len(frame), "train_rows": len(train), "test_rows": len(test),
             "files": [f.to + (".zip" if f.zip else "") for f in recipe.files]
-            + [f.to for f in recipe.filters] + list(recipe.copies),
+            + [f.to for f in recipe.json_files] + [f.to for f in recipe.filters]
+            + list(recipe.copies) + list(recipe.zip_folders),
             "omitted": recipe.omitted}
 
 

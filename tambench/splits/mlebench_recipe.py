@@ -1,25 +1,30 @@
 """MLE-bench's split of each competition, as data: ``mlebench_recipes.json``.
 
 MLE-bench prepares a competition with its own ``prepare.py``. Where that script is one
-``train_test_split`` of the rows of a raw CSV table (or of the groups of one of its columns),
-followed by column selections and constant or seeded fills, its recipe is written here as
-data (read from the script at the commit the file names, never run) and
-:mod:`tambench.splits.like_mlebench` makes the same files. Every other MLE-bench competition
-is listed under ``out`` with the reason its split cannot be made that way (answers reshaped
-after a group split, several splits, files renamed...).
+``train_test_split`` of the rows of a raw table (a CSV table, a JSON list of records or a
+sorted listing of files; or of the groups of one of its columns), followed by column
+selections, constant or seeded fills, new numbers and renamed copies of the rows' files, its
+recipe is written here as data (read from the script at the commit the file names, never run)
+and :mod:`tambench.splits.like_mlebench` makes the same files. Every other MLE-bench
+competition is listed under ``out`` with the reason its split cannot be made that way
+(answers reshaped after a group split, several splits...).
 
 A recipe (:class:`MleRecipe`): the raw ``table`` and how pandas reads it (``sep``, ``dtype``,
 ``round_trip``: MLE-bench's ``read_csv`` helper reads floats round-trip, a bare
-``pd.read_csv`` does not), rows dropped first (``exclude``), missing values filled
+``pd.read_csv`` does not; a ``.json`` table is a list of records; ``listing``: the table is
+the raw files' names, :class:`MleListing`), new columns derived from the rows (``derive``,
+:class:`MleContains`), rows dropped first (``exclude``), missing values filled
 (``fillna``), the ``split`` (``test_size`` and ``train_size`` as ``train_test_split`` takes them,
 or ``test_share_of_files``: the share the raw files matching a pattern would make, as
-histopathologic's script computes it; ``groups``: the groups of a column are split, not the
-rows, :class:`MleGroups`), the rows' ``order`` (``split``: shuffled as returned;
-``table``: the table's order, where the script selects rows with ``isin``), ids renumbered
-after the split (``renumber``), then each written file (:class:`MleFile`), tables filtered by
-the training or test rows (:class:`MleFilter`), raw files copied unchanged (``copies``) and
-the files of the script not made here, with why (``omitted``: none is one of the files
-grading reads).
+histopathologic's script computes it, or ``test_share_of_records``, the same of the records of
+a JSON table; ``groups``: the groups of a column are split, not the rows, :class:`MleGroups`),
+the rows' ``order`` (``split``: shuffled as returned; ``table``: the table's order, where the
+script selects rows with ``isin``), ids renumbered after the split (``renumber``) and new
+numbered columns of one side (``numbers``, :class:`MleNumber`), then each written file
+(:class:`MleFile`), records written back as JSON (:class:`MleJson`), tables filtered by the
+training or test rows (:class:`MleFilter`), the rows' files copied under MLE-bench's names
+(``place``, :class:`MlePlace`), raw files copied unchanged (``copies``) and the files of the
+script not made here, with why (``omitted``: none is one of the files grading reads).
 """
 
 from __future__ import annotations
@@ -70,7 +75,7 @@ class MleOneHot(_Strict):
 
 class MleFile(_Strict):
     """One written file: the training or test rows, then ``join`` and ``copy_of`` (new
-    columns), ``keep`` (columns in this order), ``drop``, ``rename``, ``one_hot``,
+    columns), ``keep`` (columns in this order), ``drop``, ``as_int``, ``rename``, ``one_hot``,
     ``first_by``, ``set`` (a column to a constant, seeded values or the training rows' mean,
     added at the end when new), ``fill_classes`` (every class column to a constant) and
     ``sort_by``; written as pandas writes ``to_csv(index=False, sep=sep,
@@ -84,6 +89,8 @@ class MleFile(_Strict):
     """Then new columns holding another column's values (new name -> column)."""
     keep: list[str] | None = None
     drop: list[str] = Field(default_factory=list)
+    as_int: list[str] = Field(default_factory=list)
+    """Columns made integers (``int(value)``: ``True`` -> 1)."""
     rename: dict[str, str] = Field(default_factory=dict)
     one_hot: MleOneHot | None = None
     first_by: str | None = None
@@ -113,6 +120,65 @@ class MleFilter(_Strict):
     sort_by: str | None = None
 
 
+class MleListing(_Strict):
+    """The rows are files listed in the raw folder ``under``, one a row (its name in column
+    ``file``), in MLE-bench's order: with no ``label_column``, the entries of ``under`` whose
+    names end with ``suffix`` sorted by path (``sorted(under.glob("*" + suffix))``); with one,
+    each sub-folder of ``under`` in sorted order (its name in ``label_column``), and within it
+    the names ending with ``suffix``, sorted."""
+
+    under: str
+    suffix: str
+    label_column: str | None = None
+
+
+class MleContains(_Strict):
+    """A new column: ``then`` where column ``of`` contains the text ``text``, else
+    ``otherwise`` (``int("dog" in name)``, ``"cat" if "cat" in name else "dog"``)."""
+
+    of: str
+    text: str
+    then: int | str
+    otherwise: int | str
+
+
+class MleNumber(_Strict):
+    """A new column on one side's rows: their position in the split's order from ``start``
+    (counted within each value of ``per`` when given: ``cat.0, cat.1, dog.0...``), optionally
+    formatted into text by ``template`` (``"Train_{n}"``)."""
+
+    column: str
+    rows: Literal["train", "test"]
+    start: int = 0
+    per: str | None = None
+    by_value: str | None = None
+    """Number the distinct values of this column in the order they first appear instead of
+    the rows (every row of a value gets its number)."""
+    template: str | None = None
+
+
+class MlePlace(_Strict):
+    """Each of one side's rows copies the raw file ``src`` to ``to`` (both templates filled
+    from the row's columns, ``{column}``), as MLE-bench's script copies and renames them."""
+
+    rows: Literal["train", "test"]
+    src: str
+    to: str
+
+
+class MleJson(_Strict):
+    """One side's records of a JSON table written back as MLE-bench writes them
+    (``json.dump(records, indent=indent)``), each record reduced to the fields of the raw
+    JSON table ``fields_of`` (its first record's keys, in their order) when given; also zipped
+    alone into ``archive`` when given (``shutil.make_archive``)."""
+
+    to: str
+    rows: Literal["train", "test"]
+    fields_of: str | None = None
+    indent: int | None = None
+    archive: str | None = None
+
+
 class MleGroups(_Strict):
     """The split is of the groups of ``column``, each group's rows going to one side.
     ``unique``: the values as ``frame[column].unique()`` lists them are split, and each side
@@ -129,14 +195,21 @@ class MleSplit(_Strict):
     test_size: float | int | None = None
     train_size: float | int | None = None
     test_share_of_files: str | None = None
+    test_share_of_records: str | None = None
+    """The share the records of this raw JSON table would make beside the split table's
+    (``len(test) / (len(train) + len(test))``)."""
     random_state: int
 
     @model_validator(mode="after")
     def _one_size(self) -> MleSplit:
-        if self.test_share_of_files is not None and self.test_size is not None:
-            raise ValueError("test_share_of_files and test_size are exclusive")
-        if self.test_size is None and self.train_size is None and not self.test_share_of_files:
-            raise ValueError("give test_size, train_size or test_share_of_files")
+        given = [x for x in (self.test_share_of_files, self.test_share_of_records,
+                             self.test_size) if x is not None]
+        if len(given) > 1:
+            raise ValueError("test_share_of_files, test_share_of_records and test_size are "
+                             "exclusive")
+        if not given and self.train_size is None:
+            raise ValueError("give test_size, train_size, test_share_of_files or "
+                             "test_share_of_records")
         return self
 
 
@@ -154,6 +227,10 @@ class MleRenumber(_Strict):
 
 class MleRecipe(_Strict):
     table: str
+    """The raw table split (a CSV file, a JSON list of records when ``.json``), or with
+    ``listing`` a name for the table of listed files."""
+    listing: MleListing | None = None
+    derive: dict[str, MleContains] = Field(default_factory=dict)
     sep: str = ","
     dtype: dict[str, Literal["str", "int"]] = Field(default_factory=dict)
     round_trip: bool = True
@@ -162,9 +239,15 @@ class MleRecipe(_Strict):
     split: MleSplit
     order: Literal["split", "table"] = "split"
     renumber: MleRenumber | None = None
+    numbers: list[MleNumber] = Field(default_factory=list)
     files: list[MleFile]
+    json_files: list[MleJson] = Field(default_factory=list)
     filters: list[MleFilter] = Field(default_factory=list)
+    place: list[MlePlace] = Field(default_factory=list)
+    """Per-row files copied as MLE-bench names them (the task's own placement otherwise)."""
     copies: dict[str, str] = Field(default_factory=dict)
+    zip_folders: dict[str, str] = Field(default_factory=dict)
+    """Written folders also zipped as MLE-bench zips them (archive -> folder)."""
     omitted: dict[str, str] = Field(default_factory=dict)
     """Files MLE-bench's script also writes that are not made here, each with why."""
 

@@ -331,12 +331,87 @@ def test_answers_one_row_per_joined_id_and_a_sample_of_the_training_mean(
     assert _text(task / "public" / "sample_submission.csv") == _csv(sample)
 
 
+def test_json_records_split_written_back_with_the_test_fields_and_int_answers(
+        tmp_path: Path) -> None:
+    raw = _generated("random-acts-of-pizza", tmp_path)
+    task = _made("random-acts-of-pizza", raw, tmp_path)
+    records = json.loads((raw / "train.json").read_text())
+    official = json.loads((raw / "test.json").read_text())
+    kept, held = train_test_split(records, test_size=len(official) / (
+        len(records) + len(official)), random_state=0)
+    assert _text(task / "public" / "train.json") == json.dumps(kept, indent=4)
+    fields = list(official[0])
+    public_test = [{f: r[f] for f in fields} for r in held]
+    assert _text(task / "public" / "test.json") == json.dumps(public_test, indent=4)
+    with zipfile.ZipFile(task / "public" / "test.zip") as zf:
+        assert zf.namelist() == ["test.json"]
+        assert zf.read("test.json").decode() == json.dumps(public_test, indent=4)
+    answers = pd.DataFrame({"request_id": [r["request_id"] for r in held],
+                            "requester_received_pizza": [int(r["requester_received_pizza"])
+                                                         for r in held]})
+    assert _text(task / "private" / "test.csv") == _csv(answers)
+    assert set(answers["requester_received_pizza"]) == {0, 1}
+    sample = answers.assign(requester_received_pizza=0)
+    assert _text(task / "public" / "sampleSubmission.csv") == _csv(sample)
+    (raw / "test.json").write_text("{}")
+    with pytest.raises(SplitError, match="non-empty JSON list of records"):
+        _made("random-acts-of-pizza", raw, tmp_path)
+
+
+def test_a_sorted_file_listing_split_with_files_renamed_and_answers_from_names(
+        tmp_path: Path) -> None:
+    raw = _generated("dogs-vs-cats-redux-kernels-edition", tmp_path)
+    task = _made("dogs-vs-cats-redux-kernels-edition", raw, tmp_path)
+    images = sorted((raw / "train").glob("*.jpg"))
+    kept, held = train_test_split(images, test_size=0.1, random_state=0)
+    counts = {"cat": 0, "dog": 0}
+    for img in kept:  # cat.0, cat.1... and dog.0... in the split's order
+        animal = "cat" if "cat" in img.name else "dog"
+        copy = task / "public" / "train" / f"{animal}.{counts[animal]}.jpg"
+        assert copy.read_bytes() == img.read_bytes()
+        counts[animal] += 1
+    assert len(os.listdir(task / "public" / "train")) == len(kept) and min(counts.values())
+    for i, img in enumerate(held, start=1):
+        assert (task / "public" / "test" / f"{i}.jpg").read_bytes() == img.read_bytes()
+    ids = list(range(1, len(held) + 1))
+    answers = pd.DataFrame({"id": ids, "label": [int("dog" in p.name) for p in held]})
+    assert _text(task / "private" / "answers.csv") == _csv(answers)
+    sample = pd.DataFrame({"id": ids, "label": [0.5] * len(held)})
+    assert _text(task / "public" / "sample_submission.csv") == _csv(sample)
+    with zipfile.ZipFile(task / "public" / "test.zip") as zf:
+        assert sorted(zf.namelist()) == sorted(f"{i}.jpg" for i in ids)
+    assert not (task / "public" / "files_manifest.csv").exists()  # MLE-bench's names only
+    for img in images:
+        img.unlink()
+    with pytest.raises(SplitError, match="the raw folder has none"):
+        _made("dogs-vs-cats-redux-kernels-edition", raw, tmp_path)
+
+
+def test_a_listing_of_label_folders_split_with_files_placed_by_label(tmp_path: Path) -> None:
+    raw = _generated("plant-seedlings-classification", tmp_path)
+    (raw / "train" / "notes.txt").write_text("not a label folder")
+    task = _made("plant-seedlings-classification", raw, tmp_path)
+    rows = [{"file": name, "species": label}
+            for label in sorted(os.listdir(raw / "train")) if (raw / "train" / label).is_dir()
+            for name in sorted(os.listdir(raw / "train" / label)) if name.endswith(".png")]
+    train, test = train_test_split(pd.DataFrame(rows), test_size=0.14, random_state=0)
+    assert _text(task / "private" / "answers.csv") == _csv(test)
+    assert _text(task / "public" / "sample_submission.csv") == _csv(
+        test.assign(species="Sugar beet"))
+    for row in train.itertuples():
+        copy = task / "public" / "train" / row.species / row.file
+        assert copy.read_bytes() == (raw / "train" / row.species / row.file).read_bytes()
+    assert sorted(os.listdir(task / "public" / "test")) == sorted(test["file"])
+    assert not (task / "public" / "train.csv").exists()  # MLE-bench writes none
+
+
 def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
     recipes = load_recipes()
     assert len(recipes.recipes) + len(recipes.out) == 82  # MLE-bench's competitions at 783b15a
     for slug, recipe in recipes.recipes.items():
         assert CATALOGUE.get(f"kaggle/{slug}").spec.slug == slug
-        outs = [f.to for f in recipe.files] + [f.to for f in recipe.filters] + list(recipe.copies)
+        outs = [f.to for f in recipe.files] + [f.to for f in recipe.filters] + list(
+            recipe.copies) + [f.to for f in recipe.json_files] + list(recipe.zip_folders)
         assert all(p.split("/")[0] in {"public", "private"} for p in outs), slug
         assert len(set(outs)) == len(outs), slug
         assert any(f.to.startswith("private/") for f in recipe.files), slug

@@ -1,0 +1,163 @@
+"""The parts of MLE-bench's splits beyond a CSV table's rows, for
+:mod:`tambench.splits.like_mlebench`: tables that are JSON lists of records or listings of
+files, columns derived from the rows or numbered after the split, records written back as
+JSON and the rows' files copied under MLE-bench's names (each described by its class in
+:mod:`tambench.splits.mlebench_recipe`)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import zipfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from tambench._optional import require
+from tambench.core.bounded import REPORT_BOUNDS, load_json
+from tambench.errors import SplitError
+from tambench.splits.layout import resolve_inside
+from tambench.splits.mlebench_recipe import (
+    MleContains,
+    MleJson,
+    MleListing,
+    MleNumber,
+    MlePlace,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: The column of a listing's table holding each file's name.
+FILE_COLUMN = "file"
+
+
+def load_records(raw_root: Path, rel: str) -> list[dict[str, Any]]:
+    """A raw JSON table: a list of records (objects), as ``json.load`` reads it."""
+    path = resolve_inside(raw_root, rel, "MLE-bench recipe table")
+    try:
+        doc = load_json(path, error=SplitError, bounds=REPORT_BOUNDS, source=rel)
+    except OSError as exc:
+        raise SplitError(f"cannot read {rel} as MLE-bench does: {exc}") from exc
+    if not isinstance(doc, list) or not doc or not all(isinstance(r, dict) for r in doc):
+        raise SplitError(f"{rel}: MLE-bench reads a non-empty JSON list of records (objects)")
+    return doc
+
+
+def records_frame(records: list[dict[str, Any]]) -> pd.DataFrame:
+    """The records as a table, one row a record (the row labels are their positions)."""
+    pd = require("pandas", extra="mlebench", feature="prepare --like mle-bench")
+    return pd.DataFrame(records)
+
+
+def listing_frame(raw_root: Path, listing: MleListing) -> pd.DataFrame:
+    """The listed files as a table (see :class:`MleListing`)."""
+    pd = require("pandas", extra="mlebench", feature="prepare --like mle-bench")
+    under = resolve_inside(raw_root, listing.under, "MLE-bench recipe listing")
+    if not under.is_dir():
+        raise SplitError(f"MLE-bench lists the files of {listing.under}/; the raw folder "
+                         "lacks it")
+    if listing.label_column is None:
+        names = [p.name for p in sorted(under.glob("*" + listing.suffix))]
+        frame = pd.DataFrame({FILE_COLUMN: names})
+    else:
+        rows = [{FILE_COLUMN: name, listing.label_column: label}
+                for label in sorted(p.name for p in under.iterdir())
+                if (under / label).is_dir()
+                for name in sorted(q.name for q in (under / label).iterdir())
+                if name.endswith(listing.suffix)]
+        frame = pd.DataFrame(rows, columns=[FILE_COLUMN, listing.label_column])
+    if frame.empty:
+        raise SplitError(f"MLE-bench splits the files *{listing.suffix} of {listing.under}/; "
+                         "the raw folder has none")
+    return frame
+
+
+def derive(frame: pd.DataFrame, columns: dict[str, MleContains]) -> pd.DataFrame:
+    """``frame`` with the derived columns added (see :class:`MleContains`)."""
+    for col, rule in columns.items():
+        if rule.of not in frame.columns:
+            raise SplitError(f"derived column {col}: the raw table lacks column {rule.of!r}")
+        hit = frame[rule.of].astype(str).str.contains(rule.text, regex=False)
+        frame = frame.assign(**{col: np.where(hit, rule.then, rule.otherwise)})
+    return frame
+
+
+def number(sides: dict[str, pd.DataFrame], numbers: list[MleNumber]) -> None:
+    """Add each numbered column to its side in place (see :class:`MleNumber`)."""
+    pd = require("pandas", extra="mlebench", feature="prepare --like mle-bench")
+    for rule in numbers:
+        side = sides[rule.rows]
+        for col in (rule.per, rule.by_value):
+            if col is not None and col not in side.columns:
+                raise SplitError(f"numbered column {rule.column}: the rows lack column {col!r}")
+        if rule.by_value is not None:
+            codes: Any = pd.factorize(side[rule.by_value])[0] + rule.start
+        elif rule.per is not None:
+            codes = side.groupby(rule.per, sort=False, dropna=False).cumcount() + rule.start
+        else:
+            codes = np.arange(rule.start, rule.start + len(side))
+        values = codes if rule.template is None else [rule.template.format(n=int(c))
+                                                      for c in codes]
+        sides[rule.rows] = side.assign(**{rule.column: values})
+
+
+def _filled(template: str, row: dict[str, Any], what: str) -> str:
+    try:
+        return template.format(**row)
+    except (KeyError, IndexError, ValueError) as exc:
+        raise SplitError(f"{what} {template!r} names a column the rows lack or a wrong "
+                         f"format: {exc}") from exc
+
+
+def place(raw_root: Path, out: Path, sides: dict[str, pd.DataFrame],
+          rules: list[MlePlace]) -> int:
+    """Copy each side's files as the rules name them; how many were copied."""
+    copied = 0
+    for rule in rules:
+        for row in sides[rule.rows].to_dict("records"):
+            src = _filled(rule.src, row, "a file's raw path")
+            source = resolve_inside(raw_root, src, "MLE-bench recipe file")
+            target = resolve_inside(out, _filled(rule.to, row, "a file's name"),
+                                    "MLE-bench recipe file")
+            if not source.is_file():
+                raise SplitError(f"MLE-bench copies the raw file {src}; the raw folder "
+                                 "lacks it")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+            copied += 1
+    return copied
+
+
+def zip_folder(out: Path, archive: str, folder: str) -> None:
+    """``folder`` (in ``out``) zipped into ``archive`` as MLE-bench's ``compress`` does: its
+    files by their path inside it; the folder stays."""
+    src = resolve_inside(out, folder, "MLE-bench recipe archive")
+    dest = resolve_inside(out, archive, "MLE-bench recipe archive")
+    if not src.is_dir():
+        raise SplitError(f"MLE-bench zips {folder}/, which this recipe did not write")
+    with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as zf:
+        for path in sorted(p for p in src.rglob("*") if p.is_file()):
+            zf.write(path, arcname=path.relative_to(src).as_posix())
+
+
+def write_json(raw_root: Path, out: Path, records: list[dict[str, Any]],
+               side: pd.DataFrame, spec: MleJson) -> None:
+    """One side's records written back (see :class:`MleJson`)."""
+    chosen = [records[i] for i in side.index]
+    if spec.fields_of is not None:
+        fields = list(load_records(raw_root, spec.fields_of)[0])
+        missing = sorted({f for r in chosen for f in fields if f not in r})
+        if missing:
+            raise SplitError(f"{spec.to}: records lack the field(s) {missing[:5]} of "
+                             f"{spec.fields_of}")
+        chosen = [{f: r[f] for f in fields} for r in chosen]
+    path = resolve_inside(out, spec.to, "MLE-bench recipe file")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(chosen, indent=spec.indent)
+    path.write_text(text, encoding="utf-8")
+    if spec.archive is not None:
+        dest = resolve_inside(out, spec.archive, "MLE-bench recipe archive")
+        with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as zf:
+            zf.writestr(path.name, text.encode("utf-8"))
