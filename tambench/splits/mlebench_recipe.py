@@ -125,11 +125,20 @@ class MleListing(_Strict):
     ``file``), in MLE-bench's order: with no ``label_column``, the entries of ``under`` whose
     names end with ``suffix`` sorted by path (``sorted(under.glob("*" + suffix))``); with one,
     each sub-folder of ``under`` in sorted order (its name in ``label_column``), and within it
-    the names ending with ``suffix``, sorted."""
+    the names ending with ``suffix``, sorted; with ``recursive`` too, every file below
+    ``under`` ending with ``suffix``, its folder's name in ``label_column``, sorted by the text
+    ``<label>_<name>``, its path below ``under`` in column ``path``."""
 
     under: str
     suffix: str
     label_column: str | None = None
+    recursive: bool = False
+
+    @model_validator(mode="after")
+    def _labelled(self) -> MleListing:
+        if self.recursive and self.label_column is None:
+            raise ValueError("a recursive listing names its label_column")
+        return self
 
 
 class MleContains(_Strict):

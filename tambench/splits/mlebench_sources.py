@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 #: The column of a listing's table holding each file's name.
 FILE_COLUMN = "file"
+#: The column of a recursive listing's table holding each file's path below the folder.
+PATH_COLUMN = "path"
 
 
 def load_records(raw_root: Path, rel: str) -> list[dict[str, Any]]:
@@ -61,6 +63,12 @@ def listing_frame(raw_root: Path, listing: MleListing) -> pd.DataFrame:
     if listing.label_column is None:
         names = [p.name for p in sorted(under.glob("*" + listing.suffix))]
         frame = pd.DataFrame({FILE_COLUMN: names})
+    elif listing.recursive:
+        found = sorted((p for p in under.rglob("*" + listing.suffix) if p.is_file()),
+                       key=lambda p: f"{p.parent.name}_{p.name}")
+        frame = pd.DataFrame({FILE_COLUMN: [p.name for p in found],
+                              listing.label_column: [p.parent.name for p in found],
+                              PATH_COLUMN: [p.relative_to(under).as_posix() for p in found]})
     else:
         rows = [{FILE_COLUMN: name, listing.label_column: label}
                 for label in sorted(p.name for p in under.iterdir())

@@ -15,6 +15,7 @@ import hashlib
 import io
 import json
 import os
+import shutil
 import zipfile
 from pathlib import Path
 
@@ -403,6 +404,65 @@ def test_a_listing_of_label_folders_split_with_files_placed_by_label(tmp_path: P
         assert copy.read_bytes() == (raw / "train" / row.species / row.file).read_bytes()
     assert sorted(os.listdir(task / "public" / "test")) == sorted(test["file"])
     assert not (task / "public" / "train.csv").exists()  # MLE-bench writes none
+
+
+@pytest.mark.filterwarnings("ignore:.*float_precision")
+def test_ids_renamed_after_the_split_with_their_files(tmp_path: Path) -> None:
+    raw = _generated("plant-pathology-2020-fgvc7", tmp_path)
+    task = _made("plant-pathology-2020-fgvc7", raw, tmp_path)
+    frame = pd.read_csv(raw / "train.csv")
+    train, test = train_test_split(frame, test_size=0.1, random_state=0)
+    new = {**{old: f"Train_{i}" for i, old in enumerate(train["image_id"].unique())},
+           **{old: f"Test_{i}" for i, old in enumerate(test["image_id"].unique())}}
+    train = train.assign(image_id=train["image_id"].map(new))
+    test_new = test.assign(image_id=test["image_id"].map(new))
+    assert _text(task / "public" / "train.csv") == _csv(train)
+    assert _text(task / "private" / "test.csv") == _csv(test_new)
+    assert _text(task / "public" / "test.csv") == _csv(test_new[["image_id"]])
+    sample = test_new[["image_id"]].assign(healthy=0.25, multiple_diseases=0.25, rust=0.25,
+                                           scab=0.25)
+    assert _text(task / "public" / "sample_submission.csv") == _csv(sample)
+    for old, renamed in new.items():
+        copy = task / "public" / "images" / f"{renamed}.jpg"
+        assert copy.read_bytes() == (raw / "images" / f"{old}.jpg").read_bytes()
+    assert len(os.listdir(task / "public" / "images")) == len(frame)
+    # nomad2018: ids 1, 2... on each side, each row's geometry folder renamed with it
+    raw = _generated("nomad2018-predict-transparent-conductors", tmp_path / "nomad")
+    task = _made("nomad2018-predict-transparent-conductors", raw, tmp_path / "nomad")
+    frame = pd.read_csv(raw / "train.csv", float_precision="round_trip")
+    train, test = train_test_split(frame, test_size=0.1, random_state=0)
+    olds = test["id"].tolist()
+    test = test.assign(id=range(1, len(test) + 1))
+    assert _text(task / "private" / "test.csv") == _csv(test)
+    for new_id, old_id in enumerate(olds, start=1):
+        geometry = (task / "public" / "test" / str(new_id) / "geometry.xyz").read_bytes()
+        assert geometry == (raw / "train" / str(old_id) / "geometry.xyz").read_bytes()
+    shutil.rmtree(raw / "train" / str(olds[0]))
+    with pytest.raises(SplitError, match="lacks it"):
+        _made("nomad2018-predict-transparent-conductors", raw, tmp_path / "nomad")
+
+
+def test_a_recursive_listing_sorted_by_label_and_name_with_numbered_test_clips(
+        tmp_path: Path) -> None:
+    raw = _generated("tensorflow-speech-recognition-challenge", tmp_path)
+    audio = raw / "train" / "audio"
+    for label in ("yes", "yes_no"):  # "yes_no_a" sorts before "yes_z": not folder by folder
+        (audio / label).mkdir(exist_ok=True)
+        for name in ("a", "z"):
+            (audio / label / f"{name}.wav").write_bytes(f"RIFF {label} {name}".encode())
+    task = _made("tensorflow-speech-recognition-challenge", raw, tmp_path)
+    found = sorted(audio.rglob("*.wav"), key=lambda p: f"{p.parent.name}_{p.name}")
+    kept, held = train_test_split(found, test_size=0.1, random_state=0)
+    names = [f"clip_{i:08d}.wav" for i in range(len(held))]
+    answers = pd.DataFrame({"fname": names, "label": [p.parent.name for p in held]})
+    assert _text(task / "private" / "test.csv") == _csv(answers)
+    assert _text(task / "public" / "sample_submission.csv") == _csv(
+        answers.assign(label="silence"))
+    for name, path in zip(names, held, strict=True):
+        assert (task / "public" / "test" / "audio" / name).read_bytes() == path.read_bytes()
+    for path in kept:
+        copy = task / "public" / "train" / "audio" / path.parent.name / path.name
+        assert copy.read_bytes() == path.read_bytes()
 
 
 def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
