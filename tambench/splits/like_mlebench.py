@@ -26,7 +26,6 @@ import json
 import shutil
 import tempfile
 import warnings
-import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +46,7 @@ from tambench.splits.mlebench_recipe import (
     recipe_for,
 )
 from tambench.splits.mlebench_sources import (
+    archive_one,
     derive,
     listing_frame,
     load_records,
@@ -222,8 +222,8 @@ def _write(frame: pd.DataFrame, out: Path, rel: str, sep: str = ",", zipped: boo
     if not zipped:
         path.write_text(text, encoding="utf-8")
         return
-    with zipfile.ZipFile(path.with_name(path.name + ".zip"), "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr(path.name, text.encode("utf-8"))
+    suffix = "." + (spec.archive_format if spec is not None else "zip")
+    archive_one(path.with_name(path.name + suffix), path.name, text.encode("utf-8"))
 
 
 def _filtered(raw_root: Path, spec: MleFilter, recipe: MleRecipe,
@@ -336,8 +336,9 @@ def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str,
             "train_size": recipe.split.train_size, "random_state": recipe.split.random_state,
             "groups": None if recipe.split.groups is None else recipe.split.groups.model_dump(),
             "rows": len(frame), "train_rows": len(train), "test_rows": len(test),
-            "files": [f.to + (".zip" if f.zip else "") for f in recipe.files]
-            + [f.to for f in recipe.json_files] + [f.to for f in recipe.filters]
+            "files": [f.to + (f".{f.archive_format}" if f.zip else "") for f in recipe.files]
+            + [f.to for f in recipe.json_files if f.plain]
+            + [f.archive for f in recipe.json_files if f.archive] + [f.to for f in recipe.filters]
             + list(recipe.copies) + list(recipe.zip_folders),
             "omitted": recipe.omitted}
 

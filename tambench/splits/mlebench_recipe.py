@@ -79,7 +79,8 @@ class MleFile(_Strict):
     ``first_by``, ``set`` (a column to a constant, seeded values or the training rows' mean,
     added at the end when new), ``fill_classes`` (every class column to a constant) and
     ``sort_by``; written as pandas writes ``to_csv(index=False, sep=sep,
-    float_format=float_format)``, zipped alone as ``<to>.zip`` if ``zip``."""
+    float_format=float_format)``, zipped alone as ``<to>.zip`` if ``zip`` (``<to>.7z`` with
+    ``archive_format`` ``7z``)."""
 
     to: str
     rows: Literal["train", "test"]
@@ -107,6 +108,7 @@ class MleFile(_Strict):
     """Written with the rows' labels in the raw table as a first, unnamed column
     (``to_csv(index=True)``)."""
     zip: bool = False
+    archive_format: Literal["zip", "7z"] = "zip"
 
 
 class MleFilter(_Strict):
@@ -178,14 +180,22 @@ class MlePlace(_Strict):
 class MleJson(_Strict):
     """One side's records of a JSON table written back as MLE-bench writes them
     (``json.dump(records, indent=indent)``), each record reduced to the fields of the raw
-    JSON table ``fields_of`` (its first record's keys, in their order) when given; also zipped
-    alone into ``archive`` when given (``shutil.make_archive``)."""
+    JSON table ``fields_of`` (its first record's keys, in their order) when given; also
+    alone in ``archive`` when given (a zip as ``shutil.make_archive`` makes it, or a 7z
+    archive when its name ends with ``.7z``), and only there when not ``plain``."""
 
     to: str
     rows: Literal["train", "test"]
     fields_of: str | None = None
     indent: int | None = None
     archive: str | None = None
+    plain: bool = True
+
+    @model_validator(mode="after")
+    def _written(self) -> MleJson:
+        if not self.plain and self.archive is None:
+            raise ValueError(f"{self.to}: a file not written plain needs its archive")
+        return self
 
 
 class MleGroups(_Strict):

@@ -153,6 +153,9 @@ def zip_folder(out: Path, archive: str, folder: str) -> None:
 def write_json(raw_root: Path, out: Path, records: list[dict[str, Any]],
                side: pd.DataFrame, spec: MleJson) -> None:
     """One side's records written back (see :class:`MleJson`)."""
+    if not records:
+        raise SplitError(f"{spec.to}: MLE-bench writes JSON records; the recipe's table is "
+                         "not a JSON list of them")
     chosen = [records[i] for i in side.index]
     if spec.fields_of is not None:
         fields = list(load_records(raw_root, spec.fields_of)[0])
@@ -161,11 +164,24 @@ def write_json(raw_root: Path, out: Path, records: list[dict[str, Any]],
             raise SplitError(f"{spec.to}: records lack the field(s) {missing[:5]} of "
                              f"{spec.fields_of}")
         chosen = [{f: r[f] for f in fields} for r in chosen]
-    path = resolve_inside(out, spec.to, "MLE-bench recipe file")
-    path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(chosen, indent=spec.indent)
-    path.write_text(text, encoding="utf-8")
+    path = resolve_inside(out, spec.to, "MLE-bench recipe file")
+    if spec.plain:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
     if spec.archive is not None:
-        dest = resolve_inside(out, spec.archive, "MLE-bench recipe archive")
+        archive_one(resolve_inside(out, spec.archive, "MLE-bench recipe archive"), path.name,
+                    text.encode("utf-8"))
+
+
+def archive_one(dest: Path, member: str, data: bytes) -> None:
+    """``data`` alone in the archive ``dest`` as ``member``: a 7z archive (py7zr, as
+    MLE-bench writes them) when ``dest`` ends with ``.7z``, else a zip (deflated)."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    if dest.suffix != ".7z":
         with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as zf:
-            zf.writestr(path.name, text.encode("utf-8"))
+            zf.writestr(member, data)
+        return
+    py7zr = require("py7zr", extra="mlebench", feature="prepare --like mle-bench (7z files)")
+    with py7zr.SevenZipFile(dest, "w") as archive:
+        archive.writestr(data, member)

@@ -359,6 +359,28 @@ def test_json_records_split_written_back_with_the_test_fields_and_int_answers(
         _made("random-acts-of-pizza", raw, tmp_path)
 
 
+def test_json_records_only_in_7z_archives_as_mle_bench_writes_them(tmp_path: Path) -> None:
+    py7zr = pytest.importorskip("py7zr")
+    raw = _generated("statoil-iceberg-classifier-challenge", tmp_path)
+    task = _made("statoil-iceberg-classifier-challenge", raw, tmp_path)
+    processed = raw / "train.json" / "data" / "processed"
+    records = json.loads((processed / "train.json").read_text())
+    kept, held = train_test_split(records, test_size=0.2, random_state=0)
+    fields = list(json.loads((raw / "test.json" / "data" / "processed" / "test.json"
+                              ).read_text())[0])
+    answers = pd.DataFrame({"id": [r["id"] for r in held],
+                            "is_iceberg": [int(r["is_iceberg"]) for r in held]})
+    assert _text(task / "private" / "test.csv") == _csv(answers)
+    expected = {"train.json": json.dumps(kept),
+                "test.json": json.dumps([{f: r[f] for f in fields} for r in held]),
+                "sample_submission.csv": _csv(answers.assign(is_iceberg=0.5))}
+    for name, text in expected.items():
+        assert not (task / "public" / name).exists()
+        with py7zr.SevenZipFile(task / "public" / f"{name}.7z") as archive:
+            archive.extractall(tmp_path / "out")
+        assert _text(tmp_path / "out" / name) == text, name
+
+
 def test_a_sorted_file_listing_split_with_files_renamed_and_answers_from_names(
         tmp_path: Path) -> None:
     raw = _generated("dogs-vs-cats-redux-kernels-edition", tmp_path)
