@@ -51,6 +51,7 @@ from tambench.splits.mlebench_sources import (
     listing_frame,
     load_records,
     number,
+    pixel_answers,
     place,
     records_frame,
     write_json,
@@ -307,6 +308,11 @@ def _write_all(spec: TaskSpec, recipe: MleRecipe, raw_root: Path, out: Path,
                f.zip, f)
     for js in recipe.json_files:
         write_json(raw_root, out, records, sides[js.rows], js)
+    for px in recipe.pixels:
+        answers = pixel_answers(raw_root, sides[px.rows], px)
+        _write(answers, out, px.to)
+        if px.sample_to is not None:
+            _write(answers.assign(**{px.value_column: px.sample_value}), out, px.sample_to)
     for flt in recipe.filters:
         _write(_filtered(raw_root, flt, recipe, sides), out, flt.to)
     for dest, src in recipe.copies.items():
@@ -339,6 +345,7 @@ def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str,
             "files": [f.to + (f".{f.archive_format}" if f.zip else "") for f in recipe.files]
             + [f.to for f in recipe.json_files if f.plain]
             + [f.archive for f in recipe.json_files if f.archive] + [f.to for f in recipe.filters]
+            + [p for f in recipe.pixels for p in (f.to, f.sample_to) if p]
             + list(recipe.copies) + list(recipe.zip_folders),
             "omitted": recipe.omitted}
 

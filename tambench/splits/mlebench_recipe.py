@@ -198,6 +198,23 @@ class MleJson(_Strict):
         return self
 
 
+class MlePixels(_Strict):
+    """Answers of one row a pixel: the image ``src`` of each of one side's rows (a template
+    filled from the row), in the order of the images' names, one row per pixel in reading order,
+    id ``<image name without suffix>_<row>_<col>`` (from 1) and the gray intensity divided by
+    ``scale`` (``np.array(Image.open(src).convert("L")) / scale``), written as pandas writes
+    them; ``sample_to``: the same ids with every value ``sample_value``."""
+
+    to: str
+    rows: Literal["train", "test"]
+    src: str
+    id_column: str = "id"
+    value_column: str = "value"
+    scale: float = 255.0
+    sample_to: str | None = None
+    sample_value: int | float = 1
+
+
 class MleGroups(_Strict):
     """The split is of the groups of ``column``, each group's rows going to one side.
     ``unique``: the values as ``frame[column].unique()`` lists them are split, and each side
@@ -261,6 +278,7 @@ class MleRecipe(_Strict):
     numbers: list[MleNumber] = Field(default_factory=list)
     files: list[MleFile]
     json_files: list[MleJson] = Field(default_factory=list)
+    pixels: list[MlePixels] = Field(default_factory=list)
     filters: list[MleFilter] = Field(default_factory=list)
     place: list[MlePlace] = Field(default_factory=list)
     """Per-row files copied as MLE-bench names them (the task's own placement otherwise)."""

@@ -23,6 +23,7 @@ from tambench.splits.mlebench_recipe import (
     MleJson,
     MleListing,
     MleNumber,
+    MlePixels,
     MlePlace,
 )
 
@@ -185,3 +186,28 @@ def archive_one(dest: Path, member: str, data: bytes) -> None:
     py7zr = require("py7zr", extra="mlebench", feature="prepare --like mle-bench (7z files)")
     with py7zr.SevenZipFile(dest, "w") as archive:
         archive.writestr(data, member)
+
+
+def pixel_answers(raw_root: Path, side: pd.DataFrame, spec: MlePixels) -> pd.DataFrame:
+    """One row a pixel of each side's image (see :class:`MlePixels`)."""
+    from tambench.splits.transforms import gray_pixels
+
+    pd = require("pandas", extra="mlebench", feature="prepare --like mle-bench")
+    images = sorted((_filled(spec.src, row, "an image's raw path")
+                     for row in side.to_dict("records")), key=lambda rel: Path(rel).name)
+    if not images:
+        raise SplitError(f"{spec.to}: no image to take the answers' pixels from")
+    parts = []
+    for rel in images:
+        path = resolve_inside(raw_root, rel, "MLE-bench recipe image")
+        if not path.is_file():
+            raise SplitError(f"MLE-bench reads the answers' pixels from {rel}; the raw folder "
+                             "lacks it")
+        gray = gray_pixels(path, rel)
+        h, w = gray.shape
+        rows = np.repeat(np.arange(1, h + 1), w).astype(str)
+        cols = np.tile(np.arange(1, w + 1), h).astype(str)
+        ids = np.char.add(np.char.add(np.char.add(f"{Path(rel).stem}_", rows), "_"), cols)
+        parts.append(pd.DataFrame({spec.id_column: ids.astype(object),
+                                   spec.value_column: gray.ravel() / spec.scale}))
+    return pd.concat(parts, ignore_index=True)

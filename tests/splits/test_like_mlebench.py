@@ -487,16 +487,41 @@ def test_a_recursive_listing_sorted_by_label_and_name_with_numbered_test_clips(
         assert copy.read_bytes() == path.read_bytes()
 
 
+def test_answers_one_row_a_pixel_of_the_test_images_cleaned_versions(tmp_path: Path) -> None:
+    image = pytest.importorskip("PIL.Image")
+    raw = _generated("denoising-dirty-documents", tmp_path)
+    task = _made("denoising-dirty-documents", raw, tmp_path)
+    images = sorted((raw / "train").glob("*.png"))
+    kept, held = train_test_split(images, test_size=0.2, random_state=0)
+    ids, values = [], []
+    for path in sorted(held, key=lambda p: p.name):  # by name, not in the split's order
+        gray = np.array(image.open(raw / "train_cleaned" / path.name).convert("L")) / 255.0
+        for r in range(gray.shape[0]):
+            for c in range(gray.shape[1]):
+                ids.append(f"{path.stem}_{r + 1}_{c + 1}")
+                values.append(gray[r, c])
+    answers = pd.DataFrame({"id": ids, "value": values})
+    assert _text(task / "private" / "answers.csv") == _csv(answers)
+    assert _text(task / "public" / "sampleSubmission.csv") == _csv(answers.assign(value=1))
+    assert sorted(os.listdir(task / "public" / "test")) == sorted(p.name for p in held)
+    assert sorted(os.listdir(task / "public" / "train_cleaned")) == sorted(p.name for p in kept)
+    (raw / "train_cleaned" / held[0].name).unlink()
+    with pytest.raises(SplitError, match="the raw folder lacks it"):
+        _made("denoising-dirty-documents", raw, tmp_path)
+
+
 def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
     recipes = load_recipes()
     assert len(recipes.recipes) + len(recipes.out) == 82  # MLE-bench's competitions at 783b15a
     for slug, recipe in recipes.recipes.items():
         assert CATALOGUE.get(f"kaggle/{slug}").spec.slug == slug
         outs = [f.to for f in recipe.files] + [f.to for f in recipe.filters] + list(
-            recipe.copies) + [f.to for f in recipe.json_files] + list(recipe.zip_folders)
+            recipe.copies) + [f.to for f in recipe.json_files] + list(recipe.zip_folders) + [
+            p for f in recipe.pixels for p in (f.to, f.sample_to) if p]
         assert all(p.split("/")[0] in {"public", "private"} for p in outs), slug
         assert len(set(outs)) == len(outs), slug
-        assert any(f.to.startswith("private/") for f in recipe.files), slug
+        assert any(p.startswith("private/") for p in outs), slug
+        assert all(p.to.startswith("public/") for p in recipe.place), slug
 
 
 @pytest.mark.parametrize(("task", "why"), [
