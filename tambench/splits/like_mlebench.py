@@ -40,6 +40,7 @@ from tambench.splits.mlebench_recipe import (
     CLASSES_TOKEN,
     MleFile,
     MleFilter,
+    MleLinspace,
     MleMean,
     MleRandom,
     MleRecipe,
@@ -54,6 +55,7 @@ from tambench.splits.mlebench_sources import (
     pixel_answers,
     place,
     records_frame,
+    swap_first_rows,
     write_json,
     zip_folder,
 )
@@ -184,8 +186,9 @@ def shape(frame: pd.DataFrame, spec: MleFile, classes: list[str],
         cols = [c for k in spec.keep for c in (classes if k == CLASSES_TOKEN else [k])]
         _check_columns(out, cols, spec.to)
         out = out[cols].copy()
-    _check_columns(out, spec.drop + spec.as_int, spec.to)
-    out = out.drop(columns=spec.drop)
+    drop = [c for k in spec.drop for c in (classes if k == CLASSES_TOKEN else [k])]
+    _check_columns(out, drop + spec.as_int, spec.to)
+    out = out.drop(columns=drop)
     if spec.as_int:
         out = out.astype({c: "int64" for c in spec.as_int})
     _check_columns(out, list(spec.rename), spec.to)
@@ -198,7 +201,10 @@ def shape(frame: pd.DataFrame, spec: MleFile, classes: list[str],
         out = out.groupby(spec.first_by).first().reset_index()
     for col, value in spec.set.items():
         out[col] = _values(value, len(out), frame if train is None else train)
-    if spec.fill_classes is not None:
+    if isinstance(spec.fill_classes, MleLinspace):
+        low, high = spec.fill_classes.linspace
+        out[classes] = np.tile(np.linspace(low, high, len(out))[:, None], (1, len(classes)))
+    elif spec.fill_classes is not None:
         out[classes] = spec.fill_classes
     if spec.sort_by is not None:
         out = out.sort_values(by=spec.sort_by)
@@ -333,6 +339,8 @@ def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str,
         frame = frame.fillna(recipe.fillna)
     train, test = split_rows(frame, recipe, raw_root)
     sides = {"train": train, "test": test}
+    if recipe.swap is not None:
+        swap_first_rows(sides, recipe.swap)
     number(sides, recipe.numbers)
     _write_all(spec, recipe, raw_root, out, sides, records)
     if not recipe.place:

@@ -65,6 +65,23 @@ class MleMean(_Strict):
     mean_of_train: str
 
 
+class MleLinspace(_Strict):
+    """Evenly spaced values from ``low`` to ``high``, one a row (``np.linspace(low, high,
+    n)``)."""
+
+    linspace: tuple[float, float]
+
+
+class MleSwap(_Strict):
+    """When every test row holds one value of ``column``, the first test row and the first
+    training row (in the split's order) whose ``column`` is not ``train_not`` exchange their
+    values, each side keeping its row labels (as ``new_test.iloc[0] =
+    new_train.loc[i]`` and back)."""
+
+    column: str
+    train_not: int | float | str
+
+
 class MleOneHot(_Strict):
     """One column per class (the task's ``target_columns``, in their order): 1 in the row's
     class, else 0, after the ``id`` column; the other columns dropped."""
@@ -77,7 +94,8 @@ class MleFile(_Strict):
     """One written file: the training or test rows, then ``join`` and ``copy_of`` (new
     columns), ``keep`` (columns in this order), ``drop``, ``as_int``, ``rename``, ``one_hot``,
     ``first_by``, ``set`` (a column to a constant, seeded values or the training rows' mean,
-    added at the end when new), ``fill_classes`` (every class column to a constant) and
+    added at the end when new), ``fill_classes`` (every class column to a constant or evenly
+    spaced values) and
     ``sort_by``; written as pandas writes ``to_csv(index=False, sep=sep,
     float_format=float_format)``, zipped alone as ``<to>.zip`` if ``zip`` (``<to>.7z`` with
     ``archive_format`` ``7z``)."""
@@ -90,6 +108,7 @@ class MleFile(_Strict):
     """Then new columns holding another column's values (new name -> column)."""
     keep: list[str] | None = None
     drop: list[str] = Field(default_factory=list)
+    """Columns dropped (``@classes``: the task's class columns)."""
     as_int: list[str] = Field(default_factory=list)
     """Columns made integers (``int(value)``: ``True`` -> 1)."""
     rename: dict[str, str] = Field(default_factory=dict)
@@ -98,7 +117,7 @@ class MleFile(_Strict):
     """One row per value of the column, sorted by it, each other column's first non-missing
     value (``groupby(column).first().reset_index()``)."""
     set: dict[str, bool | int | float | str | MleRandom | MleMean] = Field(default_factory=dict)
-    fill_classes: int | float | None = None
+    fill_classes: int | float | MleLinspace | None = None
     sort_by: str | None = None
     sep: str = ","
     float_format: str | None = None
@@ -275,6 +294,7 @@ class MleRecipe(_Strict):
     split: MleSplit
     order: Literal["split", "table"] = "split"
     renumber: MleRenumber | None = None
+    swap: MleSwap | None = None
     numbers: list[MleNumber] = Field(default_factory=list)
     files: list[MleFile]
     json_files: list[MleJson] = Field(default_factory=list)

@@ -25,6 +25,7 @@ from tambench.splits.mlebench_recipe import (
     MleNumber,
     MlePixels,
     MlePlace,
+    MleSwap,
 )
 
 if TYPE_CHECKING:
@@ -211,3 +212,20 @@ def pixel_answers(raw_root: Path, side: pd.DataFrame, spec: MlePixels) -> pd.Dat
         parts.append(pd.DataFrame({spec.id_column: ids.astype(object),
                                    spec.value_column: gray.ravel() / spec.scale}))
     return pd.concat(parts, ignore_index=True)
+
+
+def swap_first_rows(sides: dict[str, pd.DataFrame], rule: MleSwap) -> None:
+    """Exchange two rows' values between the sides in place (see :class:`MleSwap`)."""
+    train, test = sides["train"].copy(), sides["test"].copy()
+    if rule.column not in test.columns:
+        raise SplitError(f"swap: the raw table lacks column {rule.column!r}")
+    if test[rule.column].nunique() != 1:
+        return
+    others = train[train[rule.column] != rule.train_not].index
+    if len(others) == 0:
+        raise SplitError(f"swap: no training row has {rule.column} other than "
+                         f"{rule.train_not!r}")
+    held = test.iloc[0].copy()
+    test.iloc[0] = train.loc[others[0]].copy()
+    train.loc[others[0]] = held
+    sides["train"], sides["test"] = train, test

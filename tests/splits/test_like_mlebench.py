@@ -510,6 +510,35 @@ def test_answers_one_row_a_pixel_of_the_test_images_cleaned_versions(tmp_path: P
         _made("denoising-dirty-documents", raw, tmp_path)
 
 
+@pytest.mark.filterwarnings("ignore:.*float_precision")
+def test_a_row_swapped_between_the_sides_and_a_sample_evenly_spaced(tmp_path: Path) -> None:
+    classes = CATALOGUE.get("kaggle/google-quest-challenge").spec.split.target_columns
+    rng = np.random.default_rng(1)
+    n = 120
+    frame = pd.DataFrame({"qa_id": np.arange(n) * 3 + 7, "question_title": "t", "host": "h"})
+    for c in classes:
+        frame[c] = rng.choice([0.0, 1 / 3, 0.5, 1.0], n)
+    frame["question_type_spelling"] = 0.0
+    frame.loc[[5, 90, 100], "question_type_spelling"] = 1 / 3  # none of them in the test rows
+    (tmp_path / "raw").mkdir()
+    frame.to_csv(tmp_path / "raw" / "train.csv", index=False)
+    task = _made("google-quest-challenge", tmp_path / "raw", tmp_path)
+    frame = pd.read_csv(tmp_path / "raw" / "train.csv", float_precision="round_trip")
+    train, test = train_test_split(frame, test_size=0.1, random_state=0)
+    assert test["question_type_spelling"].nunique() == 1
+    other = train[train["question_type_spelling"] != 0].index[0]
+    held = test.iloc[0].copy()
+    test.iloc[0] = train.loc[other].copy()
+    train.loc[other] = held
+    assert _text(task / "public" / "train.csv") == _csv(train)
+    assert _text(task / "private" / "test.csv") == _csv(test[["qa_id", *classes]])
+    assert _text(task / "public" / "test.csv") == _csv(test.drop(columns=classes))
+    sample = test[["qa_id", *classes]].copy()
+    sample[classes] = np.tile(np.linspace(0, 1, len(test))[:, None], (1, len(classes)))
+    assert _text(task / "public" / "sample_submission.csv") == _csv(sample)
+    assert test["question_type_spelling"].nunique() == 2
+
+
 def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
     recipes = load_recipes()
     assert len(recipes.recipes) + len(recipes.out) == 82  # MLE-bench's competitions at 783b15a
@@ -526,7 +555,7 @@ def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
 
 @pytest.mark.parametrize(("task", "why"), [
     ("kaggle/osic-pulmonary-fibrosis-progression", "a grid of every test patient and week"),
-    ("kaggle/google-quest-challenge", "swaps a row between train and test"),
+    ("kaggle/alaska2-image-steganalysis", "randomly drawn steganography folder"),
     ("kaggle/ai4code", "a fixed test count of whole ancestor groups"),
     ("kaggle/siim-covid19-detection", "sorts both sides by id"),
     ("kaggle/titanic", "MLE-bench does not hold this competition"),
