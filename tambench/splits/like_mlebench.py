@@ -49,6 +49,7 @@ from tambench.splits.mlebench_recipe import (
 from tambench.splits.mlebench_sources import (
     archive_one,
     derive,
+    draw_sources,
     listing_frame,
     load_records,
     number,
@@ -341,6 +342,8 @@ def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str,
     sides = {"train": train, "test": test}
     if recipe.swap is not None:
         swap_first_rows(sides, recipe.swap)
+    if recipe.draw is not None:
+        draw_sources(sides, recipe.draw)
     number(sides, recipe.numbers)
     _write_all(spec, recipe, raw_root, out, sides, records)
     if not recipe.place:

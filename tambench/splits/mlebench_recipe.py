@@ -82,6 +82,20 @@ class MleSwap(_Strict):
     train_not: int | float | str
 
 
+class MleDraw(_Strict):
+    """After the split, one side's rows shuffled and each given a source drawn as MLE-bench
+    draws them with Python's ``random`` seeded ``seed``: ``random.shuffle(rows)``, then per
+    row ``random.choice([True, False])``; True: ``source`` column ``first``, ``label`` column
+    0; False: ``random.choice(others)``, ``label`` 1."""
+
+    rows: Literal["train", "test"]
+    seed: int
+    source: str
+    label: str
+    first: str
+    others: list[str] = Field(min_length=1)
+
+
 class MleOneHot(_Strict):
     """One column per class (the task's ``target_columns``, in their order): 1 in the row's
     class, else 0, after the ``id`` column; the other columns dropped."""
@@ -295,6 +309,7 @@ class MleRecipe(_Strict):
     order: Literal["split", "table"] = "split"
     renumber: MleRenumber | None = None
     swap: MleSwap | None = None
+    draw: MleDraw | None = None
     numbers: list[MleNumber] = Field(default_factory=list)
     files: list[MleFile]
     json_files: list[MleJson] = Field(default_factory=list)

@@ -7,6 +7,7 @@ JSON and the rows' files copied under MLE-bench's names (each described by its c
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import zipfile
 from pathlib import Path
@@ -20,6 +21,7 @@ from tambench.errors import SplitError
 from tambench.splits.layout import resolve_inside
 from tambench.splits.mlebench_recipe import (
     MleContains,
+    MleDraw,
     MleJson,
     MleListing,
     MleNumber,
@@ -229,3 +231,20 @@ def swap_first_rows(sides: dict[str, pd.DataFrame], rule: MleSwap) -> None:
     test.iloc[0] = train.loc[others[0]].copy()
     train.loc[others[0]] = held
     sides["train"], sides["test"] = train, test
+
+
+def draw_sources(sides: dict[str, pd.DataFrame], rule: MleDraw) -> None:
+    """Shuffle one side and draw each row's source in place (see :class:`MleDraw`)."""
+    side = sides[rule.rows]
+    rng = random.Random(rule.seed)
+    order = list(range(len(side)))
+    rng.shuffle(order)
+    sources, labels = [], []
+    for _ in order:
+        if rng.choice([True, False]):
+            sources.append(rule.first)
+            labels.append(0)
+        else:
+            sources.append(rng.choice(rule.others))
+            labels.append(1)
+    sides[rule.rows] = side.iloc[order].assign(**{rule.source: sources, rule.label: labels})

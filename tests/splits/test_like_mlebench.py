@@ -539,6 +539,35 @@ def test_a_row_swapped_between_the_sides_and_a_sample_evenly_spaced(tmp_path: Pa
     assert test["question_type_spelling"].nunique() == 2
 
 
+def test_test_files_shuffled_and_drawn_from_seeded_sources(tmp_path: Path) -> None:
+    import random
+
+    folders = ["Cover", "JMiPOD", "JUNIWARD", "UERD"]
+    names = [f"{i * 7 % 9973:05d}.jpg" for i in range(5012)]  # MLE-bench holds out 5,000
+    for folder in folders:
+        (tmp_path / "raw" / folder).mkdir(parents=True)
+        for name in names:
+            (tmp_path / "raw" / folder / name).write_bytes(f"{folder} {name}".encode())
+    task = _made("alaska2-image-steganalysis", tmp_path / "raw", tmp_path)
+    kept, held = train_test_split(sorted(names), test_size=5000, random_state=42)
+    for i, name in enumerate(kept, start=1):
+        for folder in folders:
+            copy = task / "public" / folder / f"{i:05d}.jpg"
+            assert copy.read_bytes() == f"{folder} {name}".encode()
+    rng = random.Random(0)
+    rng.shuffle(held)
+    ids, labels = [], []
+    for i, name in enumerate(held, start=1):
+        folder = "Cover" if rng.choice([True, False]) else rng.choice(folders[1:])
+        ids.append(f"{i:04d}.jpg")
+        labels.append(int(folder != "Cover"))
+        assert (task / "public" / "Test" / ids[-1]).read_bytes() == f"{folder} {name}".encode()
+    answers = pd.DataFrame({"Id": ids, "Label": labels})
+    assert _text(task / "private" / "test.csv") == _csv(answers)
+    assert _text(task / "public" / "sample_submission.csv") == _csv(answers.assign(Label=0))
+    assert 2000 < sum(labels) < 3000
+
+
 def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
     recipes = load_recipes()
     assert len(recipes.recipes) + len(recipes.out) == 82  # MLE-bench's competitions at 783b15a
@@ -555,7 +584,7 @@ def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
 
 @pytest.mark.parametrize(("task", "why"), [
     ("kaggle/osic-pulmonary-fibrosis-progression", "a grid of every test patient and week"),
-    ("kaggle/alaska2-image-steganalysis", "randomly drawn steganography folder"),
+    ("kaggle/herbarium-2020-fgvc7", "one split per category"),
     ("kaggle/ai4code", "a fixed test count of whole ancestor groups"),
     ("kaggle/siim-covid19-detection", "sorts both sides by id"),
     ("kaggle/titanic", "MLE-bench does not hold this competition"),
