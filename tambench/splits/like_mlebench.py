@@ -48,6 +48,8 @@ from tambench.splits.mlebench_recipe import (
 )
 from tambench.splits.mlebench_sources import (
     archive_one,
+    array_rows,
+    arrays_frame,
     derive,
     draw_sources,
     listing_frame,
@@ -56,6 +58,7 @@ from tambench.splits.mlebench_sources import (
     pixel_answers,
     place,
     records_frame,
+    save_array,
     swap_first_rows,
     write_json,
     zip_folder,
@@ -88,8 +91,10 @@ def _read(raw_root: Path, rel: str, recipe: MleRecipe, sep: str = ",") -> pd.Dat
 def test_size_of(recipe: MleRecipe, raw_root: Path, rows: int) -> float | int | None:
     """The ``test_size`` given to ``train_test_split`` (a share of the raw files when the
     recipe counts them)."""
-    if recipe.split.test_share_of_records is not None:
-        n_records = len(load_records(raw_root, recipe.split.test_share_of_records))
+    other = recipe.split.test_share_of_records
+    if other is not None:
+        n_records = (array_rows(raw_root, other) if other.endswith(".npy")
+                     else len(load_records(raw_root, other)))
         return n_records / (rows + n_records)
     pattern = recipe.split.test_share_of_files
     if pattern is None:
@@ -302,6 +307,9 @@ def _table(raw_root: Path, recipe: MleRecipe) -> tuple[pd.DataFrame, list[dict[s
     """The table split, and its records when it is a JSON list of them."""
     if recipe.listing is not None:
         return derive(listing_frame(raw_root, recipe.listing), recipe.derive), []
+    if recipe.table.endswith(".npy"):
+        return derive(arrays_frame(raw_root, recipe.table, recipe.array_columns),
+                      recipe.derive), []
     if recipe.table.endswith(".json"):
         records = load_records(raw_root, recipe.table)
         return derive(records_frame(records), recipe.derive), records
@@ -315,6 +323,8 @@ def _write_all(spec: TaskSpec, recipe: MleRecipe, raw_root: Path, out: Path,
                f.zip, f)
     for js in recipe.json_files:
         write_json(raw_root, out, records, sides[js.rows], js)
+    for arr in recipe.arrays:
+        save_array(raw_root, out, sides[arr.rows], arr)
     for px in recipe.pixels:
         answers = pixel_answers(raw_root, sides[px.rows], px)
         _write(answers, out, px.to)
@@ -357,6 +367,7 @@ def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str,
             + [f.to for f in recipe.json_files if f.plain]
             + [f.archive for f in recipe.json_files if f.archive] + [f.to for f in recipe.filters]
             + [p for f in recipe.pixels for p in (f.to, f.sample_to) if p]
+            + [f.to for f in recipe.arrays]
             + list(recipe.copies) + list(recipe.zip_folders),
             "omitted": recipe.omitted}
 

@@ -11,7 +11,8 @@ competition is listed under ``out`` with the reason its split cannot be made tha
 
 A recipe (:class:`MleRecipe`): the raw ``table`` and how pandas reads it (``sep``, ``dtype``,
 ``round_trip``: MLE-bench's ``read_csv`` helper reads floats round-trip, a bare
-``pd.read_csv`` does not; a ``.json`` table is a list of records; ``listing``: the table is
+``pd.read_csv`` does not; a ``.json`` table is a list of records, a ``.npy`` table a NumPy
+array whose rows are split, with ``array_columns`` and ``arrays``, :class:`MleArray`; ``listing``: the table is
 the raw files' names, :class:`MleListing`), new columns derived from the rows (``derive``,
 :class:`MleContains`), rows dropped first (``exclude``), missing values filled
 (``fillna``), the ``split`` (``test_size`` and ``train_size`` as ``train_test_split`` takes them,
@@ -248,6 +249,15 @@ class MlePixels(_Strict):
     sample_value: int | float = 1
 
 
+class MleArray(_Strict):
+    """A raw NumPy array (``.npy``) indexed by one side's rows (their positions in the split
+    table) and saved to ``to`` as ``np.save`` saves it."""
+
+    to: str
+    rows: Literal["train", "test"]
+    src: str
+
+
 class MleGroups(_Strict):
     """The split is of the groups of ``column``, each group's rows going to one side.
     ``unique``: the values as ``frame[column].unique()`` lists them are split, and each side
@@ -265,8 +275,8 @@ class MleSplit(_Strict):
     train_size: float | int | None = None
     test_share_of_files: str | None = None
     test_share_of_records: str | None = None
-    """The share the records of this raw JSON table would make beside the split table's
-    (``len(test) / (len(train) + len(test))``)."""
+    """The share the records of this raw JSON table (or the rows of this NumPy array) would
+    make beside the split table's (``len(test) / (len(train) + len(test))``)."""
     random_state: int
 
     @model_validator(mode="after")
@@ -299,6 +309,9 @@ class MleRecipe(_Strict):
     """The raw table split (a CSV file, a JSON list of records when ``.json``), or with
     ``listing`` a name for the table of listed files."""
     listing: MleListing | None = None
+    array_columns: dict[str, str] = Field(default_factory=dict)
+    """With a ``.npy`` table: the split table's columns, each a raw 1-D NumPy array of one
+    value per row of the table (its rows are those of the array ``table``)."""
     derive: dict[str, MleContains] = Field(default_factory=dict)
     sep: str = ","
     dtype: dict[str, Literal["str", "int"]] = Field(default_factory=dict)
@@ -314,6 +327,7 @@ class MleRecipe(_Strict):
     files: list[MleFile]
     json_files: list[MleJson] = Field(default_factory=list)
     pixels: list[MlePixels] = Field(default_factory=list)
+    arrays: list[MleArray] = Field(default_factory=list)
     filters: list[MleFilter] = Field(default_factory=list)
     place: list[MlePlace] = Field(default_factory=list)
     """Per-row files copied as MLE-bench names them (the task's own placement otherwise)."""

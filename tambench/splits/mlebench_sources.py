@@ -20,6 +20,7 @@ from tambench.core.bounded import REPORT_BOUNDS, load_json
 from tambench.errors import SplitError
 from tambench.splits.layout import resolve_inside
 from tambench.splits.mlebench_recipe import (
+    MleArray,
     MleContains,
     MleDraw,
     MleJson,
@@ -248,3 +249,44 @@ def draw_sources(sides: dict[str, pd.DataFrame], rule: MleDraw) -> None:
             sources.append(rng.choice(rule.others))
             labels.append(1)
     sides[rule.rows] = side.iloc[order].assign(**{rule.source: sources, rule.label: labels})
+
+
+def _array(raw_root: Path, rel: str) -> Any:
+    path = resolve_inside(raw_root, rel, "MLE-bench recipe array")
+    try:
+        return np.load(path, mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError) as exc:
+        raise SplitError(f"cannot read {rel} as a NumPy array (.npy): {exc}") from exc
+
+
+def array_rows(raw_root: Path, rel: str) -> int:
+    """How many rows (first axis) the raw NumPy array ``rel`` holds."""
+    array = _array(raw_root, rel)
+    if array.ndim == 0:
+        raise SplitError(f"{rel} is a single value, not an array of rows")
+    return int(array.shape[0])
+
+
+def arrays_frame(raw_root: Path, table: str, columns: dict[str, str]) -> pd.DataFrame:
+    """The split table of a NumPy array: one row a row of ``table``, the 1-D arrays
+    ``columns`` as its columns."""
+    pd = require("pandas", extra="mlebench", feature="prepare --like mle-bench")
+    n = array_rows(raw_root, table)
+    frame = pd.DataFrame(index=pd.RangeIndex(n))
+    for col, rel in columns.items():
+        values = _array(raw_root, rel)
+        if values.shape != (n,):
+            raise SplitError(f"{rel} holds shape {values.shape}; MLE-bench pairs it with the "
+                             f"{n} rows of {table}")
+        frame[col] = np.asarray(values)
+    return frame
+
+
+def save_array(raw_root: Path, out: Path, side: pd.DataFrame, spec: MleArray) -> None:
+    """One side's rows of a raw array saved (see :class:`MleArray`)."""
+    array = _array(raw_root, spec.src)
+    if array.ndim == 0 or side.index.max() >= array.shape[0]:
+        raise SplitError(f"{spec.src} has fewer rows than the split table")
+    path = resolve_inside(out, spec.to, "MLE-bench recipe file")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.save(path, array[np.asarray(side.index)])

@@ -568,6 +568,31 @@ def test_test_files_shuffled_and_drawn_from_seeded_sources(tmp_path: Path) -> No
     assert 2000 < sum(labels) < 3000
 
 
+def test_numpy_arrays_split_by_their_row_indices(tmp_path: Path) -> None:
+    folder = tmp_path / "raw" / "timit_11" / "timit_11"
+    folder.mkdir(parents=True)
+    rng = np.random.default_rng(2)
+    features = rng.normal(size=(300, 11)).astype(np.float32)
+    labels = rng.integers(0, 39, 300).astype(str)  # the competition's labels are text
+    np.save(folder / "train_11.npy", features)
+    np.save(folder / "train_label_11.npy", labels)
+    np.save(folder / "test_11.npy", np.zeros((100, 11), dtype=np.float32))
+    task = _made("ml2021spring-hw2", tmp_path / "raw", tmp_path)
+    kept, held = train_test_split(range(300), test_size=100 / 400, random_state=0)
+    public = task / "public" / "timit_11" / "timit_11"
+    for name, expected in (("train_11.npy", features[kept]),
+                           ("train_label_11.npy", labels[kept]), ("test_11.npy", features[held])):
+        buffer = io.BytesIO()
+        np.save(buffer, expected)
+        assert (public / name).read_bytes() == buffer.getvalue(), name
+    answers = pd.DataFrame({"Id": range(len(held)), "ClassId": labels[held]})
+    assert _text(task / "private" / "answers.csv") == _csv(answers)
+    assert _text(task / "public" / "sampleSubmission.csv") == _csv(answers.assign(ClassId=0))
+    np.save(folder / "train_label_11.npy", labels[:-1])
+    with pytest.raises(SplitError, match="pairs it with the 300 rows"):
+        _made("ml2021spring-hw2", tmp_path / "raw", tmp_path)
+
+
 def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
     recipes = load_recipes()
     assert len(recipes.recipes) + len(recipes.out) == 82  # MLE-bench's competitions at 783b15a
