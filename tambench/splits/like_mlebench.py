@@ -57,7 +57,9 @@ from tambench.splits.mlebench_sources import (
     number,
     pixel_answers,
     place,
+    preassigned_split,
     records_frame,
+    relabel_unseen,
     save_array,
     swap_first_rows,
     write_json,
@@ -197,6 +199,8 @@ def shape(frame: pd.DataFrame, spec: MleFile, classes: list[str],
     out = out.drop(columns=drop)
     if spec.as_int:
         out = out.astype({c: "int64" for c in spec.as_int})
+    if spec.unseen is not None:
+        out = relabel_unseen(out, frame if train is None else train, spec.unseen)
     _check_columns(out, list(spec.rename), spec.to)
     out = out.rename(columns=spec.rename)
     if spec.one_hot is not None:
@@ -348,7 +352,11 @@ def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str,
         frame = frame[~frame[col].isin(values)]
     if recipe.fillna is not None:
         frame = frame.fillna(recipe.fillna)
-    train, test = split_rows(frame, recipe, raw_root)
+    if recipe.preassign is None:
+        train, test = split_rows(frame, recipe, raw_root)
+    else:
+        train, test = preassigned_split(frame, recipe.preassign, recipe.split.test_size,
+                                        recipe.split.random_state)
     sides = {"train": train, "test": test}
     if recipe.swap is not None:
         swap_first_rows(sides, recipe.swap)

@@ -107,7 +107,8 @@ class MleOneHot(_Strict):
 
 class MleFile(_Strict):
     """One written file: the training or test rows, then ``join`` and ``copy_of`` (new
-    columns), ``keep`` (columns in this order), ``drop``, ``as_int``, ``rename``, ``one_hot``,
+    columns), ``keep`` (columns in this order), ``drop``, ``as_int``, ``unseen``, ``rename``,
+    ``one_hot``,
     ``first_by``, ``set`` (a column to a constant, seeded values or the training rows' mean,
     added at the end when new), ``fill_classes`` (every class column to a constant or evenly
     spaced values) and
@@ -126,6 +127,7 @@ class MleFile(_Strict):
     """Columns dropped (``@classes``: the task's class columns)."""
     as_int: list[str] = Field(default_factory=list)
     """Columns made integers (``int(value)``: ``True`` -> 1)."""
+    unseen: MleUnseen | None = None
     rename: dict[str, str] = Field(default_factory=dict)
     one_hot: MleOneHot | None = None
     first_by: str | None = None
@@ -258,6 +260,27 @@ class MleArray(_Strict):
     src: str
 
 
+class MlePreassign(_Strict):
+    """Rows assigned before the split, value by value of ``column`` (in ``unique()``
+    order): of a value's rows, when two or more, ``sample(2, random_state=sample_state)``
+    gives one training row then one test row; a lone row goes to the test side with
+    probability ``share`` (``default_rng(seed).choice(["train", "test"], replace=False,
+    p=[1 - share, share])``). The rows left are then split as ``split`` says; each side
+    keeps the table's order."""
+
+    column: str
+    sample_state: int
+    seed: int
+    share: float = Field(gt=0, lt=1)
+
+
+class MleUnseen(_Strict):
+    """In ``column``, every value the training rows do not hold becomes ``value``."""
+
+    column: str
+    value: str
+
+
 class MleGroups(_Strict):
     """The split is of the groups of ``column``, each group's rows going to one side.
     ``unique``: the values as ``frame[column].unique()`` lists them are split, and each side
@@ -322,6 +345,7 @@ class MleRecipe(_Strict):
     order: Literal["split", "table"] = "split"
     renumber: MleRenumber | None = None
     swap: MleSwap | None = None
+    preassign: MlePreassign | None = None
     draw: MleDraw | None = None
     numbers: list[MleNumber] = Field(default_factory=list)
     files: list[MleFile]

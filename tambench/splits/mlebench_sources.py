@@ -28,7 +28,9 @@ from tambench.splits.mlebench_recipe import (
     MleNumber,
     MlePixels,
     MlePlace,
+    MlePreassign,
     MleSwap,
+    MleUnseen,
 )
 
 if TYPE_CHECKING:
@@ -290,3 +292,48 @@ def save_array(raw_root: Path, out: Path, side: pd.DataFrame, spec: MleArray) ->
     path = resolve_inside(out, spec.to, "MLE-bench recipe file")
     path.parent.mkdir(parents=True, exist_ok=True)
     np.save(path, array[np.asarray(side.index)])
+
+
+def preassigned_split(frame: pd.DataFrame, rule: MlePreassign, test_size: float | int | None,
+                      random_state: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(training rows, test rows), some assigned before the split (see
+    :class:`MlePreassign`)."""
+    from sklearn.model_selection import train_test_split
+
+    if rule.column not in frame.columns:
+        raise SplitError(f"the raw table lacks column {rule.column!r}")
+    if frame[rule.column].isna().any():
+        raise SplitError(f"column {rule.column} has empty cells; MLE-bench's assignment "
+                         "needs a value in every row")
+    side = np.full(len(frame), "undecided", dtype=object)
+    position = {label: i for i, label in enumerate(frame.index)}
+    rng = np.random.default_rng(rule.seed)
+    for _, rows in frame.groupby(rule.column, sort=False):  # unique() order
+        if len(rows) >= 2:
+            chosen = rows.sample(2, random_state=rule.sample_state).index
+            side[position[chosen[0]]], side[position[chosen[1]]] = "train", "test"
+        else:
+            side[position[rows.index[0]]] = rng.choice(
+                ["train", "test"], replace=False, p=[1 - rule.share, rule.share])
+    rest = frame[side == "undecided"]
+    if len(rest) >= 2:
+        try:
+            kept, held = train_test_split(rest, test_size=test_size, random_state=random_state)
+        except ValueError as exc:
+            raise SplitError(f"MLE-bench's split of the {len(rest)} rows left: {exc}") from exc
+        side[[position[i] for i in kept.index]] = "train"
+        side[[position[i] for i in held.index]] = "test"
+    elif len(rest):
+        raise SplitError(f"a split needs at least 2 rows left, got {len(rest)}")
+    return frame[side == "train"], frame[side == "test"]
+
+
+def relabel_unseen(frame: pd.DataFrame, train: pd.DataFrame, rule: MleUnseen) -> pd.DataFrame:
+    """``frame`` with the values of ``rule.column`` absent from ``train`` replaced."""
+    for part in (frame, train):
+        if rule.column not in part.columns:
+            raise SplitError(f"the rows lack column {rule.column!r}")
+    unseen = set(frame[rule.column]) - set(train[rule.column])
+    out = frame.copy()
+    out.loc[out[rule.column].isin(unseen), rule.column] = rule.value
+    return out

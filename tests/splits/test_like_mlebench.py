@@ -593,6 +593,37 @@ def test_numpy_arrays_split_by_their_row_indices(tmp_path: Path) -> None:
         _made("ml2021spring-hw2", tmp_path / "raw", tmp_path)
 
 
+def test_rows_assigned_per_value_before_the_split_and_unseen_values_relabelled(
+        tmp_path: Path) -> None:
+    rng = np.random.default_rng(4)
+    ids = [f"w_{w:07x}" for w in range(150) for _ in range(int(rng.choice([1, 1, 2, 3, 5])))]
+    ids = list(rng.permutation(ids + ["new_whale"] * 30))
+    frame = pd.DataFrame({"Image": [f"{i:08x}.jpg" for i in range(len(ids))], "Id": ids})
+    (tmp_path / "raw" / "train").mkdir(parents=True)
+    frame.to_csv(tmp_path / "raw" / "train.csv", index=False)
+    for image in frame["Image"]:
+        (tmp_path / "raw" / "train" / image).write_bytes(image.encode())
+    task = _made("whale-categorization-playground", tmp_path / "raw", tmp_path)
+    side = pd.Series("undecided", index=frame.index)
+    draws = np.random.default_rng(0)
+    for whale in frame["Id"].unique():
+        rows = frame[frame["Id"] == whale]
+        if len(rows) >= 2:
+            chosen = rows.sample(2, random_state=0).index
+            side[chosen[0]], side[chosen[1]] = "train", "test"
+        else:
+            side[rows.index[0]] = draws.choice(["train", "test"], replace=False, p=[0.9, 0.1])
+    kept, held = train_test_split(frame[side == "undecided"], test_size=0.1, random_state=0)
+    side[kept.index], side[held.index] = "train", "test"
+    train, test = frame[side == "train"], frame[side == "test"].copy()
+    unseen = test["Id"].isin(set(test["Id"]) - set(train["Id"]))
+    test.loc[unseen, "Id"] = "new_whale"
+    assert unseen.sum() > 0 and (side == "test").sum() > 20
+    assert _text(task / "public" / "train.csv") == _csv(train)
+    assert _text(task / "private" / "test.csv") == _csv(test)
+    assert sorted(os.listdir(task / "public" / "test")) == sorted(test["Image"])
+
+
 def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
     recipes = load_recipes()
     assert len(recipes.recipes) + len(recipes.out) == 82  # MLE-bench's competitions at 783b15a
