@@ -109,8 +109,10 @@ def test_size_of(recipe: MleRecipe, raw_root: Path, rows: int) -> float | int | 
 
 
 def split_rows(frame: pd.DataFrame, recipe: MleRecipe, raw_root: Path
-               ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(training rows, test rows) as MLE-bench's ``train_test_split`` returns them."""
+               ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """(training rows, test rows, test groups) as MLE-bench's ``train_test_split`` returns
+    them; the test groups (one row a value of a ``unique`` group split's column, in the
+    split's order) are empty for another split."""
     from sklearn.model_selection import train_test_split
 
     groups = recipe.split.groups
@@ -129,25 +131,26 @@ def split_rows(frame: pd.DataFrame, recipe: MleRecipe, raw_root: Path
     except ValueError as exc:  # sizes larger than the table
         raise SplitError(f"MLE-bench's split of {recipe.table} ({len(units)} {what}): {exc}"
                          ) from exc
+    pd = _pandas()
+    held = pd.DataFrame()
     if groups is not None and groups.kind == "unique":
         col = frame[groups.column]
+        held = pd.DataFrame({groups.column: list(test)})
         train, test = frame[col.isin(train)], frame[col.isin(test)]
     elif groups is not None:
-        pd = _pandas()
         train, test = pd.concat(train), pd.concat(test)
     if recipe.order == "table":
         train, test = train.sort_index(), test.sort_index()
     if recipe.renumber is not None:
         col, start = recipe.renumber.column, recipe.renumber.start
         if recipe.renumber.by_value:
-            pd = _pandas()
             train, test = (side.assign(**{col: pd.factorize(side[col])[0] + start})
                            for side in (train, test))
         else:
             after = start if recipe.renumber.restart else start + len(train)
             train = train.assign(**{col: np.arange(start, start + len(train))})
             test = test.assign(**{col: np.arange(after, after + len(test))})
-    return train, test
+    return train, test, held
 
 
 def _values(value: bool | int | float | str | MleRandom | MleMean, n: int,
@@ -207,8 +210,15 @@ def shape(frame: pd.DataFrame, spec: MleFile, classes: list[str],
         _check_columns(out, [spec.one_hot.id, spec.one_hot.target], spec.to)
         out = _one_hot(out, spec.one_hot.id, spec.one_hot.target, classes)
     if spec.first_by is not None:
-        _check_columns(out, [spec.first_by], spec.to)
+        by = [spec.first_by] if isinstance(spec.first_by, str) else spec.first_by
+        _check_columns(out, by, spec.to)
         out = out.groupby(spec.first_by).first().reset_index()
+    if spec.fillna is not None:
+        out = out.fillna(spec.fillna)
+    if spec.set_where is not None:
+        rule = spec.set_where
+        _check_columns(out, [rule.column, *rule.values], spec.to)
+        out.loc[out[rule.column] == rule.equals, list(rule.values)] = list(rule.values.values())
     for col, value in spec.set.items():
         out[col] = _values(value, len(out), frame if train is None else train)
     if isinstance(spec.fill_classes, MleLinspace):
@@ -352,12 +362,13 @@ def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str,
         frame = frame[~frame[col].isin(values)]
     if recipe.fillna is not None:
         frame = frame.fillna(recipe.fillna)
+    held = _pandas().DataFrame()
     if recipe.preassign is None:
-        train, test = split_rows(frame, recipe, raw_root)
+        train, test, held = split_rows(frame, recipe, raw_root)
     else:
         train, test = preassigned_split(frame, recipe.preassign, recipe.split.test_size,
                                         recipe.split.random_state)
-    sides = {"train": train, "test": test}
+    sides = {"train": train, "test": test, "test_groups": held}
     if recipe.swap is not None:
         swap_first_rows(sides, recipe.swap)
     if recipe.draw is not None:

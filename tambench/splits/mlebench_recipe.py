@@ -105,19 +105,28 @@ class MleOneHot(_Strict):
     target: str
 
 
+class MleSetWhere(_Strict):
+    """Where ``column`` equals ``equals``, the columns of ``values`` set to theirs
+    (``out.loc[out[column] == equals, list(values)] = list(values.values())``)."""
+
+    column: str
+    equals: int | float | str
+    values: dict[str, int | float | str]
+
+
 class MleFile(_Strict):
     """One written file: the training or test rows, then ``join`` and ``copy_of`` (new
     columns), ``keep`` (columns in this order), ``drop``, ``as_int``, ``unseen``, ``rename``,
-    ``one_hot``,
-    ``first_by``, ``set`` (a column to a constant, seeded values or the training rows' mean,
-    added at the end when new), ``fill_classes`` (every class column to a constant or evenly
-    spaced values) and
-    ``sort_by``; written as pandas writes ``to_csv(index=False, sep=sep,
-    float_format=float_format)``, zipped alone as ``<to>.zip`` if ``zip`` (``<to>.7z`` with
-    ``archive_format`` ``7z``)."""
+    ``one_hot``, ``first_by``, ``fillna``, ``set_where``, ``set`` (a column to a constant,
+    seeded values or the training rows' mean, added at the end when new), ``fill_classes``
+    (every class column to a constant or evenly spaced values) and ``sort_by``; written as
+    pandas writes ``to_csv(index=False, sep=sep, float_format=float_format)``, zipped alone as
+    ``<to>.zip`` if ``zip`` (``<to>.7z`` with ``archive_format`` ``7z``)."""
 
     to: str
-    rows: Literal["train", "test"]
+    rows: Literal["train", "test", "test_groups"]
+    """``test_groups``: one row a test group of a ``unique`` group split, in the split's
+    order (the group column alone)."""
     join: dict[str, list[str]] = Field(default_factory=dict)
     """New columns first: the listed columns' values as text joined by ``_``."""
     copy_of: dict[str, str] = Field(default_factory=dict)
@@ -130,9 +139,12 @@ class MleFile(_Strict):
     unseen: MleUnseen | None = None
     rename: dict[str, str] = Field(default_factory=dict)
     one_hot: MleOneHot | None = None
-    first_by: str | None = None
-    """One row per value of the column, sorted by it, each other column's first non-missing
-    value (``groupby(column).first().reset_index()``)."""
+    first_by: str | list[str] | None = None
+    """One row per value of the column (or combination of the columns), sorted by it, each
+    other column's first non-missing value (``groupby(column).first().reset_index()``)."""
+    fillna: int | float | str | None = None
+    """Then missing values filled (``fillna(value)``)."""
+    set_where: MleSetWhere | None = None
     set: dict[str, bool | int | float | str | MleRandom | MleMean] = Field(default_factory=dict)
     fill_classes: int | float | MleLinspace | None = None
     sort_by: str | None = None
@@ -206,9 +218,10 @@ class MleNumber(_Strict):
 
 class MlePlace(_Strict):
     """Each of one side's rows copies the raw file ``src`` to ``to`` (both templates filled
-    from the row's columns, ``{column}``), as MLE-bench's script copies and renames them."""
+    from the row's columns, ``{column}``), as MLE-bench's script copies and renames them;
+    rows naming the same ``to`` copy it once."""
 
-    rows: Literal["train", "test"]
+    rows: Literal["train", "test", "test_groups"]
     src: str
     to: str
 
@@ -360,6 +373,14 @@ class MleRecipe(_Strict):
     """Written folders also zipped as MLE-bench zips them (archive -> folder)."""
     omitted: dict[str, str] = Field(default_factory=dict)
     """Files MLE-bench's script also writes that are not made here, each with why."""
+
+    @model_validator(mode="after")
+    def _groups_listed(self) -> MleRecipe:
+        grouped = self.split.groups is not None and self.split.groups.kind == "unique"
+        rows = [f.rows for f in self.files] + [p.rows for p in self.place]
+        if not grouped and "test_groups" in rows:
+            raise ValueError("a file of the test groups needs a unique group split")
+        return self
 
 
 class MleRecipes(_Strict):

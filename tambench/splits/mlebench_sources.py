@@ -129,20 +129,22 @@ def _filled(template: str, row: dict[str, Any], what: str) -> str:
 def place(raw_root: Path, out: Path, sides: dict[str, pd.DataFrame],
           rules: list[MlePlace]) -> int:
     """Copy each side's files as the rules name them; how many were copied."""
-    copied = 0
+    copied: set[Path] = set()
     for rule in rules:
         for row in sides[rule.rows].to_dict("records"):
             src = _filled(rule.src, row, "a file's raw path")
             source = resolve_inside(raw_root, src, "MLE-bench recipe file")
             target = resolve_inside(out, _filled(rule.to, row, "a file's name"),
                                     "MLE-bench recipe file")
+            if target in copied:
+                continue
             if not source.is_file():
                 raise SplitError(f"MLE-bench copies the raw file {src}; the raw folder "
                                  "lacks it")
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, target)
-            copied += 1
-    return copied
+            copied.add(target)
+    return len(copied)
 
 
 def zip_folder(out: Path, archive: str, folder: str) -> None:

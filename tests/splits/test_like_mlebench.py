@@ -624,6 +624,41 @@ def test_rows_assigned_per_value_before_the_split_and_unseen_values_relabelled(
     assert sorted(os.listdir(task / "public" / "test")) == sorted(test["Image"])
 
 
+def test_answers_first_of_each_image_and_class_and_a_sample_of_the_test_groups(
+        tmp_path: Path) -> None:
+    rng = np.random.default_rng(6)
+    rows = []
+    for i in range(60):
+        image = f"{i * 7919 % 100003:032x}"
+        if i % 3 == 0:  # "No finding": no box, three readers
+            rows += [{"image_id": image, "class_id": 14, "rad_id": f"R{r}", "x_min": np.nan,
+                      "x_max": np.nan, "y_max": np.nan} for r in range(3)]
+            continue
+        for r in range(int(rng.integers(1, 5))):
+            rows.append({"image_id": image, "class_id": int(rng.integers(0, 3)),
+                         "rad_id": f"R{r}", "x_min": float(rng.integers(0, 500)),
+                         "x_max": round(float(rng.uniform(500, 900)), 2),
+                         "y_max": float(rng.integers(500, 900))})
+    (tmp_path / "raw" / "train").mkdir(parents=True)
+    frame = pd.DataFrame(rows).sample(frac=1, random_state=3)
+    frame.to_csv(tmp_path / "raw" / "train.csv", index=False)
+    for image in frame["image_id"].unique():
+        (tmp_path / "raw" / "train" / f"{image}.dicom").write_bytes(image.encode())
+    task = _made("vinbigdata-chest-xray-abnormalities-detection", tmp_path / "raw", tmp_path)
+    frame = pd.read_csv(tmp_path / "raw" / "train.csv")
+    kept, held = train_test_split(list(frame["image_id"].unique()), test_size=0.1,
+                                  random_state=0)
+    assert _text(task / "public" / "train.csv") == _csv(frame[frame["image_id"].isin(kept)])
+    sample = pd.DataFrame({"image_id": held, "PredictionString": "14 1 0 0 1 1"})
+    assert _text(task / "public" / "sample_submission.csv") == _csv(sample)  # split's order
+    test = frame[frame["image_id"].isin(held)]
+    answers = test.groupby(by=["image_id", "class_id"]).first().reset_index().fillna(0)
+    answers.loc[answers["class_id"] == 14, ["x_max", "y_max"]] = 1.0
+    assert _text(task / "private" / "answers.csv") == _csv(answers)
+    assert len(answers) < len(test) and (answers["class_id"] == 14).any()
+    assert sorted(os.listdir(task / "public" / "test")) == sorted(f"{i}.dicom" for i in held)
+
+
 def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
     recipes = load_recipes()
     assert len(recipes.recipes) + len(recipes.out) == 82  # MLE-bench's competitions at 783b15a
