@@ -190,6 +190,12 @@ def shape(frame: pd.DataFrame, spec: MleFile, classes: list[str],
         for part in parts[1:]:
             joined = joined + "_" + out[part].astype(str)
         out[col] = joined
+    for col, template in spec.format.items():
+        try:
+            out[col] = [template.format(**row) for row in out.to_dict("records")]
+        except (KeyError, IndexError, ValueError) as exc:
+            raise SplitError(f"{spec.to}: the template {template!r} of column {col} names "
+                             f"a column the rows lack or a wrong format: {exc}") from exc
     _check_columns(out, list(spec.copy_of.values()), spec.to)
     for col, source in spec.copy_of.items():
         out[col] = out[source]
@@ -256,9 +262,12 @@ def _write(frame: pd.DataFrame, out: Path, rel: str, sep: str = ",", zipped: boo
 def _filtered(raw_root: Path, spec: MleFilter, recipe: MleRecipe,
               sides: dict[str, pd.DataFrame]) -> pd.DataFrame:
     table = _read(raw_root, spec.table, recipe)
-    _check_columns(table, [spec.column], spec.to)
-    _check_columns(sides[spec.rows], [spec.column], spec.to)
-    kept = table[table[spec.column].isin(sides[spec.rows][spec.column])]
+    against = spec.against or spec.column
+    where = spec.to or f"the rows of {spec.table}"
+    _check_columns(table, [spec.column], where)
+    _check_columns(sides[spec.rows], [against], where)
+    key = table[spec.column] + spec.suffix if spec.suffix else table[spec.column]
+    kept = table[key.isin(sides[spec.rows][against])]
     return kept if spec.sort_by is None else kept.sort_values(by=spec.sort_by)
 
 
@@ -330,11 +339,26 @@ def _table(raw_root: Path, recipe: MleRecipe) -> tuple[pd.DataFrame, list[dict[s
     return derive(_read(raw_root, recipe.table, recipe, recipe.sep), recipe.derive), []
 
 
+def _parts(sides: dict[str, pd.DataFrame], spec: MleFile, classes: list[str]) -> pd.DataFrame:
+    """A file's rows: its own, shaped, then each appended part's."""
+    frame = shape(sides[spec.rows], spec, classes, sides["train"])
+    if not spec.append:
+        return frame
+    pd = _pandas()
+    return pd.concat([frame, *(shape(sides[a.rows], a, classes, sides["train"])
+                               for a in spec.append)], ignore_index=True)
+
+
 def _write_all(spec: TaskSpec, recipe: MleRecipe, raw_root: Path, out: Path,
                sides: dict[str, pd.DataFrame], records: list[dict[str, Any]]) -> None:
+    for flt in recipe.filters:
+        kept = _filtered(raw_root, flt, recipe, sides)
+        if flt.to is not None:
+            _write(kept, out, flt.to)
+        if flt.side is not None:
+            sides[flt.side] = kept
     for f in recipe.files:
-        _write(shape(sides[f.rows], f, _classes(spec), sides["train"]), out, f.to, f.sep,
-               f.zip, f)
+        _write(_parts(sides, f, _classes(spec)), out, f.to, f.sep, f.zip, f)
     for js in recipe.json_files:
         write_json(raw_root, out, records, sides[js.rows], js)
     for arr in recipe.arrays:
@@ -344,8 +368,6 @@ def _write_all(spec: TaskSpec, recipe: MleRecipe, raw_root: Path, out: Path,
         _write(answers, out, px.to)
         if px.sample_to is not None:
             _write(answers.assign(**{px.value_column: px.sample_value}), out, px.sample_to)
-    for flt in recipe.filters:
-        _write(_filtered(raw_root, flt, recipe, sides), out, flt.to)
     for dest, src in recipe.copies.items():
         _copy_raw(raw_root, out, dest, src)
     place(raw_root, out, sides, recipe.place)
@@ -384,7 +406,8 @@ def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str,
             "rows": len(frame), "train_rows": len(train), "test_rows": len(test),
             "files": [f.to + (f".{f.archive_format}" if f.zip else "") for f in recipe.files]
             + [f.to for f in recipe.json_files if f.plain]
-            + [f.archive for f in recipe.json_files if f.archive] + [f.to for f in recipe.filters]
+            + [f.archive for f in recipe.json_files if f.archive]
+            + [f.to for f in recipe.filters if f.to]
             + [p for f in recipe.pixels for p in (f.to, f.sample_to) if p]
             + [f.to for f in recipe.arrays]
             + list(recipe.copies) + list(recipe.zip_folders),

@@ -115,8 +115,8 @@ class MleSetWhere(_Strict):
 
 
 class MleFile(_Strict):
-    """One written file: the training or test rows, then ``join`` and ``copy_of`` (new
-    columns), ``keep`` (columns in this order), ``drop``, ``as_int``, ``unseen``, ``rename``,
+    """One written file: the training or test rows, then ``join``, ``format`` and ``copy_of``
+    (new columns), ``keep`` (columns in this order), ``drop``, ``as_int``, ``unseen``, ``rename``,
     ``one_hot``, ``first_by``, ``fillna``, ``set_where``, ``set`` (a column to a constant,
     seeded values or the training rows' mean, added at the end when new), ``fill_classes``
     (every class column to a constant or evenly spaced values) and ``sort_by``; written as
@@ -124,9 +124,9 @@ class MleFile(_Strict):
     ``<to>.zip`` if ``zip`` (``<to>.7z`` with ``archive_format`` ``7z``)."""
 
     to: str
-    rows: Literal["train", "test", "test_groups"]
-    """``test_groups``: one row a test group of a ``unique`` group split, in the split's
-    order (the group column alone)."""
+    rows: str
+    """``train``, ``test``, ``test_groups`` (one row a test group of a ``unique`` group split,
+    in the split's order: the group column alone) or a filter's ``side``."""
     join: dict[str, list[str]] = Field(default_factory=dict)
     """New columns first: the listed columns' values as text joined by ``_``."""
     copy_of: dict[str, str] = Field(default_factory=dict)
@@ -148,6 +148,11 @@ class MleFile(_Strict):
     set: dict[str, bool | int | float | str | MleRandom | MleMean] = Field(default_factory=dict)
     fill_classes: int | float | MleLinspace | None = None
     sort_by: str | None = None
+    format: dict[str, str] = Field(default_factory=dict)
+    """New columns filled from each row by a template (``"{label} 1 0 0 1 1"``), after
+    ``join``."""
+    append: list[MleFile] = Field(default_factory=list)
+    """Further parts (each shaped alike from its own rows) written after this one's rows."""
     sep: str = ","
     float_format: str | None = None
     quote_nonnumeric: bool = False
@@ -160,14 +165,26 @@ class MleFile(_Strict):
 
 
 class MleFilter(_Strict):
-    """Another raw table's rows whose ``column`` holds an id of the training (or test) rows,
-    in that table's order (``isin``), optionally sorted."""
+    """Another raw table's rows whose ``column`` (followed by ``suffix``) holds an id of the
+    training (or test) rows (their column ``against``, the same name by default), in that
+    table's order (``isin``), optionally sorted; also the rows ``side`` names for the files
+    (``rows``) when given."""
 
-    to: str
+    to: str | None
+    """None: not written, only a ``side``."""
     table: str
     column: str
     rows: Literal["train", "test"]
     sort_by: str | None = None
+    suffix: str = ""
+    against: str | None = None
+    side: str | None = None
+
+    @model_validator(mode="after")
+    def _used(self) -> MleFilter:
+        if self.to is None and self.side is None:
+            raise ValueError(f"filter of {self.table}: neither written nor a side")
+        return self
 
 
 class MleListing(_Strict):
@@ -199,6 +216,28 @@ class MleContains(_Strict):
     text: str
     then: int | str
     otherwise: int | str
+
+
+class MleReplace(_Strict):
+    """A new column: column ``of``'s text with every ``old`` replaced by ``new``."""
+
+    of: str
+    old: str
+    new: str
+
+
+class MleArgmax(_Strict):
+    """A new column: the label (``labels``, in the order of ``columns``) of the column
+    holding the row's largest value, the first on ties (``labels[row[columns].argmax()]``)."""
+
+    columns: list[str] = Field(min_length=1)
+    labels: list[str]
+
+    @model_validator(mode="after")
+    def _paired(self) -> MleArgmax:
+        if len(self.columns) != len(self.labels):
+            raise ValueError("argmax: one label per column")
+        return self
 
 
 class MleNumber(_Strict):
@@ -348,7 +387,7 @@ class MleRecipe(_Strict):
     array_columns: dict[str, str] = Field(default_factory=dict)
     """With a ``.npy`` table: the split table's columns, each a raw 1-D NumPy array of one
     value per row of the table (its rows are those of the array ``table``)."""
-    derive: dict[str, MleContains] = Field(default_factory=dict)
+    derive: dict[str, MleContains | MleReplace | MleArgmax] = Field(default_factory=dict)
     sep: str = ","
     dtype: dict[str, Literal["str", "int"]] = Field(default_factory=dict)
     round_trip: bool = True
@@ -377,9 +416,14 @@ class MleRecipe(_Strict):
     @model_validator(mode="after")
     def _groups_listed(self) -> MleRecipe:
         grouped = self.split.groups is not None and self.split.groups.kind == "unique"
-        rows = [f.rows for f in self.files] + [p.rows for p in self.place]
+        parts = [*self.files, *(a for f in self.files for a in f.append)]
+        rows = [f.rows for f in parts] + [p.rows for p in self.place]
         if not grouped and "test_groups" in rows:
             raise ValueError("a file of the test groups needs a unique group split")
+        known = {"train", "test", "test_groups"} | {f.side for f in self.filters if f.side}
+        unknown = sorted(set(rows) - known)
+        if unknown:
+            raise ValueError(f"files name rows {unknown}; known: {sorted(known)}")
         return self
 
 

@@ -20,6 +20,7 @@ from tambench.core.bounded import REPORT_BOUNDS, load_json
 from tambench.errors import SplitError
 from tambench.splits.layout import resolve_inside
 from tambench.splits.mlebench_recipe import (
+    MleArgmax,
     MleArray,
     MleContains,
     MleDraw,
@@ -29,6 +30,7 @@ from tambench.splits.mlebench_recipe import (
     MlePixels,
     MlePlace,
     MlePreassign,
+    MleReplace,
     MleSwap,
     MleUnseen,
 )
@@ -89,13 +91,24 @@ def listing_frame(raw_root: Path, listing: MleListing) -> pd.DataFrame:
     return frame
 
 
-def derive(frame: pd.DataFrame, columns: dict[str, MleContains]) -> pd.DataFrame:
-    """``frame`` with the derived columns added (see :class:`MleContains`)."""
+def derive(frame: pd.DataFrame, columns: dict[str, MleContains | MleReplace | MleArgmax]
+           ) -> pd.DataFrame:
+    """``frame`` with the derived columns added (see :class:`MleContains`,
+    :class:`MleReplace`, :class:`MleArgmax`)."""
     for col, rule in columns.items():
-        if rule.of not in frame.columns:
-            raise SplitError(f"derived column {col}: the raw table lacks column {rule.of!r}")
-        hit = frame[rule.of].astype(str).str.contains(rule.text, regex=False)
-        frame = frame.assign(**{col: np.where(hit, rule.then, rule.otherwise)})
+        reads = rule.columns if isinstance(rule, MleArgmax) else [rule.of]
+        missing = [c for c in reads if c not in frame.columns]
+        if missing:
+            raise SplitError(f"derived column {col}: the raw table lacks column(s) {missing}")
+        if isinstance(rule, MleArgmax):
+            best = np.argmax(frame[rule.columns].to_numpy(), axis=1)
+            value: Any = np.asarray(rule.labels, dtype=object)[best]
+        elif isinstance(rule, MleReplace):
+            value = frame[rule.of].astype(str).str.replace(rule.old, rule.new, regex=False)
+        else:
+            hit = frame[rule.of].astype(str).str.contains(rule.text, regex=False)
+            value = np.where(hit, rule.then, rule.otherwise)
+        frame = frame.assign(**{col: value})
     return frame
 
 
@@ -138,11 +151,14 @@ def place(raw_root: Path, out: Path, sides: dict[str, pd.DataFrame],
                                     "MLE-bench recipe file")
             if target in copied:
                 continue
-            if not source.is_file():
+            if not source.exists():
                 raise SplitError(f"MLE-bench copies the raw file {src}; the raw folder "
                                  "lacks it")
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
+            if source.is_dir():  # a row's folder, copied whole (copytree)
+                shutil.copytree(source, target, dirs_exist_ok=True)
+            else:
+                shutil.copyfile(source, target)
             copied.add(target)
     return len(copied)
 

@@ -659,12 +659,62 @@ def test_answers_first_of_each_image_and_class_and_a_sample_of_the_test_groups(
     assert sorted(os.listdir(task / "public" / "test")) == sorted(f"{i}.dicom" for i in held)
 
 
+def test_answers_of_two_tables_one_after_the_other_with_labels_of_the_largest_column(
+        tmp_path: Path) -> None:
+    rng = np.random.default_rng(8)
+    raw = tmp_path / "raw"
+    classes = ["Negative for Pneumonia", "Typical Appearance", "Indeterminate Appearance",
+               "Atypical Appearance"]
+    studies = [f"{i * 104729 % 999983:012x}" for i in range(60)]
+    study = pd.DataFrame({"id": [f"{s}_study" for s in studies]})
+    labels = rng.integers(0, 4, len(studies))
+    for k, c in enumerate(classes):
+        study[c] = (labels == k).astype(int)
+    images = []
+    for s in studies:
+        for j in range(int(rng.integers(1, 3))):
+            image = f"{rng.integers(0, 2**40):010x}"
+            images.append({"id": f"{image}_image", "label": f"opacity 1 {j} 2 3 4",
+                           "StudyInstanceUID": s})
+            (raw / "train" / s / f"series{j}").mkdir(parents=True, exist_ok=True)
+            (raw / "train" / s / f"series{j}" / f"{image}.dcm").write_bytes(image.encode())
+    study.sample(frac=1, random_state=1).to_csv(raw / "train_study_level.csv", index=False)
+    pd.DataFrame(images).sample(frac=1, random_state=2).to_csv(
+        raw / "train_image_level.csv", index=False)
+    task = _made("siim-covid19-detection", raw, tmp_path)
+    study = pd.read_csv(raw / "train_study_level.csv")
+    image = pd.read_csv(raw / "train_image_level.csv")
+    train, test = train_test_split(study, test_size=0.1, random_state=0)
+    train, test = train.sort_values(by="id"), test.sort_values(by="id")
+    assert _text(task / "public" / "train_study_level.csv") == _csv(train)
+    key = image["StudyInstanceUID"] + "_study"
+    assert _text(task / "public" / "train_image_level.csv") == _csv(
+        image[key.isin(train["id"])].sort_values(by="id"))
+    test_images = image[key.isin(test["id"])].sort_values(by="id")
+    names = ["negative", "typical", "indeterminate", "atypical"]
+    answers = pd.DataFrame(
+        [{"id": row["id"], "PredictionString": f"{names[row[1:].argmax()]} 1 0 0 1 1"}
+         for _, row in test.iterrows()]
+        + [{"id": row["id"], "PredictionString": row["label"]}
+           for _, row in test_images.iterrows()])
+    assert _text(task / "private" / "test.csv") == _csv(answers)
+    assert len(answers) > len(test) and len(set(answers["PredictionString"])) > 2
+    sample = pd.DataFrame([{"id": i, "PredictionString": "negative 1 0 0 1 1"}
+                           for i in test["id"]] + [{"id": i, "PredictionString":
+                                                    "none 1 0 0 1 1"} for i in test_images["id"]])
+    assert _text(task / "public" / "sample_submission.csv") == _csv(sample)
+    for sid in test["id"].str.replace("_study", ""):  # each test study's folder, whole
+        for path in (raw / "train" / sid).rglob("*.dcm"):
+            copy = task / "public" / "test" / sid / path.relative_to(raw / "train" / sid)
+            assert copy.read_bytes() == path.read_bytes()
+
+
 def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
     recipes = load_recipes()
     assert len(recipes.recipes) + len(recipes.out) == 82  # MLE-bench's competitions at 783b15a
     for slug, recipe in recipes.recipes.items():
         assert CATALOGUE.get(f"kaggle/{slug}").spec.slug == slug
-        outs = [f.to for f in recipe.files] + [f.to for f in recipe.filters] + list(
+        outs = [f.to for f in recipe.files] + [f.to for f in recipe.filters if f.to] + list(
             recipe.copies) + [f.to for f in recipe.json_files] + list(recipe.zip_folders) + [
             p for f in recipe.pixels for p in (f.to, f.sample_to) if p]
         assert all(p.split("/")[0] in {"public", "private"} for p in outs), slug
@@ -677,7 +727,7 @@ def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
     ("kaggle/osic-pulmonary-fibrosis-progression", "a grid of every test patient and week"),
     ("kaggle/herbarium-2020-fgvc7", "one split per category"),
     ("kaggle/ai4code", "a fixed test count of whole ancestor groups"),
-    ("kaggle/siim-covid19-detection", "sorts both sides by id"),
+    ("kaggle/uw-madison-gi-tract-image-segmentation", "moves each training case's days"),
     ("kaggle/titanic", "MLE-bench does not hold this competition"),
     ("kaggle/spaceship-titanic", "a raw folder"),
 ])
