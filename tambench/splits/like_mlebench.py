@@ -52,6 +52,7 @@ from tambench.splits.mlebench_sources import (
     arrays_frame,
     derive,
     draw_sources,
+    grid_rows,
     listing_frame,
     load_records,
     number,
@@ -183,7 +184,10 @@ def shape(frame: pd.DataFrame, spec: MleFile, classes: list[str],
           train: pd.DataFrame | None = None) -> pd.DataFrame:
     """The rows of one file, with its columns as the recipe makes them (``train``: the
     training rows, for a value computed from them; ``frame`` if not given)."""
-    out = frame.copy()
+    out = frame.copy() if spec.grid is None else grid_rows(frame, spec.grid)
+    if spec.presort is not None:
+        _check_columns(out, [spec.presort], spec.to)
+        out = out.sort_values(by=spec.presort)
     for col, parts in spec.join.items():
         _check_columns(out, parts, spec.to)
         joined = out[parts[0]].astype(str)

@@ -105,6 +105,15 @@ class MleOneHot(_Strict):
     target: str
 
 
+class MleGrid(_Strict):
+    """The rows become a grid: every value of ``rows_of`` (in ``unique()`` order) with every
+    integer step of ``steps_of`` from its smallest to its largest value, merged with the rows
+    on the two (``how="left"``: a step without a row gets empty cells)."""
+
+    rows_of: str
+    steps_of: str
+
+
 class MleSetWhere(_Strict):
     """Where ``column`` equals ``equals``, the columns of ``values`` set to theirs
     (``out.loc[out[column] == equals, list(values)] = list(values.values())``)."""
@@ -115,8 +124,8 @@ class MleSetWhere(_Strict):
 
 
 class MleFile(_Strict):
-    """One written file: the training or test rows, then ``join``, ``format`` and ``copy_of``
-    (new columns), ``keep`` (columns in this order), ``drop``, ``as_int``, ``unseen``, ``rename``,
+    """One written file: the training or test rows, then ``grid``, ``presort``, ``join``,
+    ``format`` and ``copy_of`` (new columns), ``keep`` (columns in this order), ``drop``, ``as_int``, ``unseen``, ``rename``,
     ``one_hot``, ``first_by``, ``fillna``, ``set_where``, ``set`` (a column to a constant,
     seeded values or the training rows' mean, added at the end when new), ``fill_classes``
     (every class column to a constant or evenly spaced values) and ``sort_by``; written as
@@ -127,6 +136,10 @@ class MleFile(_Strict):
     rows: str
     """``train``, ``test``, ``test_groups`` (one row a test group of a ``unique`` group split,
     in the split's order: the group column alone) or a filter's ``side``."""
+    grid: MleGrid | None = None
+    """First of all: the rows made a grid (see :class:`MleGrid`)."""
+    presort: str | None = None
+    """Then the rows sorted by this column (``sort_values``), before ``first_by``."""
     join: dict[str, list[str]] = Field(default_factory=dict)
     """New columns first: the listed columns' values as text joined by ``_``."""
     copy_of: dict[str, str] = Field(default_factory=dict)

@@ -24,6 +24,7 @@ from tambench.splits.mlebench_recipe import (
     MleArray,
     MleContains,
     MleDraw,
+    MleGrid,
     MleJson,
     MleListing,
     MleNumber,
@@ -355,3 +356,18 @@ def relabel_unseen(frame: pd.DataFrame, train: pd.DataFrame, rule: MleUnseen) ->
     out = frame.copy()
     out.loc[out[rule.column].isin(unseen), rule.column] = rule.value
     return out
+
+
+def grid_rows(frame: pd.DataFrame, rule: MleGrid) -> pd.DataFrame:
+    """The rows as a grid of values and steps (see :class:`MleGrid`)."""
+    pd = require("pandas", extra="mlebench", feature="prepare --like mle-bench")
+    for col in (rule.rows_of, rule.steps_of):
+        if col not in frame.columns:
+            raise SplitError(f"grid: the rows lack column {col!r}")
+    steps = frame[rule.steps_of]
+    if frame.empty or not pd.api.types.is_integer_dtype(steps):
+        raise SplitError(f"grid: {rule.steps_of} must hold whole numbers in every row")
+    span = range(int(steps.min()), int(steps.max()) + 1)
+    cells = [(value, step) for value in frame[rule.rows_of].unique() for step in span]
+    grid = pd.DataFrame(cells, columns=[rule.rows_of, rule.steps_of])
+    return grid.merge(frame, on=[rule.rows_of, rule.steps_of], how="left")

@@ -346,7 +346,7 @@ def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
 
 
 @pytest.mark.parametrize(("task", "why"), [
-    ("kaggle/osic-pulmonary-fibrosis-progression", "a grid of every test patient and week"),
+    ("kaggle/iwildcam-2020-fgvc7", "moves locations between the sides"),
     ("kaggle/herbarium-2020-fgvc7", "one split per category"),
     ("kaggle/ai4code", "a fixed test count of whole ancestor groups"),
     ("kaggle/uw-madison-gi-tract-image-segmentation", "moves each training case's days"),

@@ -396,3 +396,38 @@ def test_answers_of_two_tables_one_after_the_other_with_labels_of_the_largest_co
         for path in (raw / "train" / sid).rglob("*.dcm"):
             copy = task / "public" / "test" / sid / path.relative_to(raw / "train" / sid)
             assert copy.read_bytes() == path.read_bytes()
+
+
+def test_answers_a_grid_of_every_test_group_and_step_with_the_earliest_row_public(
+        tmp_path: Path) -> None:
+    rng = np.random.default_rng(9)
+    rows = []
+    for p in range(40):
+        patient = f"ID{p * 7919 % 100003:08d}"
+        weeks = sorted(rng.choice(np.arange(-5, 60), int(rng.integers(3, 8)), replace=False))
+        rows += [{"Patient": patient, "Weeks": int(w), "FVC": int(rng.integers(1500, 4000)),
+                  "Age": 60, "Sex": "Male"} for w in weeks]
+        (tmp_path / "raw" / "train" / patient).mkdir(parents=True)
+        (tmp_path / "raw" / "train" / patient / "1.dcm").write_bytes(patient.encode())
+    pd.DataFrame(rows).sample(frac=1, random_state=4).to_csv(tmp_path / "raw" / "train.csv",
+                                                             index=False)
+    task = _made("osic-pulmonary-fibrosis-progression", tmp_path / "raw", tmp_path)
+    frame = pd.read_csv(tmp_path / "raw" / "train.csv")
+    kept, held = train_test_split(list(frame.groupby("Patient")), test_size=0.1,
+                                  random_state=0)
+    train = pd.concat([g for _, g in kept])
+    test = pd.concat([g for _, g in held])
+    assert _text(task / "public" / "train.csv") == _csv(train)
+    earliest = test.sort_values(by="Weeks").groupby("Patient").first().reset_index()
+    assert _text(task / "public" / "test.csv") == _csv(earliest)
+    grid = pd.DataFrame([(p, w) for p in test["Patient"].unique()
+                         for w in range(test["Weeks"].min(), test["Weeks"].max() + 1)],
+                        columns=["Patient", "Weeks"])
+    answers = grid.merge(test, on=["Patient", "Weeks"], how="left")
+    answers["Patient_Week"] = answers["Patient"] + "_" + answers["Weeks"].astype(str)
+    answers["Confidence"] = 100
+    assert _text(task / "private" / "test.csv") == _csv(answers)
+    assert answers["FVC"].isna().any() and len(answers) > len(test)
+    sample = answers[["Patient_Week"]].assign(FVC=2000, Confidence=100)
+    assert _text(task / "public" / "sample_submission.csv") == _csv(sample)
+    assert sorted(os.listdir(task / "public" / "test")) == sorted(test["Patient"].unique())
