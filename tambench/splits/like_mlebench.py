@@ -265,7 +265,7 @@ def _write(frame: pd.DataFrame, out: Path, rel: str, sep: str = ",", zipped: boo
 
 def _filtered(raw_root: Path, spec: MleFilter, recipe: MleRecipe,
               sides: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    table = _read(raw_root, spec.table, recipe)
+    table = derive(_read(raw_root, spec.table, recipe), dict(spec.derive))
     against = spec.against or spec.column
     where = spec.to or f"the rows of {spec.table}"
     _check_columns(table, [spec.column], where)
@@ -345,11 +345,20 @@ def _table(raw_root: Path, recipe: MleRecipe) -> tuple[pd.DataFrame, list[dict[s
 
 def _parts(sides: dict[str, pd.DataFrame], spec: MleFile, classes: list[str]) -> pd.DataFrame:
     """A file's rows: its own, shaped, then each appended part's."""
-    frame = shape(sides[spec.rows], spec, classes, sides["train"])
+    def rows_of(part: MleFile) -> pd.DataFrame:
+        rows = sides[part.rows]
+        if part.merge is None:
+            return rows
+        rule = part.merge
+        _check_columns(rows, [rule.on], part.to)
+        _check_columns(sides[rule.side], [rule.on, *rule.columns], part.to)
+        return rows.merge(sides[rule.side][[rule.on, *rule.columns]], on=rule.on)
+
+    frame = shape(rows_of(spec), spec, classes, sides["train"])
     if not spec.append:
         return frame
     pd = _pandas()
-    return pd.concat([frame, *(shape(sides[a.rows], a, classes, sides["train"])
+    return pd.concat([frame, *(shape(rows_of(a), a, classes, sides["train"])
                                for a in spec.append)], ignore_index=True)
 
 
@@ -358,7 +367,7 @@ def _write_all(spec: TaskSpec, recipe: MleRecipe, raw_root: Path, out: Path,
     for flt in recipe.filters:
         kept = _filtered(raw_root, flt, recipe, sides)
         if flt.to is not None:
-            _write(kept, out, flt.to)
+            _write(kept.drop(columns=list(flt.derive)), out, flt.to)
         if flt.side is not None:
             sides[flt.side] = kept
     for f in recipe.files:
@@ -394,7 +403,7 @@ def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str,
     else:
         train, test = preassigned_split(frame, recipe.preassign, recipe.split.test_size,
                                         recipe.split.random_state)
-    sides = {"train": train, "test": test, "test_groups": held}
+    sides = {"train": train, "test": test, "test_groups": held, "all": frame}
     if recipe.swap is not None:
         swap_first_rows(sides, recipe.swap)
     if recipe.draw is not None:

@@ -105,6 +105,15 @@ class MleOneHot(_Strict):
     target: str
 
 
+class MleMerge(_Strict):
+    """The rows merged with the columns ``columns`` of a filter's ``side`` on the column ``on``
+    (``merge(side[[on, *columns]], on=on)``: rows without a match dropped)."""
+
+    side: str
+    on: str
+    columns: list[str]
+
+
 class MleGrid(_Strict):
     """The rows become a grid: every value of ``rows_of`` (in ``unique()`` order) with every
     integer step of ``steps_of`` from its smallest to its largest value, merged with the rows
@@ -124,7 +133,8 @@ class MleSetWhere(_Strict):
 
 
 class MleFile(_Strict):
-    """One written file: the training or test rows, then ``grid``, ``presort``, ``join``,
+    """One written file: the training or test rows, then ``merge``, ``grid``, ``presort``,
+    ``join``,
     ``format`` and ``copy_of`` (new columns), ``keep`` (columns in this order), ``drop``, ``as_int``, ``unseen``, ``rename``,
     ``one_hot``, ``first_by``, ``fillna``, ``set_where``, ``set`` (a column to a constant,
     seeded values or the training rows' mean, added at the end when new), ``fill_classes``
@@ -136,8 +146,10 @@ class MleFile(_Strict):
     rows: str
     """``train``, ``test``, ``test_groups`` (one row a test group of a ``unique`` group split,
     in the split's order: the group column alone) or a filter's ``side``."""
+    merge: MleMerge | None = None
+    """First of all: columns of another table merged in (see :class:`MleMerge`)."""
     grid: MleGrid | None = None
-    """First of all: the rows made a grid (see :class:`MleGrid`)."""
+    """Then the rows made a grid (see :class:`MleGrid`)."""
     presort: str | None = None
     """Then the rows sorted by this column (``sort_values``), before ``first_by``."""
     join: dict[str, list[str]] = Field(default_factory=dict)
@@ -187,11 +199,15 @@ class MleFilter(_Strict):
     """None: not written, only a ``side``."""
     table: str
     column: str
-    rows: Literal["train", "test"]
+    rows: Literal["train", "test", "all"]
+    """``all``: every row of the split table."""
     sort_by: str | None = None
     suffix: str = ""
     against: str | None = None
     side: str | None = None
+    derive: dict[str, MleReplace] = Field(default_factory=dict)
+    """New columns of the other table, made first (``column`` may name one); the file is
+    written without them, the ``side`` keeps them."""
 
     @model_validator(mode="after")
     def _used(self) -> MleFilter:
@@ -430,7 +446,8 @@ class MleRecipe(_Strict):
     def _groups_listed(self) -> MleRecipe:
         grouped = self.split.groups is not None and self.split.groups.kind == "unique"
         parts = [*self.files, *(a for f in self.files for a in f.append)]
-        rows = [f.rows for f in parts] + [p.rows for p in self.place]
+        rows = ([f.rows for f in parts] + [p.rows for p in self.place]
+                + [f.merge.side for f in parts if f.merge is not None])
         if not grouped and "test_groups" in rows:
             raise ValueError("a file of the test groups needs a unique group split")
         known = {"train", "test", "test_groups"} | {f.side for f in self.filters if f.side}

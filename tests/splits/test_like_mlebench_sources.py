@@ -431,3 +431,38 @@ def test_answers_a_grid_of_every_test_group_and_step_with_the_earliest_row_publi
     sample = answers[["Patient_Week"]].assign(FVC=2000, Confidence=100)
     assert _text(task / "public" / "sample_submission.csv") == _csv(sample)
     assert sorted(os.listdir(task / "public" / "test")) == sorted(test["Patient"].unique())
+
+
+def test_answers_merged_with_a_table_matched_by_a_derived_key(tmp_path: Path) -> None:
+    rng = np.random.default_rng(3)
+    raw = tmp_path / "raw"
+    (raw / "train").mkdir(parents=True)
+    ids = [f"{i * 2654435761 % 2**32:08x}" for i in range(15)]
+    pd.DataFrame({"id": ids, "encoding": [f"{i} 5" for i in range(15)]}).to_csv(
+        raw / "train.csv", index=False)
+    every = [*ids, "unlisted1", "unlisted2"]  # the official test images: not in train.csv
+    pd.DataFrame({"image_file": [f"{i}.tiff" for i in every],
+                  "width_pixels": rng.integers(1000, 40000, len(every)),
+                  "patient_number": rng.integers(60000, 70000, len(every)),
+                  "height_pixels": rng.integers(1000, 40000, len(every))}).sample(
+        frac=1, random_state=2).to_csv(raw / "HuBMAP-20-dataset_information.csv", index=False)
+    for i in ids:
+        for ext in (".tiff", ".json", "-anatomical-structure.json"):
+            (raw / "train" / f"{i}{ext}").write_bytes(f"{i}{ext}".encode())
+    task = _made("hubmap-kidney-segmentation", raw, tmp_path)
+    frame = pd.read_csv(raw / "train.csv")
+    train, test = train_test_split(frame, train_size=12, test_size=3, random_state=0)
+    info = pd.read_csv(raw / "HuBMAP-20-dataset_information.csv")
+    info["id"] = info["image_file"].str.replace(".tiff", "")
+    info = info[info["id"].isin(frame["id"])]
+    assert _text(task / "public" / "HuBMAP-20-dataset_information.csv") == _csv(
+        info.drop(columns=["id"]))
+    answers = test.merge(info[["id", "width_pixels", "height_pixels"]], on="id")
+    assert _text(task / "private" / "test.csv") == _csv(answers)
+    sample = _csv(answers[["id"]].assign(predicted=""))
+    assert _text(task / "public" / "sample_submission.csv") == sample
+    assert _text(task / "public" / "test" / "sample_submission.csv") == sample
+    assert sorted(os.listdir(task / "public" / "test")) == sorted(
+        [f"{i}{ext}" for i in test["id"] for ext in (".tiff", ".json",
+                                                      "-anatomical-structure.json")]
+        + ["sample_submission.csv"])
