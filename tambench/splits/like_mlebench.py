@@ -2,19 +2,22 @@
 
 Runs made in MLE-bench's containers saw MLE-bench's split, and a study moving between the two
 tools needs it. For a competition whose MLE-bench ``prepare.py`` is one ``train_test_split`` of
-the rows of a raw CSV table, its recipe (:mod:`tambench.splits.mlebench_recipe`, data read from
-that script) says which files it writes from the training and test rows. They are made here the
-way MLE-bench makes them: the table read by pandas with the script's options, the rows split by
+the rows of a raw table (a CSV table, a JSON list of records, a listing of files, a NumPy
+array), its recipe (:mod:`tambench.splits.mlebench_recipe`, data read from that script) says
+which files it writes from the training and test rows. They are made here the way MLE-bench
+makes them: the table read by pandas with the script's options, the rows split by
 scikit-learn's ``train_test_split`` with the script's sizes and ``random_state``, and each file
 written by pandas' ``to_csv(index=False)``, so that with the same pandas the bytes are the same:
 the same rows in the same order in ``public/`` (train, test, sample submission) and
-``private/`` (the answers), under MLE-bench's file names. Per-row files (images...) follow their
-rows into ``public/train/`` and ``public/test/`` as the task's own split places them (MLE-bench's
-folder names differ between competitions and some are zipped; the files are the same).
+``private/`` (the answers), under MLE-bench's file names. Per-row files (images...) are copied
+under MLE-bench's names where the recipe names them (``place``); otherwise they follow their
+rows into ``public/train/`` and ``public/test/`` as the task's own split places them
+(MLE-bench's folder names differ between competitions and some are zipped; the files are the
+same). The parts beyond a CSV table's rows are in :mod:`tambench.splits.mlebench_sources`.
 
 A split of the groups of a column (the column's values split once, each group's rows going to
-one side) is made the same way. A competition whose script reshapes its answers beyond a
-table's rows, splits several times, or renames ids or files after the split is refused,
+one side) is made the same way. A competition whose script splits several times, per category
+or in a loop, or builds its answers from files it decodes (masks, TFRecords, BSON) is refused,
 naming why (the recipes' ``out`` list). ``split_report.json`` records ``"like": "mle-bench"``
 and the recipe's settings; no leakage audit is run (the split is MLE-bench's).
 """
