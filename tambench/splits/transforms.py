@@ -387,7 +387,8 @@ def _combine_ints(t: CombineInts, table: pl.LazyFrame, _raw: Path) -> Applied:
     return table.with_columns(total.cast(pl.String).alias(t.column)), ""
 
 
-def _gray_pixels(path: Path, rel: str) -> Any:
+def gray_pixels(path: Path, rel: str) -> Any:
+    """The image at ``path`` as 8-bit gray levels (Pillow's ``L``), as float64."""
     image = require("PIL.Image", extra="images", feature="the pixels recipe transform")
     try:
         with image.open(path) as im:
@@ -404,7 +405,7 @@ def _pixels(t: Pixels, table: pl.LazyFrame, raw_root: Path) -> Applied:
         path = resolve_inside(raw_root, rel, "pixels' image")
         if not path.is_file():
             raise SplitError(f"pixels: image {rel!r} not found in the raw data")
-        gray = _gray_pixels(path, rel)
+        gray = gray_pixels(path, rel)
         h, w = gray.shape
         ids: list[pl.Expr] = []
         for literal, name, _, _ in Formatter().parse(t.id_template):

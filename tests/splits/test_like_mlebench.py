@@ -336,17 +336,20 @@ def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
     assert len(recipes.recipes) + len(recipes.out) == 82  # MLE-bench's competitions at 783b15a
     for slug, recipe in recipes.recipes.items():
         assert CATALOGUE.get(f"kaggle/{slug}").spec.slug == slug
-        outs = [f.to for f in recipe.files] + [f.to for f in recipe.filters] + list(recipe.copies)
+        outs = [f.to for f in recipe.files] + [f.to for f in recipe.filters if f.to] + list(
+            recipe.copies) + [f.to for f in recipe.json_files] + list(recipe.zip_folders) + [
+            p for f in recipe.pixels for p in (f.to, f.sample_to) if p]
         assert all(p.split("/")[0] in {"public", "private"} for p in outs), slug
         assert len(set(outs)) == len(outs), slug
-        assert any(f.to.startswith("private/") for f in recipe.files), slug
+        assert any(p.startswith("private/") for p in outs), slug
+        assert all(p.to.startswith("public/") for p in recipe.place), slug
 
 
 @pytest.mark.parametrize(("task", "why"), [
-    ("kaggle/osic-pulmonary-fibrosis-progression", "a grid of every test patient and week"),
-    ("kaggle/google-quest-challenge", "swaps a row between train and test"),
+    ("kaggle/iwildcam-2020-fgvc7", "moves locations between the sides"),
+    ("kaggle/herbarium-2020-fgvc7", "one split per category"),
     ("kaggle/ai4code", "a fixed test count of whole ancestor groups"),
-    ("kaggle/siim-covid19-detection", "sorts both sides by id"),
+    ("kaggle/uw-madison-gi-tract-image-segmentation", "moves each training case's days"),
     ("kaggle/titanic", "MLE-bench does not hold this competition"),
     ("kaggle/spaceship-titanic", "a raw folder"),
 ])
