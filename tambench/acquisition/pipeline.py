@@ -51,7 +51,7 @@ from tambench.acquisition.platforms import PageSpec, TemplateAdapter, resolve_re
 from tambench.acquisition.snapshots import Snapshot, SnapshotStore
 from tambench.acquisition.urls import UrlPolicy
 from tambench.core.fielddocs import DOCUMENTED
-from tambench.core.leaderboard import leaderboard_to_csv
+from tambench.core.leaderboard import Leaderboard, leaderboard_to_csv
 from tambench.errors import (
     BlockedPageError,
     FetchError,
@@ -61,7 +61,7 @@ from tambench.errors import (
     SourceError,
     UnknownPlatformError,
 )
-from tambench.fileio import write_bytes_atomic
+from tambench.fileio import write_bytes_atomic, write_text_atomic
 from tambench.schema.taskspec import SourcePage, make_task_id
 
 log = logging.getLogger(__name__)
@@ -420,14 +420,10 @@ def _last_page(page: LeaderboardPage, number: int, per_page: int, scrolled: bool
 
 def write_report(report: AcquireReport, path: str | Path) -> None:
     """Write a report as strict JSON, atomically."""
-    from tambench.fileio import write_text_atomic
-
     write_text_atomic(path, report.model_dump_json(indent=2) + "\n")
 
 
 def _empty_board() -> Any:
-    from tambench.core.leaderboard import Leaderboard
-
     return Leaderboard(rows=(), format="page-table", source_columns=())
 
 

@@ -36,7 +36,7 @@ from tambench._optional import require
 from tambench.core.layout import SPLIT_REPORT_FILE
 from tambench.errors import SplitError
 from tambench.schema.taskspec import TaskSpec
-from tambench.splits.layout import resolve_inside, set_modes, task_dir
+from tambench.splits.layout import plan_split, resolve_inside, set_modes, task_dir
 from tambench.splits.mlebench_recipe import (
     CLASSES_TOKEN,
     MleFile,
@@ -256,8 +256,6 @@ def _row_files(spec: TaskSpec, raw_root: Path, frame: pd.DataFrame, test: pd.Dat
     import polars as pl
 
     from tambench.splits.files import copy_row_files, file_fields
-    from tambench.splits.layout import plan_split
-
     if spec.split is None or getattr(spec.split, "files", None) is None:
         return 0
     plan = plan_split(spec)

@@ -25,6 +25,7 @@ from tambench.grading.verdict import PublicTask, Verdict, check_submission
 from tambench.runs.server.config import ServerConfig, check_bind_address
 from tambench.runs.server.counts import ValidationCounts
 from tambench.validation.reading.csvio import Limits
+from tambench.validation.reading.files import human_bytes
 
 
 class ValidationServer:
@@ -180,8 +181,6 @@ def _bind_error(exc: OSError, config: ServerConfig) -> ConfigError:
 
 def describe(server: ValidationServer) -> list[str]:
     """What the server tells its operator when it starts."""
-    from tambench.validation.reading.files import human_bytes
-
     limits = server.config.limits
     cap = server.cap
     lines = [
