@@ -236,6 +236,7 @@ def judge_run_solution(spec: TaskSpec, solution: Path, judge: JudgeConfig) -> di
     be read as UTF-8 text within the size cap, is not judged: the counts stay null and
     ``judge_note`` says why. Nothing is ever counted as passed without a checked verdict.
     """
+    # start-up: saves 30 ms (the LLM judge)
     from tambench.judge import judge_solution, parse_instructions
 
     constraints = parse_instructions(spec.special_instructions)

@@ -206,6 +206,7 @@ def write_batch_outputs(report: BatchReport, out_dir: Path,
         InputError: ``out_dir`` is a file, or holds files that are not a report set (the whole
             folder is replaced, so nothing else may live in it).
     """
+    # start-up: saves 115 ms (the HTML report: numpy)
     from tambench.grading.batch.html import batch_to_html
 
     texts = {"json": batch_to_json(report) + "\n", "csv": batch_to_csv(report),
