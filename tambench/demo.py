@@ -35,10 +35,25 @@ from typing import Any
 
 from rich.console import Console
 
+from tambench.acquisition.pipeline import acquire_competitions
+from tambench.core.metrics import get_metric
 from tambench.core.tables import Column, render_table
-from tambench.errors import TambenchError
+from tambench.difficulty.batch import catalogue_difficulties, store_difficulty
+from tambench.errors import ConfigError, TambenchError
+from tambench.executors import get_executor
+from tambench.grading.batch import grade_runs, write_batch_outputs
+from tambench.grading.grade import grade_submission
+from tambench.runs.agents import folder_agent
+from tambench.runs.limits import Limits
+from tambench.runs.run import run_agents as run_batch
+from tambench.runs.sandbox import get_sandbox
 from tambench.schema.io import load_taskspec, save_taskspec
+from tambench.schema.suggest import suggest_split_spec
 from tambench.schema.taskspec import TaskSpec
+from tambench.splits.prepare import prepare_task
+from tambench.splits.statement import PageOptions
+from tambench.testing import demo_agent
+from tambench.testing.site import DEMO_REFS, serve_site
 
 #: Agents and how many runs each makes per task.
 AGENT_RUNS = {"constant-baseline": 1, "linear-model": 2, "random-forest": 2, "careless-agent": 1}
@@ -98,8 +113,6 @@ MODELS = {"constant-baseline": "constant", "linear-model": "linear", "random-for
 
 def _task_table(views: list[_TaskView]) -> dict[str, dict[str, Any]]:
     """What the agents are told of each task (its public spec): columns, prediction kind, slug."""
-    from tambench.core.metrics import get_metric
-
     out = {}
     for view in views:
         g = view.spec.grading
@@ -113,8 +126,6 @@ def _task_table(views: list[_TaskView]) -> dict[str, dict[str, Any]]:
 
 def _agent_folder(root: Path, agent: str, tasks: dict[str, dict[str, Any]]) -> Path:
     """An MLE-bench-style agent folder: start.sh, config.yaml, the script and its task table."""
-    from tambench.testing import demo_agent
-
     folder = root / agent
     folder.mkdir(parents=True)
     (folder / "agent.py").write_text(Path(demo_agent.__file__).read_text(encoding="utf-8"))
@@ -127,9 +138,6 @@ def _agent_folder(root: Path, agent: str, tasks: dict[str, dict[str, Any]]) -> P
 
 def _sandbox(con: Console) -> str:
     """bubblewrap where it runs; else no sandbox, saying so (the demo's agents are ours)."""
-    from tambench.errors import ConfigError
-    from tambench.runs.sandbox import get_sandbox
-
     try:
         get_sandbox("bubblewrap").check()
     except ConfigError as exc:
@@ -143,10 +151,6 @@ def run_agents(views: list[_TaskView], runs_dir: Path, catalogue: Path, data_dir
                con: Console) -> int:
     """Run every agent through ``tambench run``'s runner (in the sandbox), as
     ``<agent>/<platform>__<slug>/<seed>/``; returns the number of runs."""
-    from tambench.runs.agents import folder_agent
-    from tambench.runs.limits import Limits
-    from tambench.runs.run import run_agents as run_batch
-
     tasks = _task_table(views)
     agents = [folder_agent(_agent_folder(runs_dir.parent / "agents", agent, tasks))
               for agent in AGENT_RUNS]
@@ -164,8 +168,6 @@ def run_demo(
     executor: str = "local",
 ) -> DemoResult:
     """Run the whole pipeline into ``out_dir`` (deleted first) and print what happened."""
-    from tambench.testing.site import serve_site
-
     con = console or Console(soft_wrap=True)  # lines are never wrapped; tables fit the terminal
     start = time.perf_counter()
     if out_dir.exists():
@@ -197,10 +199,6 @@ def run_demo(
 def _acquire(con: Console, site: Any, catalogue: Path, concurrency: int) -> list[TaskSpec]:
     """Acquire the demo competitions into ``catalogue`` with difficulty tiers; every one must be
     complete."""
-    from tambench.acquisition.pipeline import acquire_competitions
-    from tambench.difficulty.batch import catalogue_difficulties, store_difficulty
-    from tambench.testing.site import DEMO_REFS
-
     acquired = acquire_competitions(
         list(DEMO_REFS), catalogue, base_urls=site.base_urls, concurrency=concurrency
     )
@@ -226,11 +224,6 @@ def _acquire(con: Console, site: Any, catalogue: Path, concurrency: int) -> list
 def _prepare(con: Console, site: Any, specs: list[TaskSpec], raw_dir: Path, catalogue: Path,
              data_dir: Path) -> list[_TaskView]:
     """Download each task's training data, split it with hidden labels and audit the split."""
-    from tambench.grading.grade import grade_submission
-    from tambench.schema.suggest import suggest_split_spec
-    from tambench.splits.prepare import prepare_task
-    from tambench.splits.statement import PageOptions
-
     views: list[_TaskView] = []
     rows: list[list[Any]] = []
     for spec in specs:
@@ -259,9 +252,6 @@ def _prepare(con: Console, site: Any, specs: list[TaskSpec], raw_dir: Path, cata
 def _grade(con: Console, runs_dir: Path, catalogue: Path, data_dir: Path, report_dir: Path,
            executor: str) -> dict[str, Path]:
     """Grade every run, write grades.json, grades.csv and the report, print the tables."""
-    from tambench.executors import get_executor
-    from tambench.grading.batch import grade_runs, write_batch_outputs
-
     pool = get_executor(executor, max_workers=2)
     try:
         report = grade_runs(runs_dir, catalogue=catalogue, data_dir=data_dir, executor=pool)

@@ -27,6 +27,7 @@ is the same dependency, hidden.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -334,3 +335,80 @@ def test_the_layout_check_sees_a_wrong_row(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(sys.modules[__name__], "LAYOUT_DOC", doc)
     with pytest.raises(AssertionError, match="judge: docs say layer 3"):
         test_the_documented_layout_is_the_real_one()
+
+
+# --- function-level imports --------------------------------------------------------------------
+
+#: A package module imported inside a function (outside the command line, whose command
+#: modules load on demand) is there to keep some start-up light: the line above it says what it
+#: saves, as measured, in this form. An import that saves nothing measurable goes to the top of
+#: its module.
+START_UP_NOTE = re.compile(r"^\s*# start-up: saves \d+ ms \([^()]+\)$")
+MAX_FUNCTION_IMPORTS = 60
+
+#: Files being edited elsewhere in this stop, whose function-level imports (counted all the
+#: same) still lack their note; each entry is deleted by the change that adds the notes.
+PENDING_START_UP_NOTES: set[str] = set()
+
+
+def _function_imports() -> list[tuple[str, int, bool]]:
+    """(file, line, has its note) of each import of a package module inside a function."""
+    found: dict[tuple[str, int], bool] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE.parent).as_posix()
+        if rel.startswith("tambench/cli/"):
+            continue
+        text = path.read_text()
+        lines = text.splitlines()
+        for fn in ast.walk(ast.parse(text, str(path))):
+            if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in ast.walk(fn):
+                if _imports_the_package(node):
+                    above = lines[node.lineno - 2] if node.lineno > 1 else ""
+                    found[(rel, node.lineno)] = bool(START_UP_NOTE.match(above))
+    return [(rel, line, noted) for (rel, line), noted in sorted(found.items())]
+
+
+def _imports_the_package(node: ast.AST) -> bool:
+    if isinstance(node, ast.ImportFrom):
+        return node.level > 0 or (node.module or "").split(".")[0] == "tambench"
+    return isinstance(node, ast.Import) and any(
+        a.name.split(".")[0] == "tambench" for a in node.names)
+
+
+def test_function_level_imports_are_few_and_each_says_what_start_up_it_saves() -> None:
+    found = _function_imports()
+    assert len(found) <= MAX_FUNCTION_IMPORTS, (
+        f"{len(found)} function-level imports of package modules outside cli/ (at most "
+        f"{MAX_FUNCTION_IMPORTS}): move those that save no start-up to the top of their module")
+    bare = [f"{rel}:{line}" for rel, line, noted in found
+            if not noted and rel not in PENDING_START_UP_NOTES]
+    assert not bare, ("function-level imports without '# start-up: saves N ms (what)' on the "
+                      "line above (or move them to the top of their module):\n" + "\n".join(bare))
+    stale = [rel for rel in PENDING_START_UP_NOTES
+             if all(noted for r, _, noted in found if r == rel)]
+    assert not stale, f"every import of these has its note now; drop them from the list: {stale}"
+
+
+def test_the_import_count_sees_a_bare_function_level_import(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = tmp_path / "tambench"
+    (fake / "cli").mkdir(parents=True)
+    (fake / "splits").mkdir()
+    (fake / "splits" / "layout.py").write_text(
+        "def plan():\n    # start-up: saves 3 ms (the metric registry)\n"
+        "    from tambench.core import metrics\n\n\n"
+        "async def load():\n    from ..core.leaderboard import read\n")
+    (fake / "cli" / "main.py").write_text("def main():\n    from tambench.api import grade\n")
+    monkeypatch.setattr(__import__(__name__, fromlist=["PACKAGE"]), "PACKAGE", fake)
+    monkeypatch.setattr(__import__(__name__, fromlist=["PENDING_START_UP_NOTES"]),
+                        "PENDING_START_UP_NOTES", set())
+    assert _function_imports() == [("tambench/splits/layout.py", 3, True),
+                                   ("tambench/splits/layout.py", 7, False)]
+    with pytest.raises(AssertionError, match="tambench/splits/layout.py:7"):
+        test_function_level_imports_are_few_and_each_says_what_start_up_it_saves()
+    monkeypatch.setattr(__import__(__name__, fromlist=["MAX_FUNCTION_IMPORTS"]),
+                        "MAX_FUNCTION_IMPORTS", 1)
+    with pytest.raises(AssertionError, match="2 function-level imports"):
+        test_function_level_imports_are_few_and_each_says_what_start_up_it_saves()

@@ -38,10 +38,12 @@ __all__ = ["AcquireReport", "acquire_competitions", "extract_markdown"]
 def __getattr__(name: str) -> Any:
     # Lazy: importing the package must not pull in the pipeline's dependencies.
     if name in ("AcquireReport", "acquire_competitions"):
+        # start-up: saves 701 ms (the pipeline: numpy, asyncio)
         from tambench.acquisition import pipeline
 
         return getattr(pipeline, name)
     if name == "extract_markdown":
+        # start-up: saves 31 ms (the Markdown extractor)
         from tambench.acquisition.markdown import extract_markdown
 
         return extract_markdown

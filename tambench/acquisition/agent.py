@@ -47,6 +47,7 @@ from tambench.acquisition.markdown import MARK_HIDDEN_JS
 from tambench.acquisition.markdown import extract_markdown as html_to_markdown
 from tambench.acquisition.proxy import policy_proxy
 from tambench.acquisition.urls import UrlPolicy
+from tambench.config import env_dir_fallback
 from tambench.errors import AgentError, ConfigError, LeaderboardError, OffDomainError
 
 AGENT_KINDS = ("overview", "data", "evaluation", "rules", "leaderboard")
@@ -96,8 +97,6 @@ def configure_browser_use_env(config_dir: str | Path) -> None:
     os.environ["BROWSER_USE_CONFIG_DIR"] = str(config_dir)
     os.environ.setdefault("BROWSER_USE_SETUP_LOGGING", "false")
     # browser-use expands ~ (its caches, its log paths): without a home directory, a temporary
-    from tambench.config import env_dir_fallback
-
     env_dir_fallback("HOME", "home")
 
 

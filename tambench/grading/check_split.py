@@ -17,6 +17,9 @@ import numpy as np
 from pydantic import BaseModel, Field, computed_field
 
 from tambench.core.fielddocs import DOCUMENTED
+from tambench.core.leaderboard import read_leaderboard
+from tambench.core.metrics import get_metric
+from tambench.core.rank import rank_score
 from tambench.errors import SplitError, TambenchError
 from tambench.grading.grade import grade_submission
 from tambench.schema.taskspec import TaskSpec
@@ -117,10 +120,6 @@ def check_split(
     leaderboard_for: Callable[[TaskSpec], Path | None] | None = None,
 ) -> CheckSplitReport:
     """Grade each baseline locally and compare with its official score."""
-    from tambench.core.leaderboard import read_leaderboard
-    from tambench.core.metrics import get_metric
-    from tambench.core.rank import rank_score
-
     report = CheckSplitReport()
     for raw in rows:
         try:

@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from tambench.config import fallback_dir, home_dir
 from tambench.core.bounded import parse_json
 from tambench.errors import JudgeError
 from tambench.fileio import write_text_atomic
@@ -68,8 +69,6 @@ def cache_key(model: str, constraint: str, code_sha256: str, *, mode: JudgeMode 
 def default_cache_dir() -> Path:
     """``$XDG_CACHE_HOME/tambench/judge`` (``~/.cache/tambench/judge`` by default; without a
     home directory, a private temporary folder kept for this process only)."""
-    from tambench.config import fallback_dir, home_dir
-
     base = os.environ.get("XDG_CACHE_HOME")
     if base:
         return Path(base) / "tambench" / "judge"

@@ -193,8 +193,13 @@ class Services:
             self._closers.append(gateway.close)
 
     def _start_validation(self, job: RunJob, sockets: Path) -> None:
+        # start-up: saves 594 ms (the validator, in each run worker)
         from tambench.grading.verdict import resolve_public_task
+
+        # start-up: saves 6 ms (server settings, in each run worker)
         from tambench.runs.server.config import ServerConfig
+
+        # start-up: saves 803 ms (aiohttp, in each run worker)
         from tambench.runs.server.run import ValidationServer
 
         task = resolve_public_task(job.task.task_id, catalogue=_opt(job.catalogue),
@@ -223,6 +228,7 @@ def collect_submission(folder: Path, fmt: str) -> str | None:
     """Move ``submission/submission.<fmt>`` (or its compressed form, as grade-runs reads them)
     to the run folder; a link or anything but a regular file is left where it is and named as
     the problem (returned)."""
+    # start-up: saves 416 ms (numpy, in each run worker)
     from tambench.grading.batch.discover import submission_names
 
     for name in submission_names((fmt,)):

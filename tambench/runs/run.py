@@ -10,7 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tambench.config import load_settings
 from tambench.errors import ConfigError
+from tambench.executors import get_executor
+from tambench.grading.batch import grade_runs
 from tambench.grading.batch.records import difference_warnings
 from tambench.runs.agents import AgentSpec
 from tambench.runs.batch import BatchPlan, execute_plan, plan_batch, task_info
@@ -42,8 +45,6 @@ class RunsResult:
 
 
 def _executor(kind: str, workers: int, limits: Limits, address: str | None) -> Executor:
-    from tambench.executors import get_executor
-
     if kind == "ray":
         options: dict[str, Any] = {"num_cpus": limits.cpus or 1, "num_gpus": limits.gpus}
         if address:
@@ -99,8 +100,6 @@ def run_agents(
         ConfigError: an unknown sandbox, or one this machine cannot run; bad limits or gateways.
         TaskNotFoundError, TaskDataError: a task that does not resolve or is not prepared.
     """
-    from tambench.config import load_settings
-
     settings = load_settings(catalogue=_path(catalogue), data_dir=_path(data_dir))
     get_sandbox(sandbox).check()
     gateways = parse_gateways(model_gateways, sandboxed=get_sandbox(sandbox).inside_paths)
@@ -120,8 +119,6 @@ def run_agents(
 def _execute(plan: BatchPlan, executor: str, address: str | None, parallel: int,
              on_result: Callable[[Any], None] | None, grade: bool) -> RunsResult:
     """Run a planned batch on its executor; grade it when asked."""
-    from tambench.config import load_settings
-
     template = plan.jobs[0]
     pool = _executor(executor, max(1, parallel), template.limits, address)
     try:
@@ -139,8 +136,6 @@ def _execute(plan: BatchPlan, executor: str, address: str | None, parallel: int,
 
 def grade_folder(result: RunsResult, catalogue: Path, data_dir: Path) -> Any:
     """Grade the runs folder (its report warns when the runs' hardware or limits differ)."""
-    from tambench.grading.batch import grade_runs
-
     return grade_runs(result.out, catalogue=catalogue, data_dir=data_dir)
 
 

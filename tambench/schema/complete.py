@@ -25,6 +25,7 @@ from tambench.schema.taskspec import SubmissionFormat, TaskSpec
 
 def completeness_problems(spec: TaskSpec) -> list[str]:
     """Every reason the task is not complete (empty when it is)."""
+    # start-up: saves 2 ms (the metric registry)
     from tambench.core.metrics import get_metric
 
     problems: list[str] = []

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from tambench.core import layout as core_layout
 from tambench.core.layout import DEFAULT_ANSWERS_FILE, safe_join, safe_relpath
+from tambench.core.metrics import get_metric
 from tambench.errors import SplitError
 from tambench.schema.taskspec import (
     GradingSpec,
@@ -176,8 +177,6 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
     kind: str | None = None
     metric_id: str | None = None
     if g is not None:
-        from tambench.core.metrics import get_metric
-
         metric = get_metric(g.metric)
         kind = metric.kind
         metric_id = metric.id
@@ -222,8 +221,6 @@ def _plan_rendered(spec: TaskSpec, split: SplitSpec, g: GradingSpec) -> SplitPla
     if "/" in g.answers_file or g.answers_file == DEFAULT_ANSWERS_FILE:
         raise SplitError(f"grading.answers_file {g.answers_file!r} of a {fmt} task must "
                          f"be a plain file name other than {DEFAULT_ANSWERS_FILE!r}")
-    from tambench.core.metrics import get_metric
-
     metric = get_metric(g.metric)
     idc, target = split.id_column, split.target_columns[0]
     if idc == target or {idc, target} & set(split.hidden_columns) or target in keys:

@@ -35,6 +35,7 @@ from tambench.splits.mlebench_recipe import (
     MleSwap,
     MleUnseen,
 )
+from tambench.splits.transforms import gray_pixels
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -215,7 +216,6 @@ def archive_one(dest: Path, member: str, data: bytes) -> None:
 
 def pixel_answers(raw_root: Path, side: pd.DataFrame, spec: MlePixels) -> pd.DataFrame:
     """One row a pixel of each side's image (see :class:`MlePixels`)."""
-    from tambench.splits.transforms import gray_pixels
 
     pd = require("pandas", extra="mlebench", feature="prepare --like mle-bench")
     images = sorted((_filled(spec.src, row, "an image's raw path")

@@ -16,6 +16,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
+from tambench.core.layout import safe_relpath
 from tambench.errors import SplitError
 from tambench.splits.hashing import stable_hash
 from tambench.splits.keys import CodedColumn, KeyPass
@@ -300,8 +301,6 @@ def copy_extra_files(raw_root: Path, plan: SplitPlan, out: Path,
                      refuse: Callable[[Path, str], None] | None = None) -> list[str]:
     """Copy ``split.extra_public_files`` unchanged into public/ (``refuse(path, label)`` raises
     for a raw file that must not be published)."""
-    from tambench.core.layout import safe_relpath
-
     copied = []
     for rel in plan.split.extra_public_files:
         clean = safe_relpath(rel, "split.extra_public_files entry")

@@ -45,6 +45,7 @@ from tambench.errors import (
     UnknownMetricError,
     UnsafePathError,
 )
+from tambench.fileio import write_text_atomic
 from tambench.schema.complete import status_problems
 from tambench.schema.io import load_taskspec
 from tambench.schema.taskspec import TASK_ID_PATTERN, TaskSpec
@@ -373,7 +374,6 @@ def write_index(cat: Catalogue, out_dir: Path | None = None) -> tuple[Path, Path
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from tambench.fileio import write_text_atomic
 
     rows = build_index(cat)
     out = Path(out_dir) if out_dir else cat.root

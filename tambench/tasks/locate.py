@@ -71,6 +71,7 @@ def locate_task(ref: str | Path, catalogue: Path | None = None, *, ids_only: boo
             return as_path / TASK_FILE
         raise TaskNotFoundError(f"folder {as_path} holds no {TASK_FILE}")
     if catalogue is None:
+        # start-up: saves 3 ms (settings, for import tambench.api)
         from tambench.config import load_settings
 
         catalogue = load_settings().catalogue

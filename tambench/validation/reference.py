@@ -39,7 +39,7 @@ from tambench.validation.answers import Answers
 from tambench.validation.idindex import IdSet
 from tambench.validation.labelsets import PUBLIC_MAX_BYTES, declared_label_set, read_public_columns
 from tambench.validation.policies import check_applicable, expected_header, split_params
-from tambench.validation.reading.csvio import decode_text_file
+from tambench.validation.reading.csvio import decode_text_file, sniff_csv
 from tambench.validation.reading.files import open_regular_file, private_identity
 from tambench.validation.textfiles import parse_json, split_lines
 from tambench.validation.truths import make_key
@@ -170,8 +170,6 @@ def _set_ids(ref: Answers, public_dir: Path, name: str) -> None:
 
 def _first_column(public_dir: Path, name: str) -> str:
     """The first column of a public CSV file (to count its rows)."""
-    from tambench.validation.reading.csvio import sniff_csv
-
     path = safe_join(public_dir, name, what="public reference")
     raw = open_regular_file(path, max_bytes=PUBLIC_MAX_BYTES, what="public reference",
                             error=reference_error)

@@ -140,20 +140,18 @@ def test_grading_error_becomes_an_error_row_and_the_command_exits_3(
 def test_answers_are_loaded_once_per_task_per_worker(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tambench.validation import validate
-
     cat, data, runs = make_env(tmp_path)
     for i in range(6):
         put(runs, f"agent{i % 2}", "value", f"r{i}", perfect_text(TASKS["value"]))
         put(runs, f"agent{i % 2}", "label", f"r{i}", perfect_text(TASKS["label"]))
     calls: list[str] = []
-    real = validate.load_answers
+    real = batch_worker.load_answers
 
     def counting(path, *a, **k):  # type: ignore[no-untyped-def]
         calls.append(str(path))
         return real(path, *a, **k)
 
-    monkeypatch.setattr(validate, "load_answers", counting)
+    monkeypatch.setattr(batch_worker, "load_answers", counting)
     batch_worker._TASK_CACHE.clear()
     report = _grade(runs, cat, data)
     assert all(r.status == "graded_valid" for r in report.rows) and len(report.rows) == 12
@@ -166,7 +164,6 @@ def test_task_files_and_leaderboards_are_read_once_per_batch(
     """Discovery, grading and the batch's order warnings share one reading of each task file
     and each leaderboard, however many runs the task has; a changed file is read again."""
     from tambench.grading import board as grade_board
-    from tambench.schema import io as schema_io
 
     cat, data, runs = make_env(tmp_path)
     for i in range(4):
@@ -174,10 +171,10 @@ def test_task_files_and_leaderboards_are_read_once_per_batch(
         put(runs, "a", "label", f"r{i}", perfect_text(TASKS["label"]))
     boards: list[str] = []
     specs: list[str] = []
-    real_board, real_spec = grade_board.read_leaderboard, schema_io.load_taskspec
+    real_board, real_spec = grade_board.read_leaderboard, batch_worker.load_taskspec
     monkeypatch.setattr(grade_board, "read_leaderboard",
                         lambda p: boards.append(str(p)) or real_board(p))
-    monkeypatch.setattr(schema_io, "load_taskspec",
+    monkeypatch.setattr(batch_worker, "load_taskspec",
                         lambda p: specs.append(str(p)) or real_spec(p))
     first = _grade(runs, cat, data)
     assert sorted(boards) == sorted(str(cat / "test" / t / "leaderboard.csv")

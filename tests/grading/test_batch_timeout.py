@@ -21,9 +21,9 @@ from tests.grading.test_batch import FIXED, make_env, put
 
 def _slow_when_named(monkeypatch: pytest.MonkeyPatch) -> None:
     """Grading a submission under a run called ``slow*`` never ends by itself."""
-    from tambench.grading import grade
+    from tambench.grading.batch import worker
 
-    real = grade.grade_submission
+    real = worker.grade_submission
 
     def grade_submission(submission: Path, *a: Any, **k: Any) -> Any:
         if "/slow" in str(submission):
@@ -31,7 +31,7 @@ def _slow_when_named(monkeypatch: pytest.MonkeyPatch) -> None:
                 pass
         return real(submission, *a, **k)
 
-    monkeypatch.setattr(grade, "grade_submission", grade_submission)
+    monkeypatch.setattr(worker, "grade_submission", grade_submission)
 
 
 @pytest.mark.parametrize("executor", ["serial", "thread"])

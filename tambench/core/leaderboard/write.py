@@ -14,6 +14,7 @@ from tambench.core.leaderboard.model import (
     Leaderboard,
     detect_junk,
 )
+from tambench.fileio import write_text_atomic
 
 #: Columns of the compact form: the final rank order and each row's score as the source wrote
 #: it (``flag`` is added only when some row is a placeholder entry, which no score can show).
@@ -45,8 +46,6 @@ def leaderboard_to_csv(lb: Leaderboard) -> str:
 
 def write_leaderboard(lb: Leaderboard, path: str | Path) -> None:
     """Write the normalised form (readable again by :func:`read_leaderboard`)."""
-    from tambench.fileio import write_text_atomic
-
     write_text_atomic(path, leaderboard_to_csv(lb))
 
 
@@ -72,6 +71,4 @@ def leaderboard_to_compact_csv(lb: Leaderboard) -> str:
 
 def write_compact_leaderboard(lb: Leaderboard, path: str | Path) -> None:
     """Write the compact form (readable again by ``read_leaderboard`` as ``rank-score``)."""
-    from tambench.fileio import write_text_atomic
-
     write_text_atomic(path, leaderboard_to_compact_csv(lb))

@@ -41,6 +41,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from tambench.core.metrics.base import METRICS
+
 Source = Literal["", "mle-bench", "tam-bench", "kaggle", "dslighting"]
 
 #: Sources an alias may be scoped to ("" = any source). ``kaggle`` is Kaggle's own name of a
@@ -410,8 +412,6 @@ def resolve_alias(name: str, source: Source = "") -> AliasMatch | None:
     >>> resolve_alias("no such metric") is None
     True
     """
-    from tambench.core.metrics.base import METRICS
-
     if source not in SOURCES:
         raise ValueError(f"unknown alias source {source!r}; expected one of {SOURCES}")
     key = normalise_spelling(name)

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError, model_validator
 
+from tambench._optional import require
 from tambench.core.bounded import REPORT_BOUNDS, load_json
 from tambench.core.fielddocs import DOCUMENTED
 from tambench.errors import ReportVersionError, TaskDataError
@@ -354,8 +355,6 @@ class BatchReport(_Model):
 
     def to_pandas(self) -> Any:
         """The runs as a pandas DataFrame, one row per run (see :meth:`row_records`)."""
-        from tambench._optional import require
-
         pd = require("pandas", feature="BatchReport.to_pandas()")
         columns = [*RunRow.model_fields, *RunRow.model_computed_fields]
         return pd.DataFrame(self.row_records(), columns=columns)

@@ -20,13 +20,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from tambench.core.metrics.base import get_metric
 from tambench.errors import GradingTimeout, TaskDataError
 from tambench.grading.batch.deadline import time_limit
 from tambench.grading.batch.discover import JudgeConfig, RunItem, TaskRef
 from tambench.grading.batch.models import RunStatus
+from tambench.grading.grade import grade_submission, load_task_leaderboard, unscored_medal_fields
 from tambench.grading.sanitize import report_messages, report_text
+from tambench.schema.io import load_taskspec
 from tambench.schema.taskspec import GradingSpec, TaskSpec
 from tambench.validation.reading.limits import Limits
+from tambench.validation.validate import load_answers, with_extra_columns
 
 #: Tasks whose answers a worker keeps loaded at once.
 TASK_CACHE_SIZE = 8
@@ -68,15 +72,11 @@ def _remember(cache: OrderedDict[tuple[Any, ...], Any], key: tuple[Any, ...],
 
 def load_spec_cached(task_file: str | Path) -> TaskSpec:
     """A task file's spec, parsed once per process (a changed file is parsed again)."""
-    from tambench.schema.io import load_taskspec
-
     return _remember(_SPECS, _file_key(str(task_file)), lambda: load_taskspec(Path(task_file)))
 
 
 def load_board_cached(path: str, metric: Any) -> Any:
     """A leaderboard read and cleaned for ``metric``'s value range, once per process."""
-    from tambench.grading.grade import load_task_leaderboard
-
     key = (*_file_key(path), metric.lower_bound, metric.upper_bound)
     return _remember(_BOARDS, key, lambda: load_task_leaderboard(Path(path), metric))
 
@@ -85,9 +85,6 @@ def _spec_and_metric(ref: TaskRef, extra_columns: str | None = None
                      ) -> tuple[TaskSpec, GradingSpec, Any]:
     """A task's spec (cached; ``value_policy.extra_columns`` set when given), its grading and
     its registered metric; a task without grading is refused."""
-    from tambench.core.metrics.base import get_metric
-    from tambench.validation.validate import with_extra_columns
-
     spec = with_extra_columns(load_spec_cached(ref.task_file), extra_columns)
     if spec.grading is None:
         raise TaskDataError(f"task {spec.id} has no grading spec")
@@ -96,8 +93,6 @@ def _spec_and_metric(ref: TaskRef, extra_columns: str | None = None
 
 def load_task_cached(ref: TaskRef, extra_columns: str | None = None) -> tuple[Any, Any, Any]:
     """(spec, answers, leaderboard) of a task, loaded once per worker process."""
-    from tambench.validation.validate import load_answers
-
     key = (_file_key(ref.task_file), ref.answers, _file_key(ref.leaderboard), extra_columns)
 
     def load() -> tuple[Any, Any, Any]:
@@ -183,8 +178,6 @@ def _grade_run(item: RunItem) -> dict[str, Any]:
 
 def _board_fields(board: Any, metric: Any, task_id: str) -> dict[str, Any]:
     """A run's medal fields before it is scored: the board's thresholds, nothing earned."""
-    from tambench.grading.grade import unscored_medal_fields
-
     return unscored_medal_fields(board, metric, task_id)
 
 
@@ -207,8 +200,6 @@ def _decided(item: RunItem, row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _graded(item: RunItem, spec: TaskSpec, answers: Any, board: Any) -> dict[str, Any]:
-    from tambench.grading.grade import grade_submission
-
     settings = item.settings
     limits = Limits(max_bytes=settings.max_bytes, max_columns=settings.max_columns)
     path = Path(item.submission or "")
@@ -245,6 +236,7 @@ def judge_run_solution(spec: TaskSpec, solution: Path, judge: JudgeConfig) -> di
     be read as UTF-8 text within the size cap, is not judged: the counts stay null and
     ``judge_note`` says why. Nothing is ever counted as passed without a checked verdict.
     """
+    # start-up: saves 30 ms (the LLM judge)
     from tambench.judge import judge_solution, parse_instructions
 
     constraints = parse_instructions(spec.special_instructions)

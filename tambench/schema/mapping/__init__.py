@@ -130,6 +130,7 @@ def map_pages(
     >>> r.spec.grading.metric, r.mapper, "grading.submission_header" in r.unfilled
     ('rmse', 'rules', True)
     """
+    # start-up: saves 101 ms (the rule mapper)
     from tambench.schema.mapping.rules import map_rules
 
     _check_input(pages, task_id)
@@ -139,6 +140,7 @@ def map_pages(
     rules.notes[:0] = remarks.notes
     if llm is None:
         return build_result(rules, task_id=task_id, url=url, mapper="rules")
+    # start-up: saves 78 ms (the LLM mapper)
     from tambench.schema.mapping.llm import map_llm
 
     draft = map_llm(pages, task_id=task_id, llm=llm, base_url=base_url, api_key_env=api_key_env,

@@ -35,6 +35,7 @@ from typing import Any
 
 from tambench.core.bounded import parse_json
 from tambench.core.llm import ChatConfig, invoke_structured, make_chat_model
+from tambench.core.metrics.base import get_metric
 from tambench.errors import (
     EvidenceError,
     LLMError,
@@ -134,8 +135,6 @@ def _parse_params(params: list[MetricParam]) -> dict[str, Any]:
 
 
 def _registered_metric(chk: _Checker, q: QuotedMetric) -> dict[str, Any] | None:
-    from tambench.core.metrics.base import get_metric
-
     try:
         metric = get_metric(q.metric_id)
         params = _parse_params(q.params)

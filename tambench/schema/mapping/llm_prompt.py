@@ -16,7 +16,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from tambench.core.fielddocs import field_doc
+from tambench.core.metrics import list_metrics
 from tambench.errors import SchemaMappingError
+from tambench.schema.io import taskspec_json_schema
 from tambench.schema.mapping.markdown import PAGE_KINDS
 from tambench.schema.taskspec import (
     DataInformation,
@@ -148,9 +150,6 @@ def new_nonce() -> str:
 
 def build_messages(pages: Mapping[str, str], *, task_id: str, nonce: str) -> list[tuple[str, str]]:
     """The system and user messages: rules, metric ids, the schema, then the delimited pages."""
-    from tambench.core.metrics import list_metrics
-    from tambench.schema.io import taskspec_json_schema
-
     for kind, text in pages.items():
         if nonce in text:  # cannot happen by chance; refuse rather than send ambiguous markers
             raise SchemaMappingError(f"the {kind} page contains the prompt marker; retry")

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from tambench.errors import SchemaMappingError
 from tambench.schema.mapping.wordre import WordPattern
 
 #: Page kinds a caller may pass; "all" is one document holding every page.
@@ -321,8 +322,6 @@ def parse_pages(pages: Mapping[str, str]) -> list[Section]:
     """Sections of every page, in the order overview, data, evaluation, rules, all."""
     unknown = sorted(set(pages) - set(PAGE_KINDS))
     if unknown:
-        from tambench.errors import SchemaMappingError
-
         raise SchemaMappingError(
             f"unknown page kind(s) {unknown}; expected some of {list(PAGE_KINDS)}"
         )

@@ -35,7 +35,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from tambench.core.layout import LEADERBOARD_FILE, PAGES_DIR, TASK_FILE, safe_join
-from tambench.core.leaderboard import Leaderboard
+from tambench.core.leaderboard import Leaderboard, leaderboard_to_compact_csv
 from tambench.core.registry import Registry
 from tambench.errors import CatalogueError, ImportLayoutError, ReportVersionError
 from tambench.fileio import locked_folder
@@ -202,8 +202,6 @@ def _board_files(task: ImportedTask) -> list[str]:
 
 
 def _store_board(task: ImportedTask, stage: EntryStage, spec: TaskSpec) -> None:
-    from tambench.core.leaderboard import leaderboard_to_compact_csv
-
     if task.leaderboard is not None and spec.leaderboard is not None and \
             spec.leaderboard == task.spec.leaderboard:
         for name, board in ((LEADERBOARD_FILE, task.leaderboard), *task.extra_boards):
