@@ -39,8 +39,10 @@ from tambench.core.layout import SPLIT_REPORT_FILE
 from tambench.errors import SplitError
 from tambench.schema.taskspec import TaskSpec
 from tambench.splits.layout import resolve_inside, set_modes, task_dir
+from tambench.splits.mlebench_categories import build_per_category
 from tambench.splits.mlebench_recipe import (
     CLASSES_TOKEN,
+    MleCategories,
     MleFile,
     MleFilter,
     MleLinspace,
@@ -394,6 +396,9 @@ def _write_all(spec: TaskSpec, recipe: MleRecipe, raw_root: Path, out: Path,
 def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str, object]:
     """Write MLE-bench's split of ``spec`` from ``raw_root`` into ``out``; return the report."""
     recipe = recipe_for(spec.slug, spec.id)
+    if isinstance(recipe, MleCategories):
+        return {"task_id": spec.id, "like": "mle-bench",
+                **build_per_category(recipe, raw_root, out), "omitted": {}}
     frame, records = _table(raw_root, recipe)
     for col, values in recipe.exclude.items():
         _check_columns(frame, [col], recipe.table)

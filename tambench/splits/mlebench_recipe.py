@@ -457,15 +457,62 @@ class MleRecipe(_Strict):
         return self
 
 
+class MleCategorySide(_Strict):
+    """One side of a per-category split as MLE-bench writes it: the raw metadata less the
+    keys ``drop`` (or only its list ``only``), with ``annotations`` and ``images`` the side's,
+    dumped to ``to`` (``json.dump(indent=4, sort_keys=True)``). With ``new_id``, each image's
+    ``id_field`` and its annotation's ``image_id`` become that template filled (``{idx}``: the
+    image's place on its side, ``{idx_1000}``: that over 1000, ``{n}``: its place within its
+    category from 1, ``{category}``, ``{category_100}``, ``{category_rest}``: its category id,
+    over 100 and modulo 100) and its ``file_name`` ``file_name`` filled. Each image's raw file
+    ``src`` (filled with its raw ``{file_name}``) is copied to ``dst`` (``{new_file_name}``)."""
+
+    to: str
+    drop: list[str] = Field(default_factory=list)
+    only: str | None = None
+    id_field: str = "id"
+    new_id: str | None = None
+    file_name: str | None = None
+    src: str
+    dst: str
+
+
+class MleCategories(_Strict):
+    """A split per category of a JSON metadata file (``annotations`` and ``images`` paired,
+    the image's ``image_key`` equal to its annotation's ``image_id``): each category's pairs
+    split by ``train_test_split(test_size, random_state)`` in order of first appearance (with
+    ``few``: one pair all to training, fewer than five the last ``max(1, int(n * test_size))``
+    to test), the test pairs of all categories then shuffled by ``random.Random(shuffle_seed)``.
+    Answers ``id_column`` (the test image's id) and ``label_column`` (its category) are written
+    to ``answers``, and with ``sample_value`` in place of the category to ``sample``."""
+
+    metadata: str
+    encoding: str = "utf-8"
+    image_key: str = "id"
+    test_size: float
+    few: bool = True
+    random_state: int = 0
+    shuffle_seed: int = 0
+    train: MleCategorySide
+    test: MleCategorySide
+    answers: str
+    sample: str
+    id_column: str
+    label_column: str
+    sample_value: int
+
+
 class MleRecipes(_Strict):
     source: str
     commit: str
     recipes: dict[str, MleRecipe]
+    per_category: dict[str, MleCategories] = Field(default_factory=dict)
     out: dict[str, str]
 
     @model_validator(mode="after")
     def _disjoint(self) -> MleRecipes:
-        both = sorted(set(self.recipes) & set(self.out))
+        both = sorted((set(self.recipes) | set(self.per_category)) & set(self.out))
+        both += sorted(set(self.recipes) & set(self.per_category))
         if both:
             raise ValueError(f"listed both as a recipe and out: {both}")
         return self
@@ -481,7 +528,7 @@ def load_recipes() -> MleRecipes:
         raise SplitError(f"{RECIPES_FILE} is invalid: {exc}") from exc
 
 
-def recipe_for(slug: str, task_id: str) -> MleRecipe:
+def recipe_for(slug: str, task_id: str) -> MleRecipe | MleCategories:
     """MLE-bench's recipe of competition ``slug``.
 
     Raises:
@@ -491,6 +538,8 @@ def recipe_for(slug: str, task_id: str) -> MleRecipe:
     recipes = load_recipes()
     if slug in recipes.recipes:
         return recipes.recipes[slug]
+    if slug in recipes.per_category:
+        return recipes.per_category[slug]
     out = {k.lower(): v for k, v in recipes.out.items()}  # MLE-bench spells AI4Code so
     where = f"MLE-bench's prepare.py (openai/mle-bench at {recipes.commit[:7]})"
     why = (f"{where} cannot be reproduced this way: {out[slug.lower()]}"

@@ -333,7 +333,12 @@ def test_answers_one_row_per_joined_id_and_a_sample_of_the_training_mean(
 
 def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
     recipes = load_recipes()
-    assert len(recipes.recipes) + len(recipes.out) == 82  # MLE-bench's competitions at 783b15a
+    assert len(recipes.recipes) + len(recipes.per_category) + len(recipes.out) == 82  # at 783b15a
+    for slug, categories in recipes.per_category.items():
+        assert CATALOGUE.get(f"kaggle/{slug}").spec.slug == slug
+        outs = [categories.train.to, categories.test.to, categories.answers, categories.sample]
+        assert categories.answers.startswith("private/") and len(set(outs)) == 4, slug
+        assert all(p.startswith("public/") for p in (*outs[:2], outs[3])), slug
     for slug, recipe in recipes.recipes.items():
         assert CATALOGUE.get(f"kaggle/{slug}").spec.slug == slug
         outs = [f.to for f in recipe.files] + [f.to for f in recipe.filters if f.to] + list(
@@ -347,7 +352,7 @@ def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
 
 @pytest.mark.parametrize(("task", "why"), [
     ("kaggle/iwildcam-2020-fgvc7", "moves locations between the sides"),
-    ("kaggle/herbarium-2020-fgvc7", "one split per category"),
+    ("kaggle/inaturalist-2019-fgvc6", "one split per category"),
     ("kaggle/ai4code", "a fixed test count of whole ancestor groups"),
     ("kaggle/uw-madison-gi-tract-image-segmentation", "moves each training case's days"),
     ("kaggle/titanic", "MLE-bench does not hold this competition"),
