@@ -26,6 +26,8 @@ numbered columns of one side (``numbers``, :class:`MleNumber`), then each writte
 training or test rows (:class:`MleFilter`), the rows' files copied under MLE-bench's names
 (``place``, :class:`MlePlace`), raw files copied unchanged (``copies``) and the files of the
 script not made here, with why (``omitted``: none is one of the files grading reads).
+A split per category of JSON metadata (the herbaria) has its own recipe,
+:class:`MleCategories`, listed under ``per_category``.
 """
 
 from __future__ import annotations
