@@ -16,9 +16,9 @@ rows into ``public/train/`` and ``public/test/`` as the task's own split places 
 same). The parts beyond a CSV table's rows are in :mod:`tambench.splits.mlebench_sources`.
 
 A split of the groups of a column (the column's values split once, each group's rows going to
-one side) is made the same way, and a split per category of JSON metadata (the herbaria,
-:mod:`tambench.splits.mlebench_categories`). A competition whose script splits several times,
-per category into tar archives or in a loop, or builds its answers from files it decodes (masks, TFRecords, BSON) is refused,
+one side) is made the same way, and a split per category of JSON metadata (the herbaria and
+iNaturalist, :mod:`tambench.splits.mlebench_categories`). A competition whose script splits
+several times or in a loop, or builds its answers from files it decodes (masks, TFRecords, BSON) is refused,
 naming why (the recipes' ``out`` list). ``split_report.json`` records ``"like": "mle-bench"``
 and the recipe's settings; no leakage audit is run (the split is MLE-bench's).
 """

@@ -1,4 +1,4 @@
-"""MLE-bench's split per category of a JSON metadata file (the herbaria's ``metadata.json``).
+"""MLE-bench's split per category of a JSON metadata file (the herbaria's, iNaturalist's).
 
 The raw metadata pairs each image with its annotation; each category's pairs (in the order
 the categories first appear) are split by their own ``train_test_split``, the test pairs of
@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import tarfile
 from pathlib import Path
 from typing import Any
 
@@ -84,22 +85,39 @@ def split_per_category(doc: dict[str, Any], recipe: MleCategories
 
 def _renamed(pairs: list[Pair], side: MleCategorySide, idx: int, n: int) -> Pair:
     annotation, image = (dict(p) for p in pairs[0])
-    if side.new_id is None:
-        return annotation, image
     category = annotation["category_id"]
     try:
         fields = {"idx": idx, "idx_1000": idx // 1000, "n": n, "category": category,
-                  "category_100": category // 100, "category_rest": category % 100}
-        new_id = side.new_id.format(**fields)
+                  "category_100": category // 100, "category_rest": category % 100,
+                  "base": str(image.get("file_name")).split("/")[-1]}
+        new_id = None if side.new_id is None else side.new_id.format(**fields)
         file_name = None if side.file_name is None else side.file_name.format(**fields)
     except (TypeError, ValueError) as exc:
         raise SplitError(f"category {category!r}: MLE-bench's new names need an integer "
                          f"category id ({exc})") from exc
-    annotation["image_id"] = new_id
-    image[side.id_field] = new_id
+    if new_id is not None:
+        annotation["image_id"] = new_id
+        image[side.id_field] = new_id
     if file_name is not None:
         image["file_name"] = file_name
     return annotation, image
+
+
+def _tar_folder(out: Path, archive: str, folder: str) -> None:
+    """``folder`` (under ``out``) put in the uncompressed tar ``archive``, then removed."""
+    src = resolve_inside(out, folder, "MLE-bench recipe folder")
+    target = resolve_inside(out, archive, "MLE-bench recipe archive")
+    with tarfile.open(target, "w") as tar:
+        for path in sorted(p for p in src.rglob("*") if p.is_file()):
+            tar.add(path, arcname=str(path.relative_to(src)))
+    shutil.rmtree(src)
+
+
+def _sample_values(recipe: MleCategories, n: int) -> list[int]:
+    if isinstance(recipe.sample_value, int):
+        return [recipe.sample_value] * n
+    seed, low, high = recipe.sample_value.reseeded_randint
+    return [random.Random(seed).randint(low, high) for _ in range(n)]
 
 
 def _write_side(raw_root: Path, out: Path, doc: dict[str, Any], groups: list[list[Pair]],
@@ -140,12 +158,20 @@ def build_per_category(recipe: MleCategories, raw_root: Path, out: Path) -> dict
     answers = pd.DataFrame({recipe.id_column: ids,
                             recipe.label_column: [a["category_id"] for a, _ in held]})
     sample = pd.DataFrame({recipe.id_column: ids,
-                           recipe.label_column: [recipe.sample_value] * len(ids)})
+                           recipe.label_column: _sample_values(recipe, len(ids))})
     for frame, rel in ((answers, recipe.answers), (sample, recipe.sample)):
         target = resolve_inside(out, rel, "MLE-bench recipe file")
         target.parent.mkdir(parents=True, exist_ok=True)
         frame.to_csv(target, index=False)
+    for dest, src in recipe.copies.items():
+        source = resolve_inside(raw_root, src, "MLE-bench recipe file")
+        if not source.is_file():
+            raise SplitError(f"MLE-bench copies the raw file {src}; the raw folder lacks it")
+        shutil.copyfile(source, resolve_inside(out, dest, "MLE-bench recipe file"))
+    for archive, folder in recipe.tar_folders.items():
+        _tar_folder(out, archive, folder)
     return {"table": recipe.metadata, "test_size": recipe.test_size,
             "random_state": recipe.random_state, "per_category": True,
             "rows": len(kept) + len(held), "train_rows": len(kept), "test_rows": len(held),
-            "files": [recipe.train.to, recipe.test.to, recipe.answers, recipe.sample]}
+            "files": [recipe.train.to, recipe.test.to, recipe.answers, recipe.sample,
+                      *recipe.copies, *recipe.tar_folders]}

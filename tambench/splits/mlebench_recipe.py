@@ -26,7 +26,7 @@ numbered columns of one side (``numbers``, :class:`MleNumber`), then each writte
 training or test rows (:class:`MleFilter`), the rows' files copied under MLE-bench's names
 (``place``, :class:`MlePlace`), raw files copied unchanged (``copies``) and the files of the
 script not made here, with why (``omitted``: none is one of the files grading reads).
-A split per category of JSON metadata (the herbaria) has its own recipe,
+A split per category of JSON metadata (the herbaria, iNaturalist) has its own recipe,
 :class:`MleCategories`, listed under ``per_category``.
 """
 
@@ -466,7 +466,8 @@ class MleCategorySide(_Strict):
     ``id_field`` and its annotation's ``image_id`` become that template filled (``{idx}``: the
     image's place on its side, ``{idx_1000}``: that over 1000, ``{n}``: its place within its
     category from 1, ``{category}``, ``{category_100}``, ``{category_rest}``: its category id,
-    over 100 and modulo 100) and its ``file_name`` ``file_name`` filled. Each image's raw file
+    over 100 and modulo 100). With ``file_name``, each image's ``file_name`` becomes that
+    template filled (the same fields, and ``{base}``: the raw name's last part). Each image's raw file
     ``src`` (filled with its raw ``{file_name}``) is copied to ``dst`` (``{new_file_name}``)."""
 
     to: str
@@ -479,6 +480,13 @@ class MleCategorySide(_Strict):
     dst: str
 
 
+class MleReseeded(_Strict):
+    """Python's ``random.Random(seed).randint(low, high)``, seeded anew for each row (so one
+    value), as iNaturalist's script fills its sample."""
+
+    reseeded_randint: tuple[int, int, int]
+
+
 class MleCategories(_Strict):
     """A split per category of a JSON metadata file (``annotations`` and ``images`` paired,
     the image's ``image_key`` equal to its annotation's ``image_id``): each category's pairs
@@ -486,7 +494,9 @@ class MleCategories(_Strict):
     ``few``: one pair all to training, fewer than five the last ``max(1, int(n * test_size))``
     to test), the test pairs of all categories then shuffled by ``random.Random(shuffle_seed)``.
     Answers ``id_column`` (the test image's id) and ``label_column`` (its category) are written
-    to ``answers``, and with ``sample_value`` in place of the category to ``sample``."""
+    to ``answers``, and with ``sample_value`` in place of the category to ``sample``; raw
+    files are copied unchanged (``copies``: written -> raw) and written folders put in
+    uncompressed tar archives in their place (``tar_folders``: archive -> folder)."""
 
     metadata: str
     encoding: str = "utf-8"
@@ -501,7 +511,9 @@ class MleCategories(_Strict):
     sample: str
     id_column: str
     label_column: str
-    sample_value: int
+    sample_value: int | MleReseeded
+    copies: dict[str, str] = Field(default_factory=dict)
+    tar_folders: dict[str, str] = Field(default_factory=dict)
 
 
 class MleRecipes(_Strict):

@@ -352,7 +352,7 @@ def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
 
 @pytest.mark.parametrize(("task", "why"), [
     ("kaggle/iwildcam-2020-fgvc7", "moves locations between the sides"),
-    ("kaggle/inaturalist-2019-fgvc6", "one split per category"),
+    ("kaggle/icecube-neutrinos-in-deep-ice", "a Parquet table"),
     ("kaggle/ai4code", "a fixed test count of whole ancestor groups"),
     ("kaggle/uw-madison-gi-tract-image-segmentation", "moves each training case's days"),
     ("kaggle/titanic", "MLE-bench does not hold this competition"),

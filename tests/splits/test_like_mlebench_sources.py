@@ -11,6 +11,7 @@ import json
 import os
 import random
 import shutil
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -551,3 +552,39 @@ def test_per_category_training_images_renamed_within_their_category(tmp_path: Pa
         (raw / "train_metadata.json").write_text('{"annotations": ' + bad + "}")
         with pytest.raises(SplitError, match=why):
             _made("herbarium-2022-fgvc9", raw, tmp_path)
+
+
+def test_per_category_split_with_its_images_in_tar_archives(tmp_path: Path) -> None:
+    raw = _generated("inaturalist-2019-fgvc6", tmp_path)
+    meta = json.loads((raw / "train2019.json").read_text())
+    task = _made("inaturalist-2019-fgvc6", raw, tmp_path)
+    kept, held = [], []
+    for pairs in _pairs_by_category(meta, {}).values():
+        train, test = train_test_split(pairs, test_size=0.12, random_state=0)
+        kept += train
+        held += test
+    random.Random(0).shuffle(held)
+    public = task / "public"
+    images = [{**i, "file_name": "test2019/" + i["file_name"].rsplit("/", 1)[1]}
+              for _, i in held]
+    test_meta = {"images": images, "info": meta["info"], "licenses": meta["licenses"]}
+    assert _text(public / "test2019.json") == json.dumps(test_meta, indent=4, sort_keys=True)
+    train_meta = {**meta, "annotations": [a for a, _ in kept], "images": [i for _, i in kept]}
+    assert _text(public / "train2019.json") == json.dumps(train_meta, indent=4, sort_keys=True)
+    assert (public / "val2019.json").read_bytes() == (raw / "val2019.json").read_bytes()
+    for archive, prefix, side in (("test2019.tar.gz", "test2019/", images),
+                                  ("train_val2019.tar.gz", "train_val2019/",
+                                   [i for _, i in kept])):
+        with tarfile.open(public / archive) as tar:  # uncompressed, as MLE-bench writes it
+            members = {m.name: tar.extractfile(m).read() for m in tar.getmembers()}
+        assert sorted(members) == sorted(i["file_name"].removeprefix(prefix) for i in side)
+        assert not (public / prefix).exists()
+    with tarfile.open(public / "test2019.tar.gz") as tar:
+        for member in tar.getmembers():
+            original = next(i for _, i in held if i["file_name"].endswith(member.name))
+            assert tar.extractfile(member).read() == (raw / original["file_name"]).read_bytes()
+    answers = pd.DataFrame({"id": [i["id"] for _, i in held],
+                            "predicted": [a["category_id"] for a, _ in held]})
+    assert _text(task / "private" / "answers.csv") == _csv(answers)
+    drawn = random.Random(42).randint(0, 1009)
+    assert _text(public / "kaggle_sample_submission.csv") == _csv(answers.assign(predicted=drawn))
