@@ -15,13 +15,16 @@ import random
 import shutil
 import tarfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tambench._optional import require
 from tambench.core.bounded import REPORT_BOUNDS, parse_json
 from tambench.errors import SplitError
 from tambench.splits.layout import resolve_inside
 from tambench.splits.mlebench_recipe import MleCategories, MleCategorySide
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Pair = tuple[dict[str, Any], dict[str, Any]]  # (annotation, image)
 
@@ -103,6 +106,27 @@ def _renamed(pairs: list[Pair], side: MleCategorySide, idx: int, n: int) -> Pair
     return annotation, image
 
 
+def copy_raw_file(raw_root: Path, out: Path, src: str, dst: str) -> None:
+    """The raw file ``src`` copied to ``dst`` under ``out`` (both checked inside)."""
+    source = resolve_inside(raw_root, src, "MLE-bench recipe file")
+    if not source.is_file():
+        raise SplitError(f"MLE-bench copies the raw file {src}; the raw folder lacks it")
+    target = resolve_inside(out, dst, "MLE-bench recipe file")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)
+
+
+def write_tables(raw_root: Path, out: Path, tables: dict[str, pd.DataFrame],
+                 copies: dict[str, str]) -> None:
+    """Each table written by ``to_csv(index=False)``, then the raw files copied unchanged."""
+    for rel, frame in tables.items():
+        target = resolve_inside(out, rel, "MLE-bench recipe file")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        frame.to_csv(target, index=False)
+    for dest, src in copies.items():
+        copy_raw_file(raw_root, out, src, dest)
+
+
 def _tar_folder(out: Path, archive: str, folder: str) -> None:
     """``folder`` (under ``out``) put in the uncompressed tar ``archive``, then removed."""
     src = resolve_inside(out, folder, "MLE-bench recipe folder")
@@ -129,12 +153,7 @@ def _write_side(raw_root: Path, out: Path, doc: dict[str, Any], groups: list[lis
             new = _renamed([pair], side, len(written), n)
             src = side.src.format(file_name=pair[1].get("file_name"))
             dst = side.dst.format(new_file_name=new[1].get("file_name"))
-            source = resolve_inside(raw_root, src, "MLE-bench recipe file")
-            if not source.is_file():
-                raise SplitError(f"MLE-bench copies the raw file {src}; the raw folder lacks it")
-            target = resolve_inside(out, dst, "MLE-bench recipe file")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
+            copy_raw_file(raw_root, out, src, dst)
             written.append(new)
     meta = {**doc, "annotations": [a for a, _ in written], "images": [i for _, i in written]}
     meta = {k: v for k, v in meta.items() if k not in side.drop}
@@ -159,15 +178,8 @@ def build_per_category(recipe: MleCategories, raw_root: Path, out: Path) -> dict
                             recipe.label_column: [a["category_id"] for a, _ in held]})
     sample = pd.DataFrame({recipe.id_column: ids,
                            recipe.label_column: _sample_values(recipe, len(ids))})
-    for frame, rel in ((answers, recipe.answers), (sample, recipe.sample)):
-        target = resolve_inside(out, rel, "MLE-bench recipe file")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        frame.to_csv(target, index=False)
-    for dest, src in recipe.copies.items():
-        source = resolve_inside(raw_root, src, "MLE-bench recipe file")
-        if not source.is_file():
-            raise SplitError(f"MLE-bench copies the raw file {src}; the raw folder lacks it")
-        shutil.copyfile(source, resolve_inside(out, dest, "MLE-bench recipe file"))
+    write_tables(raw_root, out, {recipe.answers: answers, recipe.sample: sample},
+                 recipe.copies)
     for archive, folder in recipe.tar_folders.items():
         _tar_folder(out, archive, folder)
     return {"table": recipe.metadata, "test_size": recipe.test_size,

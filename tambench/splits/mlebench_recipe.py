@@ -27,7 +27,8 @@ training or test rows (:class:`MleFilter`), the rows' files copied under MLE-ben
 (``place``, :class:`MlePlace`), raw files copied unchanged (``copies``) and the files of the
 script not made here, with why (``omitted``: none is one of the files grading reads).
 A split per category of JSON metadata (the herbaria, iNaturalist) has its own recipe,
-:class:`MleCategories`, listed under ``per_category``.
+:class:`MleCategories`, listed under ``per_category``; iWildCam 2020's locations moved in a
+loop, :class:`MleLocations`, under ``by_location``.
 """
 
 from __future__ import annotations
@@ -516,17 +517,44 @@ class MleCategories(_Strict):
     tar_folders: dict[str, str] = Field(default_factory=dict)
 
 
+class MleLocations(_Strict):
+    """A split of the images' ``group`` values (``unique()`` order) of a JSON ``metadata``
+    file, then, as iWildCam 2020's script does, the last training value moved to test while
+    the test images make less than ``test_size`` of all images plus the test images, and the
+    last test value moved back while they make more. Each side's images and their annotations
+    written by ``json.dump`` (training: the metadata's categories and info, to ``train_to``;
+    test: those of ``test_information``, to ``test_to``); the test annotations' columns
+    ``answer_columns`` renamed to ``answers``, the last one drawn by ``sample_random`` to
+    ``sample``; image ``{id}`` copied from ``image_src`` to ``image_to`` (``{side}``)."""
+
+    metadata: str
+    test_information: str
+    group: str
+    test_size: float
+    random_state: int
+    train_to: str
+    test_to: str
+    answers: str
+    answer_columns: dict[str, str]
+    sample: str
+    sample_random: MleRandom
+    image_src: str
+    image_to: str
+    copies: dict[str, str] = Field(default_factory=dict)
+
+
 class MleRecipes(_Strict):
     source: str
     commit: str
     recipes: dict[str, MleRecipe]
     per_category: dict[str, MleCategories] = Field(default_factory=dict)
+    by_location: dict[str, MleLocations] = Field(default_factory=dict)
     out: dict[str, str]
 
     @model_validator(mode="after")
     def _disjoint(self) -> MleRecipes:
-        both = sorted((set(self.recipes) | set(self.per_category)) & set(self.out))
-        both += sorted(set(self.recipes) & set(self.per_category))
+        kinds = [set(self.recipes), set(self.per_category), set(self.by_location), set(self.out)]
+        both = sorted({s for i, a in enumerate(kinds) for b in kinds[i + 1:] for s in a & b})
         if both:
             raise ValueError(f"listed both as a recipe and out: {both}")
         return self
@@ -542,7 +570,7 @@ def load_recipes() -> MleRecipes:
         raise SplitError(f"{RECIPES_FILE} is invalid: {exc}") from exc
 
 
-def recipe_for(slug: str, task_id: str) -> MleRecipe | MleCategories:
+def recipe_for(slug: str, task_id: str) -> MleRecipe | MleCategories | MleLocations:
     """MLE-bench's recipe of competition ``slug``.
 
     Raises:
@@ -554,6 +582,8 @@ def recipe_for(slug: str, task_id: str) -> MleRecipe | MleCategories:
         return recipes.recipes[slug]
     if slug in recipes.per_category:
         return recipes.per_category[slug]
+    if slug in recipes.by_location:
+        return recipes.by_location[slug]
     out = {k.lower(): v for k, v in recipes.out.items()}  # MLE-bench spells AI4Code so
     where = f"MLE-bench's prepare.py (openai/mle-bench at {recipes.commit[:7]})"
     why = (f"{where} cannot be reproduced this way: {out[slug.lower()]}"

@@ -588,3 +588,47 @@ def test_per_category_split_with_its_images_in_tar_archives(tmp_path: Path) -> N
     assert _text(task / "private" / "answers.csv") == _csv(answers)
     drawn = random.Random(42).randint(0, 1009)
     assert _text(public / "kaggle_sample_submission.csv") == _csv(answers.assign(predicted=drawn))
+
+
+def test_locations_moved_between_the_sides_until_the_test_share(tmp_path: Path) -> None:
+    raw = _generated("iwildcam-2020-fgvc7", tmp_path)
+    meta = json.loads((raw / "iwildcam2020_train_annotations.json").read_text())
+    info = json.loads((raw / "iwildcam2020_test_information.json").read_text())
+    images = pd.DataFrame(meta["images"])  # two locations cut to two images: a net move
+    images = images[~images["location"].isin([6, 11]) | (images.groupby("location").cumcount()
+                                                         < 2)]
+    meta["images"] = images.to_dict("records")
+    meta["annotations"] = [a for a in meta["annotations"] if a["image_id"] in set(images["id"])]
+    (raw / "iwildcam2020_train_annotations.json").write_text(json.dumps(meta))
+    task = _made("iwildcam-2020-fgvc7", raw, tmp_path)
+    kept, held = train_test_split(images["location"].unique(), test_size=0.22, random_state=0)
+    first = list(held)
+    kept, held = list(kept), list(held)
+
+    def share() -> float:
+        n = int(images["location"].isin(held).sum())
+        return n / (len(images) + n)
+
+    while share() < 0.22:
+        held.append(kept.pop())
+    while share() > 0.22:
+        kept.append(held.pop())
+    assert held != first  # the loop moved locations
+    train, test = images[images["location"].isin(kept)], images[images["location"].isin(held)]
+    ann = pd.DataFrame(meta["annotations"])
+    train_json = {"annotations": ann[ann["image_id"].isin(train["id"])].to_dict("records"),
+                  "images": train.to_dict("records"), "categories": meta["categories"],
+                  "info": meta["info"]}
+    assert _text(task / "public" / "iwildcam2020_train_annotations.json") == json.dumps(
+        train_json)
+    test_json = {"images": test.to_dict("records"), "categories": info["categories"],
+                 "info": info["info"]}
+    assert _text(task / "public" / "iwildcam2020_test_information.json") == json.dumps(
+        test_json)
+    answers = ann[ann["image_id"].isin(test["id"])][["image_id", "category_id"]].rename(
+        columns={"image_id": "Id", "category_id": "Category"})
+    assert _text(task / "private" / "answers.csv") == _csv(answers)
+    sample = answers.assign(Category=np.random.RandomState(0).randint(0, 676, len(answers)))
+    assert _text(task / "public" / "sample_submission.csv") == _csv(sample)
+    assert sorted(os.listdir(task / "public" / "test")) == sorted(f"{i}.jpg" for i in test["id"])
+    assert not set(train["location"]) & set(test["location"])
