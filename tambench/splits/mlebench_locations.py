@@ -101,7 +101,8 @@ def build_by_location(recipe: MleLocations, raw_root: Path, out: Path) -> dict[s
             copy_raw_file(raw_root, out, recipe.image_src.format(id=image_id),
                   recipe.image_to.format(side=side, id=image_id))
     return {"table": recipe.metadata, "test_size": recipe.test_size,
-            "random_state": recipe.random_state, "groups": recipe.group,
+            "random_state": recipe.random_state,
+            "groups": {"column": recipe.group, "kind": "unique", "moved_to_share": True},
             "rows": len(images), "train_rows": len(train), "test_rows": len(test),
             "files": [recipe.train_to, recipe.test_to, recipe.answers, recipe.sample,
                       *recipe.copies]}
