@@ -16,8 +16,10 @@ rows into ``public/train/`` and ``public/test/`` as the task's own split places 
 same). The parts beyond a CSV table's rows are in :mod:`tambench.splits.mlebench_sources`.
 
 A split of the groups of a column (the column's values split once, each group's rows going to
-one side) is made the same way. A competition whose script splits several times, per category
-or in a loop, or builds its answers from files it decodes (masks, TFRecords, BSON) is refused,
+one side) is made the same way, and a split per category of JSON metadata (the herbaria and
+iNaturalist, :mod:`tambench.splits.mlebench_categories`) and iWildCam 2020's locations moved
+in a loop (:mod:`tambench.splits.mlebench_locations`). A competition whose script splits
+several times, or builds its answers from files it decodes (masks, TFRecords, BSON) is refused,
 naming why (the recipes' ``out`` list). ``split_report.json`` records ``"like": "mle-bench"``
 and the recipe's settings; no leakage audit is run (the split is MLE-bench's).
 """
@@ -39,11 +41,15 @@ from tambench.core.layout import SPLIT_REPORT_FILE
 from tambench.errors import SplitError
 from tambench.schema.taskspec import TaskSpec
 from tambench.splits.layout import plan_split, resolve_inside, set_modes, task_dir
+from tambench.splits.mlebench_categories import build_per_category
+from tambench.splits.mlebench_locations import build_by_location
 from tambench.splits.mlebench_recipe import (
     CLASSES_TOKEN,
+    MleCategories,
     MleFile,
     MleFilter,
     MleLinspace,
+    MleLocations,
     MleMean,
     MleRandom,
     MleRecipe,
@@ -393,6 +399,12 @@ def _write_all(spec: TaskSpec, recipe: MleRecipe, raw_root: Path, out: Path,
 def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str, object]:
     """Write MLE-bench's split of ``spec`` from ``raw_root`` into ``out``; return the report."""
     recipe = recipe_for(spec.slug, spec.id)
+    if isinstance(recipe, MleCategories):
+        return {"task_id": spec.id, "like": "mle-bench",
+                **build_per_category(recipe, raw_root, out), "omitted": {}}
+    if isinstance(recipe, MleLocations):
+        return {"task_id": spec.id, "like": "mle-bench",
+                **build_by_location(recipe, raw_root, out), "omitted": {}}
     frame, records = _table(raw_root, recipe)
     for col, values in recipe.exclude.items():
         _check_columns(frame, [col], recipe.table)

@@ -26,6 +26,9 @@ numbered columns of one side (``numbers``, :class:`MleNumber`), then each writte
 training or test rows (:class:`MleFilter`), the rows' files copied under MLE-bench's names
 (``place``, :class:`MlePlace`), raw files copied unchanged (``copies``) and the files of the
 script not made here, with why (``omitted``: none is one of the files grading reads).
+A split per category of JSON metadata (the herbaria, iNaturalist) has its own recipe,
+:class:`MleCategories`, listed under ``per_category``; iWildCam 2020's locations moved in a
+loop, :class:`MleLocations`, under ``by_location``.
 """
 
 from __future__ import annotations
@@ -457,15 +460,101 @@ class MleRecipe(_Strict):
         return self
 
 
+class MleCategorySide(_Strict):
+    """One side of a per-category split as MLE-bench writes it: the raw metadata less the
+    keys ``drop`` (or only its list ``only``), with ``annotations`` and ``images`` the side's,
+    dumped to ``to`` (``json.dump(indent=4, sort_keys=True)``). With ``new_id``, each image's
+    ``id_field`` and its annotation's ``image_id`` become that template filled (``{idx}``: the
+    image's place on its side, ``{idx_1000}``: that over 1000, ``{n}``: its place within its
+    category from 1, ``{category}``, ``{category_100}``, ``{category_rest}``: its category id,
+    over 100 and modulo 100). With ``file_name``, each image's ``file_name`` becomes that
+    template filled (the same fields, and ``{base}``: the raw name's last part). Each image's raw file
+    ``src`` (filled with its raw ``{file_name}``) is copied to ``dst`` (``{new_file_name}``)."""
+
+    to: str
+    drop: list[str] = Field(default_factory=list)
+    only: str | None = None
+    id_field: str = "id"
+    new_id: str | None = None
+    file_name: str | None = None
+    src: str
+    dst: str
+
+
+class MleReseeded(_Strict):
+    """Python's ``random.Random(seed).randint(low, high)``, seeded anew for each row (so one
+    value), as iNaturalist's script fills its sample."""
+
+    reseeded_randint: tuple[int, int, int]
+
+
+class MleCategories(_Strict):
+    """A split per category of a JSON metadata file (``annotations`` and ``images`` paired,
+    the image's ``image_key`` equal to its annotation's ``image_id``): each category's pairs
+    split by ``train_test_split(test_size, random_state)`` in order of first appearance (with
+    ``few``: one pair all to training, fewer than five the last ``max(1, int(n * test_size))``
+    to test), the test pairs of all categories then shuffled by ``random.Random(shuffle_seed)``.
+    Answers ``id_column`` (the test image's id) and ``label_column`` (its category) are written
+    to ``answers``, and with ``sample_value`` in place of the category to ``sample``; raw
+    files are copied unchanged (``copies``: written -> raw) and written folders put in
+    uncompressed tar archives in their place (``tar_folders``: archive -> folder)."""
+
+    metadata: str
+    encoding: str = "utf-8"
+    image_key: str = "id"
+    test_size: float
+    few: bool = True
+    random_state: int = 0
+    shuffle_seed: int = 0
+    train: MleCategorySide
+    test: MleCategorySide
+    answers: str
+    sample: str
+    id_column: str
+    label_column: str
+    sample_value: int | MleReseeded
+    copies: dict[str, str] = Field(default_factory=dict)
+    tar_folders: dict[str, str] = Field(default_factory=dict)
+
+
+class MleLocations(_Strict):
+    """A split of the images' ``group`` values (``unique()`` order) of a JSON ``metadata``
+    file, then, as iWildCam 2020's script does, the last training value moved to test while
+    the test images make less than ``test_size`` of all images plus the test images, and the
+    last test value moved back while they make more. Each side's images and their annotations
+    written by ``json.dump`` (training: the metadata's categories and info, to ``train_to``;
+    test: those of ``test_information``, to ``test_to``); the test annotations' columns
+    ``answer_columns`` renamed to ``answers``, the last one drawn by ``sample_random`` to
+    ``sample``; image ``{id}`` copied from ``image_src`` to ``image_to`` (``{side}``)."""
+
+    metadata: str
+    test_information: str
+    group: str
+    test_size: float
+    random_state: int
+    train_to: str
+    test_to: str
+    answers: str
+    answer_columns: dict[str, str]
+    sample: str
+    sample_random: MleRandom
+    image_src: str
+    image_to: str
+    copies: dict[str, str] = Field(default_factory=dict)
+
+
 class MleRecipes(_Strict):
     source: str
     commit: str
     recipes: dict[str, MleRecipe]
+    per_category: dict[str, MleCategories] = Field(default_factory=dict)
+    by_location: dict[str, MleLocations] = Field(default_factory=dict)
     out: dict[str, str]
 
     @model_validator(mode="after")
     def _disjoint(self) -> MleRecipes:
-        both = sorted(set(self.recipes) & set(self.out))
+        kinds = [set(self.recipes), set(self.per_category), set(self.by_location), set(self.out)]
+        both = sorted({s for i, a in enumerate(kinds) for b in kinds[i + 1:] for s in a & b})
         if both:
             raise ValueError(f"listed both as a recipe and out: {both}")
         return self
@@ -481,7 +570,7 @@ def load_recipes() -> MleRecipes:
         raise SplitError(f"{RECIPES_FILE} is invalid: {exc}") from exc
 
 
-def recipe_for(slug: str, task_id: str) -> MleRecipe:
+def recipe_for(slug: str, task_id: str) -> MleRecipe | MleCategories | MleLocations:
     """MLE-bench's recipe of competition ``slug``.
 
     Raises:
@@ -491,6 +580,10 @@ def recipe_for(slug: str, task_id: str) -> MleRecipe:
     recipes = load_recipes()
     if slug in recipes.recipes:
         return recipes.recipes[slug]
+    if slug in recipes.per_category:
+        return recipes.per_category[slug]
+    if slug in recipes.by_location:
+        return recipes.by_location[slug]
     out = {k.lower(): v for k, v in recipes.out.items()}  # MLE-bench spells AI4Code so
     where = f"MLE-bench's prepare.py (openai/mle-bench at {recipes.commit[:7]})"
     why = (f"{where} cannot be reproduced this way: {out[slug.lower()]}"

@@ -333,7 +333,16 @@ def test_answers_one_row_per_joined_id_and_a_sample_of_the_training_mean(
 
 def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
     recipes = load_recipes()
-    assert len(recipes.recipes) + len(recipes.out) == 82  # MLE-bench's competitions at 783b15a
+    kinds = (recipes.recipes, recipes.per_category, recipes.by_location, recipes.out)
+    assert sum(len(k) for k in kinds) == 82  # MLE-bench's competitions at 783b15a
+    for slug, located in recipes.by_location.items():
+        assert CATALOGUE.get(f"kaggle/{slug}").spec.slug == slug
+        assert located.answers.startswith("private/") and located.test_to.startswith("public/")
+    for slug, categories in recipes.per_category.items():
+        assert CATALOGUE.get(f"kaggle/{slug}").spec.slug == slug
+        outs = [categories.train.to, categories.test.to, categories.answers, categories.sample]
+        assert categories.answers.startswith("private/") and len(set(outs)) == 4, slug
+        assert all(p.startswith("public/") for p in (*outs[:2], outs[3])), slug
     for slug, recipe in recipes.recipes.items():
         assert CATALOGUE.get(f"kaggle/{slug}").spec.slug == slug
         outs = [f.to for f in recipe.files] + [f.to for f in recipe.filters if f.to] + list(
@@ -346,8 +355,8 @@ def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
 
 
 @pytest.mark.parametrize(("task", "why"), [
-    ("kaggle/iwildcam-2020-fgvc7", "moves locations between the sides"),
-    ("kaggle/herbarium-2020-fgvc7", "one split per category"),
+    ("kaggle/3d-object-detection-for-autonomous-vehicles", "the scenes' logs"),
+    ("kaggle/icecube-neutrinos-in-deep-ice", "a Parquet table"),
     ("kaggle/ai4code", "a fixed test count of whole ancestor groups"),
     ("kaggle/uw-madison-gi-tract-image-segmentation", "moves each training case's days"),
     ("kaggle/titanic", "MLE-bench does not hold this competition"),

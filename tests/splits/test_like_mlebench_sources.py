@@ -11,6 +11,7 @@ import json
 import os
 import random
 import shutil
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -466,3 +467,168 @@ def test_answers_merged_with_a_table_matched_by_a_derived_key(tmp_path: Path) ->
         [f"{i}{ext}" for i in test["id"] for ext in (".tiff", ".json",
                                                       "-anatomical-structure.json")]
         + ["sample_submission.csv"])
+
+
+def _pairs_by_category(meta: dict, keep: dict[int, int]) -> dict[int, list]:
+    by: dict[int, list] = {}
+    for annotation, image in zip(meta["annotations"], meta["images"], strict=True):
+        by.setdefault(annotation["category_id"], []).append((annotation, image))
+    return {c: p[:keep.get(c, len(p))] for c, p in by.items()}
+
+
+def test_one_split_per_category_of_json_metadata_with_the_test_images_renamed(
+        tmp_path: Path) -> None:
+    raw = _generated("herbarium-2020-fgvc7", tmp_path)
+    rel = raw / "nybg2020" / "train" / "metadata.json"
+    meta = json.loads(rel.read_text(encoding="latin-1"))
+    # categories of one image (all training), of two and four (the last to test), of five
+    by = _pairs_by_category(meta, {0: 1, 1: 4, 2: 2, 3: 5})
+    meta["annotations"] = [a for pairs in by.values() for a, _ in pairs]
+    meta["images"] = [i for pairs in by.values() for _, i in pairs]
+    meta["regions"] = [{"id": 0, "name": "région"}]
+    rel.write_text(json.dumps(meta, ensure_ascii=False), encoding="latin-1")
+    task = _made("herbarium-2020-fgvc7", raw, tmp_path)
+    kept, held = [], []
+    for pairs in by.values():
+        if len(pairs) == 1:
+            kept += pairs
+        elif len(pairs) < 5:
+            kept += pairs[:-1]
+            held += pairs[-1:]
+        else:
+            train, test = train_test_split(pairs, test_size=0.2, random_state=0)
+            kept += train
+            held += test
+    random.Random(0).shuffle(held)
+    public = task / "public" / "nybg2020"
+    train_meta = {**meta, "annotations": [a for a, _ in kept], "images": [i for _, i in kept]}
+    assert _text(public / "train" / "metadata.json") == json.dumps(train_meta, indent=4,
+                                                                   sort_keys=True)
+    images = [{**i, "id": str(n), "file_name": f"images/{n // 1000:03d}/{n}.jpg"}
+              for n, (_, i) in enumerate(held)]
+    test_meta = {"images": images, "info": meta["info"], "licenses": meta["licenses"]}
+    assert _text(public / "test" / "metadata.json") == json.dumps(test_meta, indent=4,
+                                                                  sort_keys=True)
+    for (_, image), new in zip(held, images, strict=True):
+        assert (public / "test" / new["file_name"]).read_bytes() == (
+            raw / "nybg2020" / "train" / image["file_name"]).read_bytes()
+    assert sorted(p.name for p in (public / "train" / "images").rglob("*.jpg")) == sorted(
+        i["file_name"].rsplit("/", 1)[1] for _, i in kept)
+    answers = pd.DataFrame({"Id": [str(n) for n in range(len(held))],
+                            "Predicted": [a["category_id"] for a, _ in held]})
+    assert _text(task / "private" / "answers.csv") == _csv(answers)
+    assert _text(task / "public" / "sample_submission.csv") == _csv(answers.assign(Predicted=0))
+    assert {a["category_id"] for a, _ in held} >= {1, 2} and 0 not in set(answers["Predicted"])
+
+
+def test_per_category_training_images_renamed_within_their_category(tmp_path: Path) -> None:
+    raw = _generated("herbarium-2022-fgvc9", tmp_path)
+    meta = json.loads((raw / "train_metadata.json").read_text())
+    task = _made("herbarium-2022-fgvc9", raw, tmp_path)
+    kept, held = [], []
+    for category, pairs in _pairs_by_category(meta, {}).items():
+        train, test = train_test_split(pairs, test_size=0.2, random_state=0)
+        held += test
+        for n, (annotation, image) in enumerate(train, start=1):
+            new_id = f"{category:05d}__{n:03d}"
+            name = f"{category // 100:03d}/{category % 100:02d}/{new_id}.jpg"
+            kept.append(({**annotation, "image_id": new_id},
+                         {**image, "image_id": new_id, "file_name": name}))
+            assert (task / "public" / "train_images" / name).read_bytes() == (
+                raw / "train_images" / image["file_name"]).read_bytes()
+    random.Random(0).shuffle(held)
+    train_meta = {**meta, "annotations": [a for a, _ in kept], "images": [i for _, i in kept]}
+    assert _text(task / "public" / "train_metadata.json") == json.dumps(
+        train_meta, indent=4, sort_keys=True)
+    images = [{**i, "image_id": str(n), "file_name": f"{n // 1000:03d}/test-{n:06d}.jpg"}
+              for n, (_, i) in enumerate(held)]
+    assert _text(task / "public" / "test_metadata.json") == json.dumps(images, indent=4,
+                                                                       sort_keys=True)
+    sample = pd.DataFrame({"Id": [str(n) for n in range(len(held))], "Predicted": 42})
+    assert _text(task / "public" / "sample_submission.csv") == _csv(sample)
+    for bad, why in (('[{"image_id": 1}], "images": []', "1 annotations"),
+                     ('[{"image_id": 1, "category_id": 0}], "images": [{"image_id": 2}]',
+                      "names another image")):
+        (raw / "train_metadata.json").write_text('{"annotations": ' + bad + "}")
+        with pytest.raises(SplitError, match=why):
+            _made("herbarium-2022-fgvc9", raw, tmp_path)
+
+
+def test_per_category_split_with_its_images_in_tar_archives(tmp_path: Path) -> None:
+    raw = _generated("inaturalist-2019-fgvc6", tmp_path)
+    meta = json.loads((raw / "train2019.json").read_text())
+    task = _made("inaturalist-2019-fgvc6", raw, tmp_path)
+    kept, held = [], []
+    for pairs in _pairs_by_category(meta, {}).values():
+        train, test = train_test_split(pairs, test_size=0.12, random_state=0)
+        kept += train
+        held += test
+    random.Random(0).shuffle(held)
+    public = task / "public"
+    images = [{**i, "file_name": "test2019/" + i["file_name"].rsplit("/", 1)[1]}
+              for _, i in held]
+    test_meta = {"images": images, "info": meta["info"], "licenses": meta["licenses"]}
+    assert _text(public / "test2019.json") == json.dumps(test_meta, indent=4, sort_keys=True)
+    train_meta = {**meta, "annotations": [a for a, _ in kept], "images": [i for _, i in kept]}
+    assert _text(public / "train2019.json") == json.dumps(train_meta, indent=4, sort_keys=True)
+    assert (public / "val2019.json").read_bytes() == (raw / "val2019.json").read_bytes()
+    for archive, prefix, side in (("test2019.tar.gz", "test2019/", images),
+                                  ("train_val2019.tar.gz", "train_val2019/",
+                                   [i for _, i in kept])):
+        with tarfile.open(public / archive) as tar:  # uncompressed, as MLE-bench writes it
+            members = {m.name: tar.extractfile(m).read() for m in tar.getmembers()}
+        assert sorted(members) == sorted(i["file_name"].removeprefix(prefix) for i in side)
+        assert not (public / prefix).exists()
+    with tarfile.open(public / "test2019.tar.gz") as tar:
+        for member in tar.getmembers():
+            original = next(i for _, i in held if i["file_name"].endswith(member.name))
+            assert tar.extractfile(member).read() == (raw / original["file_name"]).read_bytes()
+    answers = pd.DataFrame({"id": [i["id"] for _, i in held],
+                            "predicted": [a["category_id"] for a, _ in held]})
+    assert _text(task / "private" / "answers.csv") == _csv(answers)
+    drawn = random.Random(42).randint(0, 1009)
+    assert _text(public / "kaggle_sample_submission.csv") == _csv(answers.assign(predicted=drawn))
+
+
+def test_locations_moved_between_the_sides_until_the_test_share(tmp_path: Path) -> None:
+    raw = _generated("iwildcam-2020-fgvc7", tmp_path)
+    meta = json.loads((raw / "iwildcam2020_train_annotations.json").read_text())
+    info = json.loads((raw / "iwildcam2020_test_information.json").read_text())
+    images = pd.DataFrame(meta["images"])  # two locations cut to two images: a net move
+    images = images[~images["location"].isin([6, 11]) | (images.groupby("location").cumcount()
+                                                         < 2)]
+    meta["images"] = images.to_dict("records")
+    meta["annotations"] = [a for a in meta["annotations"] if a["image_id"] in set(images["id"])]
+    (raw / "iwildcam2020_train_annotations.json").write_text(json.dumps(meta))
+    task = _made("iwildcam-2020-fgvc7", raw, tmp_path)
+    kept, held = train_test_split(images["location"].unique(), test_size=0.22, random_state=0)
+    first = list(held)
+    kept, held = list(kept), list(held)
+
+    def share() -> float:
+        n = int(images["location"].isin(held).sum())
+        return n / (len(images) + n)
+
+    while share() < 0.22:
+        held.append(kept.pop())
+    while share() > 0.22:
+        kept.append(held.pop())
+    assert held != first  # the loop moved locations
+    train, test = images[images["location"].isin(kept)], images[images["location"].isin(held)]
+    ann = pd.DataFrame(meta["annotations"])
+    train_json = {"annotations": ann[ann["image_id"].isin(train["id"])].to_dict("records"),
+                  "images": train.to_dict("records"), "categories": meta["categories"],
+                  "info": meta["info"]}
+    assert _text(task / "public" / "iwildcam2020_train_annotations.json") == json.dumps(
+        train_json)
+    test_json = {"images": test.to_dict("records"), "categories": info["categories"],
+                 "info": info["info"]}
+    assert _text(task / "public" / "iwildcam2020_test_information.json") == json.dumps(
+        test_json)
+    answers = ann[ann["image_id"].isin(test["id"])][["image_id", "category_id"]].rename(
+        columns={"image_id": "Id", "category_id": "Category"})
+    assert _text(task / "private" / "answers.csv") == _csv(answers)
+    sample = answers.assign(Category=np.random.RandomState(0).randint(0, 676, len(answers)))
+    assert _text(task / "public" / "sample_submission.csv") == _csv(sample)
+    assert sorted(os.listdir(task / "public" / "test")) == sorted(f"{i}.jpg" for i in test["id"])
+    assert not set(train["location"]) & set(test["location"])
