@@ -10,7 +10,6 @@ attacks; a document larger than :data:`MAX_DOCUMENT_BYTES` is refused before it 
 
 from __future__ import annotations
 
-import json
 import re
 import xml.etree.ElementTree as ET
 from difflib import SequenceMatcher
@@ -19,6 +18,7 @@ from typing import Any
 
 import polars as pl
 
+from tambench.core.bounded import parse_json
 from tambench.errors import SplitError
 from tambench.schema.transforms_tables import Bibliography
 from tambench.splits.layout import resolve_inside
@@ -69,8 +69,9 @@ def entry_titles(path: Path, rel: str) -> list[str]:
 
 def _listed_titles(cell: str | None, t: Bibliography, row_label: str) -> list[str]:
     try:
-        records = json.loads(cell) if cell else []
-    except json.JSONDecodeError:
+        records = parse_json(cell, f"{t.titles_column!r} of {row_label}",
+                             error=SplitError) if cell else []
+    except SplitError:
         records = None
     if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
         raise SplitError(f"bibliography: {t.titles_column!r} of {row_label} is not a JSON "
