@@ -124,10 +124,12 @@ def sniff_csv(
                      has_data=_has_data(raw, nl))
 
 
-def _check_bytes(raw: RawFile, what: str, error: ErrorFactory) -> int:
-    """Emptiness, compression, encoding and NUL bytes; return where the header starts."""
+def _check_bytes(raw: RawFile, what: str, error: ErrorFactory,
+                 expected: str = "; expected a header and data rows") -> int:
+    """Emptiness, compression, encoding and NUL bytes; return where the text starts (after a
+    UTF-8 byte-order mark). ``expected`` ends the message of an empty file."""
     if raw.size == 0:
-        raise error([f"{what} file is empty (0 bytes); expected a header and data rows"])
+        raise error([f"{what} file is empty (0 bytes){expected}"])
     start, problems = check_encoding_head(raw, what=what)
     if problems:
         raise error(problems)
@@ -310,17 +312,7 @@ def decode_text_file(
     raw: RawFile, *, what: str = "submission", error: ErrorFactory = submission_error
 ) -> str:
     """Decode a whole text (JSON or line) file as strict UTF-8, after the byte checks."""
-    if raw.size == 0:
-        raise error([f"{what} file is empty (0 bytes)"])
-    start, problems = check_encoding_head(raw, what=what)
-    if problems:
-        raise error(problems)
-    n_nul, nul_lines = find_nul_lines(raw, start)
-    if n_nul:
-        raise error([
-            f"{what} file contains NUL bytes (binary data?) on line(s) {nul_lines}; expected "
-            "plain UTF-8 text"
-        ])
+    start = _check_bytes(raw, what, error, expected="")
     try:
         return codecs.decode(bytes(raw.data[start:]), "utf-8")
     except UnicodeDecodeError:
