@@ -1,6 +1,6 @@
 """One submission's path through ``grade_submission`` visits each module once, or nearly.
 
-The path is followed for real: every function of the grading and validation rooms (the
+The path is followed for real, in a fresh interpreter: every function of the grading and validation rooms (the
 file-reading layer included) is listed in the order it is first called, and consecutive
 functions of one module are one stop. A stop in a module the path had already left is a
 return; at most :data:`MAX_RETURNS` are allowed (a room reaching back into a module it left is
@@ -11,6 +11,9 @@ and lambdas are part of the function that holds them.
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -20,9 +23,6 @@ from typing import Any
 import pytest
 
 import tambench
-from tambench.grading.grade import grade_submission
-from tests.grading.corpus import build_perfect
-from tests.grading.test_grade import write_leaderboard
 
 MAX_RETURNS = 8
 PACKAGE = Path(tambench.__file__).resolve().parent
@@ -84,16 +84,37 @@ def test_the_counter_sees_a_return_and_only_a_return() -> None:
     assert returns(stops(calls[:4])) == []
 
 
-@pytest.mark.parametrize("kind", ["value", "prob", "multi", "label", "json", "txt"])
-def test_one_submission_comes_back_to_a_module_at_most_eight_times(
-    kind: str, tmp_path: Path
-) -> None:
-    spec, answers, sub = build_perfect(kind, tmp_path)
-    board = write_leaderboard(tmp_path / "lb.csv", [0.5 + 0.01 * i for i in range(20)])
+#: Traces one grading in a fresh interpreter: the order of first calls is then the path's own
+#: (no function already called by an earlier test, no hook another test left in the process).
+_CHILD = """
+import json, sys, tempfile
+from pathlib import Path
+from tambench.grading.grade import grade_submission
+from tests.grading.corpus import build_perfect
+from tests.grading.test_grade import write_leaderboard
+from tests.grading.test_grade_path import first_calls
+with tempfile.TemporaryDirectory() as folder:
+    tmp = Path(folder)
+    spec, answers, sub = build_perfect(sys.argv[1], tmp)
+    board = write_leaderboard(tmp / "lb.csv", [0.5 + 0.01 * i for i in range(20)])
     reports = []
-    path = stops(first_calls(lambda: reports.append(grade_submission(sub, spec, answers,
-                                                                      board))))
-    assert reports[0].valid_submission, reports[0].errors
+    calls = first_calls(lambda: reports.append(grade_submission(sub, spec, answers, board)))
+print(json.dumps({"valid": reports[0].valid_submission, "errors": reports[0].errors,
+                  "calls": calls}))
+"""
+
+
+@pytest.mark.parametrize("kind", ["value", "prob", "multi", "label", "json", "txt"])
+def test_one_submission_comes_back_to_a_module_at_most_eight_times(kind: str) -> None:
+    root = PACKAGE.parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(root), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    proc = subprocess.run([sys.executable, "-c", _CHILD, kind], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["valid"], out["errors"]
+    path = stops([(m, f) for m, f in out["calls"]])
     modules = [m for m, _ in path]
     assert modules[0] == "grading/grade.py" and "validation/loading.py" in modules
     assert modules[-1] == "grading/report.py"
