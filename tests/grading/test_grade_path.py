@@ -1,12 +1,12 @@
 """One submission's path through ``grade_submission`` visits each module once, or nearly.
 
-The path is followed for real, in a fresh interpreter: every function of the grading and validation rooms (the
-file-reading layer included) is listed in the order it is first called, and consecutive
-functions of one module are one stop. A stop in a module the path had already left is a
-return; at most :data:`MAX_RETURNS` are allowed (a room reaching back into a module it left is
-how a file-reading layer beside validation, instead of under it, showed). Functions of the
-shared core (metrics, leaderboards, rank) are below every room and not counted; comprehensions
-and lambdas are part of the function that holds them.
+The path is followed for real, in a fresh interpreter: every function of the grading and
+validation rooms (the file-reading layer included) is listed in the order it is first called,
+and consecutive functions of one module are one stop. A stop in a module the path had already
+left is a return; at most :data:`MAX_RETURNS` are allowed (a room reaching back into a module
+it left is how a file-reading layer beside validation, instead of under it, showed). Functions
+of the shared core (metrics, leaderboards, rank) are below every room and not counted;
+comprehensions and lambdas are part of the function that holds them.
 """
 
 from __future__ import annotations
