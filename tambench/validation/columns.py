@@ -55,8 +55,7 @@ from tambench.validation.arrays import (
 from tambench.validation.labels import equivalent_labels, respelling_hint
 from tambench.validation.messages import rows_desc
 from tambench.validation.policies import values_may_span_lines
-from tambench.validation.reading.csvio import MAX_EXAMPLES
-from tambench.validation.reading.text import echo, format_examples
+from tambench.validation.reading.text import MAX_EXAMPLES, echo, format_examples
 from tambench.validation.truths import apply_empty_token
 
 #: Kinds where an empty cell is a legitimate value by default.

@@ -12,8 +12,7 @@ from collections import Counter
 from tambench.errors import InvalidSubmissionError
 from tambench.validation.answers import Answers
 from tambench.validation.messages import loose
-from tambench.validation.reading.csvio import MAX_EXAMPLES
-from tambench.validation.reading.text import clip, echo_list, format_examples
+from tambench.validation.reading.text import MAX_EXAMPLES, clip, echo_list, format_examples
 
 
 def refuse_headerless(header: list[str], expected: list[str], first_pos: dict[str, int]) -> None:

@@ -19,8 +19,7 @@ from tambench.validation.answers import Answers
 from tambench.validation.arrays import empty_cells, has_line_break, int32_values
 from tambench.validation.idindex import IdIndex, match_ids
 from tambench.validation.messages import near_miss_hints, rows_desc, show_id
-from tambench.validation.reading.csvio import MAX_EXAMPLES
-from tambench.validation.reading.text import format_examples
+from tambench.validation.reading.text import MAX_EXAMPLES, format_examples
 from tambench.validation.truths import make_key
 
 

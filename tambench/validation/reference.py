@@ -39,9 +39,9 @@ from tambench.validation.answers import Answers
 from tambench.validation.idindex import IdSet
 from tambench.validation.labelsets import PUBLIC_MAX_BYTES, declared_label_set, read_public_columns
 from tambench.validation.policies import check_applicable, expected_header, split_params
-from tambench.validation.reading.csvio import decode_text_file, sniff_csv
+from tambench.validation.reading.csvio import sniff_csv
 from tambench.validation.reading.files import open_regular_file, private_identity
-from tambench.validation.textfiles import parse_json, split_lines
+from tambench.validation.structured import load_structured_answers
 from tambench.validation.truths import make_key
 
 #: Sample submission names looked for in the public folder, per format, in order.
@@ -114,13 +114,7 @@ def load_reference(
     _set_private_identity(ref, answers_path)
     ref.params, _ = split_params(metric, grading)
     if metric.kind == "structured" or grading.submission_format != SubmissionFormat.CSV:
-        text = decode_text_file(raw, what="public reference", error=reference_error)
-        if grading.submission_format == SubmissionFormat.JSON:
-            ref.y_true = parse_json(text, "public reference", reference_error)
-            ref.n_rows = len(ref.y_true) if isinstance(ref.y_true, dict | list) else 1
-        else:
-            ref.y_true = split_lines(text)
-            ref.n_rows = len(ref.y_true)
+        load_structured_answers(raw, ref, what="public reference", error=reference_error)
         return ref
     del raw
     ref.expected_header = expected_header(grading)

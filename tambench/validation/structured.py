@@ -14,7 +14,7 @@ from tambench.errors import InvalidSubmissionError
 from tambench.schema.taskspec import SubmissionFormat
 from tambench.validation.answers import Answers, answers_error
 from tambench.validation.reading.csvio import decode_text_file
-from tambench.validation.reading.files import RawFile, submission_error
+from tambench.validation.reading.files import ErrorFactory, RawFile, submission_error
 from tambench.validation.reading.text import MAX_EXAMPLES, format_examples
 from tambench.validation.result import ValidatedSubmission
 from tambench.validation.textfiles import parse_json, split_lines
@@ -130,11 +130,13 @@ def validate_structured(raw: RawFile, ans: Answers) -> ValidatedSubmission:
     return ValidatedSubmission(y_pred=lines, n_rows=len(lines), aligned_by="position")
 
 
-def load_structured_answers(raw: RawFile, ans: Answers) -> None:
-    """Answers of a JSON or line-file task: the parsed document or the list of lines."""
-    text = decode_text_file(raw, what="answers", error=answers_error)
+def load_structured_answers(raw: RawFile, ans: Answers, what: str = "answers",
+                            error: ErrorFactory = answers_error) -> None:
+    """Answers of a JSON or line-file task: the parsed document or the list of lines (the
+    public reference's sample takes their place for ``validate``: ``what`` and ``error``)."""
+    text = decode_text_file(raw, what=what, error=error)
     if ans.grading.submission_format == SubmissionFormat.JSON:
-        ans.y_true = parse_json(text, "answers", answers_error)
+        ans.y_true = parse_json(text, what, error)
         ans.n_rows = len(ans.y_true) if isinstance(ans.y_true, dict | list) else 1
     else:
         ans.y_true = split_lines(text)
