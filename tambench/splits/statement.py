@@ -34,7 +34,6 @@ from tambench.core.layout import (
     PUBLIC_TEST_FILE,
     PUBLIC_TRAIN_FILE,
     SAMPLE_SUBMISSION_FILE,
-    SUBMISSION_FILE,
     TEST_FILES_DIR,
     TRAIN_FILES_DIR,
 )
@@ -43,7 +42,14 @@ from tambench.schema.taskspec import TaskSpec
 
 #: MLE-bench's conventions, which the runner mounts.
 DATA_PATH = "/home/data"
-SUBMISSION_PATH = "/home/submission/submission.csv"
+SUBMISSION_DIR = "/home/submission"
+
+
+def submission_file(spec: TaskSpec) -> str:
+    """The file an agent writes: ``submission.<format>`` of the task's grading (``submission.csv``
+    for a task without one), the name grading looks for in a run folder."""
+    fmt = spec.grading.submission_format.value if spec.grading is not None else "csv"
+    return f"submission.{fmt}"
 CODE_PATH = "/home/code"
 LOGS_PATH = "/home/logs"
 VALIDATE_URL = "http://localhost:5000/validate"
@@ -139,8 +145,11 @@ def _submission_lines(spec: TaskSpec, public: Path) -> list[str]:
     header, first = _csv_head(sample) if sample.is_file() else ([], [])
     if g is not None and g.submission_header:
         header = list(g.submission_header)
-    lines = [f"Write your predictions to `{SUBMISSION_PATH}`, one row per row of "
-             f"`{PUBLIC_TEST_FILE}`."]
+    target = f"`{SUBMISSION_DIR}/{submission_file(spec)}`"
+    lines = [f"Write your predictions to {target}, one row per row of `{PUBLIC_TEST_FILE}`."]
+    if g is not None and g.submission_format == "json":
+        lines = [f"Write your predictions to {target}: one JSON document with the keys, list "
+                 "lengths and value types of `sample_submission.json`."]
     if header and (g is None or g.submission_format == "csv"):
         lines.append(f"Its header must be exactly: `{','.join(header)}`")
     if g is not None and g.submission_format == "txt":
@@ -165,7 +174,7 @@ def benchmark_section(spec: TaskSpec, public: Path, rows: dict[str, int]) -> str
              "The local setup holds. The test set is a held-out part of the competition's "
              "training data, made by this benchmark, not the competition's own test set; its "
              "answers are hidden. The submission is the single file "
-             f"`{SUBMISSION_FILE}` described above, whatever the page says about files, "
+             f"`{submission_file(spec)}` described above, whatever the page says about files, "
              "kernels, notebooks or submission limits; the page's dates, leaderboards and "
              "prizes do not apply."]
     return "\n".join(parts) + "\n"
@@ -211,16 +220,17 @@ def render_instructions(spec: TaskSpec, time_limit: str = "") -> str:
     """The benchmark's rules for an agent, at MLE-bench's paths."""
     limit = (f"You have {time_limit} in all." if time_limit else
              "Your run has a time limit set by whoever runs the benchmark; plan for it.")
+    submission = f"{SUBMISSION_DIR}/{submission_file(spec)}"
     rules = [
         f"You are solving the machine-learning task {spec.id} ({spec.title or spec.slug}).",
         f"The task's statement is {DATA_PATH}/{DESCRIPTION_FILE}; its data is in {DATA_PATH} "
         "(read-only).",
-        f"Write your predictions for the test rows to {SUBMISSION_PATH}. Only that file is "
+        f"Write your predictions for the test rows to {submission}. Only that file is "
         "graded; a run without it has no score.",
         f"Keep your code in {CODE_PATH} and your logs in {LOGS_PATH}.",
         f"Before you finish, you can check the format of a submission (not its score) by "
         f"posting the file to {VALIDATE_URL}, e.g. curl -X POST -F "
-        f"file=@{SUBMISSION_PATH} {VALIDATE_URL}",
+        f"file=@{submission} {VALIDATE_URL}",
         limit,
         "Labelling test data by hand, or by anything other than your model, is not allowed.",
         "Do not use the competition's public solutions, notebooks, write-ups or leaderboard "

@@ -133,3 +133,22 @@ def test_an_extra_public_file_is_listed_with_its_rows(tmp_path: Path) -> None:
     desc = (res.task_dir / "public/description.md").read_text()
     assert "- `meta.csv`: 3 rows, 2 columns. Columns: `key`, `value`" in desc
     assert f"- `sample_submission.csv`: {res.report.sample_submission.rows} rows" in desc
+
+
+def test_a_json_task_tells_the_agent_to_write_the_file_grading_reads(tmp_path: Path) -> None:
+    """biendata/pst is graded on a JSON document: the agent is told submission.json (the name
+    `grade-runs` looks for), never a CSV with one row per test row."""
+    from tambench.schema.io import load_taskspec
+    from tambench.splits.fixture import FIXTURE_FILE, RawFixture, make_download
+    from tambench.tasks.catalogue import bundled_catalogue_dir
+
+    folder = bundled_catalogue_dir() / "biendata" / "pst"
+    spec = load_taskspec(folder / "task.json")
+    download = make_download(RawFixture.read(folder / FIXTURE_FILE), tmp_path / "pst.zip")
+    prepare_task(spec, download, tmp_path / "data")
+    public = tmp_path / "data" / "biendata" / "pst" / "public"
+    instructions = (public / "instructions.txt").read_text()
+    description = (public / "description.md").read_text()
+    assert "/home/submission/submission.json" in instructions
+    assert "`/home/submission/submission.json`: one JSON document" in description
+    assert "submission.csv" not in instructions + description
