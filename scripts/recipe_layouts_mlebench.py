@@ -405,7 +405,9 @@ LAYOUTS: dict[str, dict[str, Any]] = {
             "extra": _coco_files("train2019.json", [
                 {"id": k, "file_name": f"train_val2019/Plants/{k // 10}/{k:032x}.jpg",
                  "width": 800, "height": 600, "license": 1} for k in range(60)],
-                [{"id": k, "image_id": k, "category_id": k // 10} for k in range(60)]),
+                [{"id": k, "image_id": k, "category_id": k // 10} for k in range(60)]) | {
+                "val2019.json": json.dumps({"annotations": [], "images": [], "categories": [],
+                                            "info": {"year": 2019}, "licenses": []})},
             "files": [{"pattern": "{folder}/{name}", "table": "inat_images.csv",
                        "archive": "train_val2019.tar.gz"}]},
     },
@@ -434,7 +436,14 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                 for k in range(120)], [
                 {"id": f"a{k}", "image_id": f"{k:08x}-21bc-11ea-a13a-137349068a90",
                  "category_id": [0, 1, 3, 8][k % 4], "count": 1 + k % 2} for k in range(120)],
-                "train/")},
+                "train/") | {
+                "iwildcam2020_test_information.json": json.dumps({
+                    "images": [], "categories": [{"id": k, "name": f"species {k}"}
+                                                 for k in range(3)],
+                    "info": {"year": 2020, "version": "test"}}),
+                "iwildcam2020_megadetector_results.json": json.dumps({
+                    "images": [], "detection_categories": {"1": "animal"},
+                    "info": {"detector": "megadetector_v3"}})}},
     },
     "kaggle/rsna-breast-cancer-detection": {
         "sources": mle("rsna-breast-cancer-detection",
