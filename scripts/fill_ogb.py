@@ -17,9 +17,14 @@ row i for test item i. Where the track's metric is one tambench grades over line
 ranking per line, matched by position, as for the paper release's nextproductprediction),
 the task grades that array one row per line: WikiKG90M, line i holding the 10 predicted
 candidate indices of test triplet i, best first, scored by MRR@10 against the index of the
-true tail (the evaluator's rule, rows in the same order). MAG240M (accuracy) and PCQM4M (MAE)
-stay ungraded: their metrics are not graded over line files and no submission format reads
-an ``.npz``. Every track's metric still gives its board a scale.
+true tail (the evaluator's rule, rows in the same order). A track whose rows are a table with
+an id (:data:`TABLE_TRACKS`: PCQM4M's ``raw/data.csv.gz``, one molecule a row, ``idx``) is
+graded as a CSV submission keyed by that id with the target column: in this benchmark the
+local setup holds (the test set is a split of the download's labelled rows, so the
+evaluator's array, ordered by the official test indices, has no rows to follow), and a table
+keyed by the row id states the same predictions without relying on row order. MAG240M
+(accuracy) stays ungraded: no submission format reads an ``.npz`` and its rows are no table.
+Every track's metric still gives its board a scale.
 """
 
 from __future__ import annotations
@@ -41,6 +46,15 @@ TIMELINE = "_docs/kddcup2021/timeline.md"
 TRACKS = {"ogb-lsc-mag240m": ("MAG240M-LSC", "y_pred_mag240m.npz"),
           "ogb-lsc-wikikg90m": ("WikiKG90M-LSC", "t_pred_wikikg90m.npz"),
           "ogb-lsc-pcqm4m": ("PCQM4M-LSC", "y_pred_pcqm4m.npz")}
+#: Tracks graded as a CSV table keyed by the row id (see the module docstring): slug -> (id
+#: column, target column) of the download's table, and where its reader names them.
+TABLE_TRACKS = {"ogb-lsc-pcqm4m": ("idx", "homolumogap")}
+OGB_READER = {"ogb-lsc-pcqm4m": FactSource(
+    source="github:snap-stanford/ogb", commit="16774e38da070d8257bf31230dd07f7dcfab1ea8",
+    path="ogb/lsc/pcqm4m.py",
+    detail="PCQM4MDataset reads raw/data.csv.gz of pcqm4m_kddcup2021.zip: a molecule a row, "
+           "its columns smiles and homolumogap (NaN for the official test molecules); row i "
+           "is molecule i, the index split_dict.pt and the evaluator use")}
 #: Metrics tambench grades over line files (one ranking per line, matched by position).
 LINE_FILE_METRICS = ("mrr_at_k", "map_at_k_lines")
 _ROW = re.compile(r"^\|\s*(\d+)\s*\|\s*(.+?)\s*\|\s*([-+0-9.eE]+)\s*\|\s*$")
@@ -125,11 +139,19 @@ def ogb_grading(sources: Sources, slug: str) -> tuple[GradingSpec | None, str]:
     archive = TRACKS[slug.lower()][1]
     said = (f"a submission is the array the OGB-LSC evaluator saves as {archive}, row i for "
             f"test item i (the rule: {row['published_rule']})")
+    params = json.loads(row["metric_params"] or "{}")
+    if slug.lower() in TABLE_TRACKS:
+        id_col, target = TABLE_TRACKS[slug.lower()]
+        g = GradingSpec(metric=row["metric"], metric_params=params, id_columns=[id_col],
+                        target_columns=[target], submission_header=[id_col, target])
+        return g, (f"graded as a CSV table: {said}; here the local setup holds (the test "
+                   "set is a split of the download's labelled molecules), so a submission "
+                   f"is {id_col},{target}, one row per test molecule keyed by its {id_col}")
     if row["metric"] not in LINE_FILE_METRICS:
         return None, (f"its grading cannot be declared: {said}; no tambench submission format "
                       f"reads an .npz, and {row['metric']} is not graded over line files")
-    g = GradingSpec(metric=row["metric"], metric_params=json.loads(row["metric_params"] or "{}"),
-                    submission_format="txt", answers_file="answers.txt")
+    g = GradingSpec(metric=row["metric"], metric_params=params, submission_format="txt",
+                    answers_file="answers.txt")
     return g, (f"graded as a line file: {said}; line i holds row i of that array, "
                "space-separated, matched by position")
 
@@ -142,14 +164,22 @@ def ogb_grading_facts(sources: Sources, slug: str, g: GradingSpec
     cite = FactSource(source=tree.peer.repository, commit=tree.commit, path=page,
                       detail="the track's page: its metric and the evaluator's test file")
     row = sources.rules()[slug.lower()]
-    return {
-        "grading.metric": [cite.model_copy(update={"value": g.metric}), FactSource(
-            source="tambench", path=sources.rule_file_of(slug), value=g.metric,
-            detail=f"the competition's published rule: {row['published_rule']}")],
-        "grading.columns": [cite.model_copy(update={
-            "value": f"line file: line i is row i of {TRACKS[slug.lower()][1]}"})],
-        "grading.submission_header": [cite.model_copy(update={
-            "value": "(none: a line file)"})]}
+    metric = {"grading.metric": [cite.model_copy(update={"value": g.metric}), FactSource(
+        source="tambench", path=sources.rule_file_of(slug), value=g.metric,
+        detail=f"the competition's published rule: {row['published_rule']}")]}
+    if slug.lower() in TABLE_TRACKS:
+        reader = OGB_READER[slug.lower()]
+        return {**metric, "grading.columns": [reader.model_copy(update={
+            "value": f"id {','.join(g.id_columns)}; target {','.join(g.target_columns)}"})],
+            "grading.submission_header": [reader.model_copy(update={
+                "value": ",".join(g.submission_header), "detail": reader.detail + "; the "
+                "header is this benchmark's: the row id and the target, the local setup "
+                "holding over the evaluator's array"})]}
+    return {**metric,
+            "grading.columns": [cite.model_copy(update={
+                "value": f"line file: line i is row i of {TRACKS[slug.lower()][1]}"})],
+            "grading.submission_header": [cite.model_copy(update={
+                "value": "(none: a line file)"})]}
 
 
 def held_by_ogb(sources: Sources, slug: str) -> list[str]:

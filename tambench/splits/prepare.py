@@ -55,7 +55,13 @@ from tambench.splits.layout import (
 )
 from tambench.splits.quarantine import AUDIT_PENDING, lift_quarantine, quarantine_task
 from tambench.splits.rawcsv import RawTable, open_table
-from tambench.splits.recipe import FILES_TABLE, RecipeTables, resolve_raw, rewrite_tables
+from tambench.splits.recipe import (
+    FILES_TABLE,
+    RecipeTables,
+    named_tables,
+    resolve_raw,
+    rewrite_tables,
+)
 from tambench.splits.report import RowCounts, SplitReport
 from tambench.splits.sources import KaggleSource, PrivateFiles, RawSource, open_source
 from tambench.splits.statement import PageOptions, write_statement
@@ -217,7 +223,7 @@ def recipe_context(ctx: RawContext, plan: SplitPlan, scratch: Path) -> RawContex
     """``ctx`` after the recipe's raw steps: archives in the raw data unpacked (into
     ``scratch`` unless they were already in a working folder), JSON tables read and
     transforms applied (:mod:`.recipe`)."""
-    root = unpack_nested(ctx.root, scratch)
+    root = unpack_nested(ctx.root, scratch, named=named_tables(plan.split))
     tables = rewrite_tables(root, plan.split, scratch)
     label = ctx.label if root == ctx.root else _unpacked_label(root)
     return replace(ctx, root=root, label=label, tables=tables)

@@ -84,6 +84,11 @@ def _table_paths(split: SplitSpec) -> list[tuple[str, str, bool]]:
     return out
 
 
+def named_tables(split: SplitSpec) -> frozenset[str]:
+    """The raw paths of the tables the recipe reads (a gzipped one is unpacked for them)."""
+    return frozenset(rel for rel, _, _ in _table_paths(split) if rel)
+
+
 def _quoted_header(path: Path) -> bool:
     with open(path, "rb") as fh:
         return fh.read(1) == b'"'

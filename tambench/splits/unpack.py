@@ -10,8 +10,10 @@ and removed; an archive whose only member is ``<name>`` itself (``train.csv.zip`
 ``train.csv.zip`` becomes ``train.csv`` and never ``train.csv/train.csv``, and an archive
 holding one file puts it beside the archive (``Train.zip`` holding ``Train.csv``); a lone gzip
 file at the top of the raw data holds one table, ``trainHistory.csv.gz`` becoming
-``trainHistory.csv`` (gzipped per-row files in folders, ``scans/{id}.nii.gz``, are kept). Archives found in
-what was unpacked are unpacked in turn, up to :data:`MAX_DEPTH` levels.
+``trainHistory.csv`` (gzipped per-row files in folders, ``scans/{id}.nii.gz``, are kept, but a
+gzipped table in a folder is unpacked when the recipe names it without its ``.gz``: OGB's
+``pcqm4m_kddcup2021/raw/data.csv.gz``). Archives found in what was unpacked are unpacked in
+turn, up to :data:`MAX_DEPTH` levels.
 
 A local folder is never changed: when it holds archives, its files are first linked (or
 copied, across file systems) into the working folder, and unpacked there.
@@ -50,15 +52,17 @@ def _lone_gzip(name: str) -> bool:
     return lower.endswith(".gz") and not lower.endswith(".tar.gz")
 
 
-def nested_archives(root: Path) -> list[Path]:
-    """Archives (by suffix and by content) anywhere under ``root``; lone gzip files only at
-    its top (tables), since per-row files inside folders may be gzipped by format
+def nested_archives(root: Path, named: frozenset[str] = frozenset()) -> list[Path]:
+    """Archives (by suffix and by content) anywhere under ``root``; lone gzip files at its top
+    (tables) or, deeper, only where ``named`` (paths relative to ``root``) holds the path
+    they unpack to, since per-row files inside folders may be gzipped by format
     (``scans/{id}.nii.gz``) and are kept as they are."""
     found = []
     for dirpath, _, names in os.walk(root):
         for name in names:
             p = Path(dirpath) / name
-            if _lone_gzip(name) and Path(dirpath) != root:
+            if _lone_gzip(name) and Path(dirpath) != root and \
+                    p.relative_to(root).as_posix()[:-3] not in named:
                 continue
             if archive_stem(name) is not None and not p.is_symlink() and is_archive(p):
                 found.append(p)
@@ -103,26 +107,28 @@ def _unpack_one(archive: Path, limits: ArchiveLimits) -> Path:
     return place
 
 
-def unpack_nested(root: Path, work: Path, limits: ArchiveLimits | None = None) -> Path:
+def unpack_nested(root: Path, work: Path, limits: ArchiveLimits | None = None,
+                  named: frozenset[str] = frozenset()) -> Path:
     """Unpack every archive under ``root``; returns the folder holding the result.
 
     ``root`` inside ``work`` (an extracted download) is unpacked in place; otherwise (a user's
     folder) it is first linked into ``work/unpacked``. Without archives ``root`` is returned
-    unchanged.
+    unchanged. ``named``: the raw paths the recipe reads (a gzipped table in a folder is
+    unpacked only when named).
     """
     limits = limits or ArchiveLimits()
-    archives = nested_archives(root)
+    archives = nested_archives(root, named)
     if not archives:
         return root
     if not root.resolve().is_relative_to(work.resolve()):
         copy = work / "unpacked"
         _link_tree(root, copy)
         root = copy
-        archives = nested_archives(root)
+        archives = nested_archives(root, named)
     for _ in range(MAX_DEPTH):
         if not archives:
             break
         for archive in archives:
             _unpack_one(archive, limits)
-        archives = nested_archives(root)
+        archives = nested_archives(root, named)
     return root

@@ -53,3 +53,19 @@ def test_a_corrupt_gzip_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(UnsafeArchiveError, match="archive test.csv.gz is corrupt"):
         safe_extract(bad, tmp_path / "out")
     assert not any((tmp_path / "out").iterdir())
+
+
+def test_a_gzipped_table_in_a_folder_is_unpacked_only_when_the_recipe_names_it(
+        tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    (raw / "pcqm4m_kddcup2021" / "raw").mkdir(parents=True)
+    table = b"idx,smiles,homolumogap\n0,CCO,5.1\n1,CC,\n"
+    (raw / "pcqm4m_kddcup2021" / "raw" / "data.csv.gz").write_bytes(gzip.compress(table))
+    (raw / "pcqm4m_kddcup2021" / "raw" / "other.csv.gz").write_bytes(gzip.compress(table))
+    kept = unpack_nested(raw, tmp_path / "work0")
+    assert kept == raw, "an unnamed gzipped table in a folder is kept as it is"
+    root = unpack_nested(raw, tmp_path / "work1",
+                         named=frozenset({"pcqm4m_kddcup2021/raw/data.csv"}))
+    inner = root / "pcqm4m_kddcup2021" / "raw"
+    assert sorted(p.name for p in inner.iterdir()) == ["data.csv", "other.csv.gz"]
+    assert (inner / "data.csv").read_bytes() == table
