@@ -25,7 +25,9 @@ What the fill takes from it:
 * **gradings**, only for competitions no importer-read peer holds: the page read by the offline
   mapper (the same reading ``tambench schema map`` makes of a page), taken only when the
   competition's published rule, hand-checked in the project's table, names the same metric,
-  parameters and target columns (two witnesses, both cited); anything else is left unset
+  parameters and target columns (two witnesses, both cited); where the page's copy lost the
+  line breaks of its sample submission (the mapper finds no header), the header the table
+  states is taken when the page's text holds it as written; anything else is left unset
   with both readings named;
 * **pages**, for their timelines (start and end dates).
 """
@@ -196,11 +198,29 @@ def dsgym_page(sources: Sources, slug: str) -> tuple[FactSource, str] | None:
 
 
 def _rule(sources: Sources, slug: str) -> GradingSpec | None:
+    """The published rule's grading; its header and id columns where the table states them
+    (a page whose copy lost the sample's line breaks)."""
     row = sources.rules().get(slug.lower())
     if row is None or not row["metric"]:
         return None
+    targets = row["target_columns"].split("|")
+    header = [c for c in (row.get("submission_header") or "").split("|") if c]
     return GradingSpec(metric=row["metric"], metric_params=json.loads(
-        row["metric_params"] or "{}"), target_columns=row["target_columns"].split("|"))
+        row["metric_params"] or "{}"), target_columns=targets, submission_header=header,
+        id_columns=[c for c in header if c not in targets])
+
+
+def _header_by_rule(read: GradingSpec, rule: GradingSpec | None, text: str
+                    ) -> GradingSpec | None:
+    """The page's reading with the rule's header, when the mapper found no header but the
+    page's text holds the rule's header as written (its sample's line breaks lost:
+    ``id,rainfall2190,0.5...``)."""
+    if read.submission_header or rule is None or not rule.submission_header or \
+            ",".join(rule.submission_header) not in text:
+        return None
+    return read.model_copy(update={"id_columns": rule.id_columns,
+                                   "target_columns": rule.target_columns,
+                                   "submission_header": rule.submission_header})
 
 
 def _agrees(read: GradingSpec, rule: GradingSpec) -> bool:
@@ -210,7 +230,8 @@ def _agrees(read: GradingSpec, rule: GradingSpec) -> bool:
 
 
 def _reading(slug: str, text: str) -> tuple[GradingSpec | None, str]:
-    """The mapper's grading of the page, and a sentence of what it read."""
+    """The mapper's grading of the page (its header empty when the mapper found none), and a
+    sentence of what it read."""
     tid = f"kaggle/{slug}"
     d = read_descriptions([("page", text)], tid, default_url("kaggle", slug))
     if d.metric is None:
@@ -220,8 +241,6 @@ def _reading(slug: str, text: str) -> tuple[GradingSpec | None, str]:
     params = json.dumps(d.params, sort_keys=True) if d.params else ""
     said = (f"DSGym's copy of the page reads {d.metric}{params} on "
             f"{','.join(d.header) or '(no header)'}")
-    if not d.header:
-        return None, said
     g = GradingSpec(metric=d.metric, metric_params=dict(d.params), id_columns=d.id_columns,
                     target_columns=d.target_columns, submission_header=d.header)
     return g, said
@@ -233,10 +252,18 @@ def dsgym_task(sources: Sources, slug: str) -> ImportedTask | None:
     data = _load(sources)
     if data is None or slug.lower() not in data.pages:
         return None
-    read, said = _reading(slug.lower(), data.pages[slug.lower()][1])
+    text = data.pages[slug.lower()][1]
+    read, said = _reading(slug.lower(), text)
     rule = _rule(sources, slug)
     row = sources.rules().get(slug.lower())
     stated = f"the published rule ({row['published_rule']})" if row else "no published rule"
+    by_rule = _header_by_rule(read, rule, text) if read is not None else None
+    if by_rule is not None:
+        read = by_rule
+        said += (f"; the page's text holds the header {','.join(by_rule.submission_header)} "
+                 "run into its sample rows (line breaks lost), as the project's table reads it")
+    if read is not None and not read.submission_header:
+        read = None
     if read is not None and rule is not None and _agrees(read, rule):
         grading, notes, warnings = read, [f"{said}; {stated} agrees"], []
     else:
@@ -264,7 +291,11 @@ def dsgym_grading_facts(sources: Sources, slug: str, g: GradingSpec
         "grading.columns": [page.model_copy(update={"value": (
             f"id {','.join(g.id_columns)}; target {','.join(g.target_columns)}")})],
         "grading.submission_header": [page.model_copy(update={
-            "value": ",".join(g.submission_header)})]}
+            "value": ",".join(g.submission_header)}), *([FactSource(
+                source="tambench", path=sources.rule_file_of(slug),
+                value=",".join(g.submission_header),
+                detail="the header as the project's table reads the page (its copy ran the "
+                       "header into the sample rows)")] if row.get("submission_header") else [])]}
 
 
 def held_by_dsgym(sources: Sources, slug: str) -> list[str]:
