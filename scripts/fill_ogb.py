@@ -17,14 +17,14 @@ row i for test item i. Where the track's metric is one tambench grades over line
 ranking per line, matched by position, as for the paper release's nextproductprediction),
 the task grades that array one row per line: WikiKG90M, line i holding the 10 predicted
 candidate indices of test triplet i, best first, scored by MRR@10 against the index of the
-true tail (the evaluator's rule, rows in the same order). A track whose rows are a table with
-an id (:data:`TABLE_TRACKS`: PCQM4M's ``raw/data.csv.gz``, one molecule a row, ``idx``) is
-graded as a CSV submission keyed by that id with the target column: in this benchmark the
-local setup holds (the test set is a split of the download's labelled rows, so the
-evaluator's array, ordered by the official test indices, has no rows to follow), and a table
-keyed by the row id states the same predictions without relying on row order. MAG240M
-(accuracy) stays ungraded: no submission format reads an ``.npz`` and its rows are no table.
-Every track's metric still gives its board a scale.
+true tail (the evaluator's rule, rows in the same order). A track whose items have an index
+(:data:`TABLE_TRACKS`: PCQM4M's molecules, row i of ``raw/data.csv.gz`` with its ``idx``;
+MAG240M's papers, item i of ``processed/paper/node_label.npy``, which the recipe numbers
+``paper``) is graded as a CSV submission keyed by that index with the target column: in this
+benchmark the local setup holds (the test set is a split of the download's labelled items, so
+the evaluator's array, ordered by the official test indices, has no rows to follow), and a
+table keyed by the index states the same predictions without relying on row order. Every
+track's metric still gives its board a scale.
 """
 
 from __future__ import annotations
@@ -48,13 +48,21 @@ TRACKS = {"ogb-lsc-mag240m": ("MAG240M-LSC", "y_pred_mag240m.npz"),
           "ogb-lsc-pcqm4m": ("PCQM4M-LSC", "y_pred_pcqm4m.npz")}
 #: Tracks graded as a CSV table keyed by the row id (see the module docstring): slug -> (id
 #: column, target column) of the download's table, and where its reader names them.
-TABLE_TRACKS = {"ogb-lsc-pcqm4m": ("idx", "homolumogap")}
-OGB_READER = {"ogb-lsc-pcqm4m": FactSource(
-    source="github:snap-stanford/ogb", commit="16774e38da070d8257bf31230dd07f7dcfab1ea8",
-    path="ogb/lsc/pcqm4m.py",
-    detail="PCQM4MDataset reads raw/data.csv.gz of pcqm4m_kddcup2021.zip: a molecule a row, "
-           "its columns smiles and homolumogap (NaN for the official test molecules); row i "
-           "is molecule i, the index split_dict.pt and the evaluator use")}
+TABLE_TRACKS = {"ogb-lsc-pcqm4m": ("idx", "homolumogap"), "ogb-lsc-mag240m": ("paper", "label")}
+_OGB = "github:snap-stanford/ogb"
+OGB_READER = {
+    "ogb-lsc-pcqm4m": FactSource(
+        source=_OGB, commit="16774e38da070d8257bf31230dd07f7dcfab1ea8", path="ogb/lsc/pcqm4m.py",
+        detail="PCQM4MDataset reads raw/data.csv.gz of pcqm4m_kddcup2021.zip: a molecule a row, "
+               "its columns smiles and homolumogap (NaN for the official test molecules); row "
+               "i is molecule i, the index split_dict.pt and the evaluator use"),
+    "ogb-lsc-mag240m": FactSource(
+        source=_OGB, commit="0b73e1434ab6e903d90a46a48d2b563b0cf4a61e", path="ogb/lsc/mag240m.py",
+        detail="MAG240MDataset reads processed/paper/node_label.npy of mag240m_kddcup2021.zip: "
+               "item i is the subject area of paper i (NaN for non-arXiv papers, -1 for the "
+               "official test papers), the index split_dict.pt and the evaluator use; the "
+               "recipe numbers the items paper and names the labels label"),
+}
 #: Metrics tambench grades over line files (one ranking per line, matched by position).
 LINE_FILE_METRICS = ("mrr_at_k", "map_at_k_lines")
 _ROW = re.compile(r"^\|\s*(\d+)\s*\|\s*(.+?)\s*\|\s*([-+0-9.eE]+)\s*\|\s*$")
@@ -145,8 +153,8 @@ def ogb_grading(sources: Sources, slug: str) -> tuple[GradingSpec | None, str]:
         g = GradingSpec(metric=row["metric"], metric_params=params, id_columns=[id_col],
                         target_columns=[target], submission_header=[id_col, target])
         return g, (f"graded as a CSV table: {said}; here the local setup holds (the test "
-                   "set is a split of the download's labelled molecules), so a submission "
-                   f"is {id_col},{target}, one row per test molecule keyed by its {id_col}")
+                   "set is a split of the download's labelled items), so a submission is "
+                   f"{id_col},{target}, one row per test item keyed by its {id_col}")
     if row["metric"] not in LINE_FILE_METRICS:
         return None, (f"its grading cannot be declared: {said}; no tambench submission format "
                       f"reads an .npz, and {row['metric']} is not graded over line files")
