@@ -122,6 +122,36 @@ def test_dsgym_s_page_grades_only_where_the_published_rule_confirms_it(
         assert "reads roc_auc on id,y" in task.warnings[0] and said in task.warnings[0]
 
 
+def test_a_header_run_into_the_sample_rows_is_taken_from_the_rules_table_when_the_page_holds_it(
+    tmp_path: Path, shared_dir: Path
+) -> None:
+    dsgym = _modules()["dsgym"]
+    glued = ("# New comp\n\nEvaluation\nSubmissions are evaluated on area under the ROC curve "
+             "between the predicted probability and the observed target.\n\nSubmission File\n"
+             "For each id in the test set, you must predict a probability for the target y. The "
+             "file should contain a header and have the following format: "
+             "id,y2190,0.52191,0.1etc.\n")
+    _dsgym(tmp_path / "dsgym", {"stated": glued, "absent": glued, "silent": glued}, {})
+    sources = _sources(tmp_path, shared_dir)
+    table = tmp_path / "paper_rules.csv"
+    table.write_text(RULES.strip() + ",submission_header\n"
+                     "stated,ROC-AUC of y,roc_auc,{},true,y,,x,,id|y\n"
+                     "absent,ROC-AUC of y,roc_auc,{},true,y,,x,,key|y\n"
+                     "silent,ROC-AUC of y,roc_auc,{},true,y,,x,,\n", encoding="utf-8")
+    task = dsgym.dsgym_task(sources, "stated")
+    g = task.spec.grading
+    assert g is not None and (g.metric, g.id_columns, g.target_columns, g.submission_header) == (
+        "roc_auc", ["id"], ["y"], ["id", "y"])
+    assert "line breaks lost" in task.spec.provenance.notes[0]
+    facts = dsgym.dsgym_grading_facts(sources, "stated", g)
+    assert [f.source for f in facts["grading.submission_header"]] == [
+        "github:fannie1208/DSGym", "tambench"]
+    for slug in ("absent", "silent"):  # the page lacks the table's header / the table has none
+        task = dsgym.dsgym_task(sources, slug)
+        assert task.spec.grading is None, slug
+        assert "on (no header)" in task.warnings[0], slug
+
+
 RESULTS = """# results
 <a name="final_mag240m"/>
 #### **Final leaderboard for [MAG240M-LSC](/kddcup2021/mag240m/)**
@@ -178,18 +208,26 @@ def test_the_ogb_final_table_is_a_board_checked_against_its_direction_and_ranks(
         ("start", "2021-03-15"), ("end", "2021-06-08")]
 
 
-def test_only_a_ranking_track_grades_as_a_line_file(tmp_path: Path, shared_dir: Path) -> None:
+def test_a_ranking_track_grades_as_a_line_file_and_an_indexed_one_as_a_keyed_table(
+    tmp_path: Path, shared_dir: Path
+) -> None:
     ogb = _modules()["ogb"]
     _ogb_tree(tmp_path / "ogb-web")
     sources = _sources(tmp_path, shared_dir, rules=(
-        "ogb-lsc-mag240m,Accuracy,accuracy,{},true,,,x,\n"
+        "ogb-lsc-mag240m,Accuracy,accuracy,{},true,label,,x,\n"
         'ogb-lsc-wikikg90m,MRR,mrr_at_k,"{""k"": 10}",true,,,x,\n'))
     g, said = ogb.ogb_grading(sources, "ogb-lsc-wikikg90m")
     assert g is not None and (g.metric, g.metric_params, g.submission_format.value) == (
         "mrr_at_k", {"k": 10}, "txt")
     assert "t_pred_wikikg90m.npz" in said and "matched by position" in said
-    none, said = ogb.ogb_grading(sources, "ogb-lsc-mag240m")
-    assert none is None and "accuracy is not graded over line files" in said
+    g, said = ogb.ogb_grading(sources, "ogb-lsc-mag240m")
+    assert g is not None and (g.metric, g.submission_format.value, g.id_columns,
+                              g.target_columns, g.submission_header) == (
+        "accuracy", "csv", ["paper"], ["label"], ["paper", "label"])
+    assert "y_pred_mag240m.npz" in said and "the local setup holds" in said
+    facts = ogb.ogb_grading_facts(sources, "ogb-lsc-mag240m", g)
+    assert facts["grading.columns"][0].path == "ogb/lsc/mag240m.py"
+    assert facts["grading.submission_header"][0].value == "paper,label"
     none, said = ogb.ogb_grading(sources, "ogb-lsc-pcqm4m")
     assert none is None and "no published rule" in said
 
