@@ -267,8 +267,10 @@ def dsgym_task(sources: Sources, slug: str) -> ImportedTask | None:
     if read is not None and rule is not None and _agrees(read, rule):
         grading, notes, warnings = read, [f"{said}; {stated} agrees"], []
     else:
-        why = "no rule in the project's table" if row is None else \
-            "the rule names no registered metric" if rule is None else "they differ"
+        why = "no rule in the project's table" if row is None else "they differ"
+        if row is not None and rule is None:  # the table's notes say what a grading lacks
+            why = "the rule names no registered metric" + (
+                f" ({row['notes']})" if row["notes"] else "")
         grading, notes, warnings = None, [], [f"grading left unset: {said}; {stated}: {why}"]
     spec = TaskSpec(id=f"kaggle/{slug.lower()}", platform="kaggle",
                     url=default_url("kaggle", slug.lower()), status="incomplete",
