@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from recipe_layouts import page
+from recipe_layouts import _playground
 
 OGB_COMMIT = "16774e38da070d8257bf31230dd07f7dcfab1ea8"
 #: The commit of the OGB package's mag240m.py read for MAG240M's layout.
@@ -73,7 +73,8 @@ def _mag240m() -> dict[str, Any]:
         ]},
     }
 
-#: playground-series-s5e3's features, in file order (the data page).
+#: playground-series-s5e3's features, in file order (its data page; the target rainfall is
+#: 0/1, the sample submission id,rainfall).
 _WEATHER = {"day": "int:1:365", "pressure": "float:999:1035", "maxtemp": "float:7:36",
             "temparature": "float:4:32", "mintemp": "float:2:30", "dewpoint": "float:-0.3:26",
             "humidity": "float:39:98", "cloud": "float:2:100", "sunshine": "float:0:12",
@@ -101,23 +102,6 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                          "homolumogap": "choice:|3.0477|4.4109|5.2926|6.1183|7.0345|4.9021"}},
         ]},
     },
-    "kaggle/playground-series-s5e3": {
-        "sources": page("playground-series-s5e3",
-                        "train.csv (id, day, pressure, maxtemp, temparature, mintemp, "
-                        "dewpoint, humidity, cloud, sunshine, winddirection, windspeed, "
-                        "rainfall 0/1), test.csv without rainfall (ids from 2190), "
-                        "sample_submission.csv (id, rainfall) at the top of the download"),
-        "split": {"strategy": "stratified", "train_file": "train.csv", "id_column": "id",
-                  "target_columns": ["rainfall"], "stratify_column": "rainfall",
-                  "test_size": 0.1},
-        "fixture": {"tables": [
-            {"path": "train.csv", "columns": {
-                "id": "seq:{i}", **_WEATHER, "rainfall": "choice:0|1"}},
-            {"path": "test.csv", "columns": {
-                "id": "seq:2{i:03d}", **_WEATHER}},
-            {"path": "sample_submission.csv", "columns": {"id": "seq:2{i:03d}",
-                                                          "rainfall": "const:0"}},
-        ]},
-    },
+    "kaggle/playground-series-s5e3": _playground("playground-series-s5e3", "rainfall", _WEATHER),
     "ogb/ogb-lsc-mag240m": _mag240m(),
 }
