@@ -409,7 +409,8 @@ def _dates(spec: TaskSpec, slug: str, sources: Sources, board: Board | None) -> 
     dated = dated_sources(sources, slug, boards) + extra_dated(sources, slug)
     decision = decide_dates(dated)
     record = meta_kaggle_dated(sources, slug) if spec.platform == "kaggle" else None
-    if decision.end is None and not decision.problems and record is not None:
+    told = decision.end is not None or decision.problems or decision.rolling
+    if not told and record is not None:
         decision = decide_dates([*dated, record])  # Kaggle's record, where nothing else tells
     spec = _with(spec, start_date=decision.start, end_date=decision.end)
     return _facts(_note(spec, *(f"dates: {p}" for p in decision.problems)), decision.facts)
