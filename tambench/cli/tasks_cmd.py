@@ -314,6 +314,18 @@ def _end_cell(row: dict[str, Any]) -> Any:
     return row.get("end_date") or ("rolling" if row.get("timeline") else None)
 
 
+def _timeline(spec: Any) -> str:
+    """How a rolling competition's dates read ("" for one that ends)."""
+    from tambench.tasks.dates import is_rolling, timeline_label
+
+    return timeline_label(spec.start_date, is_rolling(spec.provenance.facts))
+
+
+def _dates_of(spec: Any) -> str:
+    """A task's dates as ``tasks show`` prints them."""
+    return _timeline(spec) or f"{spec.start_date or '?'} to {spec.end_date or '?'}"
+
+
 def _difficulty_of(entry: Any) -> tuple[Any, str]:
     """The entry's stored difficulty, else the one computed from its shipped leaderboard."""
     from tambench.difficulty.batch import entry_difficulty
@@ -338,7 +350,6 @@ def show(
     from tambench.cli._pages import statement_json, statement_lines
     from tambench.tasks.catalogue import Catalogue
     from tambench.tasks.collections import collection_memberships
-    from tambench.tasks.dates import is_rolling, timeline_label
     from tambench.tasks.filters import evaluate_rules, passes_filters
 
     cat = Catalogue(catalogue_root(catalogue))
@@ -363,7 +374,7 @@ def show(
             "subsets": memberships, "collections": collections,
             "start_date": spec.start_date.isoformat() if spec.start_date else None,
             "end_date": spec.end_date.isoformat() if spec.end_date else None,
-            "timeline": timeline_label(spec.start_date, is_rolling(spec.provenance.facts)),
+            "timeline": _timeline(spec),
             "notes": spec.provenance.notes,
             **statement_json(spec),
         })
@@ -380,9 +391,7 @@ def show(
                      f"{difficulty.tier.value}" + (f"; beside: {others}" if others else ""))
     if spec.reference_tiers:
         lines.append(f"  reference tiers: {spec.reference_tiers}")
-    rolling = timeline_label(spec.start_date, is_rolling(spec.provenance.facts))
-    dates = rolling or f"{spec.start_date or '?'} to {spec.end_date or '?'}"
-    lines.append(f"  dates: {dates}   collections: {', '.join(collections) or '-'}")
+    lines.append(f"  dates: {_dates_of(spec)}   collections: {', '.join(collections) or '-'}")
     lines += [f"  subsets: {', '.join(memberships) or '-'}",
               f"  filters: {'pass' if passes_filters(rules) else 'not passed'}"]
     lines += [f"    {r.verdict:7s} {r.rule}: {r.reason}" for r in rules]
