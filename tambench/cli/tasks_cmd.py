@@ -271,7 +271,8 @@ def _with_readiness(rows: list[dict[str, Any]], entries: list[Any], ready: bool 
 #: subsets and the tier's source, then the status and the recipe go first. ``recipe``:
 #: "checked" when the suite prepares a download generated in the task's real layout with its
 #: split recipe, "unchecked" for a recipe without that check, "none" without a recipe. The end
-#: date is shown when no entry has one (empty: the dates are unknown, not left out).
+#: date is shown when no entry has one (empty: the dates are unknown, not left out; "rolling": a
+#: competition that never ends).
 TASK_COLUMNS = (
     Column("id", key=True), Column("modality", priority=5), Column("tier", priority=5),
     Column("tier_source", priority=2), Column("metric", priority=4, min_width=10),
