@@ -14,10 +14,12 @@ was read (``provenance.facts``: repository, commit, path):
   curated Lite entries keep their grading;
 * a real final leaderboard where the entry has none: dslighting's copy of MLE-bench's file
   (taken only when its SHA-256 is MLE-bench's LFS oid), else MLE-Dojo's private board;
-* start and end dates from the descriptions' timelines and the boards' last submissions,
-  cross-checked (:mod:`tambench.tasks.dates`); conflicts are recorded and leave the date unset;
-  where none of them tells, Meta Kaggle's record of a Kaggle competition's deadline
-  (``fill_metakaggle``);
+* start and end dates from the descriptions' timelines (and the timelines held elsewhere,
+  ``fill_timelines``) and the boards' last submissions, cross-checked
+  (:mod:`tambench.tasks.dates`); conflicts are recorded and leave the date unset; a competition
+  its sources say never ends is recorded as rolling; where none of them tells, Meta Kaggle's
+  record of a Kaggle competition's deadline (``fill_metakaggle``), then ML Contests' list
+  (``fill_mlcontests``);
 * the difficulty from the board (stored, so ``load_task(...).difficulty`` is what ``tambench
   tasks show`` prints), and the tier it gives;
 * a prepare recipe (``split``): the importers' suggestion, with the raw files MLE-bench's

@@ -34,6 +34,7 @@ from fill_extras import (
     extra_imports,
 )
 from fill_metakaggle import meta_kaggle_dated
+from fill_mlcontests import mlcontests_dated
 from fill_recipes import recipe_for
 from fill_sources import (
     GRADING_FILES,
@@ -409,8 +410,10 @@ def _dates(spec: TaskSpec, slug: str, sources: Sources, board: Board | None) -> 
     dated = dated_sources(sources, slug, boards) + extra_dated(sources, slug)
     decision = decide_dates(dated)
     record = meta_kaggle_dated(sources, slug) if spec.platform == "kaggle" else None
-    if decision.end is None and not decision.problems and record is not None:
-        decision = decide_dates([*dated, record])  # Kaggle's record, where nothing else tells
+    for records in ([record] if record else [], mlcontests_dated(sources, slug, spec.platform)):
+        told = decision.end is not None or decision.problems or decision.rolling
+        if not told and records:  # Kaggle's record, then ML Contests', where nothing else tells
+            decision = decide_dates([*dated, *records])
     spec = _with(spec, start_date=decision.start, end_date=decision.end)
     return _facts(_note(spec, *(f"dates: {p}" for p in decision.problems)), decision.facts)
 

@@ -1,5 +1,6 @@
 """The sources the fill reads with its own helpers, behind one interface (helper of
-fill_catalogue): DSGym (:mod:`fill_dsgym`) and the OGB website (:mod:`fill_ogb`).
+fill_catalogue): DSGym (:mod:`fill_dsgym`), the OGB website (:mod:`fill_ogb`) and the
+timelines held elsewhere (:mod:`fill_timelines`: dates only).
 
 They speak only where no importer-read peer (MLE-bench, dslighting, MLE-Dojo) does: a grading
 only for a competition no peer holds, a board only for an entry that ships none. Their pages
@@ -11,10 +12,11 @@ from __future__ import annotations
 from fill_dsgym import dsgym_board, dsgym_grading_facts, dsgym_page, dsgym_task, held_by_dsgym
 from fill_ogb import TRACKS, held_by_ogb, ogb_board, ogb_dates, ogb_grading, ogb_grading_facts
 from fill_sources import Board, Sources
+from fill_timelines import extra_timelines
 
 from tambench.schema.suggest import suggest_split_spec
 from tambench.schema.taskspec import FactSource, GradingSpec, Provenance, TaskSpec
-from tambench.tasks.dates import DatedSource, timeline_statements
+from tambench.tasks.dates import DatedSource, dated_text
 from tambench.tasks.importers import ImportedTask
 from tambench.tasks.leaderboards import record_scale
 
@@ -91,16 +93,16 @@ def extra_board(sources: Sources, slug: str, graded: str | None
 
 
 def extra_dated(sources: Sources, slug: str) -> list[DatedSource]:
-    """The timelines of DSGym's copy of the page and of the OGB website."""
+    """The timelines of DSGym's copy of the page, of the OGB website, of the KDD Cup 2024
+    timeline's copy and of the pages' stated lines."""
     out = []
     page = dsgym_page(sources, slug)
     if page is not None:
-        src, text = page
-        out.append(DatedSource(src, statements=tuple(timeline_statements(text))))
+        out.append(dated_text(*page))
     ogb = ogb_dates(sources, slug)
     if ogb is not None:
         out.append(ogb)
-    return out
+    return out + extra_timelines(sources, slug)
 
 
 def extra_held(sources: Sources, slug: str) -> str:

@@ -26,7 +26,7 @@ from peer_trees import PeerTree
 from tambench.core.leaderboard import Leaderboard, read_leaderboard
 from tambench.errors import LeaderboardError
 from tambench.schema.taskspec import FactSource, LeaderboardSource
-from tambench.tasks.dates import DatedSource, last_submission, timeline_statements
+from tambench.tasks.dates import DatedSource, dated_text, last_submission
 from tambench.tasks.importers import IMPORTERS, ImportedTask, read_tree
 
 #: Which importer reads each peer's tree (the dslighting registry is in MLE-bench's layout).
@@ -174,8 +174,7 @@ def dated_sources(sources: Sources, slug: str, boards: list[Board]) -> list[Date
     board."""
     out = []
     for src, path in description_files(sources, slug):
-        text = path.read_text(encoding="utf-8", errors="replace")
-        out.append(DatedSource(src, statements=tuple(timeline_statements(text))))
+        out.append(dated_text(src, path.read_text(encoding="utf-8", errors="replace")))
     seen: set[str] = set()
     for b in boards:
         digest = sources.sha256(b.raw)

@@ -43,8 +43,8 @@ PEERS: dict[str, Peer] = {
 }
 
 #: Other public sources of the paper's competitions, read by their own helpers of the fill
-#: (``fill_dsgym``, ``fill_ogb``, ``fill_metakaggle``) rather than by an importer: pages, final
-#: boards, timelines, Kaggle's own record of each competition's deadline.
+#: (``fill_dsgym``, ``fill_ogb``, ``fill_metakaggle``, ``fill_mlcontests``, ``fill_timelines``)
+#: rather than by an importer: pages, final boards, timelines, Kaggle's own record of each competition's deadline.
 SOURCES: dict[str, Peer] = {
     "dsgym": Peer("dsgym", "github:fannie1208/DSGym", "data/task/dspredict", "fannie1208+DSGym",
                   also=("data/DSPredict_Offline_Leaderboard",)),
@@ -53,6 +53,15 @@ SOURCES: dict[str, Peer] = {
     "meta-kaggle": Peer("meta-kaggle", "github:Romathonat/KaggleMateAI", "data/Competitions.csv",
                         "Romathonat+KaggleMateAI",
                         commit="3f1cb1ba7b16e95eae2031b334e95a8fc4406dca"),
+    "mlcontests-2024": Peer("mlcontests-2024", "github:mlcontests/mlcontests.github.io",
+                            "competitions.json", "mlcontests+mlcontests.github.io",
+                            commit="ac1a70439bc2146e5a7efc6e4679975faeaeacd6"),
+    "mlcontests": Peer("mlcontests", "github:mlcontests/mlcontests.github.io",
+                       "competitions.json", "mlcontests+mlcontests.github.io",
+                       commit="81539817fe8ea8fb646c2b82f12593754578c80e"),
+    "kddcup2024": Peer("kddcup2024", "github:matthewliu0324/CS145_project", "project_proposal.md",
+                       "matthewliu0324+CS145_project",
+                       commit="2f156541e3d84c90c19a56dbcb45fe7dec4a940a"),
 }
 
 

@@ -122,7 +122,8 @@ def filter_rows(
 def filter_dates(rows: list[dict[str, Any]], since: date | None, until: date | None
                  ) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
     """The rows that ended within [since, until], and (id, why) of every row whose recorded
-    dates cannot tell (:func:`tambench.tasks.dates.ended_within`)."""
+    dates cannot tell (:func:`tambench.tasks.dates.ended_within`; a rolling competition, which
+    never ends, is decided by its launch)."""
     from tambench.tasks.dates import ended_within
 
     if since is None and until is None:
@@ -131,7 +132,7 @@ def filter_dates(rows: list[dict[str, Any]], since: date | None, until: date | N
     for r in rows:
         start, end = (date.fromisoformat(r[k]) if r[k] else None
                       for k in ("start_date", "end_date"))
-        inside, why = ended_within(start, end, since, until)
+        inside, why = ended_within(start, end, since, until, rolling=bool(r.get("timeline")))
         if inside is None:
             unknown.append((str(r["id"]), why))
         elif inside:
@@ -270,7 +271,8 @@ def _with_readiness(rows: list[dict[str, Any]], entries: list[Any], ready: bool 
 #: subsets and the tier's source, then the status and the recipe go first. ``recipe``:
 #: "checked" when the suite prepares a download generated in the task's real layout with its
 #: split recipe, "unchecked" for a recipe without that check, "none" without a recipe. The end
-#: date is shown when no entry has one (empty: the dates are unknown, not left out).
+#: date is shown when no entry has one (empty: the dates are unknown, not left out; "rolling": a
+#: competition that never ends).
 TASK_COLUMNS = (
     Column("id", key=True), Column("modality", priority=5), Column("tier", priority=5),
     Column("tier_source", priority=2), Column("metric", priority=4, min_width=10),
@@ -302,10 +304,27 @@ def _print_rows(cat: Any, rows: list[dict[str, Any]], explain: bool, json_out: b
         return
     columns = [*TASK_COLUMNS, *([Column("rules", priority=6, min_width=12)] if explain else [])]
     keys = [c.header for c in TASK_COLUMNS]
-    print_table(columns, [[_cell(r.get(k)) for k in keys] + (
+    print_table(columns, [[_cell(_end_cell(r) if k == "end_date" else r.get(k)) for k in keys] + (
         [" ".join(f"{v.rule}={v.verdict}" for v in verdicts[r["id"]])] if explain else [])
         for r in rows])
     console.print(f"{len(rows)} task(s)")
+
+
+def _end_cell(row: dict[str, Any]) -> Any:
+    """The end date, or "rolling" for a competition that never ends."""
+    return row.get("end_date") or ("rolling" if row.get("timeline") else None)
+
+
+def _timeline(spec: Any) -> str:
+    """How a rolling competition's dates read ("" for one that ends)."""
+    from tambench.tasks.dates import is_rolling, timeline_label
+
+    return timeline_label(spec.start_date, is_rolling(spec.provenance.facts))
+
+
+def _dates_of(spec: Any) -> str:
+    """A task's dates as ``tasks show`` prints them."""
+    return _timeline(spec) or f"{spec.start_date or '?'} to {spec.end_date or '?'}"
 
 
 def _difficulty_of(entry: Any) -> tuple[Any, str]:
@@ -356,6 +375,7 @@ def show(
             "subsets": memberships, "collections": collections,
             "start_date": spec.start_date.isoformat() if spec.start_date else None,
             "end_date": spec.end_date.isoformat() if spec.end_date else None,
+            "timeline": _timeline(spec),
             "notes": spec.provenance.notes,
             **statement_json(spec),
         })
@@ -372,8 +392,7 @@ def show(
                      f"{difficulty.tier.value}" + (f"; beside: {others}" if others else ""))
     if spec.reference_tiers:
         lines.append(f"  reference tiers: {spec.reference_tiers}")
-    lines.append(f"  dates: {spec.start_date or '?'} to {spec.end_date or '?'}   collections: "
-                 f"{', '.join(collections) or '-'}")
+    lines.append(f"  dates: {_dates_of(spec)}   collections: {', '.join(collections) or '-'}")
     lines += [f"  subsets: {', '.join(memberships) or '-'}",
               f"  filters: {'pass' if passes_filters(rules) else 'not passed'}"]
     lines += [f"    {r.verdict:7s} {r.rule}: {r.reason}" for r in rules]

@@ -49,6 +49,7 @@ from tambench.fileio import write_text_atomic
 from tambench.schema.complete import status_problems
 from tambench.schema.io import load_taskspec
 from tambench.schema.taskspec import TASK_ID_PATTERN, TaskSpec
+from tambench.tasks.dates import is_rolling, timeline_label
 from tambench.tasks.filters import evaluate_rules, passes_filters
 from tambench.tasks.leaderboards import scale_problems
 from tambench.tasks.locate import locate_task
@@ -60,7 +61,7 @@ INDEX_PARQUET = "index.parquet"
 #: Index columns, in order. ``subsets`` is derived from the manifests and left out of the hash.
 INDEX_COLUMNS = (
     "id", "platform", "slug", "title", "status", "modality", "field", "metric", "direction",
-    "start_date", "end_date", "n_teams", "tier", "difficulty_method", "difficulty_score",
+    "start_date", "end_date", "timeline", "n_teams", "tier", "difficulty_method", "difficulty_score",
     "has_leaderboard", "filters_passed", "passes_filters", "reference_tiers", "subsets",
 )
 _HASHED_COLUMNS = tuple(c for c in INDEX_COLUMNS if c != "subsets")
@@ -324,6 +325,7 @@ def index_row(entry: CatalogueEntry, subsets: list[str]) -> dict[str, Any]:
         "direction": m.direction if m else "",
         "start_date": spec.start_date.isoformat() if spec.start_date else "",
         "end_date": spec.end_date.isoformat() if spec.end_date else "",
+        "timeline": timeline_label(spec.start_date, is_rolling(spec.provenance.facts)),
         "n_teams": spec.n_teams if spec.n_teams is not None else _count_rows(entry),
         "tier": d.tier.value if d else "",
         "difficulty_method": d.method if d else "",

@@ -17,6 +17,13 @@ code competition's rerun on new data, the final submission deadline counts); a l
 :data:`BOARD_TOLERANCE_DAYS` days before it (or on the day after: deadlines are 11:59 PM UTC),
 and stands for the end date when no timeline gives one. Sources that disagree leave the date
 unset, each recorded with its value, and the decision says why.
+
+A competition that never ends (Kaggle's Getting Started competitions: "This competition runs
+indefinitely", "on a rolling timeline"; :func:`rolling_statements`) has no end date: when a
+source says so and none states an end, the decision records it as ``rolling`` (the fact
+:data:`TIMELINE_FACT` = :data:`ROLLING`, with the line), and its board's last submission is no
+end (a rolling board is a snapshot). :func:`ended_within` decides a rolling competition by its
+launch: its data has been public since then, and it has not ended.
 """
 
 from __future__ import annotations
@@ -57,6 +64,12 @@ _NOT_END_RE = re.compile(r"entry deadline|team merger|merge deadline|team merge|
                          r"winners?'? requirements|code submission|paper|fact sheet|post-competition|"
                          r"^\W*update\b", re.I)
 _EXTENDED_RE = re.compile(r"\bextended\b.*\bto\b", re.I)
+_ROLLING_RE = re.compile(r"\bruns indefinitely\b|\bon a rolling timeline\b|"
+                         r"\bno (?:end|deadline) date\b", re.I)
+#: The fact (under ``provenance.facts``) saying how a competition's timeline runs, and its value
+#: for one that never ends.
+TIMELINE_FACT = "timeline"
+ROLLING = "rolling"
 _FINAL_RE = re.compile(r"final submission deadline", re.I)
 #: A timeline copied from a Kaggle page as one run of text ("...Start Date- May 1, 2024Entry
 #: Deadline- ...Final Submission Deadline- May 31, 2024All deadlines..."): each label glued to
@@ -126,6 +139,23 @@ def timeline_statements(text: str) -> list[DateStatement]:
     return out
 
 
+def rolling_statements(text: str) -> list[str]:
+    """The sentences of a description saying the competition never ends (see the module
+    docstring).
+
+    >>> rolling_statements("No cash prize. **Timeline**: This competition runs indefinitely "
+    ...                    "with a rolling leaderboard.\\nA two month rolling window on entries.")
+    ['Timeline : This competition runs indefinitely with a rolling leaderboard.']
+    """
+    out = []
+    for raw in text.splitlines():
+        line = " ".join(raw.replace("*", " ").split())
+        for sentence in re.split(r"(?<=[.!?])\s+", line):
+            if _ROLLING_RE.search(sentence) and len(sentence) <= 300:
+                out.append(sentence)
+    return out
+
+
 def last_submission(lb: Leaderboard) -> date | None:
     """The day of the last submission on a board whose rows carry dates (None otherwise)."""
     days = []
@@ -148,6 +178,14 @@ class DatedSource:
 
     statements: tuple[DateStatement, ...] = ()
     board_last: date | None = None
+    rolling: tuple[str, ...] = ()
+    """Lines saying the competition never ends (:func:`rolling_statements`)."""
+
+
+def dated_text(source: FactSource, text: str) -> DatedSource:
+    """A description's timeline statements and rolling lines, as one dated source."""
+    return DatedSource(source, statements=tuple(timeline_statements(text)),
+                       rolling=tuple(rolling_statements(text)))
 
 
 @dataclass
@@ -156,6 +194,8 @@ class DateDecision:
 
     start: date | None = None
     end: date | None = None
+    rolling: bool = False
+    """A source says the competition never ends and none states an end."""
     facts: dict[str, list[FactSource]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
@@ -219,6 +259,8 @@ def decide_dates(sources: Sequence[DatedSource]) -> DateDecision:
     read = _read_timelines(sources, out)
     out.start = _single("start", read["start"], out)
     deadline = _single("end", read["end"], out)
+    if _rolling(sources, bool(read["end"]) or read["end"] is None, out):
+        return out
     boards = [s for s in sources if s.board_last is not None]
     for src in boards:
         if (last := src.board_last) is not None:
@@ -232,6 +274,27 @@ def decide_dates(sources: Sequence[DatedSource]) -> DateDecision:
         out.problems.append(f"start_date {out.start} is after end_date {out.end}: both unset")
         out.start = out.end = None
     return out
+
+
+def _rolling(sources: Sequence[DatedSource], stated: bool, out: DateDecision) -> bool:
+    """Record a rolling timeline (True: the decision is made, no end date), or the conflict
+    with a stated end."""
+    said = [(src, src.rolling[0]) for src in sources if src.rolling]
+    if not said:
+        return False
+    if stated:
+        out.problems.append("end_date: a source says the competition runs indefinitely "
+                            f"({said[0][1][:120]!r}) and another states an end")
+        return False
+    out.rolling = True
+    out.facts[TIMELINE_FACT] = [src.source.model_copy(update={
+        "value": ROLLING, "detail": f"rolling: {line[:160]}"}) for src, line in said]
+    return True
+
+
+def is_rolling(facts: dict[str, list[FactSource]]) -> bool:
+    """Whether a task's facts record a rolling timeline (no end date)."""
+    return any(f.value == ROLLING for f in facts.get(TIMELINE_FACT, []))
 
 
 def _agrees(day: date, deadline: date) -> bool:
@@ -267,13 +330,25 @@ def _end_from(deadline: date | None, stated: bool, boards: Sequence[DatedSource]
     return lasts[0]
 
 
+def timeline_label(start: date | None, rolling: bool) -> str:
+    """How a rolling competition's dates read ("" for one that is not rolling)."""
+    if not rolling:
+        return ""
+    launched = f"launched {start.isoformat()}" if start else "launch date unknown"
+    return f"rolling, no end date; {launched}"
+
+
 def ended_within(start: date | None, end: date | None, since: date | None,
-                 until: date | None) -> tuple[bool | None, str]:
+                 until: date | None, rolling: bool = False) -> tuple[bool | None, str]:
     """Whether a competition ended on or after ``since`` and on or before ``until``.
 
     True or False with the date that decides, or None when the recorded dates cannot tell (no
     end date, and a start date that does not settle it either; or a start date after the end
     date, which contradict each other: an entry edited by hand), with the reason.
+
+    A rolling competition (no end date) never ended on or before ``until``; against ``since``
+    its launch decides: launched on or after it, its data was not public before it (kept);
+    launched before, its data and public solutions were (left out); launch unknown, None.
 
     >>> ended_within(None, date(2023, 5, 1), date(2023, 1, 1), None)
     (True, 'ended 2023-05-01')
@@ -286,6 +361,8 @@ def ended_within(start: date | None, end: date | None, since: date | None,
     """
     if start is not None and end is not None and start > end:
         return None, f"start date {start.isoformat()} is after end date {end.isoformat()}"
+    if rolling and end is None:
+        return _rolling_within(start, since, until)
     if end is not None:
         inside = (since is None or end >= since) and (until is None or end <= until)
         return inside, f"ended {end.isoformat()}"
@@ -295,3 +372,24 @@ def ended_within(start: date | None, end: date | None, since: date | None,
         return True, f"started {start.isoformat()}, so ended after {since.isoformat()}"
     known = f" (started {start.isoformat()})" if start is not None else ""
     return None, f"no end date recorded{known}"
+
+
+def _rolling_within(start: date | None, since: date | None, until: date | None
+                    ) -> tuple[bool | None, str]:
+    """:func:`ended_within` for a rolling competition.
+
+    >>> _rolling_within(date(2012, 9, 28), date(2023, 1, 1), None)
+    (False, 'rolling, no end date; launched 2012-09-28, before 2023-01-01')
+    >>> _rolling_within(None, None, date(2024, 1, 1))
+    (False, 'rolling, no end date; launch date unknown: has not ended')
+    """
+    label = timeline_label(start, True)
+    if until is not None:
+        return False, f"{label}: has not ended"
+    if since is None:
+        return True, label
+    if start is None:
+        return None, label
+    if start >= since:
+        return True, f"{label}, on or after {since.isoformat()}"
+    return False, f"{label}, before {since.isoformat()}"

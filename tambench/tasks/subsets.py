@@ -33,7 +33,7 @@ from tambench.errors import SubsetError
 from tambench.fileio import write_text_atomic
 from tambench.schema.taskspec import Modality, TaskSpec, Tier
 from tambench.tasks.catalogue import Catalogue, CatalogueEntry
-from tambench.tasks.dates import ended_within
+from tambench.tasks.dates import ended_within, is_rolling
 from tambench.tasks.filters import evaluate_rules, passes_filters
 from tambench.tasks.manifests import Manifest, read_manifest, render_manifest
 from tambench.tasks.readiness import entry_gaps, not_ready_reason
@@ -112,7 +112,8 @@ class Selection:
         """Why the dates keep a task of the collection out ("" when they do not)."""
         if self.since is None and self.until is None:
             return ""
-        inside, why = ended_within(spec.start_date, spec.end_date, self.since, self.until)
+        inside, why = ended_within(spec.start_date, spec.end_date, self.since, self.until,
+                                   rolling=is_rolling(spec.provenance.facts))
         if inside is None:
             return f"dates unknown: {why}"
         window = " and ".join(part for part in (

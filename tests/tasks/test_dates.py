@@ -15,11 +15,15 @@ from tambench.schema.io import save_taskspec
 from tambench.schema.taskspec import FactSource, GradingSpec, Modality, TaskSpec
 from tambench.tasks.catalogue import bundled_catalogue_dir
 from tambench.tasks.dates import (
+    TIMELINE_FACT,
     DatedSource,
     DateStatement,
+    dated_text,
     decide_dates,
     ended_within,
+    is_rolling,
     last_submission,
+    rolling_statements,
     timeline_statements,
 )
 from tambench.tasks.manifests import render_manifest
@@ -292,3 +296,60 @@ def test_validation_names_a_collection_member_without_an_entry(dated_catalogue: 
         "broken", {}, {"kaggle/gone": "", "kaggle/new": ""}, kind="collection"),
         encoding="utf-8")
     assert errors() == [("_collections/broken.txt", "lists kaggle/gone, which has no entry")]
+
+
+# --- rolling competitions --------------------------------------------------------------------
+
+
+def test_a_real_getting_started_page_is_rolling_and_its_board_gives_no_end(
+    shared_dir: Path,
+) -> None:
+    text = (shared_dir / "data" / "competition-descriptions" / "spaceship-titanic.md"
+            ).read_text(encoding="utf-8")
+    said = rolling_statements(text)
+    assert said == ["They have no cash prize and are on a rolling timeline."]  # not the
+    # "two month rolling window on submissions", nor the "rolling leaderboard"
+    decision = decide_dates([dated_text(DESC, text),
+                             DatedSource(BOARD, board_last=date(2024, 5, 1))])
+    assert decision.rolling and decision.end is None and not decision.problems
+    assert is_rolling(decision.facts)
+    fact = decision.facts[TIMELINE_FACT][0]
+    assert (fact.path, fact.value) == (DESC.path, "rolling") and "rolling timeline" in fact.detail
+    assert "end_date" not in decision.facts
+
+
+def test_a_rolling_line_beside_a_stated_end_is_a_conflict_not_a_rolling_timeline() -> None:
+    decision = decide_dates([
+        dated_text(DESC, "This competition runs indefinitely with a rolling leaderboard."),
+        dated_text(DESC2, "- June 3, 2021 - Final submission deadline.")])
+    assert not decision.rolling and not is_rolling(decision.facts)
+    assert decision.end == date(2021, 6, 3)
+    assert any("runs indefinitely" in p for p in decision.problems)
+
+
+def test_ended_within_decides_a_rolling_competition_by_its_launch() -> None:
+    since, until = date(2023, 1, 1), date(2024, 12, 31)
+    assert ended_within(date(2012, 9, 28), None, since, None, rolling=True) == (
+        False, "rolling, no end date; launched 2012-09-28, before 2023-01-01")
+    assert ended_within(date(2023, 5, 1), None, since, None, rolling=True)[0] is True
+    assert ended_within(None, None, since, None, rolling=True) == (
+        None, "rolling, no end date; launch date unknown")
+    assert ended_within(date(2023, 5, 1), None, since, until, rolling=True)[0] is False
+    # a recorded end date wins over a stale rolling flag
+    assert ended_within(None, date(2023, 5, 1), since, None, rolling=True)[0] is True
+
+
+def test_a_subset_window_keeps_a_rolling_task_by_its_launch_and_says_why() -> None:
+    from tambench.schema.taskspec import Provenance
+    from tambench.tasks.subsets import Selection
+
+    facts = {TIMELINE_FACT: [DESC.model_copy(update={"value": "rolling", "detail": "rolling"})]}
+    old = TaskSpec(id="kaggle/old-rolling", platform="kaggle", start_date=date(2012, 9, 28),
+                   provenance=Provenance(facts=facts))
+    new = old.model_copy(update={"start_date": date(2024, 2, 1)})
+    window = Selection(since=date(2023, 1, 1))
+    assert window.excludes(old) == ("outside the date window: rolling, no end date; launched "
+                                    "2012-09-28, before 2023-01-01, not on or after 2023-01-01")
+    assert window.excludes(new) == ""
+    assert Selection(until=date(2030, 1, 1)).excludes(new).endswith("has not ended, not on or "
+                                                                     "before 2030-01-01")
