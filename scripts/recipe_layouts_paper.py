@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from recipe_layouts import dojo, mle, page
+from recipe_layouts import MLE_COMMIT, dojo, mle, page
 
 _OSIC = "osic-pulmonary-fibrosis-progression"
 _HM = "h-and-m-personalized-fashion-recommendations"
@@ -54,6 +54,62 @@ def _gsdc_tables() -> list[dict[str, Any]]:
         "tripId": "const:2022-04-25-US-OAK-2/GooglePixel4", "UnixTimeMillis":
         "seq:16509{i:05d}000", "LatitudeDegrees": "const:37.904611315634504",
         "LongitudeDegrees": "const:-86.48107806249548"}}]
+
+
+_CONTRAILS = "google-research-identify-contrails-reduce-global-warming"
+_BANDS = [f"band_{b:02d}.npy" for b in range(8, 17)]
+_CONTRAIL_META = {"record_id": "seq:{i}00834164244036115", "projection_wkt": "const:PROJCS",
+                  "row_min": "float:-1e6:1e6", "row_size": "const:2000.0",
+                  "col_min": "float:-1e6:1e6", "col_size": "const:2000.0",
+                  "timestamp": "float:1.55e9:1.6e9"}
+_CONTRAILS_ENTRY = {
+    f"kaggle/{_CONTRAILS}": {
+        "sources": [
+            *mle(_CONTRAILS, "reads train_metadata.json (a list of records with record_id); "
+                             "splits the training records, as many test records as "
+                             "validation_metadata.json lists; answers record_id, "
+                             "encoded_pixels (the run-length encoding of "
+                             "train/<record_id>/human_pixel_masks.npy down each column, '-' "
+                             "when empty), height, width; publishes band_08..16.npy of each "
+                             "test record only, and validation/ with its metadata"),
+            {"source": "github:openai/mle-bench", "commit": MLE_COMMIT,
+             "path": f"mlebench/competitions/{_CONTRAILS}/description.md",
+             "detail": "train/<record_id>/: band_{08-16}.npy (H x W x T), "
+                       "human_individual_masks.npy (H x W x 1 x R, training set only), "
+                       "human_pixel_masks.npy (H x W x 1, the ground truth); validation/ "
+                       "the same without individual masks; {train|validation}_metadata.json; "
+                       "sample_submission.csv (record_id, encoded_pixels, '-' for an empty "
+                       "mask). Here both mask files are left out of every record's folder "
+                       "(the training records' masks are in train.csv's encoded_pixels)"},
+        ],
+        "split": {"strategy": "random", "train_file": "train_metadata.json",
+                  "id_column": "record_id", "target_columns": ["encoded_pixels"],
+                  "test_size": 0.1,
+                  "extra_public_files": ["validation", "validation_metadata.json"],
+                  "transforms": [{"op": "npy_rle",
+                                  "pattern": "train/{record_id}/human_pixel_masks.npy",
+                                  "into": "encoded_pixels", "empty": "-",
+                                  "height_column": "height", "width_column": "width"}],
+                  "files": {"pattern": "train/{record_id}", "dest": "{record_id}",
+                            "exclude": ["human_pixel_masks.npy",
+                                        "human_individual_masks.npy"]}},
+        "fixture": {"rows": 40, "tables": [
+            {"path": "train_metadata.json", "columns": _CONTRAIL_META},
+            {"path": "validation_metadata.json", "rows": 8, "columns": {
+                **_CONTRAIL_META, "record_id": "seq:{i}0265329725449311"}},
+            {"path": "sample_submission.csv", "rows": 8, "columns": {
+                "record_id": "seq:{i}000834164244036115", "encoded_pixels": "const:-"}},
+        ], "files": [
+            *({"pattern": f"train/{{record_id}}/{name}", "table": "train_metadata.json",
+               "npy": "4x4x2"} for name in _BANDS[:2]),
+            {"pattern": "train/{record_id}/human_pixel_masks.npy",
+             "table": "train_metadata.json", "npy": "4x4x1"},
+            {"pattern": "train/{record_id}/human_individual_masks.npy",
+             "table": "train_metadata.json", "npy": "4x4x1"},
+            {"pattern": "validation/{record_id}/human_pixel_masks.npy",
+             "table": "validation_metadata.json", "npy": "4x4x1"}]},
+    },
+}
 
 
 LAYOUTS: dict[str, dict[str, Any]] = {
@@ -221,4 +277,5 @@ LAYOUTS: dict[str, dict[str, Any]] = {
         ], "files": [{"pattern": f"train/{{Patient}}/{k}.dcm", "table": "train.csv"}
                      for k in (1, 2)]},
     },
+    **_CONTRAILS_ENTRY,
 }
