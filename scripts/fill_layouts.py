@@ -22,6 +22,7 @@ import recipe_layouts_hard
 import recipe_layouts_kaggle
 import recipe_layouts_media
 import recipe_layouts_mlebench
+import recipe_layouts_nopeer
 import recipe_layouts_paper
 import recipe_layouts_playground
 import recipe_layouts_tabular
@@ -38,7 +39,7 @@ def _merged() -> dict[str, dict[str, Any]]:
     for module in (recipe_layouts, recipe_layouts_mlebench, recipe_layouts_playground,
                    recipe_layouts_tabular,
                    recipe_layouts_kaggle, recipe_layouts_hard, recipe_layouts_media,
-                   recipe_layouts_paper):
+                   recipe_layouts_nopeer, recipe_layouts_paper):
         twice = sorted(set(merged) & set(module.LAYOUTS))
         if twice:
             raise SystemExit(f"{module.__name__} repeats recipes of {twice}")

@@ -126,9 +126,14 @@ class FilesSpec(_Model):
     recordings name their species there), the audio frames kept byte for byte; empty: files
     placed as they are. Written only when set."""
 
+    exclude: list[str] = Field(default_factory=list)
+    """Names (shell patterns) of files left out of a row's folder on both sides, e.g.
+    ["ground_truth.csv"] (smartphone-decimeter's trip folders hold their own answers). Written
+    only when set."""
+
     @model_serializer(mode="wrap")
     def _omit_unset_dest(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        return omit_empty(handler(self), ("dest", "strip"))
+        return omit_empty(handler(self), ("dest", "strip", "exclude"))
 
 
 class RecipeSource(_Model):
@@ -145,6 +150,33 @@ class RecipeSource(_Model):
 
     detail: str = ""
     """What it showed (file names, nesting, columns)."""
+
+
+class AnswersPer(_Model):
+    """Answers regrouped per key after the split: the test rows are events (h-and-m's
+    purchases of the last week), the answers one row per key listing its events' items
+    (each customer's articles), public/test.csv the keys and the sample submission one
+    constant item per key."""
+
+    key: str = Field(min_length=1)
+    """The column whose values are the answers' rows: the grading's id column, e.g.
+    "customer_id"."""
+
+    column: str = Field(min_length=1)
+    """The item column of the events, each item joined once, in the test rows' order: the
+    split's one target, e.g. "article_id"."""
+
+    into: str = Field(min_length=1)
+    """The answers' column of the joined items: the grading's target, e.g. "prediction"."""
+
+    separator: str = Field(default=" ", min_length=1)
+    """Between two items."""
+
+    @model_validator(mode="after")
+    def _three_columns(self) -> AnswersPer:
+        if len({self.key, self.column, self.into}) != 3:
+            raise ValueError("answers_per: key, column and into must be three columns")
+        return self
 
 
 class SplitSpec(_Model):
@@ -180,7 +212,7 @@ class SplitSpec(_Model):
 
     extra_public_files: list[str] = Field(default_factory=list)
     """Raw files (relative paths) copied unchanged into public/, e.g. side tables a solver
-    needs to predict (stores.csv, holidays.csv)."""
+    needs to predict (stores.csv, holidays.csv); a folder copies every file under it."""
 
     transforms: list[AnyTransform] = Field(default_factory=list)
     """Recipe transforms applied in order to the raw tables before the split (one_hot, rename,
@@ -203,13 +235,17 @@ class SplitSpec(_Model):
     of k2, which must number its rows 0, 1, ... (PST's labels per reference of a paper);
     false: nested objects."""
 
+    answers_per: AnswersPer | None = None
+    """Answers regrouped per key after the split (one-table strategies, CSV grading): see
+    :class:`AnswersPer`; None: one answers row per test row."""
+
     @model_serializer(mode="wrap")
     def _omit_empty_recipe_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """``transforms``, ``sources``, ``encoding``, ``answers_keys`` and ``answers_list`` are
-        written only when a recipe has them, so recipes written before them keep their
-        bytes."""
+        """``transforms``, ``sources``, ``encoding``, ``answers_keys``, ``answers_list`` and
+        ``answers_per`` are written only when a recipe has them, so recipes written before them
+        keep their bytes."""
         return omit_empty(handler(self), ("transforms", "sources", "encoding", "answers_keys",
-                                          "answers_list"))
+                                          "answers_list", "answers_per"))
 
     @model_validator(mode="before")
     @classmethod

@@ -16,12 +16,12 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, Field, field_validator, model_serializer, model_validator
 
 from tambench.core.fielddocs import DOCUMENTED
 
 # The split models live in schema.splitspec; they are part of this contract (re-exported).
-from tambench.schema.splitspec import AnySplitSpec
+from tambench.schema.splitspec import AnySplitSpec, omit_empty
 from tambench.schema.splitspec import FilesSpec as FilesSpec
 from tambench.schema.splitspec import GroupSplit as GroupSplit
 from tambench.schema.splitspec import HoldoutFileSplit as HoldoutFileSplit
@@ -243,6 +243,33 @@ class GradingSpec(_Model):
     ids_from: PublicColumn | None = None
     """With ``extra_ids`` "ignore": the public list of ids every submission holds exactly once
     (e.g. the sample submission's id column); ids outside it, missing or repeated are named."""
+
+    submission_only_columns: dict[str, str] = Field(default_factory=dict)
+    """Targets only the submission holds, with the sample submission's value (OSIC's
+    ``{"Confidence": "70"}``: the metric reads the predicted FVC and its confidence, the
+    answers hold the FVC alone): left out of the truths. CSV only; written only when set."""
+
+    @model_serializer(mode="wrap")
+    def _omit_unset_submission_only(self, handler: Any) -> Any:
+        return omit_empty(handler(self), ("submission_only_columns",))
+
+    def answers_targets(self) -> list[str]:
+        """The answers' names of the targets the answers hold, in ``target_columns`` order."""
+        names = self.answers_target_columns or self.target_columns
+        return [a for t, a in zip(self.target_columns, names, strict=False)
+                if t not in self.submission_only_columns]
+
+    @model_validator(mode="after")
+    def _submission_only_are_some_targets(self) -> GradingSpec:
+        only = set(self.submission_only_columns)
+        if only - set(self.target_columns):
+            raise ValueError(f"submission_only_columns {sorted(only - set(self.target_columns))}"
+                             " are not target columns")
+        if only and (only >= set(self.target_columns)
+                     or self.submission_format != SubmissionFormat.CSV):
+            raise ValueError("submission_only_columns: CSV submissions only, and not every "
+                             "target column (the answers must hold one)")
+        return self
 
     @model_validator(mode="after")
     def _header_holds_keys(self) -> GradingSpec:

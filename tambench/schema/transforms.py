@@ -67,11 +67,14 @@ from tambench.core.registry import Registry
 from tambench.errors import TaskSpecError
 from tambench.schema.transform_base import Transform
 from tambench.schema.transforms_tables import (
+    Baseline,
     Bibliography,
     CocoTable,
+    ConcatFiles,
     GroupRows,
     LinesTable,
     Merge,
+    NpyRle,
     NpyTable,
     RaggedTable,
     RemoveWord,
@@ -564,7 +567,8 @@ for _model in (FilesTable, OneHot, Rename, ComposeId, HashId, RowNumber, SplitLa
                MapValues, Unpivot, Explode, DropRows):
     TRANSFORM_MODELS.register(str(_model.model_fields["op"].default), _model)
 for _other in (RaggedTable, CocoTable, NpyTable, GroupRows, Merge, Join, CombineInts, Pixels, GroupMembers, Aggregate,
-               SplitValues, JoinList, Bibliography, LinesTable, RemoveWord):
+               SplitValues, JoinList, Bibliography, LinesTable, RemoveWord, Baseline,
+               ConcatFiles, NpyRle):
     TRANSFORM_MODELS.register(str(_other.model_fields["op"].default), _other)
 
 

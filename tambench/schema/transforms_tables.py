@@ -10,7 +10,11 @@
 * ``bibliography``: one row per entry of each row's TEI XML bibliography, labelled by the
   titles the row lists (PST's source papers);
 * ``lines_table``: the table is a text file of one record a line and no header;
-* ``remove_word``: a new column holding a text with one inner word removed.
+* ``remove_word``: a new column holding a text with one inner word removed;
+* ``baseline``: each group's first row given to the group's other rows as columns, then
+  dropped;
+* ``concat_files``: the table is the rows of every CSV file a pattern matches;
+* ``npy_rle``: a new column holding the run-length encoding of each row's NumPy mask.
 """
 
 from __future__ import annotations
@@ -245,3 +249,91 @@ class RemoveWord(Transform):
     def reads(self) -> list[str]:
         """The text and id columns."""
         return [self.column, self.id_column]
+
+
+class Baseline(Transform):
+    """Each group's first row (the smallest value of a numeric order column) given to the
+    group's other rows as columns of their own, then dropped: OSIC's baseline visit, whose
+    week, FVC and Percent become ``Base_Weeks``, ``Base_FVC`` and ``Base_Percent`` of each
+    later visit of the patient, as Kaggle's test.csv gives each test patient's first visit.
+    The other rows keep the table's order; a group of one row has no later row and
+    disappears. The split report counts the baseline rows and those groups."""
+
+    op: Literal["baseline"] = "baseline"
+    """baseline."""
+
+    group: str = Field(min_length=1)
+    """The column whose values make a group, e.g. "Patient"."""
+
+    order: str = Field(min_length=1)
+    """The numeric column ordering a group's rows, e.g. "Weeks" (a tie: the first in the
+    table's order)."""
+
+    columns: dict[str, str] = Field(min_length=1)
+    """Column of the first row -> the new column holding its value on the group's other
+    rows, e.g. {"FVC": "Base_FVC"}."""
+
+    @model_validator(mode="after")
+    def _new_columns(self) -> Baseline:
+        names = list(self.columns.values())
+        if len(set(names)) != len(names) or set(names) & {self.group, self.order,
+                                                          *self.columns}:
+            raise ValueError("baseline: the new columns must be distinct new names")
+        return self
+
+    def reads(self) -> list[str]:
+        """The group, order and copied columns."""
+        return list(dict.fromkeys([self.group, self.order, *self.columns]))
+
+
+class ConcatFiles(Transform):
+    """The table is the rows of every raw CSV file matching a pattern, one file after the
+    other in sorted path order, each row with the pattern's fields as columns:
+    smartphone-decimeter's ``train/<drive>/<phone>/ground_truth.csv`` become one table with
+    ``drive`` and ``phone``. Every file has the same header; a field may not be one of its
+    columns."""
+
+    op: Literal["concat_files"] = "concat_files"
+    """concat_files: must be the first transform; the recipe's train_file is left empty."""
+
+    builds_table: ClassVar[bool] = True
+
+    pattern: str = Field(min_length=1)
+    """Path with ``{field}`` parts (each one path part), e.g.
+    "train/{drive}/{phone}/ground_truth.csv"."""
+
+    @model_validator(mode="after")
+    def _has_fields(self) -> ConcatFiles:
+        if not [f for _, f, _, _ in Formatter().parse(self.pattern) if f]:
+            raise ValueError("concat_files: the pattern needs a {field}")
+        return self
+
+
+class NpyRle(Transform):
+    """A new column holding the run-length encoding of each row's NumPy mask file (a 2-D
+    array, or 3-D with one channel; a non-zero value is a mask pixel): pixels numbered from 1
+    down each column, then column after column, runs written ``start length`` joined by
+    spaces, as contrails' evaluation page encodes ``human_pixel_masks.npy``; the mask's
+    height and width go into two more columns when named (the metric's image size)."""
+
+    op: Literal["npy_rle"] = "npy_rle"
+    """npy_rle."""
+
+    pattern: str = Field(min_length=1)
+    """A row's mask, with ``{column}`` fields, e.g. "train/{record_id}/human_pixel_masks.npy"."""
+
+    into: str = Field(min_length=1)
+    """The new column, e.g. "encoded_pixels"."""
+
+    empty: str = ""
+    """The cell of a mask without a pixel (contrails' "-")."""
+
+    height_column: str = ""
+    """A new column for the mask's height (empty: none)."""
+
+    width_column: str = ""
+    """A new column for the mask's width (empty: none)."""
+
+    def reads(self) -> list[str]:
+        """The pattern's fields."""
+        return [f for _, f, _, _ in Formatter().parse(self.pattern) if f]

@@ -12,6 +12,11 @@ holds one sample, the one graded):
   [k1, k2], keys in public/test.csv's order; targets that read as numbers are written as JSON
   numbers; with ``answers_list`` (PST), ``{row[k1]: [target, ...]}`` in the order of k2,
   which must number each k1's rows 0, 1, ...
+
+A CSV task whose answers are regrouped per key (``split.answers_per``: h-and-m's purchases
+of the last week, one answers row per customer) is split as events the same way, then its
+answers, public/test.csv and sample submission are rewritten per key
+(:func:`write_regrouped`).
 """
 
 from __future__ import annotations
@@ -109,6 +114,30 @@ def write_rendered(plan: SplitPlan, out: Path) -> None:
     (out / PUBLIC_DIR / plan.sample_file).write_text(
         render(sample, test, plan, "sample submission"), encoding="utf-8")
     sample_csv.unlink()
+
+
+def write_regrouped(plan: SplitPlan, out: Path) -> tuple[int, str]:
+    """Regroup the split in ``out`` per ``split.answers_per.key`` (h-and-m's customers): the
+    answers become one row per key with its test rows' items joined, each once, in the public
+    order,
+    public/test.csv the keys in that order, and the sample submission each key with the
+    sample's one item (the training rows' most frequent). Returns the keys and a note."""
+    per = plan.split.answers_per
+    assert per is not None
+    answers_path = out / PRIVATE_DIR / plan.answers_file
+    events = pl.read_csv(answers_path, columns=[per.key, per.column], infer_schema=False)
+    answers = events.group_by(per.key, maintain_order=True).agg(
+        pl.col(per.column).unique(maintain_order=True).str.join(per.separator).alias(per.into))
+    sample_path = out / PUBLIC_DIR / SAMPLE_FILE
+    item = pl.read_csv(sample_path, columns=[per.column], infer_schema=False)[per.column]
+    constant = item[0] if item.len() else ""
+    answers.write_csv(answers_path)
+    answers.select(per.key).write_csv(out / PUBLIC_DIR / TEST_FILE)
+    answers.select(per.key, pl.lit(constant, dtype=pl.String).alias(per.into)).write_csv(
+        sample_path)
+    return answers.height, (f"answers_per: {events.height} test row(s) regrouped into "
+                            f"{answers.height} {per.key!r} row(s), their {per.column!r} "
+                            f"joined into {per.into!r}")
 
 
 def read_rendered(path: Path, fmt: str) -> Any:

@@ -10,11 +10,12 @@ link, is refused.
 from __future__ import annotations
 
 import csv
+import fnmatch
 import os
 import re
 import shutil
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from string import Formatter
 from typing import BinaryIO
@@ -24,6 +25,7 @@ import polars as pl
 
 from tambench.core.layout import safe_relpath
 from tambench.errors import SplitError, UnsafePathError
+from tambench.schema.splitspec import FilesSpec
 from tambench.splits.layout import (
     MANIFEST_FILE,
     PUBLIC_DIR,
@@ -102,14 +104,16 @@ def _row_path(pattern: str, values: dict[str, object], row_id: object) -> str:
     return pattern.format(**values)
 
 
-def _members(src: Path, rel: str, raw_resolved: Path) -> list[tuple[Path, str]]:
+def _members(src: Path, rel: str, raw_resolved: Path,
+             exclude: Sequence[str] = ()) -> list[tuple[Path, str]]:
     """The files of a row: ``src`` itself, or every file under the folder ``src`` (with its
-    path as the pattern names it), refusing one that resolves outside the raw folder."""
+    path as the pattern names it) but those whose name matches an ``exclude`` pattern,
+    refusing one that resolves outside the raw folder."""
     if not src.is_dir():
         return [(src, rel)]
     out = []
     for f in sorted(src.rglob("*")):
-        if f.is_dir():
+        if f.is_dir() or any(fnmatch.fnmatchcase(f.name, x) for x in exclude):
             continue
         f_rel = f"{rel}/{f.relative_to(src).as_posix()}"
         if not f.resolve().is_relative_to(raw_resolved):
@@ -119,14 +123,14 @@ def _members(src: Path, rel: str, raw_resolved: Path) -> list[tuple[Path, str]]:
     return out
 
 
-def _place_row(src: Path, dst: Path, link: bool, raw_resolved: Path, strip: str = "") -> str:
+def _place_row(src: Path, dst: Path, raw_resolved: Path, files: FilesSpec) -> str:
     """Place a row's file, or its folder file by file ("linked" when every file was)."""
     if not src.is_dir():
-        return _place_file(src, dst, link, strip)
+        return _place_file(src, dst, files.link, files.strip)
     dst.mkdir(parents=True, exist_ok=True)
     how = "linked"
-    for f, _ in _members(src, "", raw_resolved):
-        if _place_file(f, dst / f.relative_to(src), link, strip) == "copied":
+    for f, _ in _members(src, "", raw_resolved, files.exclude):
+        if _place_file(f, dst / f.relative_to(src), files.link, files.strip) == "copied":
             how = "copied"
     return how
 
@@ -162,7 +166,7 @@ def copy_row_files(raw_root: Path, keys: pl.DataFrame, mask: np.ndarray, plan: S
                 missing.append(rel)
                 continue
             if refuse is not None:
-                for f, f_rel in _members(src, rel, raw_resolved):
+                for f, f_rel in _members(src, rel, raw_resolved, files.exclude):
                     refuse(f, f_rel)
             public = files.dest.format(**{f: values[f][i] for f in dest_fields}) \
                 if files.dest else rel
@@ -177,7 +181,7 @@ def copy_row_files(raw_root: Path, keys: pl.DataFrame, mask: np.ndarray, plan: S
                 counts["shared"] += 1
             else:
                 placed[dst_rel] = rel
-                counts[_place_row(src, dst, files.link, raw_resolved, files.strip)] += 1
+                counts[_place_row(src, dst, raw_resolved, files)] += 1
             if mask[i]:
                 test_rows.append((str(ids[i]), dst_rel))
             else:

@@ -28,7 +28,8 @@ block never overlap; every e-th block's rows are empty: airbus' images without a
 A ``ragged`` table is written without quoting, its rows' fields joined by ``,`` with empty
 trailing fields left out (a line per row holding as many fields as it has values: mlsp-2013-birds'
 ``rec_id,label,label``); ``header`` replaces its header line. Per-row files with ``image``
-("WxH") are grayscale PNG images of that size with seeded pixels; with ``id3`` (a template
+("WxH") are grayscale PNG images of that size with seeded pixels; with ``npy`` ("HxWxC")
+NumPy arrays of seeded 0s and 1s; with ``id3`` (a template
 of the row's columns) they are MP3-like files whose ID3v2 title frame and ID3v1 tag hold that
 text around seeded bytes, as xeno-canto recordings carry their species; with ``tei`` (a
 ``titled`` column of the row) they are TEI XML papers as GROBID writes them, whose
@@ -123,6 +124,9 @@ class FixtureFiles(BaseModel):
     tei: str = ""
     """A ``titled`` column of the table: each file is a TEI XML paper whose bibliography
     lists that column's titles among others (see the module; empty: not a TEI paper)."""
+    npy: str = ""
+    """"HxW" or "HxWxC": each file is a NumPy ``.npy`` array of that shape holding seeded 0s
+    and 1s (uint8: a mask, or a stand-in for bands); empty: not an array."""
 
 
 class RawFixture(BaseModel):
@@ -303,6 +307,7 @@ def generate(fixture: RawFixture, seed: int = 0) -> dict[str, dict[str, bytes]]:
             members.setdefault(files.archive, {})[rel] = (
                 _tei(row[files.tei], rng) if files.tei else
                 _png(files.image, rng) if files.image else
+                _npy(files.npy, rng) if files.npy else
                 _tagged(files.id3.format(**row), rng.bytes(files.size)) if files.id3 else
                 rng.bytes(files.size))
     for rel, text in fixture.extra.items():
@@ -333,6 +338,14 @@ def _tei(records: list[dict[str, str]], rng: np.random.Generator) -> bytes:
     entries.insert(2, '<biblStruct xml:id="b2"><monogr><title>A book</title></monogr>'
                       "</biblStruct>")  # entry b2 has no analytic title
     return _TEI.replace("{entries}", "".join(entries)).encode()
+
+
+def _npy(shape: str, rng: np.random.Generator) -> bytes:
+    """A ``.npy`` file of seeded 0/1 uint8 values of ``shape`` ("HxW" or "HxWxC")."""
+    buf = io.BytesIO()
+    np.save(buf, rng.integers(0, 2, tuple(int(v) for v in shape.lower().split("x")),
+                              dtype=np.uint8), allow_pickle=False)
+    return buf.getvalue()
 
 
 def _png(size: str, rng: np.random.Generator) -> bytes:

@@ -115,6 +115,13 @@ class SplitPlan:
     answer_names: dict[str, str] = field(default_factory=dict)
     """Submission column -> the answers' name of that target, where they differ (the
     grading's ``answers_target_columns``: jigsaw's ``prediction`` is ``toxicity``)."""
+    train_id_column: str = ""
+    """A task whose answers are regrouped per key (``split.answers_per``), in the plan of the
+    prepared files: the row id of public/train.csv's events, which are not keys (empty:
+    ``id_column``)."""
+    submission_only: dict[str, str] = field(default_factory=dict)
+    """Submission columns the answers do not hold -> the sample submission's value (the
+    grading's ``submission_only_columns``: OSIC's Confidence)."""
 
     @property
     def stratify_columns(self) -> list[str]:
@@ -153,6 +160,8 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
     g = spec.grading
     if g is not None and g.submission_format != SubmissionFormat.CSV:
         return _plan_rendered(spec, split, g)
+    if split.answers_per is not None:
+        return _plan_regrouped(spec, split, g, prepared=False)
     id_column = split.id_column or (g.id_columns[0] if g and g.id_columns else "")
     if not id_column:
         raise SplitError(f"task {spec.id}: set split.id_column (or grading.id_columns)")
@@ -160,8 +169,7 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
     if id_column not in id_columns:
         id_columns = [id_column, *id_columns]
     # the targets under the answers' names (answers_target_columns)
-    hidden = _unique([*split.target_columns,
-                      *((g.answers_target_columns or g.target_columns) if g else [])])
+    hidden = _unique([*split.target_columns, *(g.answers_targets() if g else [])])
     if not hidden:
         raise SplitError(
             f"task {spec.id}: no target columns (set split.target_columns or grading.target_columns)"
@@ -199,6 +207,7 @@ def plan_split(spec: TaskSpec) -> SplitPlan:
         metric_kind=kind,
         metric_id=metric_id,
         answer_names=_answer_names(g),
+        submission_only=dict(g.submission_only_columns) if g else {},
     )
 
 
@@ -231,6 +240,47 @@ def _plan_rendered(spec: TaskSpec, split: SplitSpec, g: GradingSpec) -> SplitPla
                      submission_header=[idc, target], answers_file=DEFAULT_ANSWERS_FILE,
                      metric_kind=metric.kind, metric_id=metric.id,
                      rendered_file=g.answers_file, rendered_format=fmt)
+
+
+def prepared_plan(spec: TaskSpec) -> SplitPlan:
+    """The plan the prepared files follow (what the audit reads): :func:`plan_split`'s, but
+    for answers regrouped per key, whose public test rows and answers are the keys'."""
+    split = spec.split
+    if split is not None and split.answers_per is not None:
+        return _plan_regrouped(spec, split, spec.grading, prepared=True)
+    return plan_split(spec)
+
+
+def _plan_regrouped(spec: TaskSpec, split: SplitSpec, g: GradingSpec | None, *,
+                    prepared: bool) -> SplitPlan:
+    """A task whose answers are regrouped per key (:mod:`.answerfiles`): the split runs on
+    the events with the recipe's row id and its one target (the item column), keeping the
+    key in the answers; ``prepared``: the plan of the files once regrouped."""
+    per = split.answers_per
+    assert per is not None
+    if g is None or not split.uses_rows_of_one_table:
+        raise SplitError(f"task {spec.id}: split.answers_per needs a one-table strategy and "
+                         "a grading spec")
+    if (not split.id_column or split.target_columns != [per.column]
+            or list(g.id_columns) != [per.key] or g.answers_targets() != [per.into]):
+        raise SplitError(
+            f"task {spec.id}: split.answers_per regroups the test rows (id split.id_column) "
+            f"by {per.key!r}: split.target_columns must be [{per.column!r}], the grading's "
+            f"id columns [{per.key!r}] and its targets [{per.into!r}]")
+    safe_relpath(g.answers_file, "grading.answers_file")
+    metric = get_metric(g.metric)
+    if prepared:
+        return SplitPlan(split=split, id_column=per.key, id_columns=[per.key],
+                         hidden_columns=[per.into], aux_columns=[],
+                         answer_columns=[per.key, per.into],
+                         submission_header=list(g.submission_header or [per.key, per.into]),
+                         answers_file=g.answers_file, metric_kind=metric.kind,
+                         metric_id=metric.id, train_id_column=split.id_column)
+    idc = split.id_column
+    return SplitPlan(split=split, id_column=idc, id_columns=[idc], hidden_columns=[per.column],
+                     aux_columns=[per.key], answer_columns=[idc, per.column, per.key],
+                     submission_header=[idc, per.column], answers_file=g.answers_file,
+                     metric_kind=None, metric_id=metric.id)
 
 
 def _answer_names(g: GradingSpec | None) -> dict[str, str]:

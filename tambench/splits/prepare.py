@@ -30,7 +30,7 @@ import numpy as np
 from tambench.core.progress import Progress
 from tambench.errors import LeakageError, SourceError, SplitError, TambenchError, TaskDataError
 from tambench.schema.taskspec import StratifiedSplit, TaskSpec
-from tambench.splits.answerfiles import write_rendered
+from tambench.splits.answerfiles import write_regrouped, write_rendered
 from tambench.splits.checksums import (
     CHECKSUMS_FILE,
     ChecksumDiff,
@@ -50,6 +50,7 @@ from tambench.splits.layout import (
     TRAIN_FILE,
     SplitPlan,
     plan_split,
+    prepared_plan,
     set_modes,
     task_dir,
 )
@@ -212,11 +213,18 @@ def build_split(spec: TaskSpec, raw_root: Path, out: Path,
     if plan.rendered_file:
         write_rendered(plan, out)
         parts["sample_submission"].header = []  # a line file has no header
+    notes = list(ctx.tables.notes)
+    if plan.split.answers_per is not None:
+        keys, note = write_regrouped(plan, out)
+        parts["rows"] = RowCounts.of(parts["rows"].train, keys)
+        parts["sample_submission"] = parts["sample_submission"].model_copy(update={
+            "rows": keys, "header": prepared_plan(spec).submission_header})
+        notes.append(note)
     settings = plan.split.applied()
     if isinstance(plan.split, StratifiedSplit):
         settings["stratify_columns"] = plan.stratify_columns
     return SplitReport(task_id=spec.id, strategy=plan.split.strategy, settings=settings,
-                       extra_public_files=extra, recipe_notes=ctx.tables.notes, **parts)
+                       extra_public_files=extra, recipe_notes=notes, **parts)
 
 
 def recipe_context(ctx: RawContext, plan: SplitPlan, scratch: Path) -> RawContext:

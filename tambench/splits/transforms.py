@@ -48,11 +48,14 @@ from tambench.schema.transforms import (
     UpdateRows,
 )
 from tambench.schema.transforms_tables import (
+    Baseline,
     Bibliography,
     CocoTable,
+    ConcatFiles,
     GroupRows,
     LinesTable,
     Merge,
+    NpyRle,
     NpyTable,
     RaggedTable,
     RemoveWord,
@@ -60,7 +63,14 @@ from tambench.schema.transforms_tables import (
 from tambench.splits.bibliography import bibliography
 from tambench.splits.layout import resolve_inside
 from tambench.splits.rawcsv import open_table, polars_reason, scan_table
-from tambench.splits.transforms_tables import coco_table, group_rows, merge, npy_table
+from tambench.splits.transforms_tables import (
+    baseline,
+    coco_table,
+    group_rows,
+    merge,
+    npy_rle,
+    npy_table,
+)
 from tambench.splits.transforms_text import lines_table, remove_word
 
 M = TypeVar("M", bound=Transform)
@@ -98,6 +108,30 @@ def _files_table(t: FilesTable, _table: pl.LazyFrame, raw_root: Path) -> Applied
         raise SplitError(f"files_table: no raw file matches {t.pattern!r}")
     frame = pl.DataFrame(rows, schema={f: pl.String for f in [*fields, t.path_column]})
     return frame.lazy(), f"files_table: {len(rows)} file(s) match {t.pattern!r}"
+
+
+def _concat_files(t: ConcatFiles, _table: pl.LazyFrame, raw_root: Path) -> Applied:
+    files = _files_table(FilesTable(pattern=t.pattern), pl.LazyFrame(), raw_root)[0].collect()
+    fields = [c for c in files.columns if c != "path"]
+    parts, header = [], None
+    for row in files.iter_rows(named=True):
+        raw = open_table(resolve_inside(raw_root, row["path"], "concat_files file"),
+                         row["path"])
+        scan_table(raw)  # every row checked, as for any raw table
+        try:
+            frame = pl.read_csv(raw.path, infer_schema=False)
+        except pl.exceptions.PolarsError as exc:
+            raise SplitError(f"cannot read {row['path']}: {polars_reason(exc)}") from exc
+        if header is None:
+            header = frame.columns
+        if frame.columns != header or set(fields) & set(header):
+            raise SplitError(f"concat_files: {row['path']} has the columns {frame.columns[:20]}"
+                             f"; every file needs {header[:20]}, none named as a field "
+                             f"of {t.pattern!r}")
+        parts.append(frame.with_columns([pl.lit(row[f]).alias(f) for f in fields]))
+    rows = sum(p.height for p in parts)
+    return (pl.concat(parts).lazy(),
+            f"concat_files: {rows} row(s) of {len(parts)} file(s) matching {t.pattern!r}")
 
 
 def _pattern_regex(pattern: str) -> tuple[re.Pattern[str], list[str]]:
@@ -483,6 +517,9 @@ register_transform(CocoTable, coco_table)
 register_transform(NpyTable, npy_table)
 register_transform(GroupRows, group_rows)
 register_transform(Merge, merge)
+register_transform(Baseline, baseline)
+register_transform(ConcatFiles, _concat_files)
+register_transform(NpyRle, npy_rle)
 
 
 def apply_transforms(steps: list[Transform], table: pl.LazyFrame, raw_root: Path,

@@ -14,7 +14,14 @@ import polars as pl
 from tambench.core.bounded import REPORT_BOUNDS, parse_json
 from tambench.core.layout import safe_join
 from tambench.errors import SplitError
-from tambench.schema.transforms_tables import CocoTable, GroupRows, Merge, NpyTable
+from tambench.schema.transforms_tables import (
+    Baseline,
+    CocoTable,
+    GroupRows,
+    Merge,
+    NpyRle,
+    NpyTable,
+)
 
 #: What a transform returns: the new table and a note for the split report.
 Applied = tuple[pl.LazyFrame, str]
@@ -124,3 +131,70 @@ def merge(t: Merge, table: pl.LazyFrame, raw_root: Path) -> Applied:
     return joined, (f"merge: {rows} row(s) after joining {t.file!r} on {t.on}; {unmatched} "
                     "row(s) without a match dropped")
 
+
+
+def baseline(t: Baseline, table: pl.LazyFrame, _raw: Path) -> Applied:
+    names = table.collect_schema().names()
+    taken = [n for n in t.columns.values() if n in names]
+    if taken:
+        raise SplitError(f"baseline: the table already has column(s) {taken}")
+    frame = table.collect().with_row_index("__row")
+    order = frame[t.order].str.strip_chars().cast(pl.Float64, strict=False)
+    bad = order.is_null() | order.is_nan()
+    if bad.any():
+        first_bad = int(bad.arg_max() or 0)
+        raise SplitError(f"baseline: order column {t.order!r} is not a number in "
+                         f"{int(bad.sum())} row(s), e.g. data row {first_bad + 1} "
+                         f"({frame[t.order][first_bad]!r})")
+    firsts = (frame.with_columns(order.alias("__order")).sort(["__order", "__row"])
+              .group_by(t.group, maintain_order=True).first()
+              .select([t.group, pl.col("__row").alias("__first"),
+                       *[pl.col(c).alias(new) for c, new in t.columns.items()]]))
+    joined = frame.join(firsts, on=t.group, how="left")
+    later = joined.filter(pl.col("__row") != pl.col("__first")).sort("__row")
+    alone = firsts.height - later[t.group].n_unique()
+    out = later.select([*names, *t.columns.values()])
+    return out.lazy(), (f"baseline: the first row of each of {firsts.height} {t.group!r} "
+                        f"group(s) by {t.order!r} moved into {list(t.columns.values())} of "
+                        f"its later rows; {alone} group(s) of one row dropped")
+
+
+def mask_rle(mask: np.ndarray, empty: str = "") -> str:
+    """Runs ``start length`` of a 2-D mask's non-zero pixels numbered from 1 down each column.
+
+    >>> mask_rle(np.array([[1, 0], [1, 1]]))
+    '1 2 4 1'
+    """
+    flat = np.concatenate([[0], (mask.T.reshape(-1) != 0).astype(np.int8), [0]])
+    edges = np.flatnonzero(np.diff(flat))
+    starts, ends = edges[0::2], edges[1::2]
+    return " ".join(f"{s + 1} {e - s}" for s, e in zip(starts, ends, strict=True)) or empty
+
+
+def npy_rle(t: NpyRle, table: pl.LazyFrame, raw_root: Path) -> Applied:
+    frame = table.collect()
+    new = [c for c in (t.into, t.height_column, t.width_column) if c]
+    taken = [c for c in new if c in frame.columns]
+    if taken:
+        raise SplitError(f"npy_rle: the table already has column(s) {taken}")
+    codes, heights, widths = [], [], []
+    for row in frame.iter_rows(named=True):
+        rel = t.pattern.format(**row)
+        path = safe_join(raw_root, rel, what="npy_rle file")
+        try:
+            mask = np.load(path, allow_pickle=False)
+        except (OSError, ValueError) as exc:
+            raise SplitError(f"npy_rle: cannot read {rel!r}: {exc}") from None
+        if mask.ndim == 3 and mask.shape[2] == 1:
+            mask = mask[:, :, 0]
+        if mask.ndim != 2:
+            raise SplitError(f"npy_rle: {rel!r} has the shape {mask.shape}, not a 2-D mask")
+        codes.append(mask_rle(mask, t.empty))
+        heights.append(str(mask.shape[0]))
+        widths.append(str(mask.shape[1]))
+    out = frame.with_columns(pl.Series(t.into, codes, dtype=pl.String))
+    for name, values in ((t.height_column, heights), (t.width_column, widths)):
+        if name:
+            out = out.with_columns(pl.Series(name, values, dtype=pl.String))
+    empty = sum(1 for c in codes if c == t.empty)
+    return out.lazy(), f"npy_rle: {len(codes)} mask(s) encoded into {t.into!r}, {empty} empty"

@@ -17,6 +17,7 @@ import polars as pl
 import pyarrow as pa
 
 from tambench.core.layout import safe_relpath
+from tambench.core.metrics import get_metric
 from tambench.errors import SplitError
 from tambench.splits.hashing import stable_hash
 from tambench.splits.keys import CodedColumn, KeyPass
@@ -240,6 +241,9 @@ def _fills(plan: SplitPlan, columns: list[str],
     for col in plan.submission_header:
         if col in plan.id_columns or (col in columns and col not in hidden):
             continue
+        if col in plan.submission_only:
+            fills[col] = plan.submission_only[col]
+            continue
         source = plan.answer_names.get(col, col)
         kind = plan.metric_kind if source in plan.hidden_columns else None
         value = fill_value(source, kind)
@@ -247,7 +251,9 @@ def _fills(plan: SplitPlan, columns: list[str],
             raise SplitError(
                 f"submission header column {col!r} is neither an id, a target, nor a column of "
                 "the raw table")
-        fills[col] = value
+        perfect = get_metric(plan.metric_id).perfect if plan.metric_id else None
+        # a truth written as a prediction where they differ (kuzushiji's boxes as points)
+        fills[col] = perfect(value) if perfect is not None and kind is not None else value
     return fills
 
 
@@ -300,19 +306,27 @@ def write_test_side(
 def copy_extra_files(raw_root: Path, plan: SplitPlan, out: Path,
                      refuse: Callable[[Path, str], None] | None = None) -> list[str]:
     """Copy ``split.extra_public_files`` unchanged into public/ (``refuse(path, label)`` raises
-    for a raw file that must not be published)."""
+    for a raw file that must not be published); an entry naming a folder (h-and-m's
+    ``images``) copies every file under it."""
     copied = []
     for rel in plan.split.extra_public_files:
         clean = safe_relpath(rel, "split.extra_public_files entry")
         if clean.parts[0] in RESERVED_PUBLIC:
             raise SplitError(f"extra public file {rel!r} would overwrite public/{clean.parts[0]}")
         src = resolve_inside(raw_root, rel, "split.extra_public_files entry")
-        if not src.is_file():
+        if src.is_dir():
+            names = [p.relative_to(raw_root).as_posix() for p in sorted(src.rglob("*"))
+                     if not p.is_dir()]
+        elif src.is_file():
+            names = [clean.as_posix()]
+        else:
             raise SplitError(f"split.extra_public_files entry {rel!r} not found in the raw data")
-        if refuse is not None:
-            refuse(src, rel)
-        dst = out / PUBLIC_DIR / clean
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(src, dst)
+        for name in names:
+            path = resolve_inside(raw_root, name, "split.extra_public_files entry")
+            if refuse is not None:
+                refuse(path, name)
+            dst = out / PUBLIC_DIR / name
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, dst)
         copied.append(clean.as_posix())
     return copied

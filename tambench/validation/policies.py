@@ -105,8 +105,9 @@ def values_may_span_lines(grading: GradingSpec, kind: str) -> bool:
 
 
 def answers_targets(grading: GradingSpec) -> list[str]:
-    """The answers' names of the target columns."""
-    return list(grading.answers_target_columns or grading.target_columns)
+    """The answers' names of the target columns the answers hold (a submission-only column,
+    OSIC's Confidence, is not one)."""
+    return grading.answers_targets()
 
 
 def public_dir_of(answers_path: Path) -> Path | None:

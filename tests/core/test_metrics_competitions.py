@@ -143,6 +143,16 @@ def test_point_in_box_uses_each_prediction_once_and_pools_rows() -> None:
     assert score("point_in_box_f1", truth, pred) == pytest.approx(4 / 6)
 
 
+def test_point_in_box_scores_the_centres_of_the_true_boxes_best() -> None:
+    from tambench.core.metrics import get_metric
+
+    perfect = get_metric("point_in_box_f1").perfect
+    assert perfect is not None and get_metric("rmse").perfect is None
+    truth = ["A 0 0 1 1 B 10 20 3 4", "C 5 5 2 2"]
+    assert perfect(truth[0]) == "A 0.5 0.5 B 11.5 22"
+    assert score("point_in_box_f1", truth, [perfect(t) for t in truth]) == 1.0
+
+
 def test_point_in_box_refuses_more_predictions_than_the_page_limit() -> None:
     with pytest.raises(InvalidSubmissionError, match="more than the 2 allowed"):
         score("point_in_box_f1", ["A 0 0 1 1"], ["A 0.5 0.5 A 0.5 0.5 A 0.5 0.5"], max_per_row=2)

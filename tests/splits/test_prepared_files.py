@@ -148,3 +148,29 @@ def test_the_split_report_reads_back_equal(tmp_path: Path) -> None:
     again = SplitReport.read(res.task_dir / "split_report.json")
     assert again == res.report and again.settings["stratify_columns"] == ["label"]
     assert np.isclose(again.rows.test_fraction, 0.1)
+
+
+def test_files_left_out_of_a_rows_folder_are_never_published(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    rows = [(f"t{i}", f"d{i // 2}", f"{i * 0.1:.1f}") for i in range(40)]
+    raw.mkdir()
+    pl.DataFrame(rows, schema=["id", "trip", "label"], orient="row").write_csv(
+        raw / "train.csv")
+    for _, trip, _ in rows:
+        folder = raw / "trips" / trip
+        (folder / "log").mkdir(parents=True, exist_ok=True)
+        (folder / "gnss.csv").write_text("t,x\n1,2\n")
+        (folder / "ground_truth.csv").write_text("t,lat\n1,37.4\n")
+        (folder / "log" / "span.nmea").write_text("$GPGGA,reference\n")
+    spec = make_spec("trips", {"strategy": "group", "group_column": "trip", "train_file":
+                               "train.csv", "files": {"pattern": "trips/{trip}", "dest": "{trip}",
+                                                      "exclude": ["ground_truth.csv", "*.nmea"]}},
+                     metric="rmse")
+    res = prepare_task(spec, raw, tmp_path / "data")
+    pub = res.task_dir / "public"
+    placed = sorted(p.relative_to(pub).as_posix() for side in ("train", "test")
+                    for p in (pub / side).rglob("*") if p.is_file())
+    assert placed and all(p.endswith("/gnss.csv") for p in placed), placed[:4]
+    assert {p.split("/")[0] for p in placed} == {"train", "test"}
+    assert spec.split is not None and spec.split.model_dump()["files"]["exclude"] == [
+        "ground_truth.csv", "*.nmea"]

@@ -195,3 +195,84 @@ def test_the_birdcall_recordings_leak_their_species_unless_their_tags_are_stripp
     leaky = spec.model_copy(update={"split": spec.split.model_copy(update={"files": files})})
     with pytest.raises(Exception, match="hold their row's target 'birds' in their bytes"):
         prepare_task(leaky, download, tmp_path / "data2", grader=grade_submission)
+
+
+BASELINE = {"op": "baseline", "group": "Patient", "order": "Weeks",
+            "columns": {"Weeks": "Base_Weeks", "FVC": "Base_FVC"}}
+
+
+def test_each_groups_first_row_becomes_columns_of_its_later_rows(tmp_path: Path) -> None:
+    visits = pl.DataFrame({"Patient": ["A", "B", "A", "A", "C", "B"],
+                           "Weeks": ["5", "0", "-3", "12", "7", "2"],
+                           "FVC": ["2100", "3000", "2000", "1900", "2500", "2950"]})
+    models = [TRANSFORM_MODELS["baseline"].model_validate(BASELINE)]
+    out, notes = apply_transforms(models, visits.lazy(), tmp_path, "train.csv", required=True)
+    # A's first visit is week -3 (the third row); C has a single visit and no later row
+    assert out.collect().rows() == [("A", "5", "2100", "-3", "2000"),
+                                    ("A", "12", "1900", "-3", "2000"),
+                                    ("B", "2", "2950", "0", "3000")]
+    assert notes == ["train.csv: baseline: the first row of each of 3 'Patient' group(s) by "
+                     "'Weeks' moved into ['Base_Weeks', 'Base_FVC'] of its later rows; 1 "
+                     "group(s) of one row dropped"]
+
+
+def test_a_baseline_needs_numbers_to_order_and_new_column_names(tmp_path: Path) -> None:
+    visits = pl.DataFrame({"Patient": ["A", "A"], "Weeks": ["1", "x"], "FVC": ["1", "2"]})
+    with pytest.raises(SplitError, match=r"'Weeks' is not a number in 1 row\(s\), e.g. data "
+                                         r"row 2 \('x'\)"):
+        _run([BASELINE], tmp_path, visits)
+    taken = visits.with_columns(pl.lit("0").alias("Base_FVC"))
+    with pytest.raises(SplitError, match=r"already has column\(s\) \['Base_FVC'\]"):
+        _run([BASELINE], tmp_path, taken.with_columns(pl.lit("1").alias("Weeks")))
+    with pytest.raises(ValueError, match="distinct new names"):
+        TRANSFORM_MODELS["baseline"].model_validate({**BASELINE, "columns": {"FVC": "Weeks"}})
+
+
+def test_concat_files_stacks_every_matching_table_with_the_pattern_fields(
+        tmp_path: Path) -> None:
+    for drive, phone, rows in (("d2", "pixel", "3,1.0\n"), ("d1", "pixel", "1,0.5\n2,0.6\n"),
+                               ("d1", "mi8", "9,0.9\n")):
+        folder = tmp_path / "train" / drive / phone
+        folder.mkdir(parents=True)
+        (folder / "ground_truth.csv").write_text("t,lat\n" + rows)
+    (tmp_path / "train" / "d1" / "mi8" / "device_gnss.csv").write_text("t,x\n1,2\n")
+    step = {"op": "concat_files", "pattern": "train/{drive}/{phone}/ground_truth.csv"}
+    models = [TRANSFORM_MODELS["concat_files"].model_validate(step)]
+    out, notes = apply_transforms(models, pl.LazyFrame(), tmp_path, "t", required=True)
+    assert out.collect().rows() == [("9", "0.9", "d1", "mi8"), ("1", "0.5", "d1", "pixel"),
+                                    ("2", "0.6", "d1", "pixel"), ("3", "1.0", "d2", "pixel")]
+    assert notes == ["t: concat_files: 4 row(s) of 3 file(s) matching "
+                     "'train/{drive}/{phone}/ground_truth.csv'"]
+    (tmp_path / "train" / "d2" / "pixel" / "ground_truth.csv").write_text("t,lon\n3,1.0\n")
+    with pytest.raises(SplitError, match=r"d2/pixel/ground_truth.csv has the columns "
+                                         r"\['t', 'lon'\]; every file needs \['t', 'lat'\]"):
+        _run([step], tmp_path)
+    with pytest.raises(ValueError, match="needs a"):
+        TRANSFORM_MODELS["concat_files"].model_validate({"op": "concat_files",
+                                                         "pattern": "train/gt.csv"})
+
+
+def test_npy_rle_encodes_each_rows_mask_down_the_columns_with_its_size(tmp_path: Path) -> None:
+    for rec, mask in (("r1", [[1, 0, 0], [1, 1, 0]]), ("r2", [[0, 0, 0], [0, 0, 0]])):
+        (tmp_path / rec).mkdir()
+        np.save(tmp_path / rec / "mask.npy", np.array(mask, dtype=np.uint8)[:, :, None])
+    step = {"op": "npy_rle", "pattern": "{record_id}/mask.npy", "into": "encoded_pixels",
+            "empty": "-", "height_column": "height", "width_column": "width"}
+    rows = pl.DataFrame({"record_id": ["r1", "r2"]})
+    models = [TRANSFORM_MODELS["npy_rle"].model_validate(step)]
+    out, notes = apply_transforms(models, rows.lazy(), tmp_path, "t", required=True)
+    # column-major: (0,0)=1, (1,0)=2 run of 2; (1,1)=4 run of 1
+    assert out.collect().rows() == [("r1", "1 2 4 1", "2", "3"), ("r2", "-", "2", "3")]
+    assert notes == ["t: npy_rle: 2 mask(s) encoded into 'encoded_pixels', 1 empty"]
+    np.save(tmp_path / "r2" / "mask.npy", np.zeros((2, 3, 2), dtype=np.uint8))
+    with pytest.raises(SplitError, match=r"has the shape \(2, 3, 2\), not a 2-D mask"):
+        _run([step], tmp_path, rows)
+
+
+def test_a_fixture_writes_npy_masks() -> None:
+    table = FixtureTable(path="meta.csv", columns={"record_id": "seq:r{i}"}, rows=8)
+    fixture = RawFixture(sources=SRC, tables=[table], files=[
+        {"pattern": "train/{record_id}/mask.npy", "table": "meta.csv", "npy": "3x4x1"}])
+    members = generate(fixture)[""]
+    arr = np.load(io.BytesIO(members["train/r0/mask.npy"]), allow_pickle=False)
+    assert arr.shape == (3, 4, 1) and arr.dtype == np.uint8 and set(np.unique(arr)) <= {0, 1}

@@ -415,6 +415,50 @@ def test_the_last_rows_of_each_group_are_scored_among_the_measured_ones(tmp_path
     assert report.valid_submission and report.score == pytest.approx(want, rel=1e-12)
 
 
+def test_a_submission_only_column_reaches_the_metric_without_an_answers_column(
+    tmp_path: Path,
+) -> None:
+    # OSIC's answers hold FVC alone; the submission's Confidence is the metric's sigma.
+    answers = "Patient_Week,Patient,Weeks,FVC\n" + "".join(
+        f"A_{w},A,{w},{f}\n" for w, f in ((0, 2000), (5, 2100), (9, ""), (12, 1800)))
+    spec, path = _task(tmp_path, answers, metric="laplace_log_likelihood",
+                       id_columns=["Patient_Week"], target_columns=["FVC", "Confidence"],
+                       submission_only_columns={"Confidence": "70"}, unscored_marker="",
+                       scored_rows={"rule": "last_per_group", "group_column": "Patient",
+                                    "order_column": "Weeks", "k": 3})
+    text = "Patient_Week,FVC,Confidence\nA_0,2000,70\nA_5,2000,100\nA_9,1,1\nA_12,1800,200\n"
+    report = _grade(spec, path, tmp_path, text)
+    root2 = math.sqrt(2)
+    want = np.mean([-math.log(root2 * 70), -root2 * 100 / 100 - math.log(root2 * 100),
+                    -math.log(root2 * 200)])
+    assert report.valid_submission and report.score == pytest.approx(want, rel=1e-12)
+    # the confidence is still a column every submission must hold
+    bad = _grade(spec, path, tmp_path, "Patient_Week,FVC\nA_0,2000\nA_5,2000\nA_9,1\n"
+                 "A_12,1800\n")
+    assert not bad.valid_submission and "Confidence" in " ".join(bad.errors)
+
+
+@pytest.mark.parametrize(("only", "why"), [
+    ({"Sigma": "70"}, "are not target columns"),
+    ({"FVC": "1", "Confidence": "70"}, "not every target column"),
+])
+def test_submission_only_columns_are_some_of_the_targets(only: dict[str, str],
+                                                          why: str) -> None:
+    with pytest.raises(ValueError, match=why):
+        GradingSpec(metric="laplace_log_likelihood", id_columns=["Patient_Week"],
+                    target_columns=["FVC", "Confidence"], submission_only_columns=only)
+
+
+def test_submission_only_columns_are_written_only_when_set() -> None:
+    plain = GradingSpec(metric="rmse", id_columns=["id"], target_columns=["y"])
+    assert "submission_only_columns" not in plain.model_dump()
+    osic = GradingSpec(metric="laplace_log_likelihood", id_columns=["Patient_Week"],
+                       target_columns=["FVC", "Confidence"],
+                       submission_only_columns={"Confidence": "70"})
+    assert osic.model_dump()["submission_only_columns"] == {"Confidence": "70"}
+    assert osic.answers_targets() == ["FVC"]
+
+
 # --- h-and-m: every customer listed, only buyers scored -----------------------------------------
 
 

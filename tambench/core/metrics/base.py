@@ -98,6 +98,10 @@ class Metric:
     rows_are_distributions: bool = False
     """The metric reads each row of several probability columns as one distribution, so a
     submitted row must sum to 1 (it is never rescaled; validation refuses such rows)."""
+    perfect: Callable[[str], str] | None = None
+    """For a metric whose predictions are written otherwise than its truths (kuzushiji's
+    points inside true boxes): a truth cell's prediction scoring best, for the checks that
+    grade a perfect submission; None: the truth cell itself."""
 
     @property
     def aux_names(self) -> tuple[str, ...]:
@@ -211,6 +215,7 @@ def register(
     defaults: Mapping[str, Any] | None = None,
     check: CheckFn | None = None,
     rows_are_distributions: bool = False,
+    perfect: Callable[[str], str] | None = None,
 ) -> Callable[[MetricFn], MetricFn]:
     """Decorator registering ``fn`` under ``metric_id``; the docstring's first line is its summary."""
 
@@ -233,6 +238,7 @@ def register(
             defaults=dict(defaults or {}),
             check=check,
             rows_are_distributions=rows_are_distributions,
+            perfect=perfect,
         ))
         return fn
 

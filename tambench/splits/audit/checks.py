@@ -105,9 +105,11 @@ def check_ids(plan: SplitPlan, train: TrainPass, test: pl.DataFrame,
             continue
         dup = s.filter(s.is_duplicated()).unique(maintain_order=True)
         findings.append(f"{name} has {dup.len()} duplicated id(s), e.g. {_examples(dup)}")
+    keyed = (f" (train.csv's rows are events keyed by {plan.train_id_column!r}; the test "
+             f"rows are {idc!r} keys)" if plan.train_id_column else "")
     if not findings and te.len() == an.len() and te.sort().equals(an.sort()):
         return CheckResult(name="ids_disjoint", status="pass",
-                           detail=f"{train.rows} train ids, {te.len()} test ids")
+                           detail=f"{train.rows} train ids, {te.len()} test ids{keyed}")
     only_test = te.filter(~te.is_in(an.implode()))
     only_ans = an.filter(~an.is_in(te.implode()))
     if only_test.len() or only_ans.len():

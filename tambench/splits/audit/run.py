@@ -31,7 +31,7 @@ from tambench.splits.audit.labels import check_label_bearing
 from tambench.splits.audit.report import AuditReport, CheckResult
 from tambench.splits.audit.trainpass import feature_columns, read_train
 from tambench.splits.grader import Grader
-from tambench.splits.layout import PRIVATE_DIR, PUBLIC_DIR, TEST_FILE, TRAIN_FILE, plan_split
+from tambench.splits.layout import PRIVATE_DIR, PUBLIC_DIR, TEST_FILE, TRAIN_FILE, prepared_plan
 
 
 def _id_frame(df: pl.DataFrame, idc: str, targets: list[str]) -> pl.DataFrame:
@@ -48,8 +48,9 @@ def audit_task(spec: TaskSpec, root: Path, *, max_rows: int = 200_000,
     Call :meth:`AuditReport.raise_for_findings` to turn findings into :class:`LeakageError`.
     Statistics run on at most ``max_rows`` test rows (a fixed, id-hashed sample).
     """
-    plan = plan_split(spec)
+    plan = prepared_plan(spec)
     idc = plan.id_column
+    train_idc = plan.train_id_column or idc  # events regrouped per key: their own row id
     train_path, test_path = root / PUBLIC_DIR / TRAIN_FILE, root / PUBLIC_DIR / TEST_FILE
     answers_path = root / PRIVATE_DIR / plan.answers_file
     for p in (train_path, test_path, answers_path):
@@ -61,16 +62,17 @@ def audit_task(spec: TaskSpec, root: Path, *, max_rows: int = 200_000,
     missing = [f"{name} lacks the id column {idc!r}"
                for name, df in (("public test", test), ("answers", answers))
                if idc not in df.columns]
-    if missing or idc not in header_of(train_path):
+    if missing or train_idc not in header_of(train_path):
         report.checks.append(CheckResult(name="ids_disjoint", status="fail", findings=missing or [
-            f"public/{TRAIN_FILE} lacks the id column {idc!r}"]))
+            f"public/{TRAIN_FILE} lacks the id column {train_idc!r}"]))
         return report
     targets = [t for t in plan.hidden_columns if t in answers.columns]
     features = feature_columns(header_of(train_path), test,
                                {*plan.id_columns, *plan.hidden_columns})
     distinct = [c for c in (group_column(plan), time_column(plan)) if c]
-    train = read_train(train_path, idc, [t for t in targets if t in header_of(train_path)],
-                       test, features, [c for c in distinct if c in header_of(train_path)])
+    train = read_train(train_path, train_idc, [t for t in targets if t in header_of(train_path)],
+                       test, features, [c for c in distinct if c in header_of(train_path)],
+                       test_idc=idc)
     ans = sample_rows(answers.select([idc, *targets]), idc, max_rows)
     tables = _public_tables(root, idc, test)
     report.checks += [
@@ -84,7 +86,7 @@ def audit_task(spec: TaskSpec, root: Path, *, max_rows: int = 200_000,
         check_label_bearing(plan, root, ans, tables, train.sample),
         check_row_order(plan, test, answers),
         check_id_leakage(_id_frame(ans, idc, targets), None if train.sample is None else
-                         _id_frame(train.sample, idc, targets), targets),
+                         _id_frame(train.sample, train_idc, targets), targets),
         check_sample(spec, plan, root, answers, grader),
     ]
     return report

@@ -232,9 +232,11 @@ class _Accumulator:
 
 
 def read_train(path: Path, idc: str, targets: list[str], test: pl.DataFrame,
-               features: Features, distinct: list[str]) -> TrainPass:
-    """Stream ``path`` (public/train.csv) once; see the module docstring."""
-    test_ids = test[idc]
+               features: Features, distinct: list[str], test_idc: str = "") -> TrainPass:
+    """Stream ``path`` (public/train.csv) once; see the module docstring. ``test_idc``: the
+    test rows' id column where train.csv's rows are keyed otherwise (events before the test
+    period, the test rows their keys); empty: ``idc``."""
+    test_ids = test[test_idc or idc]
     acc = _Accumulator(
         idc=idc, targets=targets, features=features, test_ids=test_ids,
         test_id_keys=KeySet(test_ids.hash(seed=_SEED).to_numpy()),

@@ -94,9 +94,12 @@ CONVENTIONS: dict[str, Convention] = {
     "osic-pulmonary-fibrosis-progression": Convention(
         {"metric": "laplace_log_likelihood", "id_columns": ["Patient_Week"],
          "target_columns": ["FVC", "Confidence"], "unscored_marker": "",
+         "submission_only_columns": {"Confidence": "70"},
          "scored_rows": {"rule": "last_per_group", "group_column": "Patient",
                          "order_column": "Weeks", "k": 3}},
-        "evaluation page: scored on the final three FVC measurements of each patient; "
+        "evaluation page: scored on the final three FVC measurements of each patient, each "
+        "prediction with its Confidence (the submission's own column: the answers hold the "
+        "FVC; the sample gives 70, the metric's floor of sigma); "
         f"{MLE_ANSWERS} (Patient, Weeks, FVC empty in the weeks without a measurement)"),
     "stanford-covid-vaccine": Convention(
         {"metric": "mcrmse", "id_columns": ["id_seqpos"],
