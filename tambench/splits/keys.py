@@ -84,7 +84,13 @@ class CodeBuilder:
         """Code one batch of values."""
         self.nulls += values.null_count()
         encoded = pc.dictionary_encode(values.to_arrow())
-        local = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False)
+        indices = encoded.indices  # int32; a missing value has no index
+        data = indices.buffers()[1]
+        local = np.frombuffer(data, dtype=np.int32)[
+            indices.offset : indices.offset + len(indices)] if data else np.zeros(0, np.int32)
+        if indices.null_count:
+            # Not fill_null(-1): pyarrow turns the -1 into a scalar, which imports pandas.
+            local = np.where(indices.is_valid().to_numpy(zero_copy_only=False), local, -1)
         self.parts.append((pl.Series(encoded.dictionary, dtype=pl.String), local))
 
     def build(self) -> CodedColumn:

@@ -159,7 +159,7 @@ def split_line_parts(table: RawTable, mask: np.ndarray,
         raise SplitError(f"{table.label} changed while it was being split ({row} rows, "
                          f"{mask.size} in the first pass)")
     if not test_parts:
-        return table.header, pa.array([], pa.large_binary())
+        return table.header, pa.nulls(0, pa.large_binary())
     return table.header, pa.concat_arrays(test_parts)
 
 
