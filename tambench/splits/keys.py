@@ -6,8 +6,8 @@ stable hashes and the other columns small integer codes, so memory grows by a fe
 row whatever the length of the values.
 
 A table without quote characters is read a block of whole lines at a time: one block is
-checked (field counts, blank lines) and parsed on a helper thread while the caller codes the
-previous one. A quote character anywhere sends the table to the quote-aware path: the whole
+checked (field counts, blank lines, UTF-8) and its key fields located
+(:mod:`tambench.splits.plainblock`) on a helper thread while the caller codes the previous one. A quote character anywhere sends the table to the quote-aware path: the whole
 table is checked by :func:`tambench.splits.rawcsv.scan_table`, then parsed in batches.
 Every id must be present and unique, and every target cell must hold a label.
 """
@@ -21,10 +21,12 @@ from typing import Any, BinaryIO
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 import pyarrow.compute as pc
 
 from tambench.errors import SplitError
 from tambench.splits.hashing import stable_hash
+from tambench.splits.plainblock import block_fields
 from tambench.splits.rawcsv import (
     RawTable,
     describe_rows,
@@ -80,10 +82,10 @@ class CodeBuilder:
         self.nulls = 0
         self.parts: list[tuple[pl.Series, np.ndarray]] = []
 
-    def add(self, values: pl.Series) -> None:
+    def add(self, values: pa.Array) -> None:
         """Code one batch of values."""
-        self.nulls += values.null_count()
-        encoded = pc.dictionary_encode(values.to_arrow())
+        self.nulls += values.null_count
+        encoded = pc.dictionary_encode(values)
         indices = encoded.indices  # int32; a missing value has no index
         data = indices.buffers()[1]
         local = np.frombuffer(data, dtype=np.int32)[
@@ -151,8 +153,9 @@ def read_keys(table: RawTable, id_column: str, coded: Sequence[str], seed: int,
     keys = _collect(table, _plain_batches(table, cols), id_column, coded, file_fields, salt)
     if keys is None:  # a quote character: check every row, then parse in batches
         rows = scan_table(table).rows
-        keys = _collect(table, _parsed_batches(table, cols, rows), id_column, coded,
-                        file_fields, salt)
+        batches = ({c: df[c].to_arrow() for c in cols}
+                   for df in _parsed_batches(table, cols, rows))
+        keys = _collect(table, batches, id_column, coded, file_fields, salt)
         if keys is None:
             raise SplitError(f"internal: the batched read of {table.label} gave up")
         keys.plain = False
@@ -178,7 +181,11 @@ def check_labels(keys: KeyPass, targets: Sequence[str]) -> None:
                 "be scored; fill them in or remove those rows from the raw data")
 
 
-def _collect(table: RawTable, batches: Iterator[pl.DataFrame | None], id_column: str,
+#: One batch of the first pass: column name -> its values in row order.
+Batch = dict[str, pa.Array]
+
+
+def _collect(table: RawTable, batches: Iterator[Batch | None], id_column: str,
              coded: Sequence[str], file_fields: Sequence[str] | None,
              salt: str) -> KeyPass | None:
     builders = {c: CodeBuilder() for c in coded}  # the id too where a strategy keys on it
@@ -190,15 +197,17 @@ def _collect(table: RawTable, batches: Iterator[pl.DataFrame | None], id_column:
         if batch is None:  # the quote-free reader met a quote: start again
             return None
         ids = batch[id_column]
-        if ids.null_count():
-            missing += (np.flatnonzero(ids.is_null().to_numpy()) + pos).tolist()
+        if ids.null_count:
+            missing += (np.flatnonzero(ids.is_null().to_numpy(zero_copy_only=False))
+                        + pos).tolist()
         elif not missing:
-            hashes.append(stable_hash(ids.to_arrow(), salt))
+            hashes.append(stable_hash(ids, salt))
         for c, b in builders.items():
             b.add(batch[c])
         if file_fields is not None:
-            files.append(batch.select(list(dict.fromkeys([id_column, *file_fields]))))
-        pos += batch.height
+            names = list(dict.fromkeys([id_column, *file_fields]))
+            files.append(pl.DataFrame([pl.Series(c, batch[c], dtype=pl.String) for c in names]))
+        pos += len(ids)
     return KeyPass(
         table=table,
         rows=pos,
@@ -214,7 +223,7 @@ class _BadLines(Exception):
     """A block of a quote-free table has lines that do not fit its header."""
 
 
-def _plain_batches(table: RawTable, cols: list[str]) -> Iterator[pl.DataFrame | None]:
+def _plain_batches(table: RawTable, cols: list[str]) -> Iterator[Batch | None]:
     """The columns ``cols`` of a quote-free table in row order, a block of lines at a time.
 
     Without quote characters every row is one line, so parsing blocks of whole lines (each
@@ -226,7 +235,7 @@ def _plain_batches(table: RawTable, cols: list[str]) -> Iterator[pl.DataFrame | 
     try:
         with open(table.path, "rb") as src, ThreadPoolExecutor(max_workers=1) as parser:
             src.seek(table.data_start)
-            pending: Future[pl.DataFrame] | None = None
+            pending: Future[Batch] | None = None
             for data in _raw_line_blocks(src, table):
                 if data is None:
                     yield None
@@ -242,9 +251,9 @@ def _plain_batches(table: RawTable, cols: list[str]) -> Iterator[pl.DataFrame | 
         raise SplitError(f"cannot read {table.label}: {exc}") from None
 
 
-def _raw_line_blocks(src: BinaryIO, table: RawTable) -> Iterator[bytes | None]:
-    """Blocks of whole lines up to the end of the rows (at least one, possibly empty); None
-    at a quote character."""
+def _raw_line_blocks(src: BinaryIO, table: RawTable) -> Iterator[bytearray | None]:
+    """Blocks of whole lines up to the end of the rows (at least one, possibly empty), each
+    in a buffer of its own; None at a quote character."""
     if b'"' in table.header:
         yield None
         return
@@ -252,33 +261,42 @@ def _raw_line_blocks(src: BinaryIO, table: RawTable) -> Iterator[bytes | None]:
     carry = b""
     blocks = 0
     while True:
-        block = src.read(min(KEY_BLOCK_BYTES, left))
-        left -= len(block)
-        if b'"' in block:
+        want = min(KEY_BLOCK_BYTES, left)
+        data = bytearray(len(carry) + want)
+        data[: len(carry)] = carry
+        got = src.readinto(memoryview(data)[len(carry):]) if want else 0
+        left -= got
+        del data[len(carry) + got:]
+        if b'"' in data:
             yield None
             return
-        data = carry + block if carry else block
-        if block:
+        carry = b""
+        if got:
             cut = data.rfind(b"\n") + 1
             if cut == 0:  # no line end yet: read on
-                carry = data
+                carry = bytes(data)
                 continue
-            data, carry = data[:cut], data[cut:]
+            carry = bytes(data[cut:])
+            del data[cut:]
         if data or blocks == 0:  # a header-only table still yields its empty columns
             yield data
             blocks += 1
-        if not block:
+        if not got:
             return
 
 
-def _parse_block(table: RawTable, data: bytes, cols: list[str]) -> pl.DataFrame:
+def _parse_block(table: RawTable, data: bytearray, cols: list[str]) -> Batch:
+    found = block_fields(data, table.n_fields, [table.columns.index(c) for c in cols])
+    if found is not None:
+        return dict(zip(cols, found, strict=True))
     bad, _, _ = plain_block_problems(data, table.n_fields)
     if bad.size:
         raise _BadLines(f"{bad.size} line(s) do not have {table.n_fields} fields")
-    try:
-        return pl.read_csv(table.header + data, infer_schema=False, columns=cols)
+    try:  # not UTF-8: the parser's reason
+        df = pl.read_csv(table.header + data, infer_schema=False, columns=cols)
     except pl.exceptions.PolarsError as exc:
         raise _BadLines(polars_reason(exc)) from exc
+    return {c: df[c].to_arrow() for c in cols}
 
 
 def _parsed_batches(table: RawTable, cols: list[str], rows: int) -> Iterator[pl.DataFrame]:

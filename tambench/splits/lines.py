@@ -2,8 +2,8 @@
 
 The first pass checked every line (field count, no blank line), so rows and lines coincide.
 Train lines are copied to public/train.csv with their exact bytes except the line end, which
-is always LF (runs of consecutive train lines are written straight from the read buffer with
-few system calls); the test lines are kept as arrow binary values, to be parsed a chunk at a
+is always LF (a block's train lines are gathered by arrow into one buffer, written with one
+system call); the test lines are kept as arrow binary values, to be parsed a chunk at a
 time in public order.
 
 Every buffer handed to pyarrow here is allocated by arrow (``pa.allocate_buffer``), never a
@@ -24,8 +24,9 @@ import pyarrow as pa
 from tambench.errors import SplitError
 from tambench.splits.rawcsv import RawTable
 
-#: Bytes read per step.
-BLOCK_BYTES = 1 << 26
+#: Bytes read per step (larger blocks cost more than they save: every temporary array of a
+#: block is then mapped afresh by the system).
+BLOCK_BYTES = 1 << 23
 _NEWLINE = 10
 _CR = 13
 _IOV_MAX = 1024
@@ -65,16 +66,15 @@ def _write_all(fd: int, pieces: list[memoryview]) -> None:
                     rest = rest[os.write(fd, rest):]
 
 
-def _write_train(fd: int, arr: np.ndarray, view: memoryview, offsets: np.ndarray,
+def _write_train(fd: int, arr: np.ndarray, lines: pa.LargeBinaryArray, offsets: np.ndarray,
                  in_test: np.ndarray) -> None:
-    """Write the train lines of one block, with LF line ends."""
+    """Write the train lines of one block (``lines``, over ``arr``), with LF line ends."""
     ends = offsets[1:]
     crlf = np.flatnonzero((ends >= offsets[:-1] + 2) & (arr[np.maximum(ends - 2, 0)] == _CR))
     if crlf.size == 0:
-        edges = np.diff(np.concatenate([[1], in_test.astype(np.int8), [1]]))
-        starts = offsets[np.flatnonzero(edges == -1)]
-        stops = offsets[np.flatnonzero(edges == 1)]
-        _write_all(fd, [view[a:b] for a, b in zip(starts.tolist(), stops.tolist(), strict=True)])
+        if in_test.any():
+            lines = lines.take(arrow_int64(np.flatnonzero(~in_test)))
+        _write_all(fd, [line_bytes(lines)])
         return
     keep = np.repeat(~in_test, np.diff(offsets))
     keep[ends[crlf] - 2] = False  # the CR of each CRLF line end
@@ -143,16 +143,16 @@ def split_line_parts(table: RawTable, mask: np.ndarray,
             if row + k > mask.size:
                 raise SplitError(f"{table.label} changed while it was being split")
             if k:
-                offsets = np.concatenate([np.zeros(1, dtype=np.int64), ends.astype(np.int64)])
+                offsets_buf = arrow_int64(np.concatenate([[0], ends])).buffers()[1]
+                lines = pa.LargeBinaryArray.from_buffers(
+                    pa.large_binary(), k, [None, offsets_buf, buf.slice(0, size)])
                 in_test = mask[row : row + k]
-                _write_train(dst.fileno(), arr, view, offsets, in_test)
+                _write_train(dst.fileno(), arr, lines,
+                             np.frombuffer(offsets_buf, dtype=np.int64), in_test)
                 test_idx = np.flatnonzero(in_test)
                 if test_idx.size:
-                    lines = pa.LargeBinaryArray.from_buffers(
-                        pa.large_binary(), k,
-                        [None, arrow_int64(offsets).buffers()[1], buf.slice(0, size)])
                     test_parts.append(lines.take(arrow_int64(test_idx)))  # a copy
-                    del lines
+                del lines
                 row += k
             del arr
     if row != mask.size:
