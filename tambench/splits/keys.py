@@ -14,6 +14,7 @@ Every id must be present and unique, and every target cell must hold a label.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -40,6 +41,8 @@ from tambench.splits.rawcsv import (
 BATCH_ROWS = 250_000
 #: Bytes of a quote-free table parsed per step.
 KEY_BLOCK_BYTES = 1 << 23
+#: Helper threads reading the blocks of a quote-free table.
+KEY_PARSERS = 2
 
 
 def _code_dtype(k: int) -> type[np.signedinteger[Any]]:
@@ -130,6 +133,9 @@ class KeyPass:
     """Per-row files: the id and file pattern columns, as text."""
     missing_ids: list[int] = field(default_factory=list)
     """Rows (0-based) without an id."""
+    line_ends: np.ndarray | None = None
+    """For a quote-free table: the file offset of each row's line end (the end of the rows
+    for a last line without one), so that the second pass need not search for them."""
 
     def column(self, name: str) -> CodedColumn:
         """The codes of a key column (an internal error if the pass did not read it)."""
@@ -153,7 +159,7 @@ def read_keys(table: RawTable, id_column: str, coded: Sequence[str], seed: int,
     keys = _collect(table, _plain_batches(table, cols), id_column, coded, file_fields, salt)
     if keys is None:  # a quote character: check every row, then parse in batches
         rows = scan_table(table).rows
-        batches = ({c: df[c].to_arrow() for c in cols}
+        batches = (Batch({c: df[c].to_arrow() for c in cols})
                    for df in _parsed_batches(table, cols, rows))
         keys = _collect(table, batches, id_column, coded, file_fields, salt)
         if keys is None:
@@ -181,8 +187,14 @@ def check_labels(keys: KeyPass, targets: Sequence[str]) -> None:
                 "be scored; fill them in or remove those rows from the raw data")
 
 
-#: One batch of the first pass: column name -> its values in row order.
-Batch = dict[str, pa.Array]
+@dataclass
+class Batch:
+    """One batch of the first pass."""
+
+    columns: dict[str, pa.Array]
+    """Column name -> its values, in row order."""
+    line_ends: np.ndarray | None = None
+    """File offset of each row's line end (quote-free blocks)."""
 
 
 def _collect(table: RawTable, batches: Iterator[Batch | None], id_column: str,
@@ -192,10 +204,13 @@ def _collect(table: RawTable, batches: Iterator[Batch | None], id_column: str,
     hashes: list[np.ndarray] = []
     files: list[pl.DataFrame] = []
     missing: list[int] = []
+    ends: list[np.ndarray] | None = []
     pos = 0
-    for batch in batches:
-        if batch is None:  # the quote-free reader met a quote: start again
+    for found in batches:
+        if found is None:  # the quote-free reader met a quote: start again
             return None
+        batch = found.columns
+        ends = None if ends is None or found.line_ends is None else [*ends, found.line_ends]
         ids = batch[id_column]
         if ids.null_count:
             missing += (np.flatnonzero(ids.is_null().to_numpy(zero_copy_only=False))
@@ -216,6 +231,7 @@ def _collect(table: RawTable, batches: Iterator[Batch | None], id_column: str,
         coded={c: b.build() for c, b in builders.items()},
         file_keys=pl.concat(files) if files else None,
         missing_ids=missing,
+        line_ends=None if ends is None else np.concatenate([np.zeros(0, np.int64), *ends]),
     )
 
 
@@ -226,26 +242,28 @@ class _BadLines(Exception):
 def _plain_batches(table: RawTable, cols: list[str]) -> Iterator[Batch | None]:
     """The columns ``cols`` of a quote-free table in row order, a block of lines at a time.
 
-    Without quote characters every row is one line, so parsing blocks of whole lines (each
-    behind the header) reads exactly what parsing the table whole reads. One block is checked
-    and parsed on a helper thread while the caller uses the previous one, and no further
-    block is read until then, which bounds memory. Yields None and stops at the first quote
-    character (a quoted field may span lines).
+    Without quote characters every row is one line, so reading blocks of whole lines reads
+    exactly what reading the table whole reads. :data:`KEY_PARSERS` blocks are checked and
+    read on helper threads while the caller uses the previous one, and no further block is
+    read until then, which bounds memory. Yields None and stops at the first quote character
+    (a quoted field may span lines).
     """
     try:
-        with open(table.path, "rb") as src, ThreadPoolExecutor(max_workers=1) as parser:
+        with (open(table.path, "rb") as src,
+              ThreadPoolExecutor(max_workers=KEY_PARSERS) as parser):
             src.seek(table.data_start)
-            pending: Future[Batch] | None = None
+            pending: deque[Future[Batch]] = deque()
+            start = table.data_start
             for data in _raw_line_blocks(src, table):
                 if data is None:
                     yield None
                     return
-                parsed = parser.submit(_parse_block, table, data, cols)
-                if pending is not None:
-                    yield pending.result()
-                pending = parsed
-            if pending is not None:
-                yield pending.result()
+                pending.append(parser.submit(_parse_block, table, data, cols, start))
+                start += len(data)
+                if len(pending) > KEY_PARSERS:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
     except _BadLines as exc:
         scan_table(table)  # raises with every bad line numbered
         raise SplitError(f"cannot read {table.label}: {exc}") from None
@@ -285,10 +303,11 @@ def _raw_line_blocks(src: BinaryIO, table: RawTable) -> Iterator[bytearray | Non
             return
 
 
-def _parse_block(table: RawTable, data: bytearray, cols: list[str]) -> Batch:
+def _parse_block(table: RawTable, data: bytearray, cols: list[str], start: int) -> Batch:
+    """The columns ``cols`` of a block of whole lines starting at file offset ``start``."""
     found = block_fields(data, table.n_fields, [table.columns.index(c) for c in cols])
     if found is not None:
-        return dict(zip(cols, found, strict=True))
+        return Batch(dict(zip(cols, found.fields, strict=True)), found.ends + start)
     bad, _, _ = plain_block_problems(data, table.n_fields)
     if bad.size:
         raise _BadLines(f"{bad.size} line(s) do not have {table.n_fields} fields")
@@ -296,7 +315,7 @@ def _parse_block(table: RawTable, data: bytearray, cols: list[str]) -> Batch:
         df = pl.read_csv(table.header + data, infer_schema=False, columns=cols)
     except pl.exceptions.PolarsError as exc:
         raise _BadLines(polars_reason(exc)) from exc
-    return {c: df[c].to_arrow() for c in cols}
+    return Batch({c: df[c].to_arrow() for c in cols})
 
 
 def _parsed_batches(table: RawTable, cols: list[str], rows: int) -> Iterator[pl.DataFrame]:

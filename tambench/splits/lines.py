@@ -66,19 +66,16 @@ def _write_all(fd: int, pieces: list[memoryview]) -> None:
                     rest = rest[os.write(fd, rest):]
 
 
-def _write_train(fd: int, arr: np.ndarray, lines: pa.LargeBinaryArray, offsets: np.ndarray,
-                 in_test: np.ndarray) -> None:
-    """Write the train lines of one block (``lines``, over ``arr``), with LF line ends."""
+def _write_train(fd: int, arr: np.ndarray, offsets: np.ndarray, in_test: np.ndarray) -> None:
+    """Write the train lines of one block, with LF line ends."""
     ends = offsets[1:]
     crlf = np.flatnonzero((ends >= offsets[:-1] + 2) & (arr[np.maximum(ends - 2, 0)] == _CR))
-    if crlf.size == 0:
-        if in_test.any():
-            lines = lines.take(arrow_int64(np.flatnonzero(~in_test)))
-        _write_all(fd, [line_bytes(lines)])
+    if crlf.size == 0 and not in_test.any():
+        _write_all(fd, [memoryview(arr[: offsets[-1]])])
         return
     keep = np.repeat(~in_test, np.diff(offsets))
     keep[ends[crlf] - 2] = False  # the CR of each CRLF line end
-    _write_all(fd, [memoryview(arr[: offsets[-1]][keep].tobytes())])
+    _write_all(fd, [memoryview(arr[: offsets[-1]][keep])])
 
 
 def _after_last_line_end(arr: np.ndarray) -> int:
@@ -97,9 +94,13 @@ def _after_last_line_end(arr: np.ndarray) -> int:
     return 0
 
 
-def _line_blocks(src: BufferedReader, left: int) -> Iterator[tuple[pa.Buffer, memoryview, int]]:
+#: A block of whole lines: its buffer, its size and the offset past each line end.
+Block = tuple[pa.Buffer, int, np.ndarray]
+
+
+def _line_blocks(src: BufferedReader, left: int) -> Iterator[Block]:
     """Blocks of whole lines read from ``src`` (``left`` bytes), in one arrow buffer reused
-    from block to block: (buffer, its bytes, size). A last line without a line end gets one.
+    from block to block. A last line without a line end gets one.
 
     The caller must be done with a block before asking for the next one.
     """
@@ -118,7 +119,8 @@ def _line_blocks(src: BufferedReader, left: int) -> Iterator[tuple[pa.Buffer, me
         if got == 0 and size and view[size - 1] != _NEWLINE:
             view[size] = _NEWLINE
             size += 1
-        yield buf, view, size
+        arr = np.frombuffer(buf, dtype=np.uint8, count=size)
+        yield buf, size, np.flatnonzero(arr == _NEWLINE) + 1
         if got == 0:
             return
         last = _after_last_line_end(np.frombuffer(buf, dtype=np.uint8, count=size))
@@ -126,35 +128,60 @@ def _line_blocks(src: BufferedReader, left: int) -> Iterator[tuple[pa.Buffer, me
         view[:carry] = view[last:size].tobytes()
 
 
-def split_line_parts(table: RawTable, mask: np.ndarray,
-                     train_out: Path) -> tuple[bytes, pa.LargeBinaryArray]:
+def _known_blocks(src: BufferedReader, table: RawTable,
+                  line_ends: np.ndarray) -> Iterator[Block]:
+    """:func:`_line_blocks` for a table whose line ends the first pass recorded (file
+    offsets; the end of the rows for a last line without a line end): no byte is searched."""
+    buf = pa.allocate_buffer(BLOCK_BYTES + 1)
+    row, pos = 0, table.data_start
+    while row < line_ends.size:
+        stop = max(int(np.searchsorted(line_ends, pos + BLOCK_BYTES - 1, side="right")), row + 1)
+        last = int(line_ends[stop - 1])
+        size = last + 1 - pos if last < table.data_end else last - pos
+        if size + 1 > buf.size:  # one line longer than the buffer: grow it
+            buf = pa.allocate_buffer(size + 1)
+        view = memoryview(buf).cast("B")
+        if src.readinto(view[:size]) != size:
+            raise SplitError(f"{table.label} changed while it was being split")
+        if last == table.data_end:  # the last line has no line end: give it one
+            view[size] = _NEWLINE
+            size += 1
+        ends = line_ends[row:stop] + (1 - pos)
+        if (np.frombuffer(buf, dtype=np.uint8, count=size)[ends - 1] != _NEWLINE).any():
+            raise SplitError(f"{table.label} changed while it was being split")
+        yield buf, size, ends
+        row, pos = stop, last + 1
+
+
+def split_line_parts(table: RawTable, mask: np.ndarray, train_out: Path,
+                     line_ends: np.ndarray | None = None) -> tuple[bytes, pa.LargeBinaryArray]:
     """Write the train rows of ``table`` to ``train_out``; return the header and the test
-    lines (one value per line, in table order)."""
+    lines (one value per line, in table order). ``line_ends`` (from the first pass) spares
+    the search for line ends."""
     row = 0
     test_parts: list[pa.Array] = []
     with open(table.path, "rb") as src, open(train_out, "wb") as dst:
         src.seek(table.data_start)
         dst.write(table.header)
         dst.flush()
-        for buf, view, size in _line_blocks(src, table.data_end - table.data_start):
-            arr = np.frombuffer(buf, dtype=np.uint8, count=size)
-            ends = np.flatnonzero(arr == _NEWLINE) + 1
+        blocks = (_line_blocks(src, table.data_end - table.data_start) if line_ends is None
+                  else _known_blocks(src, table, line_ends))
+        for buf, size, ends in blocks:
             k = int(ends.size)
             if row + k > mask.size:
                 raise SplitError(f"{table.label} changed while it was being split")
             if k:
-                offsets_buf = arrow_int64(np.concatenate([[0], ends])).buffers()[1]
-                lines = pa.LargeBinaryArray.from_buffers(
-                    pa.large_binary(), k, [None, offsets_buf, buf.slice(0, size)])
+                offsets = arrow_int64(np.concatenate([[0], ends]))
                 in_test = mask[row : row + k]
-                _write_train(dst.fileno(), arr, lines,
-                             np.frombuffer(offsets_buf, dtype=np.int64), in_test)
+                _write_train(dst.fileno(), np.frombuffer(buf, dtype=np.uint8, count=size),
+                             np.frombuffer(offsets.buffers()[1], dtype=np.int64), in_test)
                 test_idx = np.flatnonzero(in_test)
                 if test_idx.size:
+                    lines = pa.LargeBinaryArray.from_buffers(
+                        pa.large_binary(), k, [None, offsets.buffers()[1], buf.slice(0, size)])
                     test_parts.append(lines.take(arrow_int64(test_idx)))  # a copy
-                del lines
+                    del lines
                 row += k
-            del arr
     if row != mask.size:
         raise SplitError(f"{table.label} changed while it was being split ({row} rows, "
                          f"{mask.size} in the first pass)")

@@ -16,6 +16,7 @@ Every buffer handed to pyarrow is allocated by arrow (see :mod:`tambench.splits.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 import pyarrow as pa
@@ -33,14 +34,25 @@ def _utf8(data: bytes | bytearray) -> bool:
     return True
 
 
+class PlainBlock(NamedTuple):
+    """What :func:`block_fields` found in a block."""
+
+    ends: np.ndarray
+    """Offset of each line's end (its LF; the block's size for a last line without one)."""
+    fields: list[pa.LargeStringArray]
+    """The wanted columns, in the order asked."""
+
+
 def block_fields(data: bytes | bytearray, n_fields: int,
-                 columns: Sequence[int]) -> list[pa.LargeStringArray] | None:
+                 columns: Sequence[int]) -> PlainBlock | None:
     """The fields of columns ``columns`` (0-based) of every line of ``data``, a block of
     whole lines without quote characters (the last may lack its line end); None when a line
     does not have ``n_fields`` fields, a line is blank, or the block is not UTF-8.
 
-    >>> [a.to_pylist() for a in block_fields(b"1,a,x\\r\\n2,,y\\r\\n", 3, [0, 1, 2])]
+    >>> [a.to_pylist() for a in block_fields(b"1,a,x\\r\\n2,,y\\r\\n", 3, [0, 1, 2]).fields]
     [['1', '2'], ['a', None], ['x', 'y']]
+    >>> block_fields(b"1,a\\n2,b", 2, [0]).ends.tolist()
+    [3, 7]
     >>> block_fields(b"1,a\\n2\\n", 2, [0]) is None
     True
     """
@@ -74,7 +86,7 @@ def block_fields(data: bytes | bytearray, n_fields: int,
         if j == k:  # the CR of a CRLF line end is not part of the last field
             last = last - ((last > first) & (arr[np.maximum(last - 1, 0)] == _CR))
         out.append(_gather(arr, first, last))
-    return out
+    return PlainBlock(ends, out)
 
 
 def _gather(arr: np.ndarray, first: np.ndarray, last: np.ndarray) -> pa.LargeStringArray:
