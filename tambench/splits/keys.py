@@ -18,7 +18,8 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from io import BufferedReader
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -269,7 +270,7 @@ def _plain_batches(table: RawTable, cols: list[str]) -> Iterator[Batch | None]:
         raise SplitError(f"cannot read {table.label}: {exc}") from None
 
 
-def _raw_line_blocks(src: BinaryIO, table: RawTable) -> Iterator[bytearray | None]:
+def _raw_line_blocks(src: BufferedReader, table: RawTable) -> Iterator[bytearray | None]:
     """Blocks of whole lines up to the end of the rows (at least one, possibly empty), each
     in a buffer of its own; None at a quote character."""
     if b'"' in table.header:

@@ -2,8 +2,8 @@
 
 The first pass checked every line (field count, no blank line), so rows and lines coincide.
 Train lines are copied to public/train.csv with their exact bytes except the line end, which
-is always LF (a block's train lines are gathered by arrow into one buffer, written with one
-system call); the test lines are kept as arrow binary values, to be parsed a chunk at a
+is always LF (a block's train lines are gathered into one buffer, written and hashed for
+``checksums.json`` on a helper thread while the next block is read); the test lines are kept as arrow binary values, to be parsed a chunk at a
 time in public order.
 
 Every buffer handed to pyarrow here is allocated by arrow (``pa.allocate_buffer``), never a
@@ -13,8 +13,10 @@ exits aborts the process (see tests/test_process_exit.py).
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from io import BufferedReader
 from pathlib import Path
 
@@ -22,6 +24,7 @@ import numpy as np
 import pyarrow as pa
 
 from tambench.errors import SplitError
+from tambench.splits.checksums import remember_written
 from tambench.splits.rawcsv import RawTable
 
 #: Bytes read per step (larger blocks cost more than they save: every temporary array of a
@@ -66,16 +69,20 @@ def _write_all(fd: int, pieces: list[memoryview]) -> None:
                     rest = rest[os.write(fd, rest):]
 
 
-def _write_train(fd: int, arr: np.ndarray, offsets: np.ndarray, in_test: np.ndarray) -> None:
-    """Write the train lines of one block, with LF line ends."""
+def _train_bytes(arr: np.ndarray, offsets: np.ndarray, in_test: np.ndarray) -> np.ndarray:
+    """The train lines of one block, with LF line ends, in a new array."""
     ends = offsets[1:]
     crlf = np.flatnonzero((ends >= offsets[:-1] + 2) & (arr[np.maximum(ends - 2, 0)] == _CR))
     if crlf.size == 0 and not in_test.any():
-        _write_all(fd, [memoryview(arr[: offsets[-1]])])
-        return
+        return arr[: offsets[-1]].copy()
     keep = np.repeat(~in_test, np.diff(offsets))
     keep[ends[crlf] - 2] = False  # the CR of each CRLF line end
-    _write_all(fd, [memoryview(arr[: offsets[-1]][keep])])
+    return arr[: offsets[-1]][keep]
+
+
+def _write_hashed(fd: int, data: np.ndarray, digest: hashlib._Hash) -> None:
+    digest.update(data.data)
+    _write_all(fd, [data.data])
 
 
 def _after_last_line_end(arr: np.ndarray) -> int:
@@ -160,10 +167,13 @@ def split_line_parts(table: RawTable, mask: np.ndarray, train_out: Path,
     the search for line ends."""
     row = 0
     test_parts: list[pa.Array] = []
-    with open(table.path, "rb") as src, open(train_out, "wb") as dst:
+    digest = hashlib.sha256(table.header)
+    with (open(table.path, "rb") as src, open(train_out, "wb") as dst,
+          ThreadPoolExecutor(max_workers=1) as writer):
         src.seek(table.data_start)
         dst.write(table.header)
         dst.flush()
+        written: Future[None] | None = None
         blocks = (_line_blocks(src, table.data_end - table.data_start) if line_ends is None
                   else _known_blocks(src, table, line_ends))
         for buf, size, ends in blocks:
@@ -173,8 +183,12 @@ def split_line_parts(table: RawTable, mask: np.ndarray, train_out: Path,
             if k:
                 offsets = arrow_int64(np.concatenate([[0], ends]))
                 in_test = mask[row : row + k]
-                _write_train(dst.fileno(), np.frombuffer(buf, dtype=np.uint8, count=size),
-                             np.frombuffer(offsets.buffers()[1], dtype=np.int64), in_test)
+                train = _train_bytes(np.frombuffer(buf, dtype=np.uint8, count=size),
+                                     np.frombuffer(offsets.buffers()[1], dtype=np.int64),
+                                     in_test)
+                if written is not None:
+                    written.result()
+                written = writer.submit(_write_hashed, dst.fileno(), train, digest)
                 test_idx = np.flatnonzero(in_test)
                 if test_idx.size:
                     lines = pa.LargeBinaryArray.from_buffers(
@@ -182,6 +196,9 @@ def split_line_parts(table: RawTable, mask: np.ndarray, train_out: Path,
                     test_parts.append(lines.take(arrow_int64(test_idx)))  # a copy
                     del lines
                 row += k
+        if written is not None:
+            written.result()
+    remember_written(train_out, digest.hexdigest())
     if row != mask.size:
         raise SplitError(f"{table.label} changed while it was being split ({row} rows, "
                          f"{mask.size} in the first pass)")
