@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from tambench.errors import SplitError
 from tambench.splits.checksums import remember_written
@@ -69,20 +70,26 @@ def _write_all(fd: int, pieces: list[memoryview]) -> None:
                     rest = rest[os.write(fd, rest):]
 
 
-def _train_bytes(arr: np.ndarray, offsets: np.ndarray, in_test: np.ndarray) -> np.ndarray:
-    """The train lines of one block, with LF line ends, in a new array."""
+def _train_bytes(buf: pa.Buffer, offsets: np.ndarray, in_test: np.ndarray) -> memoryview:
+    """The train lines of one block (in ``buf``), with LF line ends, in a new buffer."""
+    arr = np.frombuffer(buf, dtype=np.uint8, count=int(offsets[-1]))
     ends = offsets[1:]
     crlf = np.flatnonzero((ends >= offsets[:-1] + 2) & (arr[np.maximum(ends - 2, 0)] == _CR))
     if crlf.size == 0 and not in_test.any():
-        return arr[: offsets[-1]].copy()
+        return arr.copy().data
     keep = np.repeat(~in_test, np.diff(offsets))
     keep[ends[crlf] - 2] = False  # the CR of each CRLF line end
-    return arr[: offsets[-1]][keep]
+    bits = np.packbits(keep, bitorder="little")
+    mask = pa.allocate_buffer(bits.size)
+    np.frombuffer(mask, dtype=np.uint8)[:] = bits
+    kept = pc.filter(pa.Array.from_buffers(pa.uint8(), arr.size, [None, buf]),
+                     pa.Array.from_buffers(pa.bool_(), keep.size, [None, mask]))
+    return memoryview(kept.buffers()[1]).cast("B")[: len(kept)]
 
 
-def _write_hashed(fd: int, data: np.ndarray, digest: hashlib._Hash) -> None:
-    digest.update(data.data)
-    _write_all(fd, [data.data])
+def _write_hashed(fd: int, data: memoryview, digest: hashlib._Hash) -> None:
+    digest.update(data)
+    _write_all(fd, [data])
 
 
 def _after_last_line_end(arr: np.ndarray) -> int:
@@ -183,8 +190,7 @@ def split_line_parts(table: RawTable, mask: np.ndarray, train_out: Path,
             if k:
                 offsets = arrow_int64(np.concatenate([[0], ends]))
                 in_test = mask[row : row + k]
-                train = _train_bytes(np.frombuffer(buf, dtype=np.uint8, count=size),
-                                     np.frombuffer(offsets.buffers()[1], dtype=np.int64),
+                train = _train_bytes(buf, np.frombuffer(offsets.buffers()[1], dtype=np.int64),
                                      in_test)
                 if written is not None:
                     written.result()
