@@ -157,7 +157,8 @@ def read_keys(table: RawTable, id_column: str, coded: Sequence[str], seed: int,
     """
     cols = list(dict.fromkeys(c for c in [id_column, *coded, *(file_fields or [])] if c))
     salt = str(seed)
-    keys = _collect(table, _plain_batches(table, cols), id_column, coded, file_fields, salt)
+    keys = _collect(table, _plain_batches(table, cols, (id_column, salt)), id_column, coded,
+                    file_fields, salt)
     if keys is None:  # a quote character: check every row, then parse in batches
         rows = scan_table(table).rows
         batches = (Batch({c: df[c].to_arrow() for c in cols})
@@ -196,6 +197,8 @@ class Batch:
     """Column name -> its values, in row order."""
     line_ends: np.ndarray | None = None
     """File offset of each row's line end (quote-free blocks)."""
+    id_hashes: np.ndarray | None = None
+    """The stable hashes of the ids when every row has one (quote-free blocks)."""
 
 
 def _collect(table: RawTable, batches: Iterator[Batch | None], id_column: str,
@@ -217,7 +220,8 @@ def _collect(table: RawTable, batches: Iterator[Batch | None], id_column: str,
             missing += (np.flatnonzero(ids.is_null().to_numpy(zero_copy_only=False))
                         + pos).tolist()
         elif not missing:
-            hashes.append(stable_hash(ids, salt))
+            hashes.append(found.id_hashes if found.id_hashes is not None
+                          else stable_hash(ids, salt))
         for c, b in builders.items():
             b.add(batch[c])
         if file_fields is not None:
@@ -240,14 +244,16 @@ class _BadLines(Exception):
     """A block of a quote-free table has lines that do not fit its header."""
 
 
-def _plain_batches(table: RawTable, cols: list[str]) -> Iterator[Batch | None]:
+def _plain_batches(table: RawTable, cols: list[str],
+                   hashed: tuple[str, str]) -> Iterator[Batch | None]:
     """The columns ``cols`` of a quote-free table in row order, a block of lines at a time.
 
     Without quote characters every row is one line, so reading blocks of whole lines reads
     exactly what reading the table whole reads. :data:`KEY_PARSERS` blocks are checked and
     read on helper threads while the caller uses the previous one, and no further block is
     read until then, which bounds memory. Yields None and stops at the first quote character
-    (a quoted field may span lines).
+    (a quoted field may span lines). The helpers also hash the ids (``hashed``: the id column
+    and the salt).
     """
     try:
         with (open(table.path, "rb") as src,
@@ -259,7 +265,7 @@ def _plain_batches(table: RawTable, cols: list[str]) -> Iterator[Batch | None]:
                 if data is None:
                     yield None
                     return
-                pending.append(parser.submit(_parse_block, table, data, cols, start))
+                pending.append(parser.submit(_parse_block, table, data, cols, start, hashed))
                 start += len(data)
                 if len(pending) > KEY_PARSERS:
                     yield pending.popleft().result()
@@ -304,11 +310,16 @@ def _raw_line_blocks(src: BufferedReader, table: RawTable) -> Iterator[bytearray
             return
 
 
-def _parse_block(table: RawTable, data: bytearray, cols: list[str], start: int) -> Batch:
-    """The columns ``cols`` of a block of whole lines starting at file offset ``start``."""
+def _parse_block(table: RawTable, data: bytearray, cols: list[str], start: int,
+                 hashed: tuple[str, str]) -> Batch:
+    """The columns ``cols`` of a block of whole lines starting at file offset ``start``, and
+    the hashes of its ids (``hashed``: the id column and the salt) when none is missing."""
     found = block_fields(data, table.n_fields, [table.columns.index(c) for c in cols])
     if found is not None:
-        return Batch(dict(zip(cols, found.fields, strict=True)), found.ends + start)
+        columns = dict(zip(cols, found.fields, strict=True))
+        ids = columns[hashed[0]]
+        return Batch(columns, found.ends + start,
+                     None if ids.null_count else stable_hash(ids, hashed[1]))
     bad, _, _ = plain_block_problems(data, table.n_fields)
     if bad.size:
         raise _BadLines(f"{bad.size} line(s) do not have {table.n_fields} fields")
