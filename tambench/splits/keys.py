@@ -79,6 +79,24 @@ class CodedColumn:
         return np.flatnonzero(hit)
 
 
+#: One batch of a column coded on its own: its distinct values, each row's index among them
+#: (-1 where the value is missing), and how many rows miss it.
+LocalCodes = tuple[pl.Series, np.ndarray, int]
+
+
+def local_codes(values: pa.Array) -> LocalCodes:
+    """Code one batch of values on its own (:data:`LocalCodes`)."""
+    encoded = pc.dictionary_encode(values)
+    indices = encoded.indices  # int32; a missing value has no index
+    data = indices.buffers()[1]
+    local = np.frombuffer(data, dtype=np.int32)[
+        indices.offset : indices.offset + len(indices)] if data else np.zeros(0, np.int32)
+    if indices.null_count:
+        # Not fill_null(-1): pyarrow turns the -1 into a scalar, which imports pandas.
+        local = np.where(indices.is_valid().to_numpy(zero_copy_only=False), local, -1)
+    return pl.Series(encoded.dictionary, dtype=pl.String), local, values.null_count
+
+
 class CodeBuilder:
     """Collects one column batch by batch; codes are merged once every value has been seen."""
 
@@ -86,18 +104,11 @@ class CodeBuilder:
         self.nulls = 0
         self.parts: list[tuple[pl.Series, np.ndarray]] = []
 
-    def add(self, values: pa.Array) -> None:
-        """Code one batch of values."""
-        self.nulls += values.null_count
-        encoded = pc.dictionary_encode(values)
-        indices = encoded.indices  # int32; a missing value has no index
-        data = indices.buffers()[1]
-        local = np.frombuffer(data, dtype=np.int32)[
-            indices.offset : indices.offset + len(indices)] if data else np.zeros(0, np.int32)
-        if indices.null_count:
-            # Not fill_null(-1): pyarrow turns the -1 into a scalar, which imports pandas.
-            local = np.where(indices.is_valid().to_numpy(zero_copy_only=False), local, -1)
-        self.parts.append((pl.Series(encoded.dictionary, dtype=pl.String), local))
+    def add(self, values: pa.Array | LocalCodes) -> None:
+        """Code one batch of values (or take it coded by :func:`local_codes`)."""
+        dictionary, local, nulls = values if isinstance(values, tuple) else local_codes(values)
+        self.nulls += nulls
+        self.parts.append((dictionary, local))
 
     def build(self) -> CodedColumn:
         """Merge the batches' codes into one :class:`CodedColumn`."""
@@ -157,8 +168,8 @@ def read_keys(table: RawTable, id_column: str, coded: Sequence[str], seed: int,
     """
     cols = list(dict.fromkeys(c for c in [id_column, *coded, *(file_fields or [])] if c))
     salt = str(seed)
-    keys = _collect(table, _plain_batches(table, cols, (id_column, salt)), id_column, coded,
-                    file_fields, salt)
+    work = _BlockWork(cols, id_column, salt, list(coded))
+    keys = _collect(table, _plain_batches(table, work), id_column, coded, file_fields, salt)
     if keys is None:  # a quote character: check every row, then parse in batches
         rows = scan_table(table).rows
         batches = (Batch({c: df[c].to_arrow() for c in cols})
@@ -199,6 +210,8 @@ class Batch:
     """File offset of each row's line end (quote-free blocks)."""
     id_hashes: np.ndarray | None = None
     """The stable hashes of the ids when every row has one (quote-free blocks)."""
+    coded: dict[str, LocalCodes] = field(default_factory=dict)
+    """Columns already coded on their own (quote-free blocks)."""
 
 
 def _collect(table: RawTable, batches: Iterator[Batch | None], id_column: str,
@@ -223,7 +236,7 @@ def _collect(table: RawTable, batches: Iterator[Batch | None], id_column: str,
             hashes.append(found.id_hashes if found.id_hashes is not None
                           else stable_hash(ids, salt))
         for c, b in builders.items():
-            b.add(batch[c])
+            b.add(found.coded.get(c, batch[c]))
         if file_fields is not None:
             names = list(dict.fromkeys([id_column, *file_fields]))
             files.append(pl.DataFrame([pl.Series(c, batch[c], dtype=pl.String) for c in names]))
@@ -244,16 +257,28 @@ class _BadLines(Exception):
     """A block of a quote-free table has lines that do not fit its header."""
 
 
-def _plain_batches(table: RawTable, cols: list[str],
-                   hashed: tuple[str, str]) -> Iterator[Batch | None]:
-    """The columns ``cols`` of a quote-free table in row order, a block of lines at a time.
+@dataclass(frozen=True)
+class _BlockWork:
+    """What the helper threads do with a block of a quote-free table."""
+
+    cols: list[str]
+    """The columns read."""
+    id_column: str
+    salt: str
+    """The salt of the id hashes."""
+    coded: list[str]
+    """The columns coded."""
+
+
+def _plain_batches(table: RawTable, work: _BlockWork) -> Iterator[Batch | None]:
+    """The columns ``work.cols`` of a quote-free table in row order, a block of lines at a time.
 
     Without quote characters every row is one line, so reading blocks of whole lines reads
     exactly what reading the table whole reads. :data:`KEY_PARSERS` blocks are checked and
     read on helper threads while the caller uses the previous one, and no further block is
     read until then, which bounds memory. Yields None and stops at the first quote character
-    (a quoted field may span lines). The helpers also hash the ids (``hashed``: the id column
-    and the salt).
+    (a quoted field may span lines). The helpers also hash the ids and code the coded
+    columns of their blocks.
     """
     try:
         with (open(table.path, "rb") as src,
@@ -265,7 +290,7 @@ def _plain_batches(table: RawTable, cols: list[str],
                 if data is None:
                     yield None
                     return
-                pending.append(parser.submit(_parse_block, table, data, cols, start, hashed))
+                pending.append(parser.submit(_parse_block, table, data, work, start))
                 start += len(data)
                 if len(pending) > KEY_PARSERS:
                     yield pending.popleft().result()
@@ -310,16 +335,17 @@ def _raw_line_blocks(src: BufferedReader, table: RawTable) -> Iterator[bytearray
             return
 
 
-def _parse_block(table: RawTable, data: bytearray, cols: list[str], start: int,
-                 hashed: tuple[str, str]) -> Batch:
-    """The columns ``cols`` of a block of whole lines starting at file offset ``start``, and
-    the hashes of its ids (``hashed``: the id column and the salt) when none is missing."""
+def _parse_block(table: RawTable, data: bytearray, work: _BlockWork, start: int) -> Batch:
+    """The columns ``work.cols`` of a block of whole lines starting at file offset ``start``;
+    the hashes of its ids when none is missing, its coded columns coded."""
+    cols = work.cols
     found = block_fields(data, table.n_fields, [table.columns.index(c) for c in cols])
     if found is not None:
         columns = dict(zip(cols, found.fields, strict=True))
-        ids = columns[hashed[0]]
+        ids = columns[work.id_column]
         return Batch(columns, found.ends + start,
-                     None if ids.null_count else stable_hash(ids, hashed[1]))
+                     None if ids.null_count else stable_hash(ids, work.salt),
+                     {c: local_codes(columns[c]) for c in work.coded})
     bad, _, _ = plain_block_problems(data, table.n_fields)
     if bad.size:
         raise _BadLines(f"{bad.size} line(s) do not have {table.n_fields} fields")
