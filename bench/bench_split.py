@@ -72,7 +72,9 @@ def make_files(raw: Path, n: int, seed: int = 0) -> None:
 
 
 def run_child(spec_path: Path, raw: Path, data: Path, audit: bool) -> dict[str, float]:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before = usage.ru_maxrss
+    cpu_before = usage.ru_utime + usage.ru_stime
     load_before = os.getloadavg()[0]
     t0 = time.perf_counter()
     proc = subprocess.run(
@@ -82,7 +84,8 @@ def run_child(spec_path: Path, raw: Path, data: Path, audit: bool) -> dict[str, 
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
         raise SystemExit(f"child failed:\n{proc.stderr[-3000:]}")
-    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    peak_kb = usage.ru_maxrss
     lines = dict(line.split(" ", 1) for line in proc.stdout.splitlines() if " " in line)
     return {
         "wall_s": round(wall, 2),
@@ -90,6 +93,9 @@ def run_child(spec_path: Path, raw: Path, data: Path, audit: bool) -> dict[str, 
         # ru_maxrss of RUSAGE_CHILDREN is the largest child so far: run one child per process.
         "peak_rss_mb": round(max(peak_kb, before) / 1024, 1),
         "rows": lines["ROWS"],
+        # CPU seconds of the child (all its threads, its start-up included): unlike the wall
+        # time, barely moved by other work on a shared machine.
+        "cpu_s": round(usage.ru_utime + usage.ru_stime - cpu_before, 2),
         # 1-minute load average of the (shared) machine just before and after the run.
         "load_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
@@ -156,13 +162,15 @@ def main() -> None:
         if not args.keep and args.work is None:
             shutil.rmtree(work, ignore_errors=True)
 
-    print(f"{'case':8} {'size':>14} {'split s':>8} {'wall s':>8} {'peak MB':>8} {'load':>10}")
+    print(f"{'case':8} {'size':>14} {'split s':>8} {'wall s':>8} {'cpu s':>8} {'peak MB':>8} "
+          f"{'load':>10}")
     for case in ("table", "files"):
         if case in results:
             r = results[case]  # type: ignore[assignment]
             size = f"{r['csv_mb']} MB" if case == "table" else f"{r['files']} files"  # type: ignore[index]
             print(f"{case:8} {size:>14} {r['split_s']:>8} {r['wall_s']:>8} "  # type: ignore[index]
-                  f"{r['peak_rss_mb']:>8} {'/'.join(map(str, r['load_1min'])):>10}")  # type: ignore[index]
+                  f"{r['cpu_s']:>8} {r['peak_rss_mb']:>8} "  # type: ignore[index]
+                  f"{'/'.join(map(str, r['load_1min'])):>10}")  # type: ignore[index]
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / "bench_split.json").write_text(json.dumps(results, indent=2) + "\n")

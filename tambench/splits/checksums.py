@@ -40,6 +40,29 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
+#: Digests of files hashed as they were written: (device, inode) -> (size, mtime, sha256).
+_WRITTEN: dict[tuple[int, int], tuple[int, int, str]] = {}
+
+
+def remember_written(path: Path, sha256: str) -> None:
+    """Record the sha256 of the file just written at ``path`` (hashed as it was written), so
+    that :func:`write_checksums` need not read it again while it is unchanged."""
+    st = path.stat()
+    if len(_WRITTEN) > 1000:  # files never recorded (a failed build): forget them
+        _WRITTEN.clear()
+    _WRITTEN[(st.st_dev, st.st_ino)] = (st.st_size, st.st_mtime_ns, sha256)
+
+
+def _written_sha256(path: Path) -> str:
+    """:func:`sha256_file`, or the digest recorded when the file was written if its size and
+    modification time are still those it had then."""
+    st = path.stat()
+    known = _WRITTEN.pop((st.st_dev, st.st_ino), None)
+    if known is not None and known[:2] == (st.st_size, st.st_mtime_ns):
+        return known[2]
+    return sha256_file(path)
+
+
 def iter_files(root: Path) -> Iterator[Path]:
     """Every regular file under ``root``, depth first in sorted order (no symlinks followed)."""
     for dirpath, dirnames, filenames in os.walk(root):
@@ -48,9 +71,10 @@ def iter_files(root: Path) -> Iterator[Path]:
             yield Path(dirpath) / name
 
 
-def compute_checksums(root: Path) -> dict[str, str]:
+def compute_checksums(root: Path, *, written: bool = False) -> dict[str, str]:
     """sha256 of every file under ``root`` except ``checksums.json`` and the quarantine marker,
-    keyed by relpath."""
+    keyed by relpath. ``written`` takes the digest of a file hashed as it was written
+    (:func:`remember_written`) while its size and modification time are unchanged."""
     out: dict[str, str] = {}
     for p in iter_files(root):
         rel = p.relative_to(root).as_posix()
@@ -58,13 +82,13 @@ def compute_checksums(root: Path) -> dict[str, str]:
             continue
         if p.is_symlink() or not p.is_file():
             raise TaskDataError(f"prepared folder {root} holds {rel}, which is not a regular file")
-        out[rel] = sha256_file(p)
+        out[rel] = _written_sha256(p) if written else sha256_file(p)
     return dict(sorted(out.items()))
 
 
 def write_checksums(root: Path) -> dict[str, str]:
     """Compute and write ``<root>/checksums.json``; returns the mapping."""
-    sums = compute_checksums(root)
+    sums = compute_checksums(root, written=True)
     ChecksumsFile(sha256=sums).write(root / CHECKSUMS_FILE)
     return sums
 

@@ -6,25 +6,29 @@ stable hashes and the other columns small integer codes, so memory grows by a fe
 row whatever the length of the values.
 
 A table without quote characters is read a block of whole lines at a time: one block is
-checked (field counts, blank lines) and parsed on a helper thread while the caller codes the
-previous one. A quote character anywhere sends the table to the quote-aware path: the whole
+checked (field counts, blank lines, UTF-8) and its key fields located
+(:mod:`tambench.splits.plainblock`) on a helper thread while the caller codes the previous one. A quote character anywhere sends the table to the quote-aware path: the whole
 table is checked by :func:`tambench.splits.rawcsv.scan_table`, then parsed in batches.
 Every id must be present and unique, and every target cell must hold a label.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from io import BufferedReader
+from typing import Any
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 import pyarrow.compute as pc
 
 from tambench.errors import SplitError
 from tambench.splits.hashing import stable_hash
+from tambench.splits.plainblock import block_fields
 from tambench.splits.rawcsv import (
     RawTable,
     describe_rows,
@@ -38,6 +42,8 @@ from tambench.splits.rawcsv import (
 BATCH_ROWS = 250_000
 #: Bytes of a quote-free table parsed per step.
 KEY_BLOCK_BYTES = 1 << 23
+#: Helper threads reading the blocks of a quote-free table.
+KEY_PARSERS = 2
 
 
 def _code_dtype(k: int) -> type[np.signedinteger[Any]]:
@@ -73,6 +79,24 @@ class CodedColumn:
         return np.flatnonzero(hit)
 
 
+#: One batch of a column coded on its own: its distinct values, each row's index among them
+#: (-1 where the value is missing), and how many rows miss it.
+LocalCodes = tuple[pl.Series, np.ndarray, int]
+
+
+def local_codes(values: pa.Array) -> LocalCodes:
+    """Code one batch of values on its own (:data:`LocalCodes`)."""
+    encoded = pc.dictionary_encode(values)
+    indices = encoded.indices  # int32; a missing value has no index
+    data = indices.buffers()[1]
+    local = np.frombuffer(data, dtype=np.int32)[
+        indices.offset : indices.offset + len(indices)] if data else np.zeros(0, np.int32)
+    if indices.null_count:
+        # Not fill_null(-1): pyarrow turns the -1 into a scalar, which imports pandas.
+        local = np.where(indices.is_valid().to_numpy(zero_copy_only=False), local, -1)
+    return pl.Series(encoded.dictionary, dtype=pl.String), local, values.null_count
+
+
 class CodeBuilder:
     """Collects one column batch by batch; codes are merged once every value has been seen."""
 
@@ -80,12 +104,11 @@ class CodeBuilder:
         self.nulls = 0
         self.parts: list[tuple[pl.Series, np.ndarray]] = []
 
-    def add(self, values: pl.Series) -> None:
-        """Code one batch of values."""
-        self.nulls += values.null_count()
-        encoded = pc.dictionary_encode(values.to_arrow())
-        local = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False)
-        self.parts.append((pl.Series(encoded.dictionary, dtype=pl.String), local))
+    def add(self, values: pa.Array | LocalCodes) -> None:
+        """Code one batch of values (or take it coded by :func:`local_codes`)."""
+        dictionary, local, nulls = values if isinstance(values, tuple) else local_codes(values)
+        self.nulls += nulls
+        self.parts.append((dictionary, local))
 
     def build(self) -> CodedColumn:
         """Merge the batches' codes into one :class:`CodedColumn`."""
@@ -122,6 +145,9 @@ class KeyPass:
     """Per-row files: the id and file pattern columns, as text."""
     missing_ids: list[int] = field(default_factory=list)
     """Rows (0-based) without an id."""
+    line_ends: np.ndarray | None = None
+    """For a quote-free table: the file offset of each row's line end (the end of the rows
+    for a last line without one), so that the second pass need not search for them."""
 
     def column(self, name: str) -> CodedColumn:
         """The codes of a key column (an internal error if the pass did not read it)."""
@@ -142,11 +168,13 @@ def read_keys(table: RawTable, id_column: str, coded: Sequence[str], seed: int,
     """
     cols = list(dict.fromkeys(c for c in [id_column, *coded, *(file_fields or [])] if c))
     salt = str(seed)
-    keys = _collect(table, _plain_batches(table, cols), id_column, coded, file_fields, salt)
+    work = _BlockWork(cols, id_column, salt, list(coded))
+    keys = _collect(table, _plain_batches(table, work), id_column, coded, file_fields, salt)
     if keys is None:  # a quote character: check every row, then parse in batches
         rows = scan_table(table).rows
-        keys = _collect(table, _parsed_batches(table, cols, rows), id_column, coded,
-                        file_fields, salt)
+        batches = (Batch({c: df[c].to_arrow() for c in cols})
+                   for df in _parsed_batches(table, cols, rows))
+        keys = _collect(table, batches, id_column, coded, file_fields, salt)
         if keys is None:
             raise SplitError(f"internal: the batched read of {table.label} gave up")
         keys.plain = False
@@ -172,27 +200,47 @@ def check_labels(keys: KeyPass, targets: Sequence[str]) -> None:
                 "be scored; fill them in or remove those rows from the raw data")
 
 
-def _collect(table: RawTable, batches: Iterator[pl.DataFrame | None], id_column: str,
+@dataclass
+class Batch:
+    """One batch of the first pass."""
+
+    columns: dict[str, pa.Array]
+    """Column name -> its values, in row order."""
+    line_ends: np.ndarray | None = None
+    """File offset of each row's line end (quote-free blocks)."""
+    id_hashes: np.ndarray | None = None
+    """The stable hashes of the ids when every row has one (quote-free blocks)."""
+    coded: dict[str, LocalCodes] = field(default_factory=dict)
+    """Columns already coded on their own (quote-free blocks)."""
+
+
+def _collect(table: RawTable, batches: Iterator[Batch | None], id_column: str,
              coded: Sequence[str], file_fields: Sequence[str] | None,
              salt: str) -> KeyPass | None:
     builders = {c: CodeBuilder() for c in coded}  # the id too where a strategy keys on it
     hashes: list[np.ndarray] = []
     files: list[pl.DataFrame] = []
     missing: list[int] = []
+    ends: list[np.ndarray] | None = []
     pos = 0
-    for batch in batches:
-        if batch is None:  # the quote-free reader met a quote: start again
+    for found in batches:
+        if found is None:  # the quote-free reader met a quote: start again
             return None
+        batch = found.columns
+        ends = None if ends is None or found.line_ends is None else [*ends, found.line_ends]
         ids = batch[id_column]
-        if ids.null_count():
-            missing += (np.flatnonzero(ids.is_null().to_numpy()) + pos).tolist()
+        if ids.null_count:
+            missing += (np.flatnonzero(ids.is_null().to_numpy(zero_copy_only=False))
+                        + pos).tolist()
         elif not missing:
-            hashes.append(stable_hash(ids.to_arrow(), salt))
+            hashes.append(found.id_hashes if found.id_hashes is not None
+                          else stable_hash(ids, salt))
         for c, b in builders.items():
-            b.add(batch[c])
+            b.add(found.coded.get(c, batch[c]))
         if file_fields is not None:
-            files.append(batch.select(list(dict.fromkeys([id_column, *file_fields]))))
-        pos += batch.height
+            names = list(dict.fromkeys([id_column, *file_fields]))
+            files.append(pl.DataFrame([pl.Series(c, batch[c], dtype=pl.String) for c in names]))
+        pos += len(ids)
     return KeyPass(
         table=table,
         rows=pos,
@@ -201,6 +249,7 @@ def _collect(table: RawTable, batches: Iterator[pl.DataFrame | None], id_column:
         coded={c: b.build() for c, b in builders.items()},
         file_keys=pl.concat(files) if files else None,
         missing_ids=missing,
+        line_ends=None if ends is None else np.concatenate([np.zeros(0, np.int64), *ends]),
     )
 
 
@@ -208,37 +257,53 @@ class _BadLines(Exception):
     """A block of a quote-free table has lines that do not fit its header."""
 
 
-def _plain_batches(table: RawTable, cols: list[str]) -> Iterator[pl.DataFrame | None]:
-    """The columns ``cols`` of a quote-free table in row order, a block of lines at a time.
+@dataclass(frozen=True)
+class _BlockWork:
+    """What the helper threads do with a block of a quote-free table."""
 
-    Without quote characters every row is one line, so parsing blocks of whole lines (each
-    behind the header) reads exactly what parsing the table whole reads. One block is checked
-    and parsed on a helper thread while the caller uses the previous one, and no further
-    block is read until then, which bounds memory. Yields None and stops at the first quote
-    character (a quoted field may span lines).
+    cols: list[str]
+    """The columns read."""
+    id_column: str
+    salt: str
+    """The salt of the id hashes."""
+    coded: list[str]
+    """The columns coded."""
+
+
+def _plain_batches(table: RawTable, work: _BlockWork) -> Iterator[Batch | None]:
+    """The columns ``work.cols`` of a quote-free table in row order, a block of lines at a time.
+
+    Without quote characters every row is one line, so reading blocks of whole lines reads
+    exactly what reading the table whole reads. :data:`KEY_PARSERS` blocks are checked and
+    read on helper threads while the caller uses the previous one, and no further block is
+    read until then, which bounds memory. Yields None and stops at the first quote character
+    (a quoted field may span lines). The helpers also hash the ids and code the coded
+    columns of their blocks.
     """
     try:
-        with open(table.path, "rb") as src, ThreadPoolExecutor(max_workers=1) as parser:
+        with (open(table.path, "rb") as src,
+              ThreadPoolExecutor(max_workers=KEY_PARSERS) as parser):
             src.seek(table.data_start)
-            pending: Future[pl.DataFrame] | None = None
+            pending: deque[Future[Batch]] = deque()
+            start = table.data_start
             for data in _raw_line_blocks(src, table):
                 if data is None:
                     yield None
                     return
-                parsed = parser.submit(_parse_block, table, data, cols)
-                if pending is not None:
-                    yield pending.result()
-                pending = parsed
-            if pending is not None:
-                yield pending.result()
+                pending.append(parser.submit(_parse_block, table, data, work, start))
+                start += len(data)
+                if len(pending) > KEY_PARSERS:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
     except _BadLines as exc:
         scan_table(table)  # raises with every bad line numbered
         raise SplitError(f"cannot read {table.label}: {exc}") from None
 
 
-def _raw_line_blocks(src: BinaryIO, table: RawTable) -> Iterator[bytes | None]:
-    """Blocks of whole lines up to the end of the rows (at least one, possibly empty); None
-    at a quote character."""
+def _raw_line_blocks(src: BufferedReader, table: RawTable) -> Iterator[bytearray | None]:
+    """Blocks of whole lines up to the end of the rows (at least one, possibly empty), each
+    in a buffer of its own; None at a quote character."""
     if b'"' in table.header:
         yield None
         return
@@ -246,33 +311,49 @@ def _raw_line_blocks(src: BinaryIO, table: RawTable) -> Iterator[bytes | None]:
     carry = b""
     blocks = 0
     while True:
-        block = src.read(min(KEY_BLOCK_BYTES, left))
-        left -= len(block)
-        if b'"' in block:
+        want = min(KEY_BLOCK_BYTES, left)
+        data = bytearray(len(carry) + want)
+        data[: len(carry)] = carry
+        got = src.readinto(memoryview(data)[len(carry):]) if want else 0
+        left -= got
+        del data[len(carry) + got:]
+        if b'"' in data:
             yield None
             return
-        data = carry + block if carry else block
-        if block:
+        carry = b""
+        if got:
             cut = data.rfind(b"\n") + 1
             if cut == 0:  # no line end yet: read on
-                carry = data
+                carry = bytes(data)
                 continue
-            data, carry = data[:cut], data[cut:]
+            carry = bytes(data[cut:])
+            del data[cut:]
         if data or blocks == 0:  # a header-only table still yields its empty columns
             yield data
             blocks += 1
-        if not block:
+        if not got:
             return
 
 
-def _parse_block(table: RawTable, data: bytes, cols: list[str]) -> pl.DataFrame:
+def _parse_block(table: RawTable, data: bytearray, work: _BlockWork, start: int) -> Batch:
+    """The columns ``work.cols`` of a block of whole lines starting at file offset ``start``;
+    the hashes of its ids when none is missing, its coded columns coded."""
+    cols = work.cols
+    found = block_fields(data, table.n_fields, [table.columns.index(c) for c in cols])
+    if found is not None:
+        columns = dict(zip(cols, found.fields, strict=True))
+        ids = columns[work.id_column]
+        return Batch(columns, found.ends + start,
+                     None if ids.null_count else stable_hash(ids, work.salt),
+                     {c: local_codes(columns[c]) for c in work.coded})
     bad, _, _ = plain_block_problems(data, table.n_fields)
     if bad.size:
         raise _BadLines(f"{bad.size} line(s) do not have {table.n_fields} fields")
-    try:
-        return pl.read_csv(table.header + data, infer_schema=False, columns=cols)
+    try:  # not UTF-8: the parser's reason
+        df = pl.read_csv(table.header + data, infer_schema=False, columns=cols)
     except pl.exceptions.PolarsError as exc:
         raise _BadLines(polars_reason(exc)) from exc
+    return Batch({c: df[c].to_arrow() for c in cols})
 
 
 def _parsed_batches(table: RawTable, cols: list[str], rows: int) -> Iterator[pl.DataFrame]:

@@ -2,8 +2,8 @@
 
 The first pass checked every line (field count, no blank line), so rows and lines coincide.
 Train lines are copied to public/train.csv with their exact bytes except the line end, which
-is always LF (runs of consecutive train lines are written straight from the read buffer with
-few system calls); the test lines are kept as arrow binary values, to be parsed a chunk at a
+is always LF (a block's train lines are gathered into one buffer, written and hashed for
+``checksums.json`` on a helper thread while the next block is read); the test lines are kept as arrow binary values, to be parsed a chunk at a
 time in public order.
 
 Every buffer handed to pyarrow here is allocated by arrow (``pa.allocate_buffer``), never a
@@ -13,19 +13,24 @@ exits aborts the process (see tests/test_process_exit.py).
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from io import BufferedReader
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from tambench.errors import SplitError
+from tambench.splits.checksums import remember_written
 from tambench.splits.rawcsv import RawTable
 
-#: Bytes read per step.
-BLOCK_BYTES = 1 << 26
+#: Bytes read per step (larger blocks cost more than they save: every temporary array of a
+#: block is then mapped afresh by the system).
+BLOCK_BYTES = 1 << 23
 _NEWLINE = 10
 _CR = 13
 _IOV_MAX = 1024
@@ -65,20 +70,26 @@ def _write_all(fd: int, pieces: list[memoryview]) -> None:
                     rest = rest[os.write(fd, rest):]
 
 
-def _write_train(fd: int, arr: np.ndarray, view: memoryview, offsets: np.ndarray,
-                 in_test: np.ndarray) -> None:
-    """Write the train lines of one block, with LF line ends."""
+def _train_bytes(buf: pa.Buffer, offsets: np.ndarray, in_test: np.ndarray) -> memoryview:
+    """The train lines of one block (in ``buf``), with LF line ends, in a new buffer."""
+    arr = np.frombuffer(buf, dtype=np.uint8, count=int(offsets[-1]))
     ends = offsets[1:]
     crlf = np.flatnonzero((ends >= offsets[:-1] + 2) & (arr[np.maximum(ends - 2, 0)] == _CR))
-    if crlf.size == 0:
-        edges = np.diff(np.concatenate([[1], in_test.astype(np.int8), [1]]))
-        starts = offsets[np.flatnonzero(edges == -1)]
-        stops = offsets[np.flatnonzero(edges == 1)]
-        _write_all(fd, [view[a:b] for a, b in zip(starts.tolist(), stops.tolist(), strict=True)])
-        return
+    if crlf.size == 0 and not in_test.any():
+        return arr.copy().data
     keep = np.repeat(~in_test, np.diff(offsets))
     keep[ends[crlf] - 2] = False  # the CR of each CRLF line end
-    _write_all(fd, [memoryview(arr[: offsets[-1]][keep].tobytes())])
+    bits = np.packbits(keep, bitorder="little")
+    mask = pa.allocate_buffer(bits.size)
+    np.frombuffer(mask, dtype=np.uint8)[:] = bits
+    kept = pc.filter(pa.Array.from_buffers(pa.uint8(), arr.size, [None, buf]),
+                     pa.Array.from_buffers(pa.bool_(), keep.size, [None, mask]))
+    return memoryview(kept.buffers()[1]).cast("B")[: len(kept)]
+
+
+def _write_hashed(fd: int, data: memoryview, digest: hashlib._Hash) -> None:
+    digest.update(data)
+    _write_all(fd, [data])
 
 
 def _after_last_line_end(arr: np.ndarray) -> int:
@@ -97,9 +108,13 @@ def _after_last_line_end(arr: np.ndarray) -> int:
     return 0
 
 
-def _line_blocks(src: BufferedReader, left: int) -> Iterator[tuple[pa.Buffer, memoryview, int]]:
+#: A block of whole lines: its buffer, its size and the offset past each line end.
+Block = tuple[pa.Buffer, int, np.ndarray]
+
+
+def _line_blocks(src: BufferedReader, left: int) -> Iterator[Block]:
     """Blocks of whole lines read from ``src`` (``left`` bytes), in one arrow buffer reused
-    from block to block: (buffer, its bytes, size). A last line without a line end gets one.
+    from block to block. A last line without a line end gets one.
 
     The caller must be done with a block before asking for the next one.
     """
@@ -118,7 +133,8 @@ def _line_blocks(src: BufferedReader, left: int) -> Iterator[tuple[pa.Buffer, me
         if got == 0 and size and view[size - 1] != _NEWLINE:
             view[size] = _NEWLINE
             size += 1
-        yield buf, view, size
+        arr = np.frombuffer(buf, dtype=np.uint8, count=size)
+        yield buf, size, np.flatnonzero(arr == _NEWLINE) + 1
         if got == 0:
             return
         last = _after_last_line_end(np.frombuffer(buf, dtype=np.uint8, count=size))
@@ -126,40 +142,74 @@ def _line_blocks(src: BufferedReader, left: int) -> Iterator[tuple[pa.Buffer, me
         view[:carry] = view[last:size].tobytes()
 
 
-def split_line_parts(table: RawTable, mask: np.ndarray,
-                     train_out: Path) -> tuple[bytes, pa.LargeBinaryArray]:
+def _known_blocks(src: BufferedReader, table: RawTable,
+                  line_ends: np.ndarray) -> Iterator[Block]:
+    """:func:`_line_blocks` for a table whose line ends the first pass recorded (file
+    offsets; the end of the rows for a last line without a line end): no byte is searched."""
+    buf = pa.allocate_buffer(BLOCK_BYTES + 1)
+    row, pos = 0, table.data_start
+    while row < line_ends.size:
+        stop = max(int(np.searchsorted(line_ends, pos + BLOCK_BYTES - 1, side="right")), row + 1)
+        last = int(line_ends[stop - 1])
+        size = last + 1 - pos if last < table.data_end else last - pos
+        if size + 1 > buf.size:  # one line longer than the buffer: grow it
+            buf = pa.allocate_buffer(size + 1)
+        view = memoryview(buf).cast("B")
+        if src.readinto(view[:size]) != size:
+            raise SplitError(f"{table.label} changed while it was being split")
+        if last == table.data_end:  # the last line has no line end: give it one
+            view[size] = _NEWLINE
+            size += 1
+        ends = line_ends[row:stop] + (1 - pos)
+        if (np.frombuffer(buf, dtype=np.uint8, count=size)[ends - 1] != _NEWLINE).any():
+            raise SplitError(f"{table.label} changed while it was being split")
+        yield buf, size, ends
+        row, pos = stop, last + 1
+
+
+def split_line_parts(table: RawTable, mask: np.ndarray, train_out: Path,
+                     line_ends: np.ndarray | None = None) -> tuple[bytes, pa.LargeBinaryArray]:
     """Write the train rows of ``table`` to ``train_out``; return the header and the test
-    lines (one value per line, in table order)."""
+    lines (one value per line, in table order). ``line_ends`` (from the first pass) spares
+    the search for line ends."""
     row = 0
     test_parts: list[pa.Array] = []
-    with open(table.path, "rb") as src, open(train_out, "wb") as dst:
+    digest = hashlib.sha256(table.header)
+    with (open(table.path, "rb") as src, open(train_out, "wb") as dst,
+          ThreadPoolExecutor(max_workers=1) as writer):
         src.seek(table.data_start)
         dst.write(table.header)
         dst.flush()
-        for buf, view, size in _line_blocks(src, table.data_end - table.data_start):
-            arr = np.frombuffer(buf, dtype=np.uint8, count=size)
-            ends = np.flatnonzero(arr == _NEWLINE) + 1
+        written: Future[None] | None = None
+        blocks = (_line_blocks(src, table.data_end - table.data_start) if line_ends is None
+                  else _known_blocks(src, table, line_ends))
+        for buf, size, ends in blocks:
             k = int(ends.size)
             if row + k > mask.size:
                 raise SplitError(f"{table.label} changed while it was being split")
             if k:
-                offsets = np.concatenate([np.zeros(1, dtype=np.int64), ends.astype(np.int64)])
+                offsets = arrow_int64(np.concatenate([[0], ends]))
                 in_test = mask[row : row + k]
-                _write_train(dst.fileno(), arr, view, offsets, in_test)
+                train = _train_bytes(buf, np.frombuffer(offsets.buffers()[1], dtype=np.int64),
+                                     in_test)
+                if written is not None:
+                    written.result()
+                written = writer.submit(_write_hashed, dst.fileno(), train, digest)
                 test_idx = np.flatnonzero(in_test)
                 if test_idx.size:
                     lines = pa.LargeBinaryArray.from_buffers(
-                        pa.large_binary(), k,
-                        [None, arrow_int64(offsets).buffers()[1], buf.slice(0, size)])
+                        pa.large_binary(), k, [None, offsets.buffers()[1], buf.slice(0, size)])
                     test_parts.append(lines.take(arrow_int64(test_idx)))  # a copy
                     del lines
                 row += k
-            del arr
+        if written is not None:
+            written.result()
+    remember_written(train_out, digest.hexdigest())
     if row != mask.size:
         raise SplitError(f"{table.label} changed while it was being split ({row} rows, "
                          f"{mask.size} in the first pass)")
     if not test_parts:
-        return table.header, pa.array([], pa.large_binary())
+        return table.header, pa.nulls(0, pa.large_binary())
     return table.header, pa.concat_arrays(test_parts)
 
 

@@ -2,10 +2,11 @@
 
 The steps, each in its own module: the raw source is fetched (:mod:`.sources`: a folder, an
 archive, Kaggle); the table to split is opened and checked (:mod:`.rawcsv`); the first pass
-reads its key columns (:mod:`.keys`); the strategy assigns rows (:mod:`.strategies`); the
-second pass writes the public and private files (:mod:`.write`, :mod:`.lines`,
-:mod:`.files`, or :mod:`.tables` for two-table strategies); checksums, modes; the leakage
-audit (:mod:`.audit`), and a failed audit quarantines the task (:mod:`.quarantine`).
+reads its key columns (:mod:`.keys`, :mod:`.plainblock` for a table without quotes); the
+strategy assigns rows (:mod:`.strategies`); the second pass writes the public and private
+files (:mod:`.write`, :mod:`.lines`, :mod:`.files`, or :mod:`.tables` for two-table
+strategies); checksums, modes; the leakage audit (:mod:`.audit`), and a failed audit
+quarantines the task (:mod:`.quarantine`).
 
 Outputs are written into a staging folder next to the task folder and moved into place only
 when complete, so a refused or interrupted run leaves no task folder behind (or, for a

@@ -160,7 +160,7 @@ class Problems:
 # --- quote-free blocks -----------------------------------------------------------------------
 
 
-def plain_block_problems(data: bytes | memoryview, n_fields: int) -> tuple[np.ndarray, ...]:
+def plain_block_problems(data: bytes | bytearray | memoryview, n_fields: int) -> tuple[np.ndarray, ...]:
     """Bad lines of a block of whole lines without quote characters.
 
     Returns (line index within the block, fields, blank) of every line whose field count

@@ -32,6 +32,7 @@ from tambench.splits.layout import (
     resolve_inside,
 )
 from tambench.splits.lines import arrow_int64, line_bytes, split_line_parts
+from tambench.splits.plainblock import block_fields
 from tambench.splits.rawcsv import RawTable, polars_reason
 from tambench.splits.report import ClassBalance, SampleReport
 from tambench.splits.strategies import MISSING
@@ -67,6 +68,15 @@ def _parse_lines(header: bytes, lines: pa.Array, name: str,
         raise SplitError(f"cannot read the test rows of {name}: {polars_reason(exc)}") from exc
 
 
+def _line_ids(table: RawTable, lines: pa.Array, id_column: str) -> pl.Series:
+    """The ids of some lines of a quote-free table."""
+    found = block_fields(bytes(line_bytes(lines)), table.n_fields,
+                         [table.columns.index(id_column)])
+    if found is None:  # the first pass checked these lines: only a parser can say more
+        return _parse_lines(table.header, lines, table.label, [id_column])[id_column]
+    return pl.Series(id_column, found.fields[0], dtype=pl.String)
+
+
 def _ordered_line_chunks(header: bytes, lines: pa.Array, order: np.ndarray,
                          name: str) -> Iterator[pl.DataFrame]:
     """The test lines parsed in public order, :data:`TEST_CHUNK_ROWS` rows at a time."""
@@ -84,12 +94,9 @@ def stream_split(keys: KeyPass, mask: np.ndarray, plan: SplitPlan,
     train_path = out / PUBLIC_DIR / TRAIN_FILE
     train_path.parent.mkdir(parents=True, exist_ok=True)
     if keys.plain and not plan.dropped_columns:
-        header, lines = split_line_parts(table, mask, train_path)
-        ids = pl.concat([
-            _parse_lines(header, lines.slice(i, TEST_CHUNK_ROWS), table.label,
-                         [plan.id_column])[plan.id_column]
-            for i in range(0, max(len(lines), 1), TEST_CHUNK_ROWS)
-        ])
+        header, lines = split_line_parts(table, mask, train_path, keys.line_ends)
+        ids = pl.concat([_line_ids(table, lines.slice(i, TEST_CHUNK_ROWS), plan.id_column)
+                         for i in range(0, max(len(lines), 1), TEST_CHUNK_ROWS)])
         order = test_order(ids, plan)
         return _ordered_line_chunks(header, lines, order, table.label), order
     test = _parsed_split(table, keys.rows, mask, plan, train_path)

@@ -263,7 +263,7 @@ def test_a_version_1_task_file_loads_as_the_same_split(case: str) -> None:
 def _coded(values: list[str | None]) -> keys_mod.CodedColumn:
     builder = keys_mod.CodeBuilder()
     for i in range(0, len(values), 5):  # several batches, as the first pass sees them
-        builder.add(pl.Series("v", values[i : i + 5], dtype=pl.String))
+        builder.add(pl.Series("v", values[i : i + 5], dtype=pl.String).to_arrow())
     return builder.build()
 
 
