@@ -1,8 +1,8 @@
 # Two entry points, both self-contained on a fresh machine:
 #   make demo   set up everything, then run the main job end to end
 #   make test   set up everything, then lint, type-check and run the whole test suite (as CI)
-# For developers: make test-fast runs every test but those marked `long` (process loops and
-# whole crawls, each over about 20 s): about 14 minutes of CPU time (see README.md).
+# For developers: make test-fast runs every test but those marked `long` (each over about 2 s:
+# marked in their file or listed in tests/long_tests.txt): a few minutes (see README.md).
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin

@@ -10,6 +10,14 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED_DIR = Path(os.environ.get("TAMBENCH_SHARED_DIR", REPO_ROOT.parent / "shared")).resolve()
 TESTS_DATA = Path(__file__).resolve().parent / "data"
+LONG_LIST = Path(__file__).resolve().parent / "long_tests.txt"
+
+
+def long_tests() -> set[str]:
+    """The tests `make test-fast` leaves out besides those marked in their file: one
+    ``path::function`` per line of tests/long_tests.txt (every parameter of that function)."""
+    lines = LONG_LIST.read_text(encoding="utf-8").splitlines()
+    return {line.strip() for line in lines if line.strip() and not line.startswith("#")}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -21,6 +29,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    listed = long_tests()
+    for item in items:
+        if item.nodeid.split("[", 1)[0] in listed:
+            item.add_marker(pytest.mark.long)
     if config.getoption("--slow"):
         return
     skip = pytest.mark.skip(reason="slow: run with --slow")
