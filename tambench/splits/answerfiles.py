@@ -123,7 +123,8 @@ def write_regrouped(plan: SplitPlan, out: Path) -> tuple[int, str]:
     public/test.csv the keys in that order, and the sample submission each key with the
     sample's one item (the training rows' most frequent). Returns the keys and a note."""
     per = plan.split.answers_per
-    assert per is not None
+    if per is None:
+        raise SplitError("write_regrouped: the split has no answers_per (nothing to regroup)")
     answers_path = out / PRIVATE_DIR / plan.answers_file
     events = pl.read_csv(answers_path, columns=[per.key, per.column], infer_schema=False)
     answers = events.group_by(per.key, maintain_order=True).agg(

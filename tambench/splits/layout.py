@@ -257,7 +257,8 @@ def _plan_regrouped(spec: TaskSpec, split: SplitSpec, g: GradingSpec | None, *,
     the events with the recipe's row id and its one target (the item column), keeping the
     key in the answers; ``prepared``: the plan of the files once regrouped."""
     per = split.answers_per
-    assert per is not None
+    if per is None:
+        raise SplitError(f"task {spec.id}: split.answers_per is not set")
     if g is None or not split.uses_rows_of_one_table:
         raise SplitError(f"task {spec.id}: split.answers_per needs a one-table strategy and "
                          "a grading spec")
