@@ -42,6 +42,7 @@ from tambench.errors import SplitError
 from tambench.schema.taskspec import TaskSpec
 from tambench.splits.layout import plan_split, resolve_inside, set_modes, task_dir
 from tambench.splits.mlebench_categories import build_per_category
+from tambench.splits.mlebench_kinds import SpecialRecipe, build_special
 from tambench.splits.mlebench_locations import build_by_location
 from tambench.splits.mlebench_recipe import (
     CLASSES_TOKEN,
@@ -405,6 +406,9 @@ def build_like_mle_bench(spec: TaskSpec, raw_root: Path, out: Path) -> dict[str,
     if isinstance(recipe, MleLocations):
         return {"task_id": spec.id, "like": "mle-bench",
                 **build_by_location(recipe, raw_root, out), "omitted": {}}
+    if isinstance(recipe, SpecialRecipe):
+        return {"task_id": spec.id, "like": "mle-bench",
+                **build_special(recipe, spec, raw_root, out)}
     frame, records = _table(raw_root, recipe)
     for col, values in recipe.exclude.items():
         _check_columns(frame, [col], recipe.table)

@@ -28,19 +28,21 @@ training or test rows (:class:`MleFilter`), the rows' files copied under MLE-ben
 script not made here, with why (``omitted``: none is one of the files grading reads).
 A split per category of JSON metadata (the herbaria, iNaturalist) has its own recipe,
 :class:`MleCategories`, listed under ``per_category``; iWildCam 2020's locations moved in a
-loop, :class:`MleLocations`, under ``by_location``.
+loop, :class:`MleLocations`, under ``by_location``; the kinds of :mod:`mlebench_kinds` under
+``special``.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 from importlib import resources
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from tambench.core.bounded import parse_json
 from tambench.errors import MalformedInputError, SplitError
+from tambench.splits.mlebench_kinds import SpecialRecipe, special_recipe
 
 RECIPES_FILE = "mlebench_recipes.json"
 #: In a file's ``keep`` list, the task's class columns (its split's ``target_columns``).
@@ -549,11 +551,13 @@ class MleRecipes(_Strict):
     recipes: dict[str, MleRecipe]
     per_category: dict[str, MleCategories] = Field(default_factory=dict)
     by_location: dict[str, MleLocations] = Field(default_factory=dict)
+    special: dict[str, dict[str, Any]] = Field(default_factory=dict)  # mlebench_kinds
     out: dict[str, str]
 
     @model_validator(mode="after")
     def _disjoint(self) -> MleRecipes:
-        kinds = [set(self.recipes), set(self.per_category), set(self.by_location), set(self.out)]
+        kinds = [set(self.recipes), set(self.per_category), set(self.by_location),
+                 set(self.special), set(self.out)]
         both = sorted({s for i, a in enumerate(kinds) for b in kinds[i + 1:] for s in a & b})
         if both:
             raise ValueError(f"listed both as a recipe and out: {both}")
@@ -570,7 +574,8 @@ def load_recipes() -> MleRecipes:
         raise SplitError(f"{RECIPES_FILE} is invalid: {exc}") from exc
 
 
-def recipe_for(slug: str, task_id: str) -> MleRecipe | MleCategories | MleLocations:
+def recipe_for(slug: str, task_id: str
+               ) -> MleRecipe | MleCategories | MleLocations | SpecialRecipe:
     """MLE-bench's recipe of competition ``slug``.
 
     Raises:
@@ -584,6 +589,8 @@ def recipe_for(slug: str, task_id: str) -> MleRecipe | MleCategories | MleLocati
         return recipes.per_category[slug]
     if slug in recipes.by_location:
         return recipes.by_location[slug]
+    if slug in recipes.special:
+        return special_recipe(slug, recipes.special[slug])
     out = {k.lower(): v for k, v in recipes.out.items()}  # MLE-bench spells AI4Code so
     where = f"MLE-bench's prepare.py (openai/mle-bench at {recipes.commit[:7]})"
     why = (f"{where} cannot be reproduced this way: {out[slug.lower()]}"
