@@ -74,6 +74,25 @@ def test_metric_names_resolve_back_to_their_metric() -> None:
     assert names_metric("Log loss with 'eps=auto'", "multiclass_log_loss")
 
 
+def test_a_metric_names_parameter_is_filled_from_the_grading(complete: list[TaskSpec]) -> None:
+    assert metric_name("map_at_k", {"k": 12}) == "MAP@12"
+    assert metric_name("ndcg_at_k", {"k": 5}) == "NDCG@5"
+    assert names_metric("NDCG@5", "ndcg_at_k") and names_metric("MAP@k", "map_at_k")
+    assert not names_metric("MAP@{K}", "map_at_k")  # the k left out names no metric
+    assert not names_metric("NDCG@5", "map_at_k")
+    for s in complete:  # no statement shows an unfilled placeholder
+        assert "{" not in s.metric.metric_name + s.goal_description, s.id
+    whale = next(s for s in complete if s.slug == "whale-categorization-playground")
+    assert whale.metric.metric_name == "MAP@5" and "MAP@5" in whale.goal_description
+
+
+def test_events_regrouped_per_key_are_described_as_such(complete: list[TaskSpec]) -> None:
+    hm = next(s for s in complete if s.slug == "h-and-m-personalized-fashion-recommendations")
+    train = hm.data_information.train.data_description
+    assert "`article_id`" in train and "`customer_id`" in train
+    assert "training rows with their `prediction`" not in train  # train.csv holds purchases
+
+
 def test_strip_advice_renumbers_what_it_keeps() -> None:
     kept, removed = strip_advice("1. Output one row per id. 2. Consider an ensemble. "
                                  "3. No hand labelling.")

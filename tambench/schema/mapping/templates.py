@@ -27,6 +27,8 @@ from tambench.schema.taskspec import SubmissionFormat, TaskSpec
 
 #: Where a metric's display name is taken from, best first (Kaggle's own names first).
 _NAME_SOURCES = ("kaggle", "", "mle-bench", "dslighting", "tam-bench")
+#: A placeholder in a metric's spelling ("MAP@{K}"): a parameter of the metric.
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_]+)\}")
 _KIND_TYPES = {"label": "classification", "probability": "classification",
                "value": "regression", "ranking": "ranking", "set": "set prediction",
                "text": "text prediction", "mask": "segmentation",
@@ -55,25 +57,44 @@ ADVICE = re.compile(
 _ITEM = re.compile(r"(?:^|\s)(\d{1,2})\.\s+")
 
 
-def metric_name(metric_id: str) -> str:
-    """A metric's name as competitions spell it (Kaggle's own when known), else its id.
+def metric_name(metric_id: str, params: dict[str, Any] | None = None) -> str:
+    """A metric's name as competitions spell it (Kaggle's own when known), else its id; a
+    spelling's placeholders ("MAP@{K}") take the grading's parameters (``k``), or the
+    parameter's own name when the grading gives none ("MAP@k").
 
     >>> metric_name("rmse"), metric_name("roc_auc")
     ('Root Mean Squared Error', 'Area Under Receiver Operating Characteristic Curve')
+    >>> metric_name("map_at_k", {"k": 5}), metric_name("ndcg_at_k")
+    ('MAP@5', 'NDCG@k')
     """
+    given = {str(k).upper(): v for k, v in (params or {}).items()}
     for source in _NAME_SOURCES:
         for alias in ALIASES:
             if (alias.metric == metric_id and alias.source == source and not alias.ambiguous
                     and not alias.params):
-                return alias.spelling
+                return _PLACEHOLDER.sub(
+                    lambda m: str(given.get(m.group(1), m.group(1).lower())), alias.spelling)
     return metric_id
+
+
+def _templated(name: str, metric_id: str) -> bool:
+    """Whether ``name`` fills a placeholder spelling of ``metric_id`` ("NDCG@5", "MAP@k")."""
+    for alias in ALIASES:
+        if alias.metric != metric_id or not _PLACEHOLDER.search(alias.spelling):
+            continue
+        parts = _PLACEHOLDER.split(alias.spelling)
+        pattern = "".join(re.escape(p) if i % 2 == 0 else rf"(?:\d+|{p.lower()})"
+                          for i, p in enumerate(parts))
+        if re.fullmatch(pattern, name.strip(), re.I):
+            return True
+    return False
 
 
 def names_metric(name: str, metric_id: str) -> bool:
     """Whether ``name`` names the metric ``metric_id`` computes (or one it refines)."""
-    if not name.strip():
+    if not name.strip() or _PLACEHOLDER.search(name):  # "MAP@{K}": the k is not given
         return False
-    if name.strip() == metric_id:
+    if name.strip() == metric_id or _templated(name, metric_id):
         return True
     for source in ("", "tam-bench", "kaggle", "mle-bench", "dslighting"):
         match = resolve_alias(name, source)
@@ -108,7 +129,7 @@ def template_fields(spec: TaskSpec) -> tuple[dict[str, Any], dict[str, str]]:
     if g is None:
         raise ValueError(f"{spec.id} has no grading to write a statement from")
     m = get_metric(g.metric)
-    name = metric_name(g.metric)
+    name = metric_name(g.metric, g.metric_params)
     csv = g.submission_format == SubmissionFormat.CSV
     targets = _code_list(g.target_columns)
     scored = f"scored by {name} ({_direction(g.metric)})"
@@ -143,12 +164,20 @@ def _csv_data(spec: TaskSpec, targets: str) -> dict[str, Any]:
     files = getattr(spec.split, "files", None) if spec.split is not None else None
     per_row = (f"; each row's input file is under train/ ({files.pattern})"
                if files is not None else "")
+    train = f"The training rows with their {targets}{per_row}."
+    test = f"The rows to predict, without {targets}."
+    per = getattr(spec.split, "answers_per", None) if spec.split is not None else None
+    if per is not None:  # events in train.csv, one answer per key (h-and-m's purchases)
+        train = (f"The earlier events, one row each, with their `{per.column}`{per_row}; a "
+                 f"{targets} is the `{per.column}`s of one `{per.key}`'s later events, joined "
+                 f"by {per.separator!r}.")
+        test = f"The `{per.key}`s to predict, one row each, without {targets}."
     return {
         "data_type": spec.modality.value if spec.modality else "",
         "train": {"data_location": "train.csv" + (", train/" if files is not None else ""),
-                  "data_description": f"The training rows with their {targets}{per_row}."},
+                  "data_description": train},
         "test": {"data_location": "test.csv" + (", test/" if files is not None else ""),
-                 "data_description": f"The rows to predict, without {targets}."},
+                 "data_description": test},
         "inference": {"data_location": "sample_submission.csv",
                       "data_description": "A submission in the expected format."},
     }
