@@ -29,6 +29,7 @@ calibration and ego pose used, one map) is checked and raised as a SplitError na
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -242,6 +243,17 @@ def _labels(s: NuscenesLogs, raw_root: Path, out: Path, train_ids: set[Any],
     return len(test_notes)
 
 
+def _copy_file(raw_root: Path, src: str, dest: Path) -> None:
+    """The raw file ``src`` copied to ``dest`` (its folder made and checked by the caller);
+    a link is checked to stay inside the raw folder."""
+    source = raw_root / src
+    if source.is_symlink():
+        source = resolve_inside(raw_root, src, "MLE-bench recipe file")
+    if not source.is_file():
+        raise SplitError(f"MLE-bench copies the raw file {src}; the raw folder lacks it")
+    shutil.copyfile(source, dest)
+
+
 def _copy_files(s: NuscenesLogs, raw_root: Path, out: Path, data: Records,
                 test_ids: set[Any]) -> dict[str, int]:
     """Each sample_data's file copied to its side's folder; files per folder."""
@@ -253,19 +265,23 @@ def _copy_files(s: NuscenesLogs, raw_root: Path, out: Path, data: Records,
             raise SplitError(f"sample_data.json: fileformat {fmt!r} of {filename} is none of "
                              f"{sorted(s.files)}")
         name = Path(filename).name
-        if not name.endswith(fmt):
+        if not name.endswith(fmt) or name in (fmt, f".{fmt}"):
             raise SplitError(f"sample_data.json: {filename} is not a .{fmt} file")
-        side = "test" if datum["sample_token"] in test_ids else "train"
-        dest = f"{s.files[fmt].to.format(side=side)}/{name}"
+        folder = s.files[fmt].to.format(side="test" if datum["sample_token"] in test_ids
+                                        else "train")
+        dest = f"{folder}/{name}"
         if dest in copied:
             if copied[dest] != filename:
                 raise SplitError(f"sample_data.json: {filename} and {copied[dest]} are both "
                                  f"copied to {dest}")
             continue
-        copy_raw_file(raw_root, out, f"{s.files[fmt].raw}/{name}", dest)
+        if folder not in counts:
+            resolve_inside(out, folder, "MLE-bench recipe file").mkdir(parents=True,
+                                                                     exist_ok=True)
+            counts[folder] = 0
+        _copy_file(raw_root, f"{s.files[fmt].raw}/{name}", out / dest)
         copied[dest] = filename
-        folder = dest.rsplit("/", 1)[0]
-        counts[folder] = counts.get(folder, 0) + 1
+        counts[folder] += 1
     return counts
 
 
