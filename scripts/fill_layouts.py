@@ -1,9 +1,9 @@
 """Recipes written for the real downloads, and the raw fixtures that check them.
 
 Each entry below is a task's ``split`` recipe (written into its task.json, nothing else
-changed) and its ``raw_fixture.json`` (the download's layout: file names, archives inside it,
-columns), both read from the source named in the entry (a peer's prepare script at a commit,
-or the competition's data page). The suite's round trip (tests/splits/test_catalogue_recipes.py)
+changed; an entry without one leaves task.json as it is) and its ``raw_fixture.json`` (the
+download's layout: file names, archives inside it, columns), both read from the source named
+in the entry (a peer's prepare script at a commit, or the competition's data page). The suite's round trip (tests/splits/test_catalogue_recipes.py)
 prepares each fixture with its recipe, audits it and grades the answers.
 
     python scripts/fill_layouts.py           # write the recipes and fixtures
@@ -23,6 +23,7 @@ import recipe_layouts_kaggle
 import recipe_layouts_media
 import recipe_layouts_mlebench
 import recipe_layouts_nopeer
+import recipe_layouts_nuscenes
 import recipe_layouts_paper
 import recipe_layouts_playground
 import recipe_layouts_tabular
@@ -39,7 +40,7 @@ def _merged() -> dict[str, dict[str, Any]]:
     for module in (recipe_layouts, recipe_layouts_mlebench, recipe_layouts_playground,
                    recipe_layouts_tabular,
                    recipe_layouts_kaggle, recipe_layouts_hard, recipe_layouts_media,
-                   recipe_layouts_nopeer, recipe_layouts_paper):
+                   recipe_layouts_nopeer, recipe_layouts_paper, recipe_layouts_nuscenes):
         twice = sorted(set(merged) & set(module.LAYOUTS))
         if twice:
             raise SystemExit(f"{module.__name__} repeats recipes of {twice}")
@@ -52,11 +53,13 @@ LAYOUTS = _merged()
 
 def _outputs(catalogue: Path, task_id: str, entry: dict[str, Any]) -> dict[Path, str]:
     folder = catalogue / task_id
+    fixture = RawFixture.model_validate({**entry["fixture"], "sources": entry["sources"]})
+    text = json.dumps(fixture.model_dump(exclude_defaults=True), indent=2) + "\n"
+    if "split" not in entry:  # a fixture alone (for --like mle-bench): task.json left as it is
+        return {folder / FIXTURE_FILE: text}
     spec = load_taskspec(folder / "task.json")
     split = parse_split_spec({**entry["split"], "sources": entry["sources"]})
-    fixture = RawFixture.model_validate({**entry["fixture"], "sources": entry["sources"]})
     updated = spec.model_copy(update={"split": split})
-    text = json.dumps(fixture.model_dump(exclude_defaults=True), indent=2) + "\n"
     return {folder / "task.json": dump_taskspec(updated), folder / FIXTURE_FILE: text}
 
 

@@ -98,12 +98,14 @@ class CatalogueEntry:
 
     @property
     def recipe(self) -> str:
-        """The state of the entry's split recipe: "checked" (the suite prepares a download
-        generated in its real layout, :data:`RAW_FIXTURE_FILE`, with it), "unchecked" (a
-        recipe without such a fixture) or "none"."""
+        """The state of the entry's split recipe: "checked" (a recipe written for the real
+        download, naming its ``sources``, that the suite prepares from a download generated
+        in that layout, :data:`RAW_FIXTURE_FILE`), "unchecked" (a recipe without both: a
+        fixture alone serves ``prepare --like mle-bench``) or "none"."""
         if self.spec.split is None:
             return "none"
-        return "checked" if (self.path / RAW_FIXTURE_FILE).is_file() else "unchecked"
+        checked = bool(self.spec.split.sources) and (self.path / RAW_FIXTURE_FILE).is_file()
+        return "checked" if checked else "unchecked"
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,14 @@ def test_a_recipe_never_run_on_its_real_layout_is_not_agent_ready(catalogue: Pat
     assert catalogue_readiness(catalogue)[READY] == ["checked recipe"]
 
 
+def test_a_fixture_alone_does_not_check_the_tasks_own_recipe(catalogue: Path) -> None:
+    """Lyft's fixture feeds ``prepare --like mle-bench``; its own split recipe was not written
+    for the real download (it names no sources), so it stays unchecked."""
+    lyft = "kaggle/3d-object-detection-for-autonomous-vehicles"
+    assert (catalogue / lyft / "raw_fixture.json").is_file()
+    assert "checked recipe" in catalogue_readiness(catalogue)[lyft]
+
+
 @pytest.fixture
 def catalogue(tmp_path: Path) -> Path:
     root = tmp_path / "cat"
