@@ -601,7 +601,7 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                        "has no annotations; sample_submission.csv (example_id with _short or "
                        "_long, PredictionString)"),
         "fixture": {"tables": [
-            {"path": "simplified-nq-train.jsonl", "lines": True, "rows": 2050,
+            {"path": "simplified-nq-train.jsonl", "lines": True, "rows": 1050,
              "columns": _NQ_TEXT | {"annotations": "nq_annotation"} | _NQ_IDS},
             {"path": "simplified-nq-test.jsonl", "lines": True, "rows": 10,
              "columns": _NQ_TEXT | _NQ_IDS},

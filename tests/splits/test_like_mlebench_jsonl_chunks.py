@@ -26,10 +26,10 @@ from tambench.tasks.catalogue import bundled_catalogue_dir
 from tests.splits.test_like_mlebench import _generated, _made
 
 SLUG = "tensorflow2-question-answering"
-#: sha256 of "\n".join(example_id) of MLE-bench's private/gold_submission.csv (410 rows).
-GOLD_IDS = "9f6e9f3137364b840aefa83cb4f3d9750be70391017edd2785579ed782f86438"
-#: sha256 of "\n".join(example_id) of MLE-bench's public/simplified-nq-train.jsonl (1,845).
-TRAIN_IDS = "586c6574da0c2c50d6fbd6ec2cdd67f1f38c46e62a12c828e3633d75b56759bf"
+#: sha256 of "\n".join(example_id) of MLE-bench's private/gold_submission.csv (210 rows).
+GOLD_IDS = "d1bad7325a1eac2b932f772b66ae652015eafe8d2886257f560a299c12ec20d7"
+#: sha256 of "\n".join(example_id) of MLE-bench's public/simplified-nq-train.jsonl (945).
+TRAIN_IDS = "256497f4591688dedcfdd019f650b4d03a6296b2f5c0b403f7e8fc80ef171937"
 TRAIN = "simplified-nq-train.jsonl"
 KEEP = ["example_id", "question_text", "document_text", "long_answer_candidates"]
 
@@ -71,7 +71,7 @@ def test_each_chunk_of_json_lines_is_split_on_its_own_with_answers_from_its_anno
     raw = _generated(SLUG, tmp_path)
     task = _made(SLUG, raw, tmp_path)
     lines = (raw / TRAIN).read_text(encoding="utf-8").splitlines()
-    assert len(lines) == 2050  # chunks of 1,000, 1,000 and 50 lines
+    assert len(lines) == 1050  # chunks of 1,000 and 50 lines
     texts, values = _expected(lines)
     assert (task / "public" / TRAIN).read_text() == texts["train"]
     assert (task / "private" / "test.jsonl").read_text() == texts["test"]
@@ -80,7 +80,7 @@ def test_each_chunk_of_json_lines_is_split_on_its_own_with_answers_from_its_anno
     assert gold == texts["gold"]
     assert {"YES", ""} <= set(values) and any(":" in v for v in values)
     ids = [row.split(",")[0] for row in gold.splitlines()[1:]]
-    assert len(ids) == 2 * (100 + 100 + 5) and _digest(ids) == GOLD_IDS
+    assert len(ids) == 2 * (100 + 5) and _digest(ids) == GOLD_IDS
     sample = (task / "public" / "sample_submission.csv").read_text()
     assert sample == "example_id,PredictionString\n" + "".join(f"{i},\n" for i in ids)
     train_ids = [str(json.loads(row)["example_id"])
@@ -91,7 +91,7 @@ def test_each_chunk_of_json_lines_is_split_on_its_own_with_answers_from_its_anno
     _, held = train_test_split(whole, test_size=0.1, random_state=0)
     assert {f"{i}_long" for i in held["example_id"]} != set(ids[1::2])
     report = json.loads((task / "split_report.json").read_text())
-    assert report["kind"] == "jsonl_chunks" and report["test_rows"] == 205
+    assert report["kind"] == "jsonl_chunks" and report["test_rows"] == 105
 
 
 def _raw(tmp_path: Path, records: list[dict[str, Any]]) -> Path:
