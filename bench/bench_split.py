@@ -188,8 +188,6 @@ def time_fixtures(work: Path) -> dict[str, object]:
     timings = []
     for path in sorted(bundled_catalogue_dir().glob(f"*/*/{FIXTURE_FILE}")):
         task_id = path.parent.relative_to(bundled_catalogue_dir()).as_posix()
-        if cat.get(task_id).recipe != "checked":  # a fixture alone (--like mle-bench)
-            continue
         dl = make_download(RawFixture.read(path), work / task_id.replace("/", "_") / "dl.zip")
         t0 = time.perf_counter()
         prepare_task(cat.get(task_id).spec, dl, work / "data", force=True,

@@ -1,10 +1,12 @@
 """Recipes written for the real downloads, and the raw fixtures that check them.
 
 Each entry below is a task's ``split`` recipe (written into its task.json, nothing else
-changed; an entry without one leaves task.json as it is) and its ``raw_fixture.json`` (the
-download's layout: file names, archives inside it, columns), both read from the source named
-in the entry (a peer's prepare script at a commit, or the competition's data page). The suite's round trip (tests/splits/test_catalogue_recipes.py)
-prepares each fixture with its recipe, audits it and grades the answers.
+changed) and its ``raw_fixture.json`` (the download's layout: file names, archives inside it,
+columns), both read from the source named in the entry (a peer's prepare script at a commit,
+or the competition's data page). The suite's round trip (tests/splits/test_catalogue_recipes.py)
+prepares each fixture with its recipe, audits it and grades the answers. An entry without a
+``split`` (the task's own recipe does not read that layout yet) writes its fixture as
+``raw_fixture_mlebench.json``: it checks ``prepare --like mle-bench`` alone.
 
     python scripts/fill_layouts.py           # write the recipes and fixtures
     python scripts/fill_layouts.py --check   # exit 1 when a file would change
@@ -28,6 +30,7 @@ import recipe_layouts_paper
 import recipe_layouts_playground
 import recipe_layouts_tabular
 
+from tambench.core.layout import MLE_FIXTURE_FILE
 from tambench.schema.io import dump_taskspec, load_taskspec
 from tambench.schema.splitspec import parse_split_spec
 from tambench.splits.fixture import FIXTURE_FILE, RawFixture
@@ -52,11 +55,14 @@ LAYOUTS = _merged()
 
 
 def _outputs(catalogue: Path, task_id: str, entry: dict[str, Any]) -> dict[Path, str]:
+    """The task.json with the entry's recipe and its fixture; an entry without a ``split``
+    (its own recipe not written for that layout yet) gives only the fixture that checks
+    MLE-bench's split (``MLE_FIXTURE_FILE``), the task.json left as it is."""
     folder = catalogue / task_id
     fixture = RawFixture.model_validate({**entry["fixture"], "sources": entry["sources"]})
     text = json.dumps(fixture.model_dump(exclude_defaults=True), indent=2) + "\n"
-    if "split" not in entry:  # a fixture alone (for --like mle-bench): task.json left as it is
-        return {folder / FIXTURE_FILE: text}
+    if "split" not in entry:
+        return {folder / MLE_FIXTURE_FILE: text}
     spec = load_taskspec(folder / "task.json")
     split = parse_split_spec({**entry["split"], "sources": entry["sources"]})
     updated = spec.model_copy(update={"split": split})

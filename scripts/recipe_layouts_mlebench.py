@@ -29,6 +29,12 @@ _SEEDLINGS = ["Black-grass", "Charlock", "Cleavers", "Common Chickweed", "Common
 _RLE = "choice:1 4 10 2|3 5 40 7|7 9 20 1 60 3"
 _SPINE = ["patient_overall", "C1", "C2", "C3", "C4", "C5", "C6", "C7"]
 _BMS_PATH = "train/{image_id[0]}/{image_id[1]}/{image_id[2]}/{image_id}.png"
+_CDISCOUNT = {"_id": "count:2", "category_id": "num:1000010600:1000010610", "imgs": "pictures:4"}
+#: Natural Questions' simplified records (tensorflow2-question-answering), around annotations.
+_NQ_TEXT = {"document_text": "text", "long_answer_candidates": "candidates:3",
+            "question_text": "text"}
+_NQ_IDS = {"document_url": "seq:https://en.wikipedia.org//w/index.php?title=Page_{i}",
+           "example_id": "num:-9000000000000000000:9000000000000000000"}
 
 
 def _coco(images: list[dict[str, Any]], annotations: list[dict[str, Any]],
@@ -584,5 +590,40 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                 "px": "const:1.50", "py": "const:1.50"}}],
             "extra": {"train.csv": _gi_tract(60)},
             "files": [{"pattern": _SLICE, "table": "slices.csv"}]},
+    },
+    # No own recipe yet for these two layouts (a JSON-lines table of nested annotations, a BSON
+    # file of products and their pictures): their fixtures check prepare --like mle-bench.
+    "kaggle/tensorflow2-question-answering": {
+        "sources": mle("tensorflow2-question-answering",
+                       "reads raw simplified-nq-train.jsonl (JSON lines: document_text, "
+                       "long_answer_candidates, question_text, annotations (one), document_url, "
+                       "example_id, an int64) 1,000 lines at a time; simplified-nq-test.jsonl "
+                       "has no annotations; sample_submission.csv (example_id with _short or "
+                       "_long, PredictionString)"),
+        "fixture": {"tables": [
+            {"path": "simplified-nq-train.jsonl", "lines": True, "rows": 1050,
+             "columns": _NQ_TEXT | {"annotations": "nq_annotation"} | _NQ_IDS},
+            {"path": "simplified-nq-test.jsonl", "lines": True, "rows": 10,
+             "columns": _NQ_TEXT | _NQ_IDS},
+            {"path": "sample_submission.csv", "rows": 20, "columns": {
+                "example_id": "seq:{i}_long", "PredictionString": "const:"}}]},
+    },
+    "kaggle/cdiscount-image-classification-challenge": {
+        "sources": mle("cdiscount-image-classification-challenge",
+                       "reads raw train.bson (one BSON document per product: _id, category_id, "
+                       "imgs, a list of {picture: JPEG bytes}); train_example.bson is its first "
+                       "100 products; test.bson has no category_id; copies category_names.csv "
+                       "(category_id, category_level1, category_level2, category_level3)"),
+        "fixture": {"tables": [
+            {"path": "train.bson", "rows": 300, "columns": _CDISCOUNT},
+            {"path": "train_example.bson", "rows": 100, "head_of": "train.bson",
+             "columns": _CDISCOUNT},
+            {"path": "test.bson", "rows": 20, "columns": {
+                "_id": "count:7", "imgs": "pictures:4"}},
+            {"path": "category_names.csv", "rows": 11, "columns": {
+                "category_id": "seq:10000106{i:02d}", "category_level1": "choice:AUTO|MODE",
+                "category_level2": "text", "category_level3": "text"}},
+            {"path": "sample_submission.csv", "rows": 20, "columns": {
+                "_id": "seq:{i}", "category_id": "const:1000010653"}}]},
     },
 }

@@ -23,7 +23,18 @@ rotation_matrix), ``ids:<n>`` (a JSON list of n random 24-hex-digit ids, as bien
 ids), ``titled:<n>`` (a JSON list of n records with an ``_id`` and a random ``title``, as
 PST's ``refs_trace``), ``rle:<k>:<e>`` (a run-length encoding of one object per row, the
 rows in blocks of k as ``group:<k>`` makes them, each row's run its own so the objects of a
-block never overlap; every e-th block's rows are empty: airbus' images without a ship).
+block never overlap; every e-th block's rows are empty: airbus' images without a ship),
+``num:<lo>:<hi>`` (integers written as numbers in JSON and BSON tables: Natural Questions'
+int64 example ids), ``count:<step>`` (row i holds the number i * step: ascending ids with
+gaps), ``candidates:<n>`` (a JSON list of n token spans ``start_token``, ``top_level``,
+``end_token``: Natural Questions' long answer candidates), ``nq_annotation`` (a JSON list of one
+Natural Questions annotation, ``yes_no_answer``, ``long_answer``, ``short_answers``,
+``annotation_id``; the rows cycle through no answer, a YES answer, a long answer with two short
+ones, one with one, and a long answer alone), ``pictures:<n>`` (one to n records
+``{"picture": <bytes>}`` of seeded JPEG-like bytes, BSON tables only: Cdiscount's ``imgs``).
+
+A ``.bson`` table is written as one BSON document per row (its columns in order), as
+Cdiscount's ``train.bson``; it needs pymongo's ``bson`` (the ``mlebench`` extra).
 
 A ``ragged`` table is written without quoting, its rows' fields joined by ``,`` with empty
 trailing fields left out (a line per row holding as many fields as it has values: mlsp-2013-birds'
@@ -100,6 +111,9 @@ class FixtureTable(BaseModel):
     plain: bool = False
     """Written as plain text, its one column's values a line each, with no header
     (billion-word-imputation's ``train_v2.txt``)."""
+    head_of: str = ""
+    """Another table (its path, listed before) whose first ``rows`` rows this one holds, its
+    columns named alike (Cdiscount's ``train_example.bson``); empty: rows of its own."""
 
 
 class FixtureFiles(BaseModel):
@@ -208,7 +222,44 @@ def _column(kind: str, n: int, rng: np.random.Generator) -> list[Any]:
                 for _ in range(n)]
     if head == "list":
         return [[f"v{int(v)}"] for v in rng.integers(0, 5, n)]
+    return _structured(kind, n, rng)
+
+
+def _structured(kind: str, n: int, rng: np.random.Generator) -> list[Any]:
+    """The kinds whose values are numbers or records (JSON and BSON tables)."""
+    head, _, rest = kind.partition(":")
+    if head == "num":
+        lo, hi = (int(v) for v in rest.split(":"))
+        return [int(v) for v in rng.integers(lo, hi, n, endpoint=True)]
+    if head == "count":
+        return [i * int(rest) for i in range(n)]
+    if head == "candidates":
+        return [_spans(int(rest), rng) for _ in range(n)]
+    if head == "nq_annotation":
+        return [[_nq_annotation(i, rng)] for i in range(n)]
+    if head == "pictures":
+        return [[{"picture": b"\xff\xd8\xff\xe0" + rng.bytes(24) + b"\xff\xd9"}
+                 for _ in range(1 + int(rng.integers(0, int(rest))))] for _ in range(n)]
     raise ValueError(f"unknown fixture column kind {kind!r}")
+
+
+def _spans(n: int, rng: np.random.Generator) -> list[dict[str, Any]]:
+    starts = np.sort(rng.choice(200, n, replace=False))
+    return [{"start_token": int(s), "top_level": k % 2 == 0,
+             "end_token": int(s) + 1 + int(rng.integers(1, 30))} for k, s in enumerate(starts)]
+
+
+def _nq_annotation(i: int, rng: np.random.Generator) -> dict[str, Any]:
+    """Row ``i``'s annotation (see ``nq_annotation`` in the module's documentation)."""
+    case = i % 5
+    start = int(rng.integers(0, 150))
+    long = ({"start_token": -1, "candidate_index": -1, "end_token": -1} if case == 0 else
+            {"start_token": start, "candidate_index": int(rng.integers(0, 4)),
+             "end_token": start + 40})
+    shorts = [{"start_token": start + 2 + 5 * k, "end_token": start + 4 + 5 * k}
+              for k in range({2: 2, 3: 1}.get(case, 0))]
+    return {"yes_no_answer": "YES" if case == 1 else "NONE", "long_answer": long,
+            "short_answers": shorts, "annotation_id": int(rng.integers(0, 2**62))}
 
 
 def _subsets(marker: str, options: list[str], n: int, rng: np.random.Generator) -> list[str]:
@@ -254,6 +305,9 @@ def _table_bytes(table: FixtureTable, rows: dict[str, list[Any]]) -> bytes:
                                   for c in names}, schema=dict.fromkeys(names, pl.String))
         frame.write_parquet(buf)
         return buf.getvalue()
+    if table.path.endswith(".bson"):
+        bson = require("bson", extra="mlebench", feature="BSON tables in a raw fixture")
+        return b"".join(bson.encode({c: rows[c][i] for c in names}) for i in range(n))
     if table.path.endswith(".json") or table.lines:
         records = [{c: rows[c][i] for c in names} for i in range(n)]
         if table.keyed:
@@ -288,7 +342,8 @@ def generate(fixture: RawFixture, seed: int = 0) -> dict[str, dict[str, bytes]]:
     values: dict[str, dict[str, list[Any]]] = {}
     for table in fixture.tables:
         n = table.rows or fixture.rows
-        rows = {c: _column(kind, n, rng) for c, kind in table.columns.items()}
+        rows = (_head(values, table, n) if table.head_of else
+                {c: _column(kind, n, rng) for c, kind in table.columns.items()})
         _one_hot_groups(table.columns, rows, rng)
         values[table.path] = rows
         if table.virtual:
@@ -313,6 +368,15 @@ def generate(fixture: RawFixture, seed: int = 0) -> dict[str, dict[str, bytes]]:
     for rel, text in fixture.extra.items():
         members[""][rel] = text.encode()
     return members
+
+
+def _head(values: dict[str, dict[str, list[Any]]], table: FixtureTable, n: int
+          ) -> dict[str, list[Any]]:
+    whole = values.get(table.head_of)
+    if whole is None or any(c not in whole for c in table.columns):
+        raise ValueError(f"fixture table {table.path} holds the first rows of {table.head_of!r}"
+                         ", which is not a table listed before it with the same columns")
+    return {c: whole[c][:n] for c in table.columns}
 
 
 def _title(rng: np.random.Generator) -> str:

@@ -24,6 +24,7 @@ import pytest
 from sklearn.model_selection import train_test_split
 
 from tambench.cli.main import main
+from tambench.core.layout import MLE_FIXTURE_FILE
 from tambench.errors import SplitError
 from tambench.splits.fixture import FIXTURE_FILE, RawFixture, make_download
 from tambench.splits.like_mlebench import prepare_like_mle_bench
@@ -57,9 +58,11 @@ def _prepare(task: str, raw: Path, data: Path, *extra: str) -> int:
 
 
 def _generated(slug: str, tmp_path: Path) -> Path:
-    """The task's generated download (its raw_fixture.json), unpacked: the raw folder."""
+    """The task's generated download (its raw_fixture.json, else the one that checks only
+    MLE-bench's split), unpacked: the raw folder."""
     entry = bundled_catalogue_dir() / "kaggle" / slug
-    fixture = RawFixture.model_validate_json((entry / FIXTURE_FILE).read_text())
+    path = entry / FIXTURE_FILE if (entry / FIXTURE_FILE).is_file() else entry / MLE_FIXTURE_FILE
+    fixture = RawFixture.model_validate_json(path.read_text())
     download = make_download(fixture, tmp_path / "download.zip")
     raw = tmp_path / "raw"
     with zipfile.ZipFile(download) as zf:

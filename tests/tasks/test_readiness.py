@@ -36,11 +36,14 @@ def test_a_recipe_never_run_on_its_real_layout_is_not_agent_ready(catalogue: Pat
 
 
 def test_a_fixture_alone_does_not_check_the_tasks_own_recipe(catalogue: Path) -> None:
-    """Lyft's fixture feeds ``prepare --like mle-bench``; its own split recipe was not written
-    for the real download (it names no sources), so it stays unchecked."""
-    lyft = "kaggle/3d-object-detection-for-autonomous-vehicles"
-    assert (catalogue / lyft / "raw_fixture.json").is_file()
-    assert "checked recipe" in catalogue_readiness(catalogue)[lyft]
+    """A generated download beside a split recipe that was not written for the real download
+    (it names no sources) leaves the recipe unchecked: Lyft's download, put where a checked
+    recipe's fixture goes."""
+    lyft = catalogue / "kaggle/3d-object-detection-for-autonomous-vehicles"
+    shutil.copy(lyft / "raw_fixture_mlebench.json", lyft / "raw_fixture.json")
+    assert not load_taskspec(lyft / "task.json").split.sources  # type: ignore[union-attr]
+    assert "checked recipe" in catalogue_readiness(catalogue)[
+        "kaggle/3d-object-detection-for-autonomous-vehicles"]
 
 
 @pytest.fixture
