@@ -26,6 +26,7 @@ EXTRA_FOR_MODULE: dict[str, str] = {
     "ray": "ray",
     "aiohttp": "server",
     "pandas": "mlebench",
+    "google_crc32c": "mlebench",
 }
 
 
