@@ -27,6 +27,7 @@ EXTRA_FOR_MODULE: dict[str, str] = {
     "aiohttp": "server",
     "pandas": "mlebench",
     "google_crc32c": "mlebench",
+    "fastparquet": "mlebench",
 }
 
 

@@ -107,6 +107,9 @@ class FixtureTable(BaseModel):
     plain: bool = False
     """Written as plain text, its one column's values a line each, with no header
     (billion-word-imputation's ``train_v2.txt``)."""
+    numbers: bool = False
+    """A Parquet table's columns of numbers written as int64 (all integers) or float64 columns
+    instead of text (IceCube's ``train_meta.parquet``)."""
 
 
 class FixtureFiles(BaseModel):
@@ -263,6 +266,16 @@ def _one_hot_groups(columns: dict[str, str], rows: dict[str, list[Any]],
             rows[names[k]][i] = "1"
 
 
+def _numbers(values: list[Any]) -> list[Any]:
+    """``values`` as ints, else floats, else unchanged."""
+    for kind in (int, float):
+        try:
+            return [kind(v) for v in values]
+        except (TypeError, ValueError):
+            continue
+    return values
+
+
 def _table_bytes(table: FixtureTable, rows: dict[str, list[Any]]) -> bytes:
     names = list(table.columns)
     n = len(rows[names[0]])
@@ -274,7 +287,8 @@ def _table_bytes(table: FixtureTable, rows: dict[str, list[Any]]) -> bytes:
     if table.path.endswith(".parquet"):
         buf = io.BytesIO()
         try:  # typed columns where the values allow, else text
-            frame = pl.DataFrame({c: rows[c] for c in names})
+            frame = pl.DataFrame({c: _numbers(rows[c]) if table.numbers else rows[c]
+                                  for c in names})
         except (TypeError, ValueError, pl.exceptions.PolarsError):
             frame = pl.DataFrame({c: [None if v is None else str(v) for v in rows[c]]
                                   for c in names}, schema=dict.fromkeys(names, pl.String))

@@ -79,3 +79,4 @@ def build_special(recipe: SpecialRecipe, spec: TaskSpec, raw_root: Path,
     """Write a special kind's split; the report (``kind`` and the builder's figures)."""
     return {"kind": recipe.name, **recipe.kind.build(recipe.settings, spec, raw_root, out)}
 MLE_KINDS.register_lazy("tfrecords", "tambench.splits.mlebench_tfrecords:KIND")
+MLE_KINDS.register_lazy("batches", "tambench.splits.mlebench_batches:KIND")
