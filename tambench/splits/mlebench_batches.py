@@ -18,7 +18,7 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from tambench._optional import require
 from tambench.errors import SplitError
@@ -26,41 +26,26 @@ from tambench.schema.taskspec import TaskSpec
 from tambench.splits.layout import resolve_inside
 from tambench.splits.mlebench_categories import write_tables
 from tambench.splits.mlebench_kinds import MleKind
+from tambench.splits.mlebench_kindsettings import KindSettings, pandas
 
 if TYPE_CHECKING:
     import pandas as pd
 
 
-class BatchSettings(BaseModel):
+class BatchSettings(KindSettings):
     """The script's facts: the table, its batch column, the split, what is written."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     table: str
     """Raw Parquet table ("train_meta.parquet")."""
     batch_column: str
-    test_size: float = Field(gt=0, lt=1)
-    random_state: int
     id_column: str
     label_columns: list[str] = Field(min_length=1)
     """Dropped from the public test table; with the id, the answers' columns."""
     engine: Literal["fastparquet", "pyarrow"]
     """The Parquet writer the script gives pandas."""
-    train_to: str
     test_to: str
-    answers_to: str
-    sample_to: str
-    sample_values: dict[str, int | float | str] = Field(min_length=1)
     batch_files: str
     """Glob of the raw batch files ("train/*.parquet")."""
-    train_files_to: str
-    test_files_to: str
-    copies: dict[str, str] = Field(default_factory=dict)
-    """Destination -> raw file copied unchanged."""
-
-
-def _pandas() -> Any:
-    return require("pandas", extra="mlebench", feature="prepare --like mle-bench")
 
 
 def _read_table(raw_root: Path, settings: BatchSettings) -> pd.DataFrame:
@@ -69,7 +54,7 @@ def _read_table(raw_root: Path, settings: BatchSettings) -> pd.DataFrame:
         raise SplitError(f"MLE-bench reads the raw table {settings.table}; the raw folder "
                          "lacks it")
     try:
-        frame = _pandas().read_parquet(path)
+        frame = pandas().read_parquet(path)
     except (OSError, ValueError) as exc:
         raise SplitError(f"cannot read {settings.table} as MLE-bench does: {exc}") from exc
     needed = [settings.batch_column, settings.id_column, *settings.label_columns]

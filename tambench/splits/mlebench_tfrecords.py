@@ -17,57 +17,38 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from tambench._optional import require
 from tambench.errors import SplitError
 from tambench.schema.taskspec import TaskSpec
 from tambench.splits.layout import resolve_inside
 from tambench.splits.mlebench_categories import write_tables
 from tambench.splits.mlebench_kinds import MleKind
+from tambench.splits.mlebench_kindsettings import KindSettings, pandas
 from tambench.splits.tfrecord import decode_example, read_records
 
 if TYPE_CHECKING:
     import pandas as pd
 
 
-class TFRecordSettings(BaseModel):
+class TFRecordSettings(KindSettings):
     """The script's facts: where the records and the table are, how they are split, what is
     written."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     records: str
     """Raw folder of the TFRecord files ("train_tfrecords")."""
     suffix: str = ".tfrec"
     """Only the files with this suffix are split."""
-    test_size: float = Field(gt=0, lt=1)
-    random_state: int
     id_feature: str
     """The records' bytes feature holding a row's id ("image_name")."""
     table: str
     """Raw table of the rows ("train.csv"), read by ``pd.read_csv``."""
     id_column: str
     """Its column holding the ids."""
-    train_to: str
-    answers_to: str
-    sample_to: str
-    sample_values: dict[str, int | float | str] = Field(min_length=1)
-    """Columns of the sample submission set to a constant."""
     train_records_to: str
     """Name of the i-th training file: ``{i}`` and ``{length}`` (the part of the old name
     after its first ``-``), e.g. "public/train_tfrecords/ld_train{i:02d}-{length}.tfrec"."""
     test_records_to: str
     files: str
     """Raw folder of the per-row files, named by the ids ("train_images")."""
-    train_files_to: str
-    test_files_to: str
-    copies: dict[str, str] = Field(default_factory=dict)
-    """Destination -> raw file copied unchanged."""
-
-
-def _pandas() -> Any:
-    return require("pandas", extra="mlebench", feature="prepare --like mle-bench")
 
 
 def record_files(raw_root: Path, settings: TFRecordSettings) -> list[Path]:
@@ -111,7 +92,7 @@ def _renamed(paths: list[Path], template: str) -> dict[str, Path]:
 
 
 def _read_table(raw_root: Path, settings: TFRecordSettings) -> pd.DataFrame:
-    pd = _pandas()
+    pd = pandas()
     path = resolve_inside(raw_root, settings.table, "MLE-bench recipe table")
     try:
         with warnings.catch_warnings():  # pandas 3 deprecates the option MLE-bench still gives

@@ -75,7 +75,7 @@ def read_records(path: Path) -> Iterator[bytes]:
 
 # -- protocol buffers' wire format ---------------------------------------------------------
 
-def _varint(buf: bytes, pos: int) -> tuple[int, int]:
+def _varint(buf: bytes | memoryview, pos: int) -> tuple[int, int]:
     value = shift = 0
     while True:
         if pos >= len(buf) or shift > 63:
@@ -87,14 +87,14 @@ def _varint(buf: bytes, pos: int) -> tuple[int, int]:
             return value, pos
 
 
-def _fields(buf: bytes) -> Iterator[tuple[int, int, int | bytes]]:
+def _fields(buf: memoryview) -> Iterator[tuple[int, int, int | memoryview]]:
     """(field number, wire type, value) of a message: an int for varints and fixed-width
-    fields, the bytes of a length-delimited one."""
+    fields, a view of the bytes of a length-delimited one (not copied)."""
     pos = 0
     while pos < len(buf):
         key, pos = _varint(buf, pos)
         number, wire = key >> 3, key & 7
-        value: int | bytes
+        value: int | memoryview
         if wire == 0:
             value, pos = _varint(buf, pos)
         elif wire in (1, 5):
@@ -112,7 +112,7 @@ def _fields(buf: bytes) -> Iterator[tuple[int, int, int | bytes]]:
         yield number, wire, value
 
 
-def _packed(data: bytes, wire_of_item: int) -> list[int]:
+def _packed(data: memoryview, wire_of_item: int) -> list[int]:
     out: list[int] = []
     pos = 0
     while pos < len(data):
@@ -126,30 +126,30 @@ def _packed(data: bytes, wire_of_item: int) -> list[int]:
     return out
 
 
-def _list(kind: int, buf: bytes) -> Values:
+def _list(kind: int, buf: memoryview) -> Values:
     """The values of a BytesList (1), FloatList (2) or Int64List (3)."""
-    raw: list[int | bytes] = []
+    raw: list[int | memoryview] = []
     item_wire = {1: 2, 2: 5, 3: 0}[kind]
     for number, wire, value in _fields(buf):
         if number != 1:
             continue
-        if wire == 2 and item_wire != 2 and isinstance(value, bytes):
+        if wire == 2 and item_wire != 2 and isinstance(value, memoryview):
             raw.extend(_packed(value, item_wire))
         elif wire == item_wire:
             raw.append(value)
     if kind == 1:
-        return [v for v in raw if isinstance(v, bytes)]
+        return [bytes(v) for v in raw if isinstance(v, memoryview)]
     ints = [v for v in raw if isinstance(v, int)]
     if kind == 2:
         return [struct.unpack("<f", struct.pack("<I", v))[0] for v in ints]
     return [v - (1 << 64) if v >= 1 << 63 else v for v in ints]
 
 
-def _feature(buf: bytes) -> tuple[int, Values]:
+def _feature(buf: memoryview) -> tuple[int, Values]:
     kind = 0
     values: list[Any] = []  # a repeated field: one kind merged, another replaces it
     for number, wire, value in _fields(buf):
-        if number in (1, 2, 3) and wire == 2 and isinstance(value, bytes):
+        if number in (1, 2, 3) and wire == 2 and isinstance(value, memoryview):
             more: list[Any] = list(_list(number, value))
             values = values + more if number == kind else more
             kind = number
@@ -164,17 +164,17 @@ def decode_example(data: bytes) -> dict[str, Values]:
         ValueError: the bytes are not a well-formed message.
     """
     features: dict[str, Values] = {}
-    for number, wire, value in _fields(data):
-        if number != 1 or wire != 2 or not isinstance(value, bytes):
+    for number, wire, value in _fields(memoryview(data)):
+        if number != 1 or wire != 2 or not isinstance(value, memoryview):
             continue
         for n_entry, w_entry, entry in _fields(value):
-            if n_entry != 1 or w_entry != 2 or not isinstance(entry, bytes):
+            if n_entry != 1 or w_entry != 2 or not isinstance(entry, memoryview):
                 continue
-            key, feature = "", b""
+            key, feature = "", memoryview(b"")
             for n, w, v in _fields(entry):
-                if w == 2 and isinstance(v, bytes):
+                if w == 2 and isinstance(v, memoryview):
                     if n == 1:
-                        key = v.decode("utf-8")
+                        key = bytes(v).decode("utf-8")
                     elif n == 2:
                         feature = v
             features[key] = _feature(feature)[1]

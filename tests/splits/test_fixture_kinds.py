@@ -6,6 +6,7 @@ import csv
 import io
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from tambench.splits.fixture import RawFixture, generate
@@ -55,3 +56,16 @@ def test_tfrecord_files_hold_each_row_once_as_an_example_named_by_their_count(
     fixture.records[0].features["name"] = "text:id"
     with pytest.raises(ValueError, match="unknown TFRecord feature source 'text:id'"):
         generate(fixture, seed=1)
+
+
+def test_a_parquet_table_of_numbers_has_int_and_float_columns_text_otherwise() -> None:
+    fixture = RawFixture.model_validate({
+        "sources": [{"source": "https://www.kaggle.com/competitions/x/data"}], "rows": 12,
+        "tables": [{"path": "meta.parquet", "numbers": True, "columns": {
+            "batch": "group:4:{g}", "x": "float:0:1", "name": "seq:e{i}"}},
+            {"path": "text.parquet", "columns": {"batch": "group:4:{g}"}}]})
+    made = generate(fixture, seed=0)[""]
+    meta = pl.read_parquet(io.BytesIO(made["meta.parquet"]))
+    assert meta.schema == {"batch": pl.Int64, "x": pl.Float64, "name": pl.String}
+    assert meta["batch"].to_list() == [i // 4 for i in range(12)]
+    assert pl.read_parquet(io.BytesIO(made["text.parquet"])).schema == {"batch": pl.String}
