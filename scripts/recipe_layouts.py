@@ -859,8 +859,9 @@ LAYOUTS.update({
     },
     "kaggle/cassava-leaf-disease-classification": {
         "sources": mle("cassava-leaf-disease-classification",
-                       "reads raw train.csv (image_id, label) and train_images/<image_id>; "
-                       "copies label_num_to_disease_map.json"),
+                       "reads raw train.csv (image_id, label), train_images/<image_id> and "
+                       "train_tfrecords/ld_train<NN>-<count>.tfrec (Examples: image, "
+                       "image_name, target); copies label_num_to_disease_map.json"),
         "split": {"strategy": "stratified", "train_file": "train.csv", "id_column": "image_id",
                   "target_columns": ["label"], "test_size": 0.1, "stratify_column": "label",
                   "extra_public_files": ["label_num_to_disease_map.json"],
@@ -871,6 +872,10 @@ LAYOUTS.update({
             {"path": "sample_submission.csv", "columns": {"image_id": "seq:9{i}.jpg",
                                                           "label": "const:4"}},
         ], "files": [{"pattern": "train_images/{image_id}", "table": "train.csv"}],
+            "records": [{"pattern": "train_tfrecords/ld_train{shard:02d}-{count}.tfrec",
+                         "table": "train.csv", "shards": 16, "features": {
+                             "image": "file:train_images/{image_id}",
+                             "image_name": "bytes:image_id", "target": "int:label"}}],
             "extra": {"label_num_to_disease_map.json": "{\"0\": \"Cassava Bacterial Blight\"}"}},
     },
     "kaggle/invasive-species-monitoring": {

@@ -493,11 +493,11 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                   "files": {"pattern": "train/batch_{batch_id}.parquet",
                             "dest": "batch_{batch_id}.parquet"}},
         "fixture": {"rows": 200, "tables": [
-            {"path": "train_meta.parquet", "columns": {
+            {"path": "train_meta.parquet", "numbers": True, "columns": {
                 "batch_id": "group:10:{g}", "event_id": "seq:{i}",
                 "first_pulse_index": "int:0:100", "last_pulse_index": "int:100:200",
                 "azimuth": "float:0:6.28", "zenith": "float:0:3.14"}},
-            {"path": "test_meta.parquet", "rows": 10, "columns": {
+            {"path": "test_meta.parquet", "rows": 10, "numbers": True, "columns": {
                 "batch_id": "const:661", "event_id": "seq:2{i}",
                 "first_pulse_index": "int:0:100", "last_pulse_index": "int:100:200"}},
             {"path": "sensor_geometry.csv", "columns": {

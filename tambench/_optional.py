@@ -27,6 +27,8 @@ EXTRA_FOR_MODULE: dict[str, str] = {
     "aiohttp": "server",
     "pandas": "mlebench",
     "bson": "mlebench",
+    "google_crc32c": "mlebench",
+    "fastparquet": "mlebench",
 }
 
 

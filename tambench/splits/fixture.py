@@ -47,6 +47,12 @@ text around seeded bytes, as xeno-canto recordings carry their species; with ``t
 bibliography (``biblStruct`` entries ``b0``, ``b1``, ...) holds that column's titles, in
 title case, among other titles, with an entry (``b2``) without an analytic title and a header
 ``biblStruct`` without an id (PST's ``paper-xml``).
+
+``records`` spread a table's rows over TFRecord files of ``tf.train.Example`` records (cassava's
+``train_tfrecords/ld_train00-1338.tfrec``): the rows seeded-shuffled, cut into ``shards``
+files named by their number and record count, each record holding features read from the
+row (``bytes:<column>``, ``int:<column>``) or the bytes of the row's per-row file
+(``file:<pattern>``).
 """
 
 from __future__ import annotations
@@ -71,6 +77,7 @@ from tambench.core.bounded import load_json
 from tambench.core.fielddocs import DOCUMENTED
 from tambench.core.layout import RAW_FIXTURE_FILE
 from tambench.schema.splitspec import RecipeSource
+from tambench.splits.tfrecord import encode_example, frame_records
 
 FIXTURE_FILE = RAW_FIXTURE_FILE
 
@@ -114,6 +121,9 @@ class FixtureTable(BaseModel):
     head_of: str = ""
     """Another table (its path, listed before) whose first ``rows`` rows this one holds, its
     columns named alike (Cdiscount's ``train_example.bson``); empty: rows of its own."""
+    numbers: bool = False
+    """A Parquet table's columns of numbers written as int64 (all integers) or float64 columns
+    instead of text (IceCube's ``train_meta.parquet``)."""
 
 
 class FixtureFiles(BaseModel):
@@ -143,6 +153,23 @@ class FixtureFiles(BaseModel):
     and 1s (uint8: a mask, or a stand-in for bands); empty: not an array."""
 
 
+class FixtureRecords(BaseModel):
+    """TFRecord files holding one ``tf.train.Example`` per row of a table."""
+
+    model_config = DOCUMENTED
+
+    pattern: str
+    """File path with ``{shard}`` (its number) and ``{count}`` (its records), e.g.
+    "train_tfrecords/ld_train{shard:02d}-{count}.tfrec"."""
+    table: str
+    """The table (its path) whose rows the records hold."""
+    shards: int = Field(ge=1)
+    """Files the rows are spread over (seeded shuffle, then cut in order)."""
+    features: dict[str, str]
+    """Feature name -> ``bytes:<column>``, ``int:<column>`` or ``file:<pattern>`` (the bytes
+    of the row's per-row file written by ``files``)."""
+
+
 class RawFixture(BaseModel):
     """A generated raw download in a competition's real layout."""
 
@@ -156,6 +183,8 @@ class RawFixture(BaseModel):
     """The tables."""
     files: list[FixtureFiles] = Field(default_factory=list)
     """Per-row files."""
+    records: list[FixtureRecords] = Field(default_factory=list)
+    """TFRecord files of a table's rows."""
     extra: dict[str, str] = Field(default_factory=dict)
     """Other files (path -> text), e.g. a readme."""
 
@@ -288,6 +317,16 @@ def _one_hot_groups(columns: dict[str, str], rows: dict[str, list[Any]],
             rows[names[k]][i] = "1"
 
 
+def _numbers(values: list[Any]) -> list[Any]:
+    """``values`` as ints, else floats, else unchanged."""
+    for kind in (int, float):
+        try:
+            return [kind(v) for v in values]
+        except (TypeError, ValueError):
+            continue
+    return values
+
+
 def _table_bytes(table: FixtureTable, rows: dict[str, list[Any]]) -> bytes:
     names = list(table.columns)
     n = len(rows[names[0]])
@@ -299,7 +338,8 @@ def _table_bytes(table: FixtureTable, rows: dict[str, list[Any]]) -> bytes:
     if table.path.endswith(".parquet"):
         buf = io.BytesIO()
         try:  # typed columns where the values allow, else text
-            frame = pl.DataFrame({c: rows[c] for c in names})
+            frame = pl.DataFrame({c: _numbers(rows[c]) if table.numbers else rows[c]
+                                  for c in names})
         except (TypeError, ValueError, pl.exceptions.PolarsError):
             frame = pl.DataFrame({c: [None if v is None else str(v) for v in rows[c]]
                                   for c in names}, schema=dict.fromkeys(names, pl.String))
@@ -365,6 +405,8 @@ def generate(fixture: RawFixture, seed: int = 0) -> dict[str, dict[str, bytes]]:
                 _npy(files.npy, rng) if files.npy else
                 _tagged(files.id3.format(**row), rng.bytes(files.size)) if files.id3 else
                 rng.bytes(files.size))
+    for records in fixture.records:
+        members[""].update(_tfrecords(records, values[records.table], members, rng))
     for rel, text in fixture.extra.items():
         members[""][rel] = text.encode()
     return members
@@ -377,6 +419,34 @@ def _head(values: dict[str, dict[str, list[Any]]], table: FixtureTable, n: int
         raise ValueError(f"fixture table {table.path} holds the first rows of {table.head_of!r}"
                          ", which is not a table listed before it with the same columns")
     return {c: whole[c][:n] for c in table.columns}
+
+
+def _feature_value(source: str, row: dict[str, Any], written: dict[str, bytes]) -> bytes | int:
+    kind, _, rest = source.partition(":")
+    if kind == "int":
+        return int(row[rest])
+    if kind == "file":
+        return written[rest.format(**row)]
+    if kind == "bytes":
+        return str(row[rest]).encode()
+    raise ValueError(f"unknown TFRecord feature source {source!r}")
+
+
+def _tfrecords(spec: FixtureRecords, rows: dict[str, list[Any]],
+               members: dict[str, dict[str, bytes]], rng: np.random.Generator
+               ) -> dict[str, bytes]:
+    """Path -> bytes of the TFRecord files of ``spec`` (see the module's documentation)."""
+    written = {rel: data for inner in members.values() for rel, data in inner.items()}
+    order = rng.permutation(len(next(iter(rows.values()))))
+    out = {}
+    for shard, part in enumerate(np.array_split(order, spec.shards)):
+        examples = []
+        for i in part:
+            row = {c: rows[c][i] for c in rows}
+            examples.append(encode_example({name: _feature_value(source, row, written)
+                                            for name, source in spec.features.items()}))
+        out[spec.pattern.format(shard=shard, count=len(part))] = frame_records(examples)
+    return out
 
 
 def _title(rng: np.random.Generator) -> str:

@@ -19,7 +19,7 @@ A split of the groups of a column (the column's values split once, each group's 
 one side) is made the same way, and a split per category of JSON metadata (the herbaria and
 iNaturalist, :mod:`tambench.splits.mlebench_categories`) and iWildCam 2020's locations moved
 in a loop (:mod:`tambench.splits.mlebench_locations`). A competition whose script splits
-several times, or builds its answers from files it decodes (masks, TFRecords) is refused,
+several times is refused,
 naming why (the recipes' ``out`` list). ``split_report.json`` records ``"like": "mle-bench"``
 and the recipe's settings; no leakage audit is run (the split is MLE-bench's).
 """

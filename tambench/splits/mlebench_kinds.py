@@ -83,3 +83,5 @@ def build_special(recipe: SpecialRecipe, spec: TaskSpec, raw_root: Path,
 MLE_KINDS.register_lazy("nuscenes_logs", "tambench.splits.mlebench_nuscenes:KIND")
 MLE_KINDS.register_lazy("bson", "tambench.splits.mlebench_bson:KIND")
 MLE_KINDS.register_lazy("jsonl_chunks", "tambench.splits.mlebench_jsonl_chunks:KIND")
+MLE_KINDS.register_lazy("tfrecords", "tambench.splits.mlebench_tfrecords:KIND")
+MLE_KINDS.register_lazy("batches", "tambench.splits.mlebench_batches:KIND")
