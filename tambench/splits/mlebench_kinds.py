@@ -78,3 +78,6 @@ def build_special(recipe: SpecialRecipe, spec: TaskSpec, raw_root: Path,
                   out: Path) -> dict[str, object]:
     """Write a special kind's split; the report (``kind`` and the builder's figures)."""
     return {"kind": recipe.name, **recipe.kind.build(recipe.settings, spec, raw_root, out)}
+
+
+MLE_KINDS.register_lazy("case_days", "tambench.splits.mlebench_case_days:KIND")
