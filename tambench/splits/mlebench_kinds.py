@@ -81,3 +81,4 @@ def build_special(recipe: SpecialRecipe, spec: TaskSpec, raw_root: Path,
 
 
 MLE_KINDS.register_lazy("case_days", "tambench.splits.mlebench_case_days:KIND")
+MLE_KINDS.register_lazy("mask_records", "tambench.splits.mlebench_mask_records:KIND")
