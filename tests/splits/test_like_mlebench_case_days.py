@@ -21,7 +21,7 @@ from tambench.errors import SplitError
 from tests.splits.test_like_mlebench import _generated, _made
 
 SLUG = "uw-madison-gi-tract-image-segmentation"
-#: sha256 of MLE-bench's files (bytes), and of its copied images' paths under public/.
+#: sha256 of MLE-bench's files (bytes), and of the paths of every file it writes in public/.
 MLE_FILES = {
     "public/sample_submission.csv":
         "2abf0c21a758f13730b25f9b38c92357bd53a90e4f07e590c8ad4037f96e2ed4",
@@ -29,11 +29,25 @@ MLE_FILES = {
     "public/train.csv": "fbcacb9f2716e6040d4580ad4f95fd126fdd28b2ae7c98b4c1f2a460e218ad81",
     "private/test.csv": "79eec7a29eccc6910d2e1649cac6cb1f7416506c1ec0c4c7b9c8b98cdcfce8d3",
 }
-MLE_IMAGES = "ab371e2f5d47228f8735bfbf28086b1fb6fbc18862c79f829e4ddfcdb914ca5e"
+MLE_PUBLIC = "7d60f680b260b941b71351fb0579a9a30855f30c028e72186d06a7592d2b8e34"
 
 
 def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def made_as_mle_bench(slug: str, files: dict[str, str], public: str, tmp_path: Path
+                      ) -> tuple[Path, Path]:
+    """(the generated download's raw folder, our split of it), each of MLE-bench's files
+    (``files``: path -> sha256) and the paths of all its public files (``public``) checked."""
+    raw = _generated(slug, tmp_path)
+    task = _made(slug, raw, tmp_path)
+    for rel, digest in files.items():
+        assert _sha((task / rel).read_bytes()) == digest, rel
+    names = sorted(p.relative_to(task / "public").as_posix()
+                   for p in (task / "public").rglob("*") if p.is_file())
+    assert _sha("\n".join(names).encode()) == public
+    return raw, task
 
 
 def _expected(raw: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -59,14 +73,8 @@ def _expected(raw: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def test_cases_split_once_then_late_days_moved_to_the_test_side(tmp_path: Path) -> None:
-    raw = _generated(SLUG, tmp_path)
-    task = _made(SLUG, raw, tmp_path)
-    for rel, digest in MLE_FILES.items():
-        assert _sha((task / rel).read_bytes()) == digest, rel
+    raw, task = made_as_mle_bench(SLUG, MLE_FILES, MLE_PUBLIC, tmp_path)
     public = task / "public"
-    images = sorted(p.relative_to(public).as_posix() for d in ("train", "test")
-                    for p in (public / d).rglob("*") if p.is_file())
-    assert _sha("\n".join(images).encode()) == MLE_IMAGES
     train, answers = _expected(raw)
     text = (task / "private" / "test.csv").read_text()
     assert text == answers.to_csv(index=False, na_rep="", lineterminator="\n")

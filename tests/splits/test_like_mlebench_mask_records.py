@@ -9,7 +9,6 @@ files are also built here from scikit-learn's ``train_test_split``, NumPy, panda
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 from pathlib import Path
@@ -21,6 +20,7 @@ from sklearn.model_selection import train_test_split
 
 from tambench.errors import SplitError
 from tests.splits.test_like_mlebench import _generated, _made
+from tests.splits.test_like_mlebench_case_days import made_as_mle_bench
 
 SLUG = "google-research-identify-contrails-reduce-global-warming"
 #: sha256 of MLE-bench's files (bytes), and of the paths of every file it writes in public/.
@@ -33,10 +33,6 @@ MLE_FILES = {
 }
 MLE_PUBLIC = "4340439686ffd13ecfec549ee661994f22f0fd6f413b9cada019a1eedb39f84d"
 BANDS = [f"band_{b:02d}.npy" for b in range(8, 17)]
-
-
-def _sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def _runs(mask: np.ndarray) -> str:
@@ -89,14 +85,8 @@ def test_records_split_with_answers_encoded_from_the_test_masks(tmp_path: Path) 
 
 
 def test_the_generated_download_split_as_mle_bench_splits_it(tmp_path: Path) -> None:
-    raw = _generated(SLUG, tmp_path)
-    task = _made(SLUG, raw, tmp_path)
-    for rel, digest in MLE_FILES.items():
-        assert _sha((task / rel).read_bytes()) == digest, rel
-    public = task / "public"
-    names = sorted(p.relative_to(public).as_posix() for p in public.rglob("*") if p.is_file())
-    assert _sha("\n".join(names).encode()) == MLE_PUBLIC
-    assert (public / "validation_metadata.json").read_bytes() == (
+    raw, task = made_as_mle_bench(SLUG, MLE_FILES, MLE_PUBLIC, tmp_path)
+    assert (task / "public" / "validation_metadata.json").read_bytes() == (
         raw / "validation_metadata.json").read_bytes()
 
 
