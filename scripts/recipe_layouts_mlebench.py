@@ -117,12 +117,13 @@ _SLICE = "train/{case}/{case}_{day}/scans/slice_{slice}_{image_width}_{image_hei
 
 def _gi_tract(slices: int) -> str:
     """uw-madison's train.csv: three organ rows per slice (an empty segmentation: the organ is
-    not in the slice); six slices per case, three per day (as the fixture's slices.csv)."""
+    not in the slice); six slices per case, one per day (as the fixture's slices.csv), so that
+    MLE-bench moves each training case's days after the fourth to its test side."""
     rows = ["id,class,segmentation\n"]
     for i in range(slices):
         for k, organ in enumerate(("large_bowel", "small_bowel", "stomach")):
             mask = "" if (i + k) % 3 == 0 else f"{100 + 7 * k} {5 + i}"
-            rows.append(f"case{i // 6}_day{i // 3}_slice_{i:04d},{organ},{mask}\n")
+            rows.append(f"case{i // 6}_day{i}_slice_{i:04d},{organ},{mask}\n")
     return "".join(rows)
 
 
@@ -585,7 +586,7 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                 "id": "seq:case9_day9_slice_000{i}", "class": "const:stomach",
                 "predicted": "const:"}},
             {"path": "slices.csv", "virtual": True, "columns": {
-                "case": "group:6:case{g}", "day": "group:3:day{g}", "slice": "seq:{i:04d}",
+                "case": "group:6:case{g}", "day": "group:1:day{g}", "slice": "seq:{i:04d}",
                 "image_width": "const:266", "image_height": "const:266",
                 "px": "const:1.50", "py": "const:1.50"}}],
             "extra": {"train.csv": _gi_tract(60)},

@@ -101,7 +101,7 @@ _CONTRAILS_ENTRY = {
                 "record_id": "seq:{i}000834164244036115", "encoded_pixels": "const:-"}},
         ], "files": [
             *({"pattern": f"train/{{record_id}}/{name}", "table": "train_metadata.json",
-               "npy": "4x4x2"} for name in _BANDS[:2]),
+               "npy": "4x4x2"} for name in _BANDS),
             {"pattern": "train/{record_id}/human_pixel_masks.npy",
              "table": "train_metadata.json", "npy": "4x4x1"},
             {"pattern": "train/{record_id}/human_individual_masks.npy",

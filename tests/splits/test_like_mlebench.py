@@ -360,7 +360,6 @@ def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
 
 @pytest.mark.parametrize(("task", "why"), [
     ("kaggle/ai4code", "a fixed test count of whole ancestor groups"),
-    ("kaggle/uw-madison-gi-tract-image-segmentation", "moves each training case's days"),
     ("kaggle/titanic", "MLE-bench does not hold this competition"),
     ("kaggle/spaceship-titanic", "a raw folder"),
 ])
