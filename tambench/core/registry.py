@@ -177,6 +177,7 @@ REGISTRY_MODULES: tuple[str, ...] = (
     "tambench.acquisition.platforms",
     "tambench.splits.strategies",
     "tambench.splits.transforms",
+    "tambench.splits.mlebench_kinds",
     "tambench.tasks.importers",
     "tambench.difficulty.methods",
     "tambench.runs.sandbox",
