@@ -78,3 +78,7 @@ def build_special(recipe: SpecialRecipe, spec: TaskSpec, raw_root: Path,
                   out: Path) -> dict[str, object]:
     """Write a special kind's split; the report (``kind`` and the builder's figures)."""
     return {"kind": recipe.name, **recipe.kind.build(recipe.settings, spec, raw_root, out)}
+
+
+MLE_KINDS.register_lazy("drives", "tambench.splits.mlebench_drives:KIND")
+MLE_KINDS.register_lazy("ancestors", "tambench.splits.mlebench_ancestors:KIND")

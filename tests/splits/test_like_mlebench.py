@@ -333,7 +333,8 @@ def test_answers_one_row_per_joined_id_and_a_sample_of_the_training_mean(
 
 def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
     recipes = load_recipes()
-    kinds = (recipes.recipes, recipes.per_category, recipes.by_location, recipes.out)
+    kinds = (recipes.recipes, recipes.per_category, recipes.by_location, recipes.special,
+             recipes.out)
     assert sum(len(k) for k in kinds) == 82  # MLE-bench's competitions at 783b15a
     for slug, located in recipes.by_location.items():
         assert CATALOGUE.get(f"kaggle/{slug}").spec.slug == slug
@@ -357,7 +358,6 @@ def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
 @pytest.mark.parametrize(("task", "why"), [
     ("kaggle/3d-object-detection-for-autonomous-vehicles", "the scenes' logs"),
     ("kaggle/icecube-neutrinos-in-deep-ice", "a Parquet table"),
-    ("kaggle/ai4code", "a fixed test count of whole ancestor groups"),
     ("kaggle/uw-madison-gi-tract-image-segmentation", "moves each training case's days"),
     ("kaggle/titanic", "MLE-bench does not hold this competition"),
     ("kaggle/spaceship-titanic", "a raw folder"),
