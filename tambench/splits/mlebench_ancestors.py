@@ -169,7 +169,8 @@ def build(settings: AncestorsSettings, spec: TaskSpec, raw_root: Path,
             "test_count": settings.test_count, "rows": len(frame),
             "train_rows": len(train_ids), "test_rows": len(test_ids),
             "files": [settings.orders_to, settings.answers, settings.ancestors_to,
-                      settings.sample, settings.train_to, settings.test_to],
+                      settings.sample, *(Path(t).parent.as_posix()
+                                         for t in (settings.train_to, settings.test_to))],
             "omitted": {}}
 
 

@@ -169,7 +169,8 @@ def build(settings: DrivesSettings, spec: TaskSpec, raw_root: Path,
     train, test = split_drives(drives, settings)
     for names, to in ((train, settings.train_to), (test, settings.test_to)):
         for name in names:
-            _copy(root / name, resolve_inside(out, f"{to}/{name}", "MLE-bench drive folder"),
+            _copy(resolve_inside(root, name, "MLE-bench drive folder"),
+                  resolve_inside(out, f"{to}/{name}", "MLE-bench drive folder"),
                   f"{settings.drives}/{name}")
     test_root = resolve_inside(out, settings.test_to, "MLE-bench drive folder")
     answers = _answers(test_root, test, settings)

@@ -14,6 +14,8 @@ import pytest
 from sklearn.model_selection import train_test_split
 
 from tambench.errors import SplitError
+from tambench.splits.mlebench_kinds import special_recipe
+from tambench.splits.mlebench_recipe import load_recipes
 from tests.splits.test_like_mlebench import _csv, _generated, _made, _text
 
 SLUG = "smartphone-decimeter-2022"
@@ -97,3 +99,12 @@ def test_a_drive_folder_without_a_date_or_a_test_drive_without_truth_is_refused(
     with pytest.raises(SplitError, match="hold no ground_truth.csv"):
         _made(SLUG, raw, tmp_path)
     assert not (tmp_path / "data" / "kaggle" / SLUG).exists()
+
+
+def test_a_drives_entry_with_an_unknown_or_missing_setting_is_refused() -> None:
+    entry = dict(load_recipes().special[SLUG])
+    assert special_recipe(SLUG, entry).name == "drives"
+    with pytest.raises(SplitError, match="(?s)invalid.*test_share"):
+        special_recipe(SLUG, {**entry, "test_share": 0.1})
+    with pytest.raises(SplitError, match="(?s)invalid.*truth"):
+        special_recipe(SLUG, {k: v for k, v in entry.items() if k != "truth"})
