@@ -108,22 +108,45 @@ def split_notebooks(frame: pd.DataFrame, settings: AncestorsSettings
     return shuffled, taken[codes]
 
 
+class _Places:
+    """The files a template names with the notebooks' ids. Each folder is checked inside its
+    root once (the real download holds 140,000 notebooks), a file that is a link on its own."""
+
+    def __init__(self, id_column: str) -> None:
+        self.id_column = id_column
+        self.folders: dict[tuple[Path, str], Path] = {}
+
+    def __call__(self, root: Path, template: str, value: Any) -> Path:
+        rel = template.format_map({self.id_column: value})
+        folder, _, name = rel.rpartition("/")
+        if name in ("", ".", "..") or "\\" in name or "\x00" in name:
+            raise SplitError(f"the notebook id {value!r} does not name a file ({rel!r})")
+        key = (root, folder or ".")
+        if key not in self.folders:
+            self.folders[key] = resolve_inside(root, key[1], "MLE-bench notebook folder")
+        path = self.folders[key] / name
+        if path.is_symlink():
+            resolve_inside(root, rel, "MLE-bench notebook")
+        return path
+
+
 def _copy_notebooks(raw_root: Path, out: Path, ids: list[Any], src: str, dst: str,
-                    id_column: str) -> None:
+                    places: _Places) -> None:
+    made: set[Path] = set()
     for value in ids:
-        name = {id_column: value}
-        source = resolve_inside(raw_root, src.format_map(name), "MLE-bench notebook")
+        source, target = places(raw_root, src, value), places(out, dst, value)
         if not source.is_file():
-            raise SplitError(f"MLE-bench copies the raw notebook {src.format_map(name)}; the "
-                             "raw folder lacks it")
-        target = resolve_inside(out, dst.format_map(name), "MLE-bench notebook")
-        target.parent.mkdir(parents=True, exist_ok=True)
+            raise SplitError(f"MLE-bench copies the raw notebook "
+                             f"{source.relative_to(raw_root).as_posix()}; the raw folder "
+                             "lacks it")
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
         shutil.copyfile(source, target)
 
 
-def _cell_order(out: Path, rel: str, key: str) -> str:
+def _cell_order(path: Path, rel: str, key: str) -> str:
     """A notebook's cell ids, in the order its JSON object ``key`` lists them."""
-    path = resolve_inside(out, rel, "MLE-bench notebook")
     try:
         doc = load_json(path, error=SplitError, source=rel)
     except OSError as exc:
@@ -151,14 +174,16 @@ def build(settings: AncestorsSettings, spec: TaskSpec, raw_root: Path,
     shuffled, held = split_notebooks(frame, settings)
     train_ids = shuffled[ids][~held].tolist()
     test_ids = shuffled[ids][held].tolist()
-    _copy_notebooks(raw_root, out, train_ids, settings.notebooks, settings.train_to, ids)
-    _copy_notebooks(raw_root, out, test_ids, settings.notebooks, settings.test_to, ids)
+    places = _Places(ids)
+    _copy_notebooks(raw_root, out, train_ids, settings.notebooks, settings.train_to, places)
+    _copy_notebooks(raw_root, out, test_ids, settings.notebooks, settings.test_to, places)
     orders = _read(raw_root, settings.orders, [ids])
     answers = orders[orders[ids].isin(test_ids)]
     _write(orders[orders[ids].isin(train_ids)], out, settings.orders_to)
     _write(answers, out, settings.answers)
     _write(shuffled[~shuffled[ids].isin(test_ids)], out, settings.ancestors_to)
-    cells = [_cell_order(out, settings.test_to.format_map({ids: value}), settings.cells_key)
+    cells = [_cell_order(places(out, settings.test_to, value),
+                         settings.test_to.format_map({ids: value}), settings.cells_key)
              for value in answers[ids]]
     if len(cells) != len(test_ids):
         raise SplitError(f"{settings.orders} holds {len(cells)} of the {len(test_ids)} test "

@@ -15,6 +15,7 @@ script is made, each failing as a :class:`~tambench.errors.SplitError` naming th
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -129,9 +130,16 @@ def _answers(test_root: Path, test_drives: list[str], settings: DrivesSettings
     return answers
 
 
-def _copy(source: Path, target: Path, what: str) -> None:
+def _copy(raw_root: Path, source: Path, target: Path, what: str) -> None:
+    """``source`` copied whole, as ``copytree`` copies it (links followed), once every link
+    in it is checked to stay inside the raw folder."""
     if not source.exists():
         raise SplitError(f"MLE-bench copies the raw {what}; the raw folder lacks it")
+    for folder, dirs, files in os.walk(source):
+        for name in (*dirs, *files):
+            if os.path.islink(os.path.join(folder, name)):
+                resolve_inside(raw_root, Path(folder, name).relative_to(raw_root).as_posix(),
+                               "MLE-bench raw file")
     target.parent.mkdir(parents=True, exist_ok=True)
     if source.is_dir():
         shutil.copytree(source, target)
@@ -169,7 +177,7 @@ def build(settings: DrivesSettings, spec: TaskSpec, raw_root: Path,
     train, test = split_drives(drives, settings)
     for names, to in ((train, settings.train_to), (test, settings.test_to)):
         for name in names:
-            _copy(resolve_inside(root, name, "MLE-bench drive folder"),
+            _copy(raw_root, resolve_inside(root, name, "MLE-bench drive folder"),
                   resolve_inside(out, f"{to}/{name}", "MLE-bench drive folder"),
                   f"{settings.drives}/{name}")
     test_root = resolve_inside(out, settings.test_to, "MLE-bench drive folder")
@@ -177,7 +185,7 @@ def build(settings: DrivesSettings, spec: TaskSpec, raw_root: Path,
     for path in list(test_root.rglob(settings.truth)):
         path.unlink()
     for dest, src in settings.copies.items():
-        _copy(resolve_inside(raw_root, src, "MLE-bench recipe copy"),
+        _copy(raw_root, resolve_inside(raw_root, src, "MLE-bench recipe copy"),
               resolve_inside(out, dest, "MLE-bench recipe copy"), src)
     train_truths = sum(1 for _ in resolve_inside(out, settings.train_to, "MLE-bench drive "
                                                  "folder").rglob(settings.truth))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tambench.errors import SplitError
+from tambench.errors import SplitError, UnsafePathError
 from tambench.splits.mlebench_kinds import SpecialRecipe
 from tambench.splits.mlebench_recipe import recipe_for
 from tests.splits.test_like_mlebench import CATALOGUE, _csv, _generated, _made, _text
@@ -86,6 +86,12 @@ def test_a_count_the_groups_cannot_make_or_a_missing_notebook_is_refused(
         _made("ai4code", raw, tmp_path)
     with pytest.raises(SplitError, match="exactly 31 notebooks .* add up to 30"):
         _made_with(raw, tmp_path / "a", 31)  # the generated groups are of 3 notebooks
+    first = sorted((raw / "train").iterdir())[0]
+    (tmp_path / "outside.json").write_text("{}")
+    first.unlink()
+    first.symlink_to(tmp_path / "outside.json")
+    with pytest.raises(UnsafePathError, match=f"{first.name}.* resolves outside"):
+        _made_with(raw, tmp_path / "c", 30)
     with pytest.raises(SplitError, match=r"raw notebook train/.*\.json; the raw folder lacks"):
         shutil.rmtree(raw / "train")
         _made_with(raw, tmp_path / "b", 30)

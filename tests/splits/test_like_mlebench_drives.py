@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from sklearn.model_selection import train_test_split
 
-from tambench.errors import SplitError
+from tambench.errors import SplitError, UnsafePathError
 from tambench.splits.mlebench_kinds import special_recipe
 from tambench.splits.mlebench_recipe import load_recipes
 from tests.splits.test_like_mlebench import _csv, _generated, _made, _text
@@ -108,3 +108,19 @@ def test_a_drives_entry_with_an_unknown_or_missing_setting_is_refused() -> None:
         special_recipe(SLUG, {**entry, "test_share": 0.1})
     with pytest.raises(SplitError, match="(?s)invalid.*truth"):
         special_recipe(SLUG, {k: v for k, v in entry.items() if k != "truth"})
+
+
+def test_a_link_in_a_drive_folder_to_a_file_outside_the_raw_folder_is_refused(
+        tmp_path: Path) -> None:
+    raw = _generated(SLUG, tmp_path)
+    (tmp_path / "secret.txt").write_text("not the competition's")
+    phone = next((raw / "train").iterdir()) / "GooglePixel4"
+    (phone / "supplemental" / "notes.txt").symlink_to(tmp_path / "secret.txt")
+    with pytest.raises(UnsafePathError, match="notes.txt' resolves outside"):
+        _made(SLUG, raw, tmp_path)
+    (phone / "supplemental" / "notes.txt").unlink()
+    (phone / "supplemental" / "notes.txt").symlink_to(phone / "device_gnss.csv")
+    task = _made(SLUG, raw, tmp_path)
+    side = "test" if (task / "public" / "test" / phone.parent.name).exists() else "train"
+    assert (task / "public" / side / phone.parent.name / "GooglePixel4" / "supplemental" /
+            "notes.txt").read_bytes() == (phone / "device_gnss.csv").read_bytes()
