@@ -18,9 +18,10 @@ same). The parts beyond a CSV table's rows are in :mod:`tambench.splits.mlebench
 A split of the groups of a column (the column's values split once, each group's rows going to
 one side) is made the same way, and a split per category of JSON metadata (the herbaria and
 iNaturalist, :mod:`tambench.splits.mlebench_categories`) and iWildCam 2020's locations moved
-in a loop (:mod:`tambench.splits.mlebench_locations`). A competition whose script splits
-several times is refused,
-naming why (the recipes' ``out`` list). ``split_report.json`` records ``"like": "mle-bench"``
+in a loop (:mod:`tambench.splits.mlebench_locations`). A script that reads or writes more
+than a table's rows (TFRecords, BSON, Parquet batches, drive folders, masks...) is a split kind
+of its own (:mod:`tambench.splits.mlebench_kinds`). A competition whose script makes no single
+split is refused, naming why (the recipes' ``out`` list). ``split_report.json`` records ``"like": "mle-bench"``
 and the recipe's settings; no leakage audit is run (the split is MLE-bench's).
 """
 

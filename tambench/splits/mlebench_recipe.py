@@ -589,8 +589,8 @@ def recipe_for(slug: str, task_id: str
         return recipes.per_category[slug]
     if slug in recipes.by_location:
         return recipes.by_location[slug]
-    if slug in recipes.special:
-        return special_recipe(slug, recipes.special[slug])
+    if slug.lower() in (special := {k.lower(): v for k, v in recipes.special.items()}):
+        return special_recipe(slug, special[slug.lower()])
     out = {k.lower(): v for k, v in recipes.out.items()}  # MLE-bench spells AI4Code so
     where = f"MLE-bench's prepare.py (openai/mle-bench at {recipes.commit[:7]})"
     why = (f"{where} cannot be reproduced this way: {out[slug.lower()]}"

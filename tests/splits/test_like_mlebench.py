@@ -359,7 +359,8 @@ def test_the_recipes_cover_mle_benchs_competitions_once_each() -> None:
 
 
 @pytest.mark.parametrize(("task", "why"), [
-    ("kaggle/ai4code", "a fixed test count of whole ancestor groups"),
+    ("kaggle/billion-word-imputation", "makes no train_test_split"),
+    ("kaggle/jigsaw-toxic-comment-classification-challenge", "makes no train_test_split"),
     ("kaggle/titanic", "MLE-bench does not hold this competition"),
     ("kaggle/spaceship-titanic", "a raw folder"),
 ])
