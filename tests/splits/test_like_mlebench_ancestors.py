@@ -5,6 +5,7 @@ pandas and the script's own walk over the groups."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -96,3 +97,26 @@ def test_a_count_the_groups_cannot_make_or_a_missing_notebook_is_refused(
         shutil.rmtree(raw / "train")
         _made_with(raw, tmp_path / "b", 30)
     assert not (tmp_path / "data" / "kaggle" / "ai4code").exists()
+
+
+#: sha256 of MLE-bench's own files: its AI4Code prepare.py (openai/mle-bench at 783b15a) run
+#: beside, with its test_size of 20000 changed to 31, on the raw folder the test below builds
+#: (the generated download, its notebooks written by ``_notebooks``).
+MLE_BENCH_AT_31 = {
+    "private/test_orders.csv": "4b42593f28fa07b93aaf3cd1856121dfb5be8b73d4058eed0f68c8f2366f280e",
+    "public/sample_submission.csv":
+        "61b23905c6b0743515dc189527e974994a9da15a45f1478a38b3eff1c00b44d5",
+    "public/train_ancestors.csv":
+        "88376cb704917c276f54821dfe716bdc6db30348b9dfdeff2d5fc24121de5832",
+    "public/train_orders.csv": "eb3652e1632f6a2d2a91f7ececfea78fd735747427e3edab3f350802f590afb3",
+}
+
+
+def test_the_files_are_mle_benchs_own(tmp_path: Path) -> None:
+    raw = _generated("ai4code", tmp_path)
+    _notebooks(raw)
+    out = tmp_path / "out"
+    _made_with(raw, out, 31)
+    made = {rel: hashlib.sha256((out / rel).read_bytes()).hexdigest() for rel in MLE_BENCH_AT_31}
+    assert made == MLE_BENCH_AT_31
+    assert len(list((out / "public" / "test").iterdir())) == 31
