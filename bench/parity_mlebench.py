@@ -411,11 +411,14 @@ def compare(pair: Pair, grade: Callable[..., Any], case: Case) -> dict[str, Any]
 
 
 def _theirs_from_files(grade: Callable[..., Any], sub: Path, answers: Path) -> float | str:
-    """MLE-bench's grade on the files as its CLI reads them (``pd.read_csv``)."""
+    """MLE-bench's grade on the files as its CLI reads them (``pd.read_csv``; answers in JSON
+    lines as a list of records, as its ``load_answers`` reads ``.jsonl``)."""
     import pandas as pd
 
     try:
-        frames = pd.read_csv(sub), pd.read_csv(answers)
+        read = ([json.loads(line) for line in answers.read_text().splitlines() if line.strip()]
+                if answers.suffix == ".jsonl" else pd.read_csv(answers))
+        frames = pd.read_csv(sub), read
     except Exception as exc:  # noqa: BLE001 - pandas' refusal is MLE-bench's refusal
         return f"refused: {type(exc).__name__}: {str(exc)[:80]}"
     return _theirs(grade, Case("file", None, None, *frames))

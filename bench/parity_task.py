@@ -62,18 +62,21 @@ def grade_via_task(competition: str, case: Case, catalogue: Path, data: Path,
     spec = task_spec(catalogue, competition)
     if spec is None or spec.get("grading") is None:
         return "skipped: the imported task has no grading"
-    if not isinstance(case.answers, pd.DataFrame):
-        return "skipped: MLE-bench's answers are not a table (JSON lines of annotations)"
     slug = competition.lower()
     g = spec["grading"]
-    missing = [c for c in [*g["id_columns"], *(g.get("answers_target_columns")
-                                               or g["target_columns"])]
-               if c not in case.answers.columns]
-    if missing:
-        return f"skipped: MLE-bench's answers lack the task's columns {missing} (another shape)"
     answers = data / "kaggle" / slug / "private" / g.get("answers_file", "answers.csv")
     answers.parent.mkdir(parents=True, exist_ok=True)
-    case.answers.to_csv(answers, index=False)
+    if not isinstance(case.answers, pd.DataFrame):  # JSON lines, read through an answers format
+        if answers.suffix != ".jsonl":
+            return "skipped: MLE-bench's answers are not a table"
+        answers.write_text("".join(json.dumps(r) + "\n" for r in case.answers))
+    else:
+        missing = [c for c in [*g["id_columns"], *(g.get("answers_target_columns")
+                                                   or g["target_columns"])]
+                   if c not in case.answers.columns]
+        if missing:
+            return f"skipped: MLE-bench's answers lack the task's columns {missing} (another shape)"
+        case.answers.to_csv(answers, index=False)
     for name, frame in case.aux.get("_public", {}).items():  # public files the spec reads
         (data / "kaggle" / slug / "public").mkdir(parents=True, exist_ok=True)
         frame.to_csv(data / "kaggle" / slug / "public" / name, index=False)

@@ -178,6 +178,7 @@ REGISTRY_MODULES: tuple[str, ...] = (
     "tambench.splits.strategies",
     "tambench.splits.transforms",
     "tambench.splits.mlebench_kinds",
+    "tambench.validation.answer_formats",
     "tambench.tasks.importers",
     "tambench.difficulty.methods",
     "tambench.runs.sandbox",

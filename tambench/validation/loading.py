@@ -12,6 +12,7 @@ from pathlib import Path
 from tambench.core.metrics.base import Metric
 from tambench.errors import TaskDataError
 from tambench.schema.taskspec import GradingSpec
+from tambench.validation.answer_formats import converted, format_for
 from tambench.validation.answers import NUMERIC_KINDS, Answers, answers_error
 from tambench.validation.labelsets import set_labels, set_universe
 from tambench.validation.policies import answers_plan
@@ -51,6 +52,9 @@ def load_answers(
     raw = open_regular_file(
         path, max_bytes=max_bytes or ANSWERS_MAX_BYTES, what="answers", error=answers_error
     )
+    fmt = format_for(metric.id, path)  # another benchmark's answers, read as the table
+    if fmt is not None:
+        raw = converted(raw, fmt)
     ans.size, ans.identity, ans.params = raw.size, raw.identity, plan.params
     ans.private_dir, ans.private_files = private_identity(path, raw.identity)
     if plan.structured:

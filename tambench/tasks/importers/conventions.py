@@ -237,8 +237,8 @@ CONVENTIONS: dict[str, Convention] = {
         {"metric": "span_micro_f1", "id_columns": ["example_id"],
          "target_columns": ["PredictionString"]},
         "evaluation page: micro F1 over long and short answer spans",
-        ("MLE-bench's answers are the JSON lines of the original annotations: "
-         "`tambench prepare` writes one row per example and answer kind",)),
+        ("MLE-bench's answers are the JSON lines of the original annotations, read as one row "
+         "per example and answer kind (the answers format nq-jsonl)",)),
     # --- free text graded by exact match ----------------------------------------------------
     "text-normalization-challenge-english-language": Convention(
         {"metric": "exact_match", "id_columns": ["id"], "target_columns": ["after"]},
