@@ -15,7 +15,6 @@ as a :class:`~tambench.errors.SplitError` naming what does not fit.
 from __future__ import annotations
 
 import shutil
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +27,7 @@ from tambench.errors import SplitError
 from tambench.schema.taskspec import TaskSpec
 from tambench.splits.layout import resolve_inside
 from tambench.splits.mlebench_kinds import MleKind
+from tambench.splits.mlebench_kindsettings import read_table
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -66,22 +66,6 @@ class AncestorsSettings(BaseModel):
     """The sample submission's column of cell ids ("cell_order")."""
     cells_key: str
     """The notebook JSON object whose keys are its cell ids, in order ("cell_type")."""
-
-
-def _read(raw_root: Path, rel: str, columns: list[str]) -> pd.DataFrame:
-    pd = require("pandas", extra="mlebench", feature=_FEATURE)
-    path = resolve_inside(raw_root, rel, "MLE-bench recipe table")
-    try:
-        with warnings.catch_warnings():  # pandas 3 deprecates the option MLE-bench still gives
-            warnings.filterwarnings("ignore", message=".*float_precision.*")
-            frame = pd.read_csv(path, float_precision="round_trip")
-    except (OSError, ValueError, pd.errors.ParserError) as exc:
-        raise SplitError(f"cannot read {rel} as MLE-bench does: {exc}") from exc
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise SplitError(f"{rel} lacks the column(s) {missing} MLE-bench reads; it has "
-                         f"{list(frame.columns)}")
-    return frame
 
 
 def split_notebooks(frame: pd.DataFrame, settings: AncestorsSettings
@@ -170,14 +154,14 @@ def build(settings: AncestorsSettings, spec: TaskSpec, raw_root: Path,
     figures."""
     pd = require("pandas", extra="mlebench", feature=_FEATURE)
     ids = settings.id_column
-    frame = _read(raw_root, settings.ancestors, [ids, settings.group_column])
+    frame = read_table(raw_root, settings.ancestors, [ids, settings.group_column])
     shuffled, held = split_notebooks(frame, settings)
     train_ids = shuffled[ids][~held].tolist()
     test_ids = shuffled[ids][held].tolist()
     places = _Places(ids)
     _copy_notebooks(raw_root, out, train_ids, settings.notebooks, settings.train_to, places)
     _copy_notebooks(raw_root, out, test_ids, settings.notebooks, settings.test_to, places)
-    orders = _read(raw_root, settings.orders, [ids])
+    orders = read_table(raw_root, settings.orders, [ids])
     answers = orders[orders[ids].isin(test_ids)]
     _write(orders[orders[ids].isin(train_ids)], out, settings.orders_to)
     _write(answers, out, settings.answers)

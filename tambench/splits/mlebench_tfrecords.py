@@ -13,7 +13,6 @@ TensorFlow), their checksums checked.
 from __future__ import annotations
 
 import shutil
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,11 +21,11 @@ from tambench.schema.taskspec import TaskSpec
 from tambench.splits.layout import resolve_inside
 from tambench.splits.mlebench_categories import write_tables
 from tambench.splits.mlebench_kinds import MleKind
-from tambench.splits.mlebench_kindsettings import KindSettings, pandas
+from tambench.splits.mlebench_kindsettings import KindSettings, read_table
 from tambench.splits.tfrecord import decode_example, read_records
 
 if TYPE_CHECKING:
-    import pandas as pd
+    pass
 
 
 class TFRecordSettings(KindSettings):
@@ -91,21 +90,6 @@ def _renamed(paths: list[Path], template: str) -> dict[str, Path]:
     return out
 
 
-def _read_table(raw_root: Path, settings: TFRecordSettings) -> pd.DataFrame:
-    pd = pandas()
-    path = resolve_inside(raw_root, settings.table, "MLE-bench recipe table")
-    try:
-        with warnings.catch_warnings():  # pandas 3 deprecates the option MLE-bench still gives
-            warnings.filterwarnings("ignore", message=".*float_precision.*")
-            frame = pd.read_csv(path, float_precision="round_trip")
-    except (OSError, ValueError, pd.errors.ParserError) as exc:
-        raise SplitError(f"cannot read {settings.table} as MLE-bench does: {exc}") from exc
-    if settings.id_column not in frame.columns:
-        raise SplitError(f"{settings.table} lacks the id column {settings.id_column!r}; it has "
-                         f"{list(frame.columns)}")
-    return frame
-
-
 def _copy_files(raw_root: Path, out: Path, settings: TFRecordSettings, ids: list[Any],
                 dest: str) -> None:
     target = resolve_inside(out, dest, "MLE-bench recipe folder")
@@ -126,7 +110,7 @@ def build(settings: TFRecordSettings, spec: TaskSpec, raw_root: Path,
     train_files, test_files = train_test_split(files, test_size=settings.test_size,
                                                random_state=settings.random_state)
     test_ids = {i for path in test_files for i in record_ids(path, settings.id_feature)}
-    frame = _read_table(raw_root, settings)
+    frame = read_table(raw_root, settings.table, [settings.id_column])
     held = frame[settings.id_column].isin(test_ids)
     train, test = frame[~held], frame[held]
     write_tables(raw_root, out, {
