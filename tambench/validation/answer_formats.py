@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,8 +27,9 @@ from typing import Any
 
 import pyarrow as pa
 
+from tambench.core.bounded import parse_json
 from tambench.core.registry import Registry
-from tambench.errors import TaskDataError
+from tambench.errors import MalformedInputError, TaskDataError
 from tambench.validation.reading.files import RawFile
 
 
@@ -119,8 +119,8 @@ def nq_answers(data: memoryview, path: Path) -> bytes:
     for line, chunk in _lines(data):
         where = f"answers {path.name} line {line}"
         try:
-            record = json.loads(chunk)
-        except ValueError as exc:
+            record = parse_json(chunk, where)
+        except MalformedInputError as exc:
             raise TaskDataError(f"{where}: not JSON ({exc})") from None
         example, long, short = _nq_rows(record, where)
         if example in seen:
