@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import io
+import mmap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,7 +72,9 @@ def converted(raw: RawFile, fmt: AnswerFormat) -> RawFile:
 
 def _lines(data: memoryview) -> Iterator[tuple[int, bytes]]:
     start, n = 0, len(data)
-    raw = data.obj if isinstance(data.obj, bytes) else bytes(data)
+    obj = data.obj
+    raw: bytes | mmap.mmap = (obj if isinstance(obj, (bytes, mmap.mmap)) and len(obj) == n
+                              else bytes(data))  # the mapping itself: no copy of the file
     line = 0
     while start < n:
         end = raw.find(b"\n", start)
